@@ -1,0 +1,42 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "ovi-cli.h"
+#include "ovi-core.h"
+
+int
+ovi_cli_report (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object instead of text"), NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_("PATH — every overflow record, first overflow first"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (GFile) root = NULL;
+  g_autofree char *out = NULL;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Exit status: 0 when every file was read, 1 when some "
+                                           "were broken (listed in the report), 2 for usage errors."));
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return ovi_cli_usage_error (context, error->message);
+  if (argc != 2)
+    return ovi_cli_usage_error (context, _("report takes exactly one PATH"));
+
+  root = g_file_new_for_commandline_arg (argv[1]);
+  folder = ovi_dump_folder_new (root);
+  if (!ovi_dump_folder_load (folder, NULL, &error))
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return OVI_EXIT_BROKEN_INPUT;
+    }
+  out = json ? ovi_report_to_json (folder) : ovi_report_to_text (folder);
+  fputs (out, stdout);
+  return g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) ? OVI_EXIT_BROKEN_INPUT
+                                                                         : OVI_EXIT_OK;
+}

@@ -1,0 +1,182 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "ovi-cli.h"
+#include "ovi-core.h"
+
+static JsonNode *
+histogram_json (const OviHistogram *h)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "edges");
+  json_builder_begin_array (b);
+  for (guint i = 0; i <= h->n_bins; i++)
+    json_builder_add_double_value (b, h->edges[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "counts");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < h->n_bins; i++)
+    json_builder_add_int_value (b, (gint64) h->counts[i]);
+  json_builder_end_array (b);
+#define COUNT(key, v) json_builder_set_member_name (b, key); json_builder_add_int_value (b, (gint64) (v));
+  COUNT ("nan", h->nan);
+  COUNT ("neg_inf", h->neg_inf);
+  COUNT ("pos_inf", h->pos_inf);
+  COUNT ("neg_saturated", h->neg_saturated);
+  COUNT ("pos_saturated", h->pos_saturated);
+#undef COUNT
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+print_histogram (const OviHistogram *h)
+{
+  guint64 top = 1;
+
+  for (guint i = 0; i < h->n_bins; i++)
+    top = MAX (top, h->counts[i]);
+  for (guint i = 0; i < h->n_bins; i++)
+    {
+      guint width = (guint) (40.0 * h->counts[i] / top + 0.5);
+      g_autofree char *bar = g_strnfill (width, '#');
+      printf ("    [%12.5g, %12.5g%c %12" G_GUINT64_FORMAT " %s\n", h->edges[i], h->edges[i + 1],
+              i + 1 == h->n_bins ? ']' : ')', h->counts[i], bar);
+    }
+  if (h->nan)
+    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", "NaN", h->nan);
+  if (h->neg_inf)
+    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", "-Inf", h->neg_inf);
+  if (h->pos_inf)
+    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", "+Inf", h->pos_inf);
+  if (h->neg_saturated)
+    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _("saturated at -max"), h->neg_saturated);
+  if (h->pos_saturated)
+    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _("saturated at +max"), h->pos_saturated);
+}
+
+static void
+print_stats (OviTensor *t, const OviStats *s)
+{
+  g_autofree char *label = ovi_tensor_dup_label (t);
+  g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
+  g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (t));
+  g_autofree char *shape = ovi_tensor_dup_shape_string (t);
+
+  printf ("%s  %s %s %s  (%" G_GUINT64_FORMAT " %s)\n", label, dtype, format, shape, s->count,
+          _("elements"));
+  if (s->finite)
+    printf ("  min %.9g  max %.9g  mean %.9g  std %.9g\n", s->min, s->max, s->mean, s->std);
+  else
+    printf ("  %s\n", _("no finite values"));
+  printf ("  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT "  -inf %" G_GUINT64_FORMAT
+          "  zeros %" G_GUINT64_FORMAT "  saturated %" G_GUINT64_FORMAT "\n",
+          s->nan, s->pos_inf, s->neg_inf, s->zeros, s->saturated);
+  if (s->first_nonfinite >= 0)
+    printf ("  %s %" G_GINT64_FORMAT "\n", _("first non-finite value at index"), s->first_nonfinite);
+}
+
+int
+ovi_cli_stats (int argc, char **argv)
+{
+  int bins = 10;
+  gboolean json = FALSE, symlog = FALSE;
+  const GOptionEntry entries[] = {
+    { "bins", 'b', 0, G_OPTION_ARG_INT, &bins, N_("Number of histogram bins (default 10)"), "N" },
+    { "symlog", 0, 0, G_OPTION_ARG_NONE, &symlog, N_("Symmetric-log bin edges"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object instead of text"), NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_("FILE — statistics of every tensor in one dump file"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GPtrArray *tensors;
+  int status = OVI_EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return ovi_cli_usage_error (context, error->message);
+  if (argc != 2)
+    return ovi_cli_usage_error (context, _("stats takes exactly one FILE"));
+  if (bins < 1 || bins > 100000)
+    return ovi_cli_usage_error (context, _("--bins takes a number from 1 to 100000"));
+
+  if (!(file = ovi_dump_file_load (argv[1], NULL, &error)))
+    {
+      g_autofree char *display = g_filename_display_name (argv[1]);
+      fprintf (stderr, "%s: %s\n", display, error->message);
+      return OVI_EXIT_BROKEN_INPUT;
+    }
+
+  tensors = ovi_dump_file_get_tensors (file);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "file");
+  json_builder_add_string_value (b, ovi_dump_file_get_name (file));
+  json_builder_set_member_name (b, "op_type");
+  json_builder_add_string_value (b, ovi_dump_file_get_op_type (file));
+  json_builder_set_member_name (b, "op_name");
+  json_builder_add_string_value (b, ovi_dump_file_get_op_name (file));
+  json_builder_set_member_name (b, "tensors");
+  json_builder_begin_array (b);
+  if (!json)
+    printf ("%s  %s %s\n\n", ovi_dump_file_get_name (file), ovi_dump_file_get_op_type (file),
+            ovi_dump_file_get_op_name (file));
+
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      g_autoptr (OviAnalysis) analysis = NULL;
+      g_autoptr (OviHistogram) h = NULL;
+      g_autoptr (GError) local_error = NULL;
+      JsonNode *node = ovi_report_tensor_json (t);
+
+      if (ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
+        analysis = ovi_tensor_analyze (t, &local_error);
+      if (analysis)
+        h = ovi_analysis_histogram (analysis, bins, symlog ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR);
+      else if (local_error)
+        status = OVI_EXIT_BROKEN_INPUT;
+
+      if (json)
+        {
+          if (h)
+            json_object_set_member (json_node_get_object (node), "histogram", histogram_json (h));
+          json_builder_add_value (b, node);
+          continue;
+        }
+      json_node_unref (node);
+      if (analysis)
+        {
+          print_stats (t, ovi_analysis_get_stats (analysis));
+          print_histogram (h);
+        }
+      else
+        {
+          g_autofree char *label = ovi_tensor_dup_label (t);
+          g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
+          printf ("%s  %s  %s\n", label, dtype,
+                  local_error ? local_error->message : _("no statistics for this dtype"));
+        }
+      printf ("\n");
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  if (json)
+    {
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonNode) root = json_builder_get_root (b);
+      g_autofree char *text = NULL;
+      json_generator_set_pretty (gen, TRUE);
+      json_generator_set_root (gen, root);
+      text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+    }
+  return status;
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit codes: the contract scripts rely on. */
+#define OVI_EXIT_OK 0
+#define OVI_EXIT_BROKEN_INPUT 1
+#define OVI_EXIT_USAGE 2
+
+int ovi_cli_convert (int argc, char **argv);
+int ovi_cli_report  (int argc, char **argv);
+int ovi_cli_stats   (int argc, char **argv);
+
+int ovi_cli_usage_error (GOptionContext *context, const char *message);
+
+G_END_DECLS

@@ -1,0 +1,17 @@
+#pragma once
+
+/* The GTK-free model of a dump folder: files, overflow records, tensors,
+ * statistics and exporters. */
+
+#include "ovi-dtype.h"
+#include "ovi-error.h"
+#include "ovi-file-name.h"
+#include "ovi-stats.h"
+#include "ovi-tensor.h"
+#include "ovi-dump-file.h"
+#include "ovi-overflow-record.h"
+#include "ovi-problem.h"
+#include "ovi-dump-folder.h"
+#include "ovi-export.h"
+#include "ovi-report.h"
+#include "ovi-dump-writer.h"

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* data_type numbers of the dump header (proto OutputDataType). */
+typedef enum
+{
+  OVI_DTYPE_UNDEFINED = 0,
+  OVI_DTYPE_FLOAT32 = 1,
+  OVI_DTYPE_FLOAT16 = 2,
+  OVI_DTYPE_INT8 = 3,
+  OVI_DTYPE_UINT8 = 4,
+  OVI_DTYPE_INT16 = 5,
+  OVI_DTYPE_UINT16 = 6,
+  OVI_DTYPE_INT32 = 7,
+  OVI_DTYPE_INT64 = 8,
+  OVI_DTYPE_UINT32 = 9,
+  OVI_DTYPE_UINT64 = 10,
+  OVI_DTYPE_BOOL = 11,
+  OVI_DTYPE_FLOAT64 = 12,
+  OVI_DTYPE_COMPLEX64 = 16,
+  OVI_DTYPE_COMPLEX128 = 17,
+  OVI_DTYPE_BFLOAT16 = 27,
+  OVI_DTYPE_INT4 = 28,
+  OVI_DTYPE_FLOAT8_E5M2 = 34,
+  OVI_DTYPE_FLOAT8_E4M3FN = 35,
+} OviDtype;
+
+const char *ovi_dtype_name            (int dtype);
+char       *ovi_dtype_dup_label       (int dtype);
+gboolean    ovi_dtype_is_supported    (int dtype);
+guint       ovi_dtype_bits            (int dtype);
+gboolean    ovi_dtype_is_float        (int dtype);
+gboolean    ovi_dtype_is_complex      (int dtype);
+double      ovi_dtype_max_finite      (int dtype);
+gboolean    ovi_dtype_size_for_count  (int      dtype,
+                                       guint64  count,
+                                       guint64 *size);
+double      ovi_dtype_decode_pattern  (int      dtype,
+                                       guint32  pattern);
+const char *ovi_dtype_npy_descr       (int dtype);
+const char *ovi_format_name           (int format);
+char       *ovi_format_dup_label      (int format);
+
+float       ovi_half_to_float         (guint16 h);
+guint16     ovi_float_to_half         (float   f);
+guint16     ovi_float_to_bfloat16     (float   f);
+guint8      ovi_float_to_float8       (int     dtype,
+                                       float   f);
+float       ovi_bfloat16_to_float     (guint16 b);
+float       ovi_float8_e5m2_to_float  (guint8 b);
+float       ovi_float8_e4m3fn_to_float(guint8 b);
+
+G_END_DECLS

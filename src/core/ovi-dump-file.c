@@ -1,0 +1,911 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dump_data.pb-c.h"
+#include "ovi-dtype.h"
+#include "ovi-dump-file-private.h"
+#include "ovi-error.h"
+#include "ovi-tensor-private.h"
+
+/* One op dump or overflow file: its name fields, its header and its tensors.
+ * Loading reads the header only; tensor bytes are mapped on demand. */
+struct _OviDumpFile
+{
+  GObject parent_instance;
+
+  char *path;
+  char *name;
+  char *relative_path;
+  char *relative_dir;
+  OviFileName file_name;
+  OviLayout layout;
+  guint64 file_size;
+  guint64 mtime;
+  char *version;
+  char *op_name;
+  guint64 dump_time;
+  GPtrArray *tensors;
+
+  char *time;
+  char *device;
+  char *model;
+  char *iteration;
+};
+
+G_DEFINE_FINAL_TYPE (OviDumpFile, ovi_dump_file, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_PATH,
+  PROP_NAME,
+  PROP_RELATIVE_PATH,
+  PROP_RELATIVE_DIR,
+  PROP_IS_OVERFLOW,
+  PROP_OP_TYPE,
+  PROP_OP_NAME,
+  PROP_TASK_ID,
+  PROP_STREAM_ID,
+  PROP_TIMESTAMP,
+  PROP_N_INPUTS,
+  PROP_N_OUTPUTS,
+  PROP_TIME,
+  PROP_DEVICE,
+  PROP_MODEL,
+  PROP_ITERATION,
+  PROP_FILE_SIZE,
+  PROP_LAYOUT_NAME,
+  N_PROPS
+};
+static GParamSpec *properties[N_PROPS];
+
+static void
+ovi_dump_file_finalize (GObject *object)
+{
+  OviDumpFile *self = OVI_DUMP_FILE (object);
+
+  g_free (self->path);
+  g_free (self->name);
+  g_free (self->relative_path);
+  g_free (self->relative_dir);
+  ovi_file_name_clear (&self->file_name);
+  g_free (self->version);
+  g_free (self->op_name);
+  g_ptr_array_unref (self->tensors);
+  g_free (self->time);
+  g_free (self->device);
+  g_free (self->model);
+  g_free (self->iteration);
+  G_OBJECT_CLASS (ovi_dump_file_parent_class)->finalize (object);
+}
+
+static void
+ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviDumpFile *self = OVI_DUMP_FILE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      g_value_set_string (value, self->path);
+      break;
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_RELATIVE_PATH:
+      g_value_set_string (value, self->relative_path);
+      break;
+    case PROP_RELATIVE_DIR:
+      g_value_set_string (value, self->relative_dir);
+      break;
+    case PROP_IS_OVERFLOW:
+      g_value_set_boolean (value, self->file_name.kind == OVI_FILE_KIND_OVERFLOW);
+      break;
+    case PROP_OP_TYPE:
+      g_value_set_string (value, self->file_name.op_type);
+      break;
+    case PROP_OP_NAME:
+      g_value_set_string (value, ovi_dump_file_get_op_name (self));
+      break;
+    case PROP_TASK_ID:
+      g_value_set_uint64 (value, self->file_name.task_id);
+      break;
+    case PROP_STREAM_ID:
+      g_value_set_uint64 (value, self->file_name.stream_id);
+      break;
+    case PROP_TIMESTAMP:
+      g_value_set_uint64 (value, self->file_name.timestamp);
+      break;
+    case PROP_N_INPUTS:
+      g_value_set_uint (value, ovi_dump_file_count_tensors (self, OVI_TENSOR_INPUT));
+      break;
+    case PROP_N_OUTPUTS:
+      g_value_set_uint (value, ovi_dump_file_count_tensors (self, OVI_TENSOR_OUTPUT));
+      break;
+    case PROP_TIME:
+      g_value_set_string (value, self->time);
+      break;
+    case PROP_DEVICE:
+      g_value_set_string (value, self->device);
+      break;
+    case PROP_MODEL:
+      g_value_set_string (value, self->model);
+      break;
+    case PROP_ITERATION:
+      g_value_set_string (value, self->iteration);
+      break;
+    case PROP_FILE_SIZE:
+      g_value_set_uint64 (value, self->file_size);
+      break;
+    case PROP_LAYOUT_NAME:
+      g_value_set_string (value, self->layout == OVI_LAYOUT_NEW ? "new" : "old");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_dump_file_class_init (OviDumpFileClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = ovi_dump_file_finalize;
+  object_class->get_property = ovi_dump_file_get_property;
+
+  properties[PROP_PATH] = g_param_spec_string ("path", NULL, NULL, NULL, flags);
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
+  properties[PROP_RELATIVE_PATH] = g_param_spec_string ("relative-path", NULL, NULL, NULL, flags);
+  properties[PROP_RELATIVE_DIR] = g_param_spec_string ("relative-dir", NULL, NULL, NULL, flags);
+  properties[PROP_IS_OVERFLOW] = g_param_spec_boolean ("is-overflow", NULL, NULL, FALSE, flags);
+  properties[PROP_OP_TYPE] = g_param_spec_string ("op-type", NULL, NULL, NULL, flags);
+  properties[PROP_OP_NAME] = g_param_spec_string ("op-name", NULL, NULL, NULL, flags);
+  properties[PROP_TASK_ID] = g_param_spec_uint64 ("task-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_STREAM_ID] = g_param_spec_uint64 ("stream-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_TIMESTAMP] = g_param_spec_uint64 ("timestamp", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_N_INPUTS] = g_param_spec_uint ("n-inputs", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_N_OUTPUTS] = g_param_spec_uint ("n-outputs", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_TIME] = g_param_spec_string ("time", NULL, NULL, NULL, flags);
+  properties[PROP_DEVICE] = g_param_spec_string ("device", NULL, NULL, NULL, flags);
+  properties[PROP_MODEL] = g_param_spec_string ("model", NULL, NULL, NULL, flags);
+  properties[PROP_ITERATION] = g_param_spec_string ("iteration", NULL, NULL, NULL, flags);
+  properties[PROP_FILE_SIZE] = g_param_spec_uint64 ("file-size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_LAYOUT_NAME] = g_param_spec_string ("layout-name", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ovi_dump_file_init (OviDumpFile *self)
+{
+  self->tensors = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/* Reads exactly @length bytes at @offset; short reads are truncation. */
+static gboolean
+read_at (int fd, void *buf, gsize length, guint64 offset, GError **error)
+{
+  gsize done = 0;
+
+  while (done < length)
+    {
+      gssize n = pread (fd, (char *) buf + done, length - done, offset + done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
+                       "cannot read: %s", g_strerror (saved));
+          return FALSE;
+        }
+      if (n == 0)
+        {
+          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_TRUNCATED,
+                       "truncated while reading (the file shrank)");
+          return FALSE;
+        }
+      done += n;
+    }
+  return TRUE;
+}
+
+static const char *
+kind_word (OviTensorKind kind)
+{
+  static const char *const words[] = { "input", "output", "buffer", "space" };
+  return words[kind];
+}
+
+/* Every tensor of the message in data-section order: inputs, outputs,
+ * buffers, workspaces (the message itself lists outputs first). */
+typedef struct
+{
+  OviTensorKind kind;
+  guint index;
+  int dtype;
+  int format;
+  Ovi__Dumpdata__Shape *shape;
+  Ovi__Dumpdata__Shape *original_shape;
+  guint64 size;
+  ProtobufCBinaryData data;
+} TensorDesc;
+
+static GArray *
+collect_tensors (const Ovi__Dumpdata__DumpData *msg)
+{
+  GArray *descs = g_array_new (FALSE, TRUE, sizeof (TensorDesc));
+
+  for (gsize i = 0; i < msg->n_input; i++)
+    {
+      const Ovi__Dumpdata__OpInput *in = msg->input[i];
+      TensorDesc d = { OVI_TENSOR_INPUT, i, in->data_type, in->format, in->shape,
+                       in->original_shape, in->size, in->data };
+      g_array_append_val (descs, d);
+    }
+  for (gsize i = 0; i < msg->n_output; i++)
+    {
+      const Ovi__Dumpdata__OpOutput *out = msg->output[i];
+      TensorDesc d = { OVI_TENSOR_OUTPUT, i, out->data_type, out->format, out->shape,
+                       out->original_shape, out->size, out->data };
+      g_array_append_val (descs, d);
+    }
+  for (gsize i = 0; i < msg->n_buffer; i++)
+    {
+      const Ovi__Dumpdata__OpBuffer *b = msg->buffer[i];
+      TensorDesc d = { OVI_TENSOR_BUFFER, i, OVI_DTYPE_UINT8, 2, NULL, NULL, b->size, b->data };
+      g_array_append_val (descs, d);
+    }
+  for (gsize i = 0; i < msg->n_space; i++)
+    {
+      const Ovi__Dumpdata__Workspace *w = msg->space[i];
+      TensorDesc d = { OVI_TENSOR_SPACE, i, OVI_DTYPE_UINT8, 2, NULL, NULL, w->size, w->data };
+      g_array_append_val (descs, d);
+    }
+  return descs;
+}
+
+static gboolean
+message_is_empty (const Ovi__Dumpdata__DumpData *msg)
+{
+  return (msg->version == NULL || *msg->version == '\0')
+         && (msg->op_name == NULL || *msg->op_name == '\0')
+         && msg->n_input == 0 && msg->n_output == 0 && msg->n_buffer == 0 && msg->n_space == 0;
+}
+
+/* Checks each tensor's size against its shape and dtype and creates the
+ * tensors; @data_offset is where the data section starts (new layout). */
+static gboolean
+build_tensors (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg, guint64 data_offset,
+               GError **error)
+{
+  g_autoptr (GArray) descs = collect_tensors (msg);
+  guint64 offset = data_offset;
+
+  for (guint i = 0; i < descs->len; i++)
+    {
+      const TensorDesc *d = &g_array_index (descs, TensorDesc, i);
+      const guint64 *dims = d->shape ? d->shape->dim : NULL;
+      guint n_dims = d->shape ? d->shape->n_dim : 0;
+      guint64 size = d->size, count, expected;
+
+      if (self->layout == OVI_LAYOUT_OLD)
+        {
+          /* Old layout: the bytes are inline; a size field, when set, must agree. */
+          if (size != 0 && size != d->data.len)
+            {
+              g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
+                           "%s %u: size field says %" G_GUINT64_FORMAT " bytes but %" G_GSIZE_FORMAT
+                           " bytes are stored", kind_word (d->kind), d->index, size, d->data.len);
+              return FALSE;
+            }
+          size = d->data.len;
+        }
+
+      if (n_dims > 0 && d->kind != OVI_TENSOR_BUFFER && d->kind != OVI_TENSOR_SPACE
+          && ovi_dtype_bits (d->dtype) > 0)
+        {
+          g_autofree char *dtype = ovi_dtype_dup_label (d->dtype);
+          if (!ovi_shape_count (dims, n_dims, &count)
+              || !ovi_dtype_size_for_count (d->dtype, count, &expected))
+            {
+              g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
+                           "%s %u: the element count of its shape times the size of %s does "
+                           "not fit in 64 bits", kind_word (d->kind), d->index, dtype);
+              return FALSE;
+            }
+          if (expected != size)
+            {
+              g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
+                           "%s %u: size is %" G_GUINT64_FORMAT " bytes but %" G_GUINT64_FORMAT
+                           " elements of %s take %" G_GUINT64_FORMAT " bytes",
+                           kind_word (d->kind), d->index, size, count, dtype, expected);
+              return FALSE;
+            }
+        }
+
+      g_ptr_array_add (self->tensors,
+                       ovi_tensor_new (self, d->kind, d->index, d->dtype, d->format, dims, n_dims,
+                                       d->original_shape ? d->original_shape->dim : NULL,
+                                       d->original_shape ? d->original_shape->n_dim : 0,
+                                       size, offset));
+      if (self->layout == OVI_LAYOUT_NEW)
+        offset += size;
+    }
+  return TRUE;
+}
+
+/* Sum of the data sizes, or FALSE when the sum does not fit in 64 bits. */
+static gboolean
+sum_sizes (const Ovi__Dumpdata__DumpData *msg, guint64 *total)
+{
+  g_autoptr (GArray) descs = collect_tensors (msg);
+  guint64 sum = 0;
+
+  for (guint i = 0; i < descs->len; i++)
+    {
+      guint64 size = g_array_index (descs, TensorDesc, i).size;
+      if (size > G_MAXUINT64 - sum)
+        return FALSE;
+      sum += size;
+    }
+  *total = sum;
+  return TRUE;
+}
+
+static void
+take_message (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg)
+{
+  self->version = g_strdup (msg->version ? msg->version : "");
+  self->op_name = g_strdup (msg->op_name ? msg->op_name : "");
+  self->dump_time = msg->dump_time;
+}
+
+static gboolean
+load_new_layout (OviDumpFile *self, int fd, guint64 header_length, GError **error)
+{
+  g_autofree guint8 *header = g_malloc (MAX (header_length, 1));
+  Ovi__Dumpdata__DumpData *msg;
+  guint64 total, data_length = self->file_size - 8 - header_length;
+  gboolean ok = FALSE;
+
+  /* header_length was checked against the real file size by the caller. */
+  if (!read_at (fd, header, header_length, 8, error))
+    return FALSE;
+  msg = ovi__dumpdata__dump_data__unpack (NULL, header_length, header);
+  if (msg == NULL)
+    {
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
+                   "the %" G_GUINT64_FORMAT "-byte header does not parse as a dump message",
+                   header_length);
+      return FALSE;
+    }
+  if (message_is_empty (msg))
+    g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE,
+                 "the header holds no version, no op name and no tensor");
+  else if (!sum_sizes (msg, &total))
+    g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
+                 "the tensor sizes in the header add up to more than 2^64 bytes");
+  else if (total != data_length)
+    g_set_error (error, OVI_DUMP_FILE_ERROR,
+                 total > data_length ? OVI_DUMP_FILE_ERROR_TRUNCATED
+                                     : OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
+                 "the header lists %" G_GUINT64_FORMAT " bytes of tensor data but %"
+                 G_GUINT64_FORMAT " bytes follow it%s", total, data_length,
+                 total > data_length ? " (truncated)" : "");
+  else
+    {
+      self->layout = OVI_LAYOUT_NEW;
+      take_message (self, msg);
+      ok = build_tensors (self, msg, 8 + header_length, error);
+    }
+  ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
+  return ok;
+}
+
+static Ovi__Dumpdata__DumpData *
+unpack_whole_file (OviDumpFile *self, GMappedFile **mapped_out, GError **error)
+{
+  g_autoptr (GMappedFile) mapped = NULL;
+  g_autoptr (GError) local_error = NULL;
+  Ovi__Dumpdata__DumpData *msg;
+
+  if (!(mapped = g_mapped_file_new (self->path, FALSE, &local_error)))
+    {
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read: %s",
+                   local_error->message);
+      return NULL;
+    }
+  if (g_mapped_file_get_length (mapped) != self->file_size)
+    {
+      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
+                           "the file changed size since it was listed");
+      return NULL;
+    }
+  msg = ovi__dumpdata__dump_data__unpack (NULL, g_mapped_file_get_length (mapped),
+                                          (const guint8 *) g_mapped_file_get_contents (mapped));
+  if (mapped_out)
+    *mapped_out = g_steal_pointer (&mapped);
+  return msg;
+}
+
+static gboolean
+load_old_layout (OviDumpFile *self, GError **error)
+{
+  Ovi__Dumpdata__DumpData *msg;
+  gboolean ok;
+
+  if (!(msg = unpack_whole_file (self, NULL, error)))
+    return FALSE;
+  if (message_is_empty (msg))
+    {
+      ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
+      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE,
+                           "the file parses as a dump message that holds no version, no op "
+                           "name and no tensor");
+      return FALSE;
+    }
+  self->layout = OVI_LAYOUT_OLD;
+  take_message (self, msg);
+  ok = build_tensors (self, msg, 0, error);
+  ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
+  return ok;
+}
+
+static gboolean
+read_header (OviDumpFile *self, int fd, GError **error)
+{
+  guint8 head[16] = { 0 };
+  guint64 header_length;
+  g_autoptr (GError) new_error = NULL;
+
+  if (self->file_size <= 8)
+    {
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_TRUNCATED,
+                   "truncated: %" G_GUINT64_FORMAT " bytes, a dump file holds more than its "
+                   "8-byte header length", self->file_size);
+      return FALSE;
+    }
+  if (!read_at (fd, head, MIN (self->file_size, sizeof head), 0, error))
+    return FALSE;
+
+  if (self->file_size >= 12 && GUINT32_FROM_LE (*(guint32 *) (head + 8)) == 0x5A5A5A5Au)
+    {
+      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO,
+                           "this is a nano (TLV) dump, which Overflow Inspector cannot read yet");
+      return FALSE;
+    }
+
+  memcpy (&header_length, head, 8);
+  header_length = GUINT64_FROM_LE (header_length);
+  if (header_length <= self->file_size - 8)
+    {
+      if (load_new_layout (self, fd, header_length, &new_error))
+        return TRUE;
+      /* A header that parsed is this layout's verdict; only an unparsable one
+       * may still be an old-layout file. */
+      if (!g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE)
+          && !g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE))
+        {
+          g_propagate_error (error, g_steal_pointer (&new_error));
+          return FALSE;
+        }
+      g_ptr_array_set_size (self->tensors, 0);
+    }
+
+  if (load_old_layout (self, NULL))
+    return TRUE;
+  g_ptr_array_set_size (self->tensors, 0);
+
+  if (new_error)
+    g_propagate_error (error, g_steal_pointer (&new_error));
+  else
+    g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,
+                 "header length %" G_GUINT64_FORMAT " is larger than the file (%" G_GUINT64_FORMAT
+                 " bytes), and the file is not an old-layout dump message either",
+                 header_length, self->file_size);
+  return FALSE;
+}
+
+/**
+ * ovi_dump_file_load:
+ * @path: the file on disk
+ * @name: (nullable): the name to parse, when mapping.csv restores a long one
+ *
+ * Reads the name and the header of an op dump or overflow file, not its data.
+ *
+ * Returns: (transfer full): the file, or %NULL with @error saying what is wrong
+ */
+OviDumpFile *
+ovi_dump_file_load (const char *path, const char *name, GError **error)
+{
+  g_autoptr (OviDumpFile) self = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  struct stat st;
+  int fd;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
+  self->path = g_strdup (path);
+  self->name = g_strdup (name ? name : base);
+  if (!ovi_file_name_parse (self->name, &self->file_name))
+    {
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
+                   "the name does not follow the dump file pattern "
+                   "{op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}");
+      return NULL;
+    }
+
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot open: %s",
+                   g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
+                           "not a regular file");
+      return NULL;
+    }
+  self->file_size = st.st_size;
+  self->mtime = st.st_mtime;
+  ok = read_header (self, fd, error);
+  close (fd);
+  if (!ok)
+    return NULL;
+
+  ovi_dump_file_set_location (self, base);
+  return g_steal_pointer (&self);
+}
+
+char **
+ovi_path_split (const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, G_DIR_SEPARATOR_S, -1);
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; parts[i]; i++)
+    if (*parts[i] != '\0' && !g_str_equal (parts[i], "."))
+      g_ptr_array_add (out, g_strdup (parts[i]));
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+static gboolean
+all_digits (const char *s, guint min_length)
+{
+  guint n = 0;
+  for (; *s; s++, n++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return n >= min_length;
+}
+
+/* The hierarchy time / device / model / iteration from the folders above the
+ * file (dump-format.md section 1): the iteration is the folder holding the
+ * file, the time folder is the last one of 12 or more digits, the device
+ * follows it, and whatever lies between device and iteration is the model
+ * (model_name/model_id on current CANN versions). */
+static void
+infer_hierarchy (OviDumpFile *self)
+{
+  g_autofree char *dir = g_path_get_dirname (self->path);
+  g_auto (GStrv) parts = ovi_path_split (dir);
+  int n = g_strv_length (parts), last = n - 1, t = -1;
+
+  g_clear_pointer (&self->time, g_free);
+  g_clear_pointer (&self->device, g_free);
+  g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->iteration, g_free);
+
+  self->iteration = g_strdup (n > 0 ? parts[last] : "");
+  for (int i = last - 1; i >= 0; i--)
+    if (all_digits (parts[i], 12))
+      {
+        t = i;
+        break;
+      }
+
+  if (t >= 0)
+    {
+      self->time = g_strdup (parts[t]);
+      self->device = g_strdup (t + 1 < last ? parts[t + 1] : "");
+      if (t + 2 < last)
+        {
+          char *saved = parts[last];
+          parts[last] = NULL;
+          self->model = g_strjoinv ("/", parts + t + 2);
+          parts[last] = saved;
+        }
+    }
+  else if (last >= 1 && all_digits (parts[last - 1], 1))
+    {
+      self->model = g_strdup (parts[last - 1]);
+      if (last >= 2 && all_digits (parts[last - 2], 1))
+        self->device = g_strdup (parts[last - 2]);
+    }
+
+  if (!self->time)
+    self->time = g_strdup ("");
+  if (!self->device)
+    self->device = g_strdup ("");
+  if (!self->model)
+    self->model = g_strdup ("");
+}
+
+/**
+ * ovi_dump_file_set_location:
+ * @relative_path: the path below the opened folder, on disk
+ */
+void
+ovi_dump_file_set_location (OviDumpFile *self, const char *relative_path)
+{
+  g_autofree char *dir = g_path_get_dirname (relative_path);
+
+  g_free (self->relative_path);
+  self->relative_path = g_strdup (relative_path);
+  g_free (self->relative_dir);
+  self->relative_dir = g_str_equal (dir, ".") ? g_strdup ("") : g_steal_pointer (&dir);
+  infer_hierarchy (self);
+}
+
+/* Compares two relative paths folder by folder, numbers as numbers, so
+ * iteration 9 comes before iteration 10. */
+int
+ovi_natural_path_compare (const char *a, const char *b)
+{
+  while (*a && *b)
+    {
+      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
+        {
+          const char *ea = a, *eb = b;
+          while (*a == '0' && g_ascii_isdigit (a[1]))
+            a++;
+          while (*b == '0' && g_ascii_isdigit (b[1]))
+            b++;
+          for (ea = a; g_ascii_isdigit (*ea); ea++)
+            ;
+          for (eb = b; g_ascii_isdigit (*eb); eb++)
+            ;
+          if (ea - a != eb - b)
+            return (ea - a) < (eb - b) ? -1 : 1;
+          for (; a < ea; a++, b++)
+            if (*a != *b)
+              return *a < *b ? -1 : 1;
+          b = eb;
+          continue;
+        }
+      if (*a != *b)
+        {
+          /* The separator sorts first so "1/x" comes before "1a". */
+          if (*a == '/')
+            return -1;
+          if (*b == '/')
+            return 1;
+          return (guchar) *a < (guchar) *b ? -1 : 1;
+        }
+      a++;
+      b++;
+    }
+  return *a ? 1 : (*b ? -1 : 0);
+}
+
+GBytes *
+ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
+{
+  g_autoptr (GMappedFile) mapped = NULL;
+  g_autoptr (GError) local_error = NULL;
+  g_autoptr (GBytes) all = NULL;
+
+  if (size == 0)
+    return g_bytes_new (NULL, 0);
+  if (!(mapped = g_mapped_file_new (self->path, FALSE, &local_error)))
+    {
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read %s: %s",
+                   self->relative_path, local_error->message);
+      return NULL;
+    }
+  if (g_mapped_file_get_length (mapped) != self->file_size || offset > self->file_size
+      || size > self->file_size - offset)
+    {
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
+                   "%s changed size since it was listed", self->relative_path);
+      return NULL;
+    }
+  all = g_mapped_file_get_bytes (mapped);
+  return g_bytes_new_from_bytes (all, offset, size);
+}
+
+GBytes *
+ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint index, GError **error)
+{
+  Ovi__Dumpdata__DumpData *msg;
+  g_autoptr (GArray) descs = NULL;
+  GBytes *bytes = NULL;
+
+  if (!(msg = unpack_whole_file (self, NULL, error)))
+    {
+      if (error && *error == NULL)
+        g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
+                     "%s no longer parses", self->relative_path);
+      return NULL;
+    }
+  descs = collect_tensors (msg);
+  for (guint i = 0; i < descs->len; i++)
+    {
+      const TensorDesc *d = &g_array_index (descs, TensorDesc, i);
+      if (d->kind == kind && d->index == index)
+        bytes = g_bytes_new (d->data.data, d->data.len);
+    }
+  ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
+  if (bytes == NULL)
+    g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
+                 "%s changed since it was listed", self->relative_path);
+  return bytes;
+}
+
+/* The 2048-byte payload of an overflow file: its only output. */
+GBytes *
+ovi_dump_file_dup_overflow_payload (OviDumpFile *self, GError **error)
+{
+  for (guint i = 0; i < self->tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (self->tensors, i);
+      if (ovi_tensor_get_kind (t) == OVI_TENSOR_OUTPUT)
+        return ovi_tensor_load_data (t, error);
+    }
+  g_set_error_literal (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_PAYLOAD_SIZE,
+                       "the overflow file has no output holding the 2048-byte record");
+  return NULL;
+}
+
+const char *
+ovi_dump_file_get_path (OviDumpFile *self)
+{
+  return self->path;
+}
+
+const char *
+ovi_dump_file_get_name (OviDumpFile *self)
+{
+  return self->name;
+}
+
+const char *
+ovi_dump_file_get_relative_path (OviDumpFile *self)
+{
+  return self->relative_path;
+}
+
+const char *
+ovi_dump_file_get_relative_dir (OviDumpFile *self)
+{
+  return self->relative_dir;
+}
+
+const OviFileName *
+ovi_dump_file_get_file_name (OviDumpFile *self)
+{
+  return &self->file_name;
+}
+
+OviFileKind
+ovi_dump_file_get_kind (OviDumpFile *self)
+{
+  return self->file_name.kind;
+}
+
+OviLayout
+ovi_dump_file_get_layout (OviDumpFile *self)
+{
+  return self->layout;
+}
+
+const char *
+ovi_dump_file_get_op_type (OviDumpFile *self)
+{
+  return self->file_name.op_type;
+}
+
+/**
+ * ovi_dump_file_get_op_name:
+ * Returns: the op name stored inside the file, or the one from the file name
+ *   when the header has none
+ */
+const char *
+ovi_dump_file_get_op_name (OviDumpFile *self)
+{
+  return self->op_name && *self->op_name ? self->op_name : self->file_name.op_name;
+}
+
+const char *
+ovi_dump_file_get_version (OviDumpFile *self)
+{
+  return self->version;
+}
+
+guint64
+ovi_dump_file_get_dump_time (OviDumpFile *self)
+{
+  return self->dump_time;
+}
+
+guint64
+ovi_dump_file_get_task_id (OviDumpFile *self)
+{
+  return self->file_name.task_id;
+}
+
+guint64
+ovi_dump_file_get_stream_id (OviDumpFile *self)
+{
+  return self->file_name.stream_id;
+}
+
+guint64
+ovi_dump_file_get_timestamp (OviDumpFile *self)
+{
+  return self->file_name.timestamp;
+}
+
+guint64
+ovi_dump_file_get_file_size (OviDumpFile *self)
+{
+  return self->file_size;
+}
+
+/**
+ * ovi_dump_file_get_tensors:
+ * Returns: (transfer none) (element-type OviTensor): inputs, outputs,
+ *   buffers, workspaces in that order
+ */
+GPtrArray *
+ovi_dump_file_get_tensors (OviDumpFile *self)
+{
+  return self->tensors;
+}
+
+guint
+ovi_dump_file_count_tensors (OviDumpFile *self, OviTensorKind kind)
+{
+  guint n = 0;
+  for (guint i = 0; i < self->tensors->len; i++)
+    if (ovi_tensor_get_kind (g_ptr_array_index (self->tensors, i)) == kind)
+      n++;
+  return n;
+}
+
+const char *
+ovi_dump_file_get_time (OviDumpFile *self)
+{
+  return self->time;
+}
+
+const char *
+ovi_dump_file_get_device (OviDumpFile *self)
+{
+  return self->device;
+}
+
+const char *
+ovi_dump_file_get_model (OviDumpFile *self)
+{
+  return self->model;
+}
+
+const char *
+ovi_dump_file_get_iteration (OviDumpFile *self)
+{
+  return self->iteration;
+}

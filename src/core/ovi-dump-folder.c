@@ -1,0 +1,694 @@
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ovi-dump-file-private.h"
+#include "ovi-dump-folder.h"
+#include "ovi-error.h"
+
+/* A dump folder opened at any level, or a single dump file: every dump file
+ * below it, the overflow records in first-overflow order, and the files that
+ * could not be read. */
+struct _OviDumpFolder
+{
+  GObject parent_instance;
+
+  GFile *root;
+  char *root_path;
+  char *root_real;
+  GListStore *files;
+  GListStore *records;
+  GListStore *problems;
+
+  /* Written by the scanning thread, read anywhere. */
+  gsize files_seen;
+  gsize dump_files;
+  gsize overflow_records;
+  gsize n_problems;
+  gboolean loading;
+  guint notify_source;
+};
+
+G_DEFINE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_ROOT,
+  PROP_ROOT_PATH,
+  PROP_FILES_SEEN,
+  PROP_DUMP_FILES,
+  PROP_OVERFLOW_RECORDS,
+  PROP_PROBLEM_COUNT,
+  PROP_LOADING,
+  N_PROPS
+};
+static GParamSpec *properties[N_PROPS];
+
+/* What one folder contributed, handed over in one piece. */
+typedef struct
+{
+  GPtrArray *files;
+  GPtrArray *records;
+  GPtrArray *problems;
+} Batch;
+
+typedef void (*BatchFunc) (OviDumpFolder *self, Batch *batch);
+
+typedef struct
+{
+  OviDumpFolder *self;
+  GCancellable *cancellable;
+  GHashTable *visited;       /* "dev:ino" of folders entered */
+  BatchFunc emit;
+} Scan;
+
+static void
+batch_free (Batch *batch)
+{
+  g_ptr_array_unref (batch->files);
+  g_ptr_array_unref (batch->records);
+  g_ptr_array_unref (batch->problems);
+  g_free (batch);
+}
+
+static Batch *
+batch_new (void)
+{
+  Batch *batch = g_new0 (Batch, 1);
+  batch->files = g_ptr_array_new_with_free_func (g_object_unref);
+  batch->records = g_ptr_array_new_with_free_func (g_object_unref);
+  batch->problems = g_ptr_array_new_with_free_func (g_object_unref);
+  return batch;
+}
+
+static void
+ovi_dump_folder_finalize (GObject *object)
+{
+  OviDumpFolder *self = OVI_DUMP_FOLDER (object);
+
+  g_clear_handle_id (&self->notify_source, g_source_remove);
+  g_clear_object (&self->root);
+  g_free (self->root_path);
+  g_free (self->root_real);
+  g_clear_object (&self->files);
+  g_clear_object (&self->records);
+  g_clear_object (&self->problems);
+  G_OBJECT_CLASS (ovi_dump_folder_parent_class)->finalize (object);
+}
+
+static void
+ovi_dump_folder_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviDumpFolder *self = OVI_DUMP_FOLDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ROOT:
+      g_value_set_object (value, self->root);
+      break;
+    case PROP_ROOT_PATH:
+      g_value_set_string (value, self->root_path);
+      break;
+    case PROP_FILES_SEEN:
+      g_value_set_uint64 (value, g_atomic_pointer_get (&self->files_seen));
+      break;
+    case PROP_DUMP_FILES:
+      g_value_set_uint64 (value, g_atomic_pointer_get (&self->dump_files));
+      break;
+    case PROP_OVERFLOW_RECORDS:
+      g_value_set_uint64 (value, g_atomic_pointer_get (&self->overflow_records));
+      break;
+    case PROP_PROBLEM_COUNT:
+      g_value_set_uint64 (value, g_atomic_pointer_get (&self->n_problems));
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_dump_folder_class_init (OviDumpFolderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = ovi_dump_folder_finalize;
+  object_class->get_property = ovi_dump_folder_get_property;
+
+  properties[PROP_ROOT] = g_param_spec_object ("root", NULL, NULL, G_TYPE_FILE, flags);
+  properties[PROP_ROOT_PATH] = g_param_spec_string ("root-path", NULL, NULL, NULL, flags);
+  properties[PROP_FILES_SEEN] = g_param_spec_uint64 ("files-seen", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_DUMP_FILES] = g_param_spec_uint64 ("dump-files", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_OVERFLOW_RECORDS] = g_param_spec_uint64 ("overflow-records", NULL, NULL, 0,
+                                                           G_MAXUINT64, 0, flags);
+  properties[PROP_PROBLEM_COUNT] = g_param_spec_uint64 ("problem-count", NULL, NULL, 0,
+                                                        G_MAXUINT64, 0, flags);
+  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ovi_dump_folder_init (OviDumpFolder *self)
+{
+  self->files = g_list_store_new (OVI_TYPE_DUMP_FILE);
+  self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
+  self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
+}
+
+/**
+ * ovi_dump_folder_new:
+ * @root: a folder at any level of a dump tree, or one dump file
+ */
+OviDumpFolder *
+ovi_dump_folder_new (GFile *root)
+{
+  OviDumpFolder *self;
+
+  g_return_val_if_fail (G_IS_FILE (root), NULL);
+
+  self = g_object_new (OVI_TYPE_DUMP_FOLDER, NULL);
+  self->root = g_object_ref (root);
+  self->root_path = g_file_get_path (root);
+  if (self->root_path == NULL)
+    self->root_path = g_file_get_uri (root);
+  self->root_real = realpath (self->root_path, NULL);
+  return self;
+}
+
+GFile *
+ovi_dump_folder_get_root (OviDumpFolder *self)
+{
+  return self->root;
+}
+
+const char *
+ovi_dump_folder_get_root_path (OviDumpFolder *self)
+{
+  return self->root_path;
+}
+
+/**
+ * ovi_parse_mapping_csv:
+ *
+ * Parses the `short_name,original_name` lines the runtime writes when a file
+ * name would exceed 255 bytes.
+ *
+ * Returns: (transfer full): short name to original name
+ */
+GHashTable *
+ovi_parse_mapping_csv (const char *contents, gsize length)
+{
+  GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *p = contents, *end = contents + length;
+
+  while (p < end)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+      const char *line_end = eol ? eol : end;
+      const char *comma = memchr (p, ',', line_end - p);
+
+      if (line_end > p && line_end[-1] == '\r')
+        line_end--;
+      if (comma && comma > p && line_end > comma + 1)
+        g_hash_table_replace (map, g_strndup (p, comma - p),
+                              g_strndup (comma + 1, line_end - comma - 1));
+      p = eol ? eol + 1 : end;
+    }
+  return map;
+}
+
+static GHashTable *
+read_mapping (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "mapping.csv", NULL);
+  g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
+
+  if (mapped == NULL)
+    return NULL;
+  return ovi_parse_mapping_csv (g_mapped_file_get_contents (mapped),
+                                g_mapped_file_get_length (mapped));
+}
+
+static void
+add_problem (Scan *scan, Batch *batch, const char *relative_path, const GError *error)
+{
+  g_autofree char *display = g_filename_display_name (relative_path);
+  g_ptr_array_add (batch->problems, ovi_problem_new (display, error));
+  g_atomic_pointer_add (&scan->self->n_problems, 1);
+}
+
+static char *
+join_relative (const char *dir, const char *name)
+{
+  return *dir ? g_build_filename (dir, name, NULL) : g_strdup (name);
+}
+
+/* Loads one file if its name is a dump name; anything else is ignored. */
+static void
+scan_file (Scan *scan, Batch *batch, const char *path, const char *relative_path,
+           const char *name, GHashTable *mapping)
+{
+  const char *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
+  g_autoptr (GError) error = NULL;
+  OviFileName parsed;
+  OviDumpFile *file;
+
+  g_atomic_pointer_add (&scan->self->files_seen, 1);
+  if (!ovi_file_name_parse (original ? original : name, &parsed))
+    return;
+  ovi_file_name_clear (&parsed);
+
+  if (!(file = ovi_dump_file_load (path, original, &error)))
+    {
+      add_problem (scan, batch, relative_path, error);
+      return;
+    }
+  ovi_dump_file_set_location (file, relative_path);
+  g_ptr_array_add (batch->files, file);
+  g_atomic_pointer_add (&scan->self->dump_files, 1);
+}
+
+/* Decodes the overflow files of one folder and links each record to the op
+ * dump file of the operator that overflowed. */
+static void
+decode_overflows (Scan *scan, Batch *batch)
+{
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *file = g_ptr_array_index (batch->files, i);
+      g_autoptr (GPtrArray) records = NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OVERFLOW)
+        continue;
+      if (!(records = ovi_overflow_decode_file (file, &error)))
+        {
+          add_problem (scan, batch, ovi_dump_file_get_relative_path (file), error);
+          continue;
+        }
+      for (guint j = 0; j < records->len; j++)
+        {
+          OviOverflowRecord *record = g_ptr_array_index (records, j);
+          ovi_overflow_record_set_op (record, ovi_overflow_match_op (record, batch->files));
+          g_ptr_array_add (batch->records, g_object_ref (record));
+          g_atomic_pointer_add (&scan->self->overflow_records, 1);
+        }
+    }
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return ovi_natural_path_compare (*(const char *const *) a, *(const char *const *) b);
+}
+
+static gboolean
+enter_once (Scan *scan, const struct stat *st)
+{
+  char *key = g_strdup_printf ("%lu:%lu", (gulong) st->st_dev, (gulong) st->st_ino);
+
+  if (g_hash_table_contains (scan->visited, key))
+    {
+      g_free (key);
+      return FALSE;
+    }
+  g_hash_table_add (scan->visited, key);
+  return TRUE;
+}
+
+static gboolean
+scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) mapping = NULL;
+  g_autoptr (GError) dir_error = NULL;
+  g_autoptr (GDir) dir = NULL;
+  Batch *batch;
+  const char *name;
+
+  if (!(dir = g_dir_open (path, 0, &dir_error)))
+    {
+      Batch *b = batch_new ();
+      add_problem (scan, b, *relative_dir ? relative_dir : ".", dir_error);
+      scan->emit (scan->self, b);
+      return TRUE;
+    }
+  while ((name = g_dir_read_name (dir)))
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  mapping = read_mapping (path);
+
+  batch = batch_new ();
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *entry = g_ptr_array_index (names, i);
+      g_autofree char *full = g_build_filename (path, entry, NULL);
+      g_autofree char *relative = join_relative (relative_dir, entry);
+      struct stat st;
+
+      if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+        {
+          batch_free (batch);
+          return FALSE;
+        }
+      /* stat follows symlinks; loops are cut by the visited set. */
+      if (stat (full, &st) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode))
+        {
+          if (enter_once (scan, &st))
+            g_ptr_array_add (subdirs, g_strdup (entry));
+        }
+      else if (S_ISREG (st.st_mode))
+        scan_file (scan, batch, full, relative, entry, mapping);
+    }
+  decode_overflows (scan, batch);
+  scan->emit (scan->self, batch);
+
+  for (guint i = 0; i < subdirs->len; i++)
+    {
+      const char *entry = g_ptr_array_index (subdirs, i);
+      g_autofree char *full = g_build_filename (path, entry, NULL);
+      g_autofree char *relative = join_relative (relative_dir, entry);
+
+      if (!scan_dir (scan, full, relative, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+scan_root (Scan *scan, GError **error)
+{
+  const char *root = scan->self->root_path;
+  struct stat st;
+
+  if (stat (root, &st) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s: %s", root,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      enter_once (scan, &st);
+      return scan_dir (scan, root, "", error);
+    }
+  if (S_ISREG (st.st_mode))
+    {
+      g_autofree char *dir = g_path_get_dirname (root);
+      g_autofree char *name = g_path_get_basename (root);
+      g_autoptr (GHashTable) mapping = read_mapping (dir);
+      Batch *batch = batch_new ();
+      GError *local_error = NULL;
+
+      scan_file (scan, batch, root, name, name, mapping);
+      if (batch->files->len == 0 && batch->problems->len == 0)
+        {
+          batch_free (batch);
+          g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_A_DUMP,
+                       "%s: not a dump file (its name does not follow "
+                       "{op_type}.{op_name}.{task_id}.{stream_id}.{timestamp})", root);
+          return FALSE;
+        }
+      decode_overflows (scan, batch);
+      scan->emit (scan->self, batch);
+      g_clear_error (&local_error);
+      return TRUE;
+    }
+  g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+               "%s: neither a folder nor a regular file", root);
+  return FALSE;
+}
+
+static int
+compare_records (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  return ovi_overflow_record_compare ((OviOverflowRecord *) a, (OviOverflowRecord *) b);
+}
+
+static void
+number_records (OviDumpFolder *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->records));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (G_LIST_MODEL (self->records), i);
+      ovi_overflow_record_set_position (r, i);
+    }
+}
+
+/* Runs on the thread that owns the stores. */
+static void
+apply_batch (OviDumpFolder *self, Batch *batch)
+{
+  if (batch->files->len)
+    g_list_store_splice (self->files, g_list_model_get_n_items (G_LIST_MODEL (self->files)), 0,
+                         batch->files->pdata, batch->files->len);
+  for (guint i = 0; i < batch->records->len; i++)
+    g_list_store_insert_sorted (self->records, g_ptr_array_index (batch->records, i),
+                                compare_records, NULL);
+  if (batch->problems->len)
+    g_list_store_splice (self->problems, g_list_model_get_n_items (G_LIST_MODEL (self->problems)),
+                         0, batch->problems->pdata, batch->problems->len);
+  if (batch->records->len)
+    number_records (self);
+}
+
+static void
+emit_sync (OviDumpFolder *self, Batch *batch)
+{
+  apply_batch (self, batch);
+  batch_free (batch);
+}
+
+static void
+notify_progress (OviDumpFolder *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILES_SEEN]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DUMP_FILES]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVERFLOW_RECORDS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEM_COUNT]);
+}
+
+static void
+reset (OviDumpFolder *self)
+{
+  g_list_store_remove_all (self->files);
+  g_list_store_remove_all (self->records);
+  g_list_store_remove_all (self->problems);
+  self->files_seen = self->dump_files = self->overflow_records = self->n_problems = 0;
+}
+
+static void
+set_loading (OviDumpFolder *self, gboolean loading)
+{
+  if (self->loading != loading)
+    {
+      self->loading = loading;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+    }
+}
+
+/**
+ * ovi_dump_folder_load:
+ *
+ * Scans the folder on the calling thread. Broken files do not fail the
+ * load: they are listed by ovi_dump_folder_get_problems().
+ *
+ * Returns: %FALSE when the root cannot be read or the scan was cancelled
+ */
+gboolean
+ovi_dump_folder_load (OviDumpFolder *self, GCancellable *cancellable, GError **error)
+{
+  Scan scan = { self, cancellable, NULL, emit_sync };
+  gboolean ok;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (self), FALSE);
+
+  reset (self);
+  set_loading (self, TRUE);
+  scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ok = scan_root (&scan, error);
+  g_hash_table_unref (scan.visited);
+  set_loading (self, FALSE);
+  notify_progress (self);
+  return ok;
+}
+
+typedef struct
+{
+  OviDumpFolder *self;
+  Batch *batch;
+} Delivery;
+
+static gboolean
+deliver_batch (gpointer data)
+{
+  Delivery *d = data;
+
+  apply_batch (d->self, d->batch);
+  notify_progress (d->self);
+  batch_free (d->batch);
+  g_object_unref (d->self);
+  g_free (d);
+  return G_SOURCE_REMOVE;
+}
+
+/* On the scanning thread: hands the batch to the main context, where the
+ * stores live, so views see records while the scan goes on. */
+static void
+emit_async (OviDumpFolder *self, Batch *batch)
+{
+  Delivery *d = g_new (Delivery, 1);
+  d->self = g_object_ref (self);
+  d->batch = batch;
+  g_main_context_invoke (NULL, deliver_batch, d);
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  OviDumpFolder *self = source;
+  Scan scan = { self, cancellable, NULL, emit_async };
+  GError *error = NULL;
+  gboolean ok;
+
+  scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ok = scan_root (&scan, &error);
+  g_hash_table_unref (scan.visited);
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static gboolean
+notify_tick (gpointer data)
+{
+  notify_progress (OVI_DUMP_FOLDER (data));
+  return G_SOURCE_CONTINUE;
+}
+
+/**
+ * ovi_dump_folder_load_async:
+ *
+ * Scans on a worker thread. The list models fill on the main context while
+ * the scan runs, and the progress properties are notified as it goes.
+ */
+void
+ovi_dump_folder_load_async (OviDumpFolder *self, GCancellable *cancellable,
+                            GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
+  g_return_if_fail (!self->loading);
+
+  reset (self);
+  set_loading (self, TRUE);
+  notify_progress (self);
+  self->notify_source = g_timeout_add (100, notify_tick, self);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_dump_folder_load_async);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, load_thread);
+}
+
+/* Batches queued by the thread run before the task's own callback, since
+ * both go through the same main context in order. */
+gboolean
+ovi_dump_folder_load_finish (OviDumpFolder *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  g_clear_handle_id (&self->notify_source, g_source_remove);
+  set_loading (self, FALSE);
+  notify_progress (self);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+GListModel *
+ovi_dump_folder_get_files (OviDumpFolder *self)
+{
+  return G_LIST_MODEL (self->files);
+}
+
+GListModel *
+ovi_dump_folder_get_records (OviDumpFolder *self)
+{
+  return G_LIST_MODEL (self->records);
+}
+
+GListModel *
+ovi_dump_folder_get_problems (OviDumpFolder *self)
+{
+  return G_LIST_MODEL (self->problems);
+}
+
+void
+ovi_dump_folder_get_progress (OviDumpFolder *self, OviScanProgress *progress)
+{
+  progress->files_seen = self->files_seen;
+  progress->dump_files = self->dump_files;
+  progress->overflow_records = self->overflow_records;
+  progress->problems = self->n_problems;
+}
+
+gboolean
+ovi_dump_folder_get_loading (OviDumpFolder *self)
+{
+  return self->loading;
+}
+
+/**
+ * ovi_dump_folder_contains_path:
+ * @path: a file or folder, existing or about to be written
+ *
+ * Returns: %TRUE when @path lies inside the opened folder (after resolving
+ *   symlinks of its nearest existing ancestor): the inspector never writes there
+ */
+gboolean
+ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
+{
+  g_autofree char *probe = g_canonicalize_filename (path, NULL);
+  g_autofree char *real = NULL;
+  g_autofree char *root = NULL;
+  struct stat st;
+
+  if (self->root_real == NULL)
+    return FALSE;
+  root = g_strdup (self->root_real);
+  if (stat (root, &st) == 0 && !S_ISDIR (st.st_mode))
+    {
+      /* A single opened file: its folder holds the dump. */
+      char *dir = g_path_get_dirname (root);
+      g_free (root);
+      root = dir;
+    }
+
+  while ((real = realpath (probe, NULL)) == NULL)
+    {
+      char *parent = g_path_get_dirname (probe);
+      if (g_str_equal (parent, probe))
+        {
+          g_free (parent);
+          return FALSE;
+        }
+      g_free (probe);
+      probe = parent;
+    }
+  return g_str_equal (real, root)
+         || (g_str_has_prefix (real, root)
+             && (real[strlen (root)] == '/' || g_str_equal (root, "/")));
+}

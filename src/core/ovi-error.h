@@ -1,0 +1,62 @@
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One GError domain per module. */
+#define OVI_DUMP_FILE_ERROR (ovi_dump_file_error_quark ())
+#define OVI_OVERFLOW_ERROR (ovi_overflow_error_quark ())
+#define OVI_STATS_ERROR (ovi_stats_error_quark ())
+#define OVI_EXPORT_ERROR (ovi_export_error_quark ())
+#define OVI_FOLDER_ERROR (ovi_folder_error_quark ())
+
+typedef enum
+{
+  OVI_DUMP_FILE_ERROR_IO,
+  OVI_DUMP_FILE_ERROR_TRUNCATED,
+  OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,
+  OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
+  OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE,
+  OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
+  OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
+  OVI_DUMP_FILE_ERROR_NANO,
+  OVI_DUMP_FILE_ERROR_CHANGED,
+} OviDumpFileError;
+
+typedef enum
+{
+  OVI_OVERFLOW_ERROR_NOT_OVERFLOW_FILE,
+  OVI_OVERFLOW_ERROR_PAYLOAD_SIZE,
+  OVI_OVERFLOW_ERROR_BAD_RECORD,
+} OviOverflowError;
+
+typedef enum
+{
+  OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
+  OVI_STATS_ERROR_SIZE,
+} OviStatsError;
+
+typedef enum
+{
+  OVI_EXPORT_ERROR_EXISTS,
+  OVI_EXPORT_ERROR_INSIDE_DUMP,
+  OVI_EXPORT_ERROR_UNSUPPORTED,
+  OVI_EXPORT_ERROR_WRITE,
+} OviExportError;
+
+typedef enum
+{
+  OVI_FOLDER_ERROR_NOT_FOUND,
+  OVI_FOLDER_ERROR_NOT_A_DUMP,
+  OVI_FOLDER_ERROR_LOOP,
+  OVI_FOLDER_ERROR_MAPPING,
+} OviFolderError;
+
+GQuark ovi_dump_file_error_quark (void);
+GQuark ovi_overflow_error_quark (void);
+GQuark ovi_stats_error_quark (void);
+GQuark ovi_export_error_quark (void);
+GQuark ovi_folder_error_quark (void);
+
+G_END_DECLS

@@ -1,0 +1,546 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ovi-dtype.h"
+#include "ovi-dump-file-private.h"
+#include "ovi-error.h"
+#include "ovi-export.h"
+#include "ovi-overflow-record.h"
+
+#define BUFFER_SIZE (1u << 20)
+
+struct _OviAtomicFile
+{
+  char *path;
+  char *tmp_path;
+  int fd;
+  OviExportFlags flags;
+  char *buffer;
+  gsize buffered;
+};
+
+static void
+set_write_error (GError **error, const char *path, int errsv)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE, "cannot write %s: %s", display,
+               g_strerror (errsv));
+}
+
+/**
+ * ovi_atomic_file_new:
+ * @path: the destination
+ *
+ * Opens a temporary file beside @path. Nothing appears at @path until
+ * ovi_atomic_file_commit() succeeds.
+ */
+OviAtomicFile *
+ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  OviAtomicFile *self;
+  mode_t mask;
+
+  if (!(flags & OVI_EXPORT_FLAGS_OVERWRITE) && g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+                   "%s already exists (use --force to overwrite)", display);
+      return NULL;
+    }
+
+  self = g_new0 (OviAtomicFile, 1);
+  self->path = g_strdup (path);
+  self->flags = flags;
+  self->tmp_path = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+  self->fd = g_mkstemp_full (self->tmp_path, O_WRONLY | O_CLOEXEC, 0600);
+  if (self->fd < 0)
+    {
+      int errsv = errno;
+      set_write_error (error, path, errsv);
+      g_clear_pointer (&self->tmp_path, g_free);
+      ovi_atomic_file_free (self);
+      return NULL;
+    }
+  /* mkstemp makes it private; give it the mode a new file would get. */
+  mask = umask (022);
+  umask (mask);
+  fchmod (self->fd, 0666 & ~mask);
+  self->buffer = g_malloc (BUFFER_SIZE);
+  return self;
+}
+
+static gboolean
+flush (OviAtomicFile *self, GError **error)
+{
+  gsize done = 0;
+
+  while (done < self->buffered)
+    {
+      gssize n = write (self->fd, self->buffer + done, self->buffered - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          set_write_error (error, self->path, errno);
+          return FALSE;
+        }
+      done += n;
+    }
+  self->buffered = 0;
+  return TRUE;
+}
+
+gboolean
+ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GError **error)
+{
+  const char *p = data;
+
+  while (length > 0)
+    {
+      gsize n = MIN (length, BUFFER_SIZE - self->buffered);
+      memcpy (self->buffer + self->buffered, p, n);
+      self->buffered += n;
+      p += n;
+      length -= n;
+      if (self->buffered == BUFFER_SIZE && !flush (self, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * ovi_atomic_file_commit:
+ *
+ * Puts the written file at its destination in one step. Without
+ * %OVI_EXPORT_FLAGS_OVERWRITE an existing file is left alone and an error
+ * returned.
+ */
+gboolean
+ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
+{
+  int fd = self->fd;
+
+  if (!flush (self, error))
+    return FALSE;
+  self->fd = -1;
+  if (close (fd) != 0)
+    {
+      set_write_error (error, self->path, errno);
+      return FALSE;
+    }
+  if (self->flags & OVI_EXPORT_FLAGS_OVERWRITE)
+    {
+      if (rename (self->tmp_path, self->path) != 0)
+        {
+          set_write_error (error, self->path, errno);
+          return FALSE;
+        }
+    }
+  else
+    {
+      /* link() refuses to replace, so a file that appeared meanwhile stays. */
+      if (link (self->tmp_path, self->path) != 0)
+        {
+          int errsv = errno;
+          if (errsv == EEXIST)
+            {
+              g_autofree char *display = g_filename_display_name (self->path);
+              g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+                           "%s already exists (use --force to overwrite)", display);
+            }
+          else
+            set_write_error (error, self->path, errsv);
+          return FALSE;
+        }
+      unlink (self->tmp_path);
+    }
+  g_clear_pointer (&self->tmp_path, g_free);
+  return TRUE;
+}
+
+/* Without a successful commit the temporary file goes away. */
+void
+ovi_atomic_file_free (OviAtomicFile *self)
+{
+  if (self == NULL)
+    return;
+  if (self->fd >= 0)
+    close (self->fd);
+  if (self->tmp_path)
+    unlink (self->tmp_path);
+  g_free (self->tmp_path);
+  g_free (self->path);
+  g_free (self->buffer);
+  g_free (self);
+}
+
+gboolean
+ovi_export_write_contents (const char *path, const char *contents, gsize length,
+                           OviExportFlags flags, GError **error)
+{
+  g_autoptr (OviAtomicFile) out = ovi_atomic_file_new (path, flags, error);
+
+  return out && ovi_atomic_file_write (out, contents, length, error)
+         && ovi_atomic_file_commit (out, error);
+}
+
+/* What each dtype becomes in .npy and .txt, as the vendor tools convert:
+ * bfloat16 and float8 to float32, int4 to int8, bool to 0/1. */
+static gboolean
+convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *out)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_BFLOAT16:
+      for (guint64 i = 0; i < n; i++)
+        ((float *) out)[i] = ovi_bfloat16_to_float (((const guint16 *) d)[start + i]);
+      return TRUE;
+    case OVI_DTYPE_FLOAT8_E5M2:
+      for (guint64 i = 0; i < n; i++)
+        ((float *) out)[i] = ovi_float8_e5m2_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_FLOAT8_E4M3FN:
+      for (guint64 i = 0; i < n; i++)
+        ((float *) out)[i] = ovi_float8_e4m3fn_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_INT4:
+      for (guint64 i = 0; i < n; i++)
+        {
+          guint64 k = start + i;
+          guint8 nib = (d[k / 2] >> (4 * (k & 1))) & 0xf;
+          ((gint8 *) out)[i] = (nib & 0x8) ? (gint8) (nib | 0xf0) : (gint8) nib;
+        }
+      return TRUE;
+    case OVI_DTYPE_BOOL:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = d[start + i] != 0;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gsize
+npy_item_size (int dtype)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_BFLOAT16:
+    case OVI_DTYPE_FLOAT8_E5M2:
+    case OVI_DTYPE_FLOAT8_E4M3FN:
+      return 4;
+    case OVI_DTYPE_INT4:
+      return 1;
+    default:
+      return ovi_dtype_bits (dtype) / 8;
+    }
+}
+
+static char *
+npy_header (int dtype, const guint64 *shape, guint n_dims, gsize *length)
+{
+  GString *dict = g_string_new (NULL);
+  GString *out;
+  guint16 len16;
+  guint32 len32;
+  gboolean v2;
+
+  g_string_append_printf (dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
+                          ovi_dtype_npy_descr (dtype));
+  for (guint i = 0; i < n_dims; i++)
+    g_string_append_printf (dict, "%" G_GUINT64_FORMAT "%s", shape[i],
+                            n_dims == 1 ? "," : (i + 1 < n_dims ? ", " : ""));
+  g_string_append (dict, "), }");
+  /* Pad with spaces and a newline so the data starts 64-byte aligned. */
+  v2 = dict->len + 12 > 65535;
+  while ((dict->len + 1 + (v2 ? 12 : 10)) % 64 != 0)
+    g_string_append_c (dict, ' ');
+  g_string_append_c (dict, '\n');
+
+  out = g_string_new_len ("\x93NUMPY", 6);
+  g_string_append_c (out, v2 ? 2 : 1);
+  g_string_append_c (out, 0);
+  if (v2)
+    {
+      len32 = GUINT32_TO_LE (dict->len);
+      g_string_append_len (out, (const char *) &len32, 4);
+    }
+  else
+    {
+      len16 = GUINT16_TO_LE (dict->len);
+      g_string_append_len (out, (const char *) &len16, 2);
+    }
+  g_string_append_len (out, dict->str, dict->len);
+  g_string_free (dict, TRUE);
+  *length = out->len;
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+write_npy (OviAtomicFile *out, int dtype, const guint64 *shape, guint n_dims, GBytes *data,
+           guint64 count, GError **error)
+{
+  const guint8 *d = g_bytes_get_data (data, NULL);
+  gsize header_length, item = npy_item_size (dtype);
+  g_autofree char *header = npy_header (dtype, shape, n_dims, &header_length);
+  g_autofree guint8 *chunk = NULL;
+  const guint64 per_chunk = 1u << 18;
+
+  if (!ovi_atomic_file_write (out, header, header_length, error))
+    return FALSE;
+  if (!convert_elements (dtype, d, 0, 0, NULL))
+    return ovi_atomic_file_write (out, d, count * item, error);
+
+  chunk = g_malloc (per_chunk * item);
+  for (guint64 i = 0; i < count; i += per_chunk)
+    {
+      guint64 n = MIN (per_chunk, count - i);
+      convert_elements (dtype, d, i, n, chunk);
+      if (!ovi_atomic_file_write (out, chunk, n * item, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Python's "%.18e" % x: like C's, but NaN of either sign is "nan". */
+static int
+format_e18 (char *buf, double v)
+{
+  if (isnan (v))
+    return (int) g_strlcpy (buf, "nan", 32);
+  return snprintf (buf, 32, "%.18e", v);
+}
+
+static double
+txt_value (int dtype, const guint8 *d, guint64 i)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT32: return ((const float *) d)[i];
+    case OVI_DTYPE_FLOAT64: return ((const double *) d)[i];
+    case OVI_DTYPE_INT32: return ((const gint32 *) d)[i];
+    case OVI_DTYPE_UINT32: return ((const guint32 *) d)[i];
+    case OVI_DTYPE_INT64: return (double) ((const gint64 *) d)[i];
+    case OVI_DTYPE_UINT64: return (double) ((const guint64 *) d)[i];
+    default: g_assert_not_reached ();
+    }
+}
+
+/* numpy.savetxt(path, array.flatten()) with its defaults: one value a line,
+ * "%.18e"; complex values as " (re+imj)" with "+-" turned into "-". Types of
+ * 16 bits or fewer format each distinct bit pattern once. */
+static gboolean
+write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **error)
+{
+  const guint8 *d = g_bytes_get_data (data, NULL);
+  guint bits = ovi_dtype_bits (dtype);
+  char line[128];
+
+  if (ovi_dtype_is_complex (dtype))
+    {
+      for (guint64 i = 0; i < count; i++)
+        {
+          double re = dtype == OVI_DTYPE_COMPLEX64 ? ((const float *) d)[2 * i]
+                                                   : ((const double *) d)[2 * i];
+          double im = dtype == OVI_DTYPE_COMPLEX64 ? ((const float *) d)[2 * i + 1]
+                                                   : ((const double *) d)[2 * i + 1];
+          char a[32], b[32];
+          int n;
+          format_e18 (a, re);
+          format_e18 (b, im);
+          n = snprintf (line, sizeof line, " (%s%s%sj)\n", a, b[0] == '-' ? "" : "+", b);
+          if (!ovi_atomic_file_write (out, line, n, error))
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  if (bits <= 16)
+    {
+      gsize n_patterns = (gsize) 1 << bits;
+      g_autofree char *texts = g_malloc0 (n_patterns * 32);
+      g_autofree guint8 *lengths = g_malloc0 (n_patterns);
+
+      for (guint64 i = 0; i < count; i++)
+        {
+          guint32 p = bits == 16 ? ((const guint16 *) d)[i]
+                      : bits == 8 ? d[i] : (d[i / 2] >> (4 * (i & 1))) & 0xf;
+          if (dtype == OVI_DTYPE_BOOL)
+            p = p != 0;
+          if (lengths[p] == 0)
+            {
+              int n = format_e18 (texts + 32 * p, ovi_dtype_decode_pattern (dtype, p));
+              texts[32 * p + n] = '\n';
+              lengths[p] = n + 1;
+            }
+          if (!ovi_atomic_file_write (out, texts + 32 * p, lengths[p], error))
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  for (guint64 i = 0; i < count; i++)
+    {
+      int n = format_e18 (line, txt_value (dtype, d, i));
+      line[n++] = '\n';
+      if (!ovi_atomic_file_write (out, line, n, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * ovi_export_tensor_data:
+ * @shape: the shape written into .npy
+ *
+ * Writes a tensor as .npy, .txt or raw .bin, atomically.
+ */
+gboolean
+ovi_export_tensor_data (int dtype, const guint64 *shape, guint n_dims, GBytes *data,
+                        OviExportFormat format, const char *path, OviExportFlags flags,
+                        GError **error)
+{
+  g_autoptr (OviAtomicFile) out = NULL;
+  guint64 count = 1, needed;
+  gboolean ok;
+
+  if (format != OVI_EXPORT_BIN)
+    {
+      for (guint i = 0; i < n_dims; i++)
+        count *= shape[i];
+      if (!ovi_dtype_is_supported (dtype) || ovi_dtype_npy_descr (dtype) == NULL)
+        {
+          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                       "unsupported dtype %d: only its raw bytes can be exported (.bin)", dtype);
+          return FALSE;
+        }
+      if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > g_bytes_get_size (data))
+        {
+          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                       "the tensor holds %" G_GSIZE_FORMAT " bytes, fewer than its shape needs",
+                       g_bytes_get_size (data));
+          return FALSE;
+        }
+    }
+
+  if (!(out = ovi_atomic_file_new (path, flags, error)))
+    return FALSE;
+  switch (format)
+    {
+    case OVI_EXPORT_NPY:
+      ok = write_npy (out, dtype, shape, n_dims, data, count, error);
+      break;
+    case OVI_EXPORT_TXT:
+      ok = write_txt (out, dtype, data, count, error);
+      break;
+    default:
+      ok = ovi_atomic_file_write (out, g_bytes_get_data (data, NULL), g_bytes_get_size (data),
+                                  error);
+    }
+  return ok && ovi_atomic_file_commit (out, error);
+}
+
+/**
+ * ovi_export_tensor:
+ *
+ * Buffers and workspaces have no dtype of their own: they export as raw
+ * bytes whatever @format says.
+ */
+gboolean
+ovi_export_tensor (OviTensor *tensor, OviExportFormat format, const char *path,
+                   OviExportFlags flags, GError **error)
+{
+  g_autoptr (GBytes) data = NULL;
+  OviTensorKind kind = ovi_tensor_get_kind (tensor);
+  const guint64 *shape;
+  guint n_dims;
+  guint64 flat;
+
+  if (!(data = ovi_tensor_load_data (tensor, error)))
+    return FALSE;
+  if (kind == OVI_TENSOR_BUFFER || kind == OVI_TENSOR_SPACE)
+    format = OVI_EXPORT_BIN;
+  shape = ovi_tensor_get_shape (tensor, &n_dims);
+  if (n_dims == 0 && ovi_tensor_get_count (tensor) != 1)
+    {
+      /* No shape in the header: a flat array of what the size holds. */
+      flat = ovi_tensor_get_count (tensor);
+      shape = &flat;
+      n_dims = 1;
+    }
+  return ovi_export_tensor_data (ovi_tensor_get_dtype (tensor), shape, n_dims, data, format, path,
+                                 flags, error);
+}
+
+/**
+ * ovi_export_tensor_file_name:
+ *
+ * Returns: the vendor converter's name for the tensor's output file:
+ *   `F.output.0.npy`, `F.input.1.txt`, `F.output.0.{count}.{dtype}.{FORMAT}.bin`,
+ *   `F.l1buffer.0.bin`, `F.space.0.bin`
+ */
+char *
+ovi_export_tensor_file_name (OviTensor *tensor, OviExportFormat format)
+{
+  OviDumpFile *file = ovi_tensor_get_file (tensor);
+  const char *name = file ? ovi_dump_file_get_name (file) : "tensor";
+  guint index = ovi_tensor_get_index (tensor);
+  g_autofree char *dtype = NULL;
+  g_autofree char *fmt = NULL;
+
+  switch (ovi_tensor_get_kind (tensor))
+    {
+    case OVI_TENSOR_BUFFER:
+      return g_strdup_printf ("%s.l1buffer.%u.bin", name, index);
+    case OVI_TENSOR_SPACE:
+      return g_strdup_printf ("%s.space.%u.bin", name, index);
+    default:
+      break;
+    }
+  if (format == OVI_EXPORT_BIN)
+    {
+      dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (tensor));
+      fmt = ovi_format_dup_label (ovi_tensor_get_format (tensor));
+      g_strdelimit (dtype, " ", '_');
+      return g_strdup_printf ("%s.%s.%u.%" G_GUINT64_FORMAT ".%s.%s.bin", name,
+                              ovi_tensor_get_kind_name (tensor), index,
+                              ovi_tensor_get_count (tensor), dtype, fmt);
+    }
+  return g_strdup_printf ("%s.%s.%u.%s", name, ovi_tensor_get_kind_name (tensor), index,
+                          format == OVI_EXPORT_TXT ? "txt" : "npy");
+}
+
+/**
+ * ovi_export_overflow_json:
+ *
+ * Writes the overflow file's record as the vendor converter's JSON.
+ */
+gboolean
+ovi_export_overflow_json (OviDumpFile *overflow_file, const char *path, OviExportFlags flags,
+                          GError **error)
+{
+  g_autoptr (GBytes) payload = ovi_dump_file_dup_overflow_payload (overflow_file, error);
+  g_autofree char *json = NULL;
+
+  if (payload == NULL)
+    return FALSE;
+  if (!(json = ovi_overflow_vendor_json (g_bytes_get_data (payload, NULL),
+                                         g_bytes_get_size (payload), error)))
+    return FALSE;
+  return ovi_export_write_contents (path, json, strlen (json), flags, error);
+}
+
+char *
+ovi_export_overflow_file_name (OviDumpFile *overflow_file)
+{
+  return g_strdup_printf ("%s.output.0.json", ovi_dump_file_get_name (overflow_file));
+}

@@ -1,0 +1,161 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "ovi-file-name.h"
+
+static gboolean
+is_number (const char *s)
+{
+  if (*s == '\0' || strlen (s) > 20)
+    return FALSE;
+  for (; *s; s++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return TRUE;
+}
+
+static guint64
+number (const char *s)
+{
+  return g_ascii_strtoull (s, NULL, 10);
+}
+
+void
+ovi_file_name_clear (OviFileName *name)
+{
+  g_clear_pointer (&name->op_type, g_free);
+  g_clear_pointer (&name->op_name, g_free);
+  memset (name, 0, sizeof *name);
+}
+
+/* The numeric fields after op_type.op_name, by how many there are
+ * (dump-format.md section 2 and format-sources.md "File-name variants"):
+ *   2  task.ts                          (older, no stream id)
+ *   3  task.stream.ts
+ *   4  dump_number.task.stream.ts       (adump)
+ *   6  task.ts.a.ctx.thread.b           (older with the FFTS+ extras)
+ *   7  task.stream.ts.a.ctx.thread.b
+ *   8  dump_number.task.stream.ts.a.ctx.thread.b (adump with FFTS+)
+ * "FFTSPLUS" may stand in place of the numeric task type a. */
+static gboolean
+assign_numbers (OviFileName *out, char **nums, guint n)
+{
+  guint i = 0;
+
+  switch (n)
+    {
+    case 2:
+    case 6:
+      out->task_id = number (nums[i++]);
+      break;
+    case 3:
+    case 7:
+      out->task_id = number (nums[i++]);
+      out->stream_id = number (nums[i++]);
+      out->has_stream_id = TRUE;
+      break;
+    case 4:
+    case 8:
+      out->dump_number = number (nums[i++]);
+      out->has_dump_number = TRUE;
+      out->task_id = number (nums[i++]);
+      out->stream_id = number (nums[i++]);
+      out->has_stream_id = TRUE;
+      break;
+    default:
+      return FALSE;
+    }
+  out->timestamp = number (nums[i++]);
+  if (n >= 6)
+    {
+      out->context_id = number (nums[i + 1]);
+      out->thread_id = number (nums[i + 2]);
+      out->has_context = TRUE;
+    }
+  return TRUE;
+}
+
+static gboolean
+valid_tail_length (guint n)
+{
+  return n == 2 || n == 3 || n == 4 || n == 6 || n == 7 || n == 8;
+}
+
+/**
+ * ovi_file_name_parse:
+ * @name: a base name, the original one when mapping.csv has it
+ * @out: (out caller-allocates): the fields; clear with ovi_file_name_clear()
+ *
+ * Returns: %TRUE when @name is an op dump, overflow or exception dump name.
+ */
+gboolean
+ovi_file_name_parse (const char *name, OviFileName *out)
+{
+  g_auto (GStrv) parts = NULL;
+  guint n_parts, tail = 0, n;
+
+  memset (out, 0, sizeof *out);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  parts = g_strsplit (name, ".", -1);
+  n_parts = g_strv_length (parts);
+
+  /* exception_info.{stream}.{task}.{ts}: stream before task. */
+  if (n_parts == 4 && g_str_equal (parts[0], "exception_info")
+      && is_number (parts[1]) && is_number (parts[2]) && is_number (parts[3]))
+    {
+      out->kind = OVI_FILE_KIND_EXCEPTION;
+      out->op_type = g_strdup (parts[0]);
+      out->op_name = g_strdup ("");
+      out->stream_id = number (parts[1]);
+      out->has_stream_id = TRUE;
+      out->task_id = number (parts[2]);
+      out->timestamp = number (parts[3]);
+      return TRUE;
+    }
+
+  if (n_parts < 4)
+    return FALSE;
+
+  while (tail < n_parts)
+    {
+      const char *p = parts[n_parts - 1 - tail];
+      /* FFTSPLUS sits fourth from the end, in place of the task type. */
+      if (is_number (p) || (tail == 3 && g_str_equal (p, "FFTSPLUS")))
+        tail++;
+      else
+        break;
+    }
+
+  /* op_type and op_name take at least one field each; an op name made of
+   * digits only is still a name. */
+  n = MIN (tail, n_parts - 2);
+  while (n > 0 && (!valid_tail_length (n) || g_str_equal (parts[n_parts - n], "FFTSPLUS")))
+    n--;
+  if (n == 0)
+    return FALSE;
+
+  if (!assign_numbers (out, parts + (n_parts - n), n))
+    return FALSE;
+
+  out->op_type = g_strdup (parts[0]);
+  {
+    char *saved = parts[n_parts - n];
+    parts[n_parts - n] = NULL;
+    out->op_name = g_strjoinv (".", parts + 1);
+    parts[n_parts - n] = saved;
+  }
+  if (*out->op_type == '\0' || *out->op_name == '\0')
+    {
+      ovi_file_name_clear (out);
+      return FALSE;
+    }
+
+  if (g_ascii_strcasecmp (out->op_type, "Opdebug") == 0
+      && g_ascii_strcasecmp (out->op_name, "Node_OpDebug") == 0)
+    out->kind = OVI_FILE_KIND_OVERFLOW;
+  else
+    out->kind = OVI_FILE_KIND_OP_DUMP;
+  return TRUE;
+}

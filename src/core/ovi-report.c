@@ -1,0 +1,366 @@
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+#include "ovi-dtype.h"
+#include "ovi-report.h"
+
+/* The report of all overflow records, as `overflow-inspector-cli report`
+ * prints it and the inspector exports it. The JSON schema is in README.md. */
+
+static void
+add_double_or_null (JsonBuilder *b, const char *key, double v, gboolean valid)
+{
+  json_builder_set_member_name (b, key);
+  if (valid && isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *key, guint64 v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_int_value (b, (gint64) v);
+}
+
+static void
+add_string (JsonBuilder *b, const char *key, const char *v)
+{
+  json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, v);
+}
+
+static void
+add_display_path (JsonBuilder *b, const char *key, const char *path)
+{
+  g_autofree char *display = g_filename_display_name (*path ? path : ".");
+  add_string (b, key, display);
+}
+
+/**
+ * ovi_report_tensor_json:
+ *
+ * One tensor with its statistics (computing them if needed).
+ */
+JsonNode *
+ovi_report_tensor_json (OviTensor *tensor)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (OviAnalysis) analysis = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (tensor));
+  g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (tensor));
+  const OviStats *s = NULL;
+  const guint64 *shape;
+  guint n_dims;
+
+  if (ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
+    analysis = ovi_tensor_analyze (tensor, &error);
+  if (analysis)
+    s = ovi_analysis_get_stats (analysis);
+
+  json_builder_begin_object (b);
+  add_string (b, "kind", ovi_tensor_get_kind_name (tensor));
+  add_int (b, "index", ovi_tensor_get_index (tensor));
+  add_string (b, "dtype", dtype);
+  add_string (b, "format", format);
+  json_builder_set_member_name (b, "shape");
+  json_builder_begin_array (b);
+  shape = ovi_tensor_get_shape (tensor, &n_dims);
+  for (guint i = 0; i < n_dims; i++)
+    json_builder_add_int_value (b, (gint64) shape[i]);
+  json_builder_end_array (b);
+  add_int (b, "count", ovi_tensor_get_count (tensor));
+  add_double_or_null (b, "min", s ? s->min : 0, s && s->finite);
+  add_double_or_null (b, "max", s ? s->max : 0, s && s->finite);
+  add_double_or_null (b, "mean", s ? s->mean : 0, s && s->finite);
+  add_double_or_null (b, "std", s ? s->std : 0, s && s->finite);
+#define COUNT(key, field) \
+  json_builder_set_member_name (b, key); \
+  if (s) json_builder_add_int_value (b, (gint64) s->field); else json_builder_add_null_value (b);
+  COUNT ("nan", nan);
+  COUNT ("pos_inf", pos_inf);
+  COUNT ("neg_inf", neg_inf);
+  COUNT ("saturated", saturated);
+#undef COUNT
+  json_builder_set_member_name (b, "first_nonfinite");
+  if (s && s->first_nonfinite >= 0)
+    json_builder_add_int_value (b, s->first_nonfinite);
+  else
+    json_builder_add_null_value (b);
+  if (analysis == NULL)
+    {
+      g_autofree char *why = error ? g_strdup (error->message)
+                                   : g_strdup_printf ("unsupported dtype %d",
+                                                      ovi_tensor_get_dtype (tensor));
+      add_string (b, "error", why);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/**
+ * ovi_report_record_json:
+ *
+ * One overflow record, with the operator it links to.
+ */
+JsonNode *
+ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  OviDumpFile *file = ovi_overflow_record_get_file (record);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+  g_autoptr (GArray) bits = ovi_status_split (ovi_overflow_record_get_flags_mask (record));
+  g_autofree char *status_hex = ovi_overflow_record_dup_status_hex (record);
+  guint n_words;
+  const guint64 *words = ovi_overflow_record_get_status_words (record, &n_words);
+
+  json_builder_begin_object (b);
+  add_display_path (b, "file", ovi_dump_file_get_relative_path (file));
+  add_display_path (b, "iteration", ovi_dump_file_get_relative_dir (file));
+  add_string (b, "unit", ovi_overflow_record_get_unit_name (record));
+  add_int (b, "model_id", ovi_overflow_record_get_model_id (record));
+  add_int (b, "stream_id", ovi_overflow_record_get_stream_id (record));
+  add_int (b, "task_id", ovi_overflow_record_get_task_id (record));
+  add_int (b, "task_type", ovi_overflow_record_get_task_type (record));
+  if (ovi_overflow_record_has_context (record))
+    {
+      add_int (b, "context_id", ovi_overflow_record_get_context_id (record));
+      add_int (b, "thread_id", ovi_overflow_record_get_thread_id (record));
+    }
+  add_int (b, "timestamp", ovi_dump_file_get_timestamp (file));
+  add_int (b, "status", ovi_overflow_record_get_status (record));
+  add_string (b, "status_hex", status_hex);
+  if (n_words > 1)
+    {
+      json_builder_set_member_name (b, "status_words");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n_words; i++)
+        json_builder_add_int_value (b, (gint64) words[i]);
+      json_builder_end_array (b);
+    }
+  json_builder_set_member_name (b, "flags");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < bits->len; i++)
+    {
+      g_autofree char *hex = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x",
+                                              g_array_index (bits, guint64, i));
+      json_builder_add_string_value (b, hex);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "op");
+  if (op == NULL)
+    json_builder_add_null_value (b);
+  else
+    {
+      GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+
+      json_builder_begin_object (b);
+      add_display_path (b, "file", ovi_dump_file_get_relative_path (op));
+      add_string (b, "op_type", ovi_dump_file_get_op_type (op));
+      add_string (b, "op_name", ovi_dump_file_get_op_name (op));
+      json_builder_set_member_name (b, "tensors");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < tensors->len; i++)
+        {
+          OviTensor *t = g_ptr_array_index (tensors, i);
+          OviTensorKind kind = ovi_tensor_get_kind (t);
+          if (kind == OVI_TENSOR_INPUT || kind == OVI_TENSOR_OUTPUT)
+            json_builder_add_value (b, ovi_report_tensor_json (t));
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/**
+ * ovi_report_build_json:
+ *
+ * Returns: (transfer full): `{"root", "records", "errors"}`
+ */
+JsonNode *
+ovi_report_build_json (OviDumpFolder *folder)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GListModel *records = ovi_dump_folder_get_records (folder);
+  GListModel *problems = ovi_dump_folder_get_problems (folder);
+  g_autofree char *root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
+
+  json_builder_begin_object (b);
+  add_string (b, "root", root);
+  json_builder_set_member_name (b, "records");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+      json_builder_add_value (b, ovi_report_record_json (folder, r));
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "errors");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
+      json_builder_begin_object (b);
+      add_string (b, "file", ovi_problem_get_file (p));
+      add_string (b, "message", ovi_problem_get_message (p));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+char *
+ovi_report_to_json (OviDumpFolder *folder)
+{
+  g_autoptr (JsonNode) root = ovi_report_build_json (folder);
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  GString *s;
+
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  json_generator_set_root (gen, root);
+  s = g_string_new (NULL);
+  json_generator_to_gstring (gen, s);
+  g_string_append_c (s, '\n');
+  return g_string_free (s, FALSE);
+}
+
+static void
+append_value (GString *s, const char *label, double v, gboolean valid)
+{
+  if (valid && isfinite (v))
+    g_string_append_printf (s, "  %s %.6g", label, v);
+  else
+    g_string_append_printf (s, "  %s -", label);
+}
+
+static void
+append_tensor_text (GString *s, OviTensor *t)
+{
+  g_autoptr (OviAnalysis) analysis = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *label = ovi_tensor_dup_label (t);
+  g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
+  g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (t));
+  g_autofree char *shape = ovi_tensor_dup_shape_string (t);
+  const OviStats *st;
+
+  g_string_append_printf (s, "    %-9s %s %s %s\n     ", label, dtype, format, shape);
+  if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
+    {
+      g_string_append_printf (s, " %s\n", _("no statistics for this dtype"));
+      return;
+    }
+  if (!(analysis = ovi_tensor_analyze (t, &error)))
+    {
+      g_string_append_printf (s, " %s\n", error->message);
+      return;
+    }
+  st = ovi_analysis_get_stats (analysis);
+  append_value (s, "min", st->min, st->finite);
+  append_value (s, "max", st->max, st->finite);
+  append_value (s, "mean", st->mean, st->finite);
+  append_value (s, "std", st->std, st->finite);
+  g_string_append_printf (s, "  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT
+                          "  -inf %" G_GUINT64_FORMAT "  saturated %" G_GUINT64_FORMAT "\n",
+                          st->nan, st->pos_inf, st->neg_inf, st->saturated);
+}
+
+/**
+ * ovi_report_to_text:
+ *
+ * Returns: the report for a person: every record in first-overflow order,
+ *   its decoded status and the statistics of its operator's tensors
+ */
+char *
+ovi_report_to_text (OviDumpFolder *folder)
+{
+  GListModel *records = ovi_dump_folder_get_records (folder);
+  GListModel *problems = ovi_dump_folder_get_problems (folder);
+  guint n_records = g_list_model_get_n_items (records);
+  guint n_problems = g_list_model_get_n_items (problems);
+  g_autofree char *root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
+  GString *s = g_string_new (NULL);
+  guint n_bits;
+  const OviStatusBit *known = ovi_status_bits (&n_bits);
+
+  g_string_append_printf (s, "%s %s\n", _("Overflow report for"), root);
+  g_string_append_printf (s, "%s: %u, %s: %u, %s: %u\n\n", _("Overflow records"), n_records,
+                          _("dump files"), g_list_model_get_n_items (ovi_dump_folder_get_files (folder)),
+                          _("problems"), n_problems);
+  if (n_records == 0)
+    g_string_append_printf (s, "%s\n\n", _("No overflow was recorded in this folder."));
+
+  for (guint i = 0; i < n_records; i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (r);
+      OviDumpFile *op = ovi_overflow_record_get_op (r);
+      g_autofree char *summary = ovi_overflow_record_dup_status_summary (r);
+      g_autofree char *dir = g_filename_display_name (*ovi_dump_file_get_relative_dir (file)
+                                                      ? ovi_dump_file_get_relative_dir (file) : ".");
+      g_autofree char *name = g_filename_display_name (ovi_dump_file_get_name (file));
+      guint64 mask = ovi_overflow_record_get_flags_mask (r);
+      OviUnit unit = ovi_overflow_record_get_unit (r);
+
+      g_string_append_printf (s, "#%u%s  %s %s\n", i + 1, i == 0 ? _(" (first overflow)") : "",
+                              _("in"), dir);
+      g_string_append_printf (s, "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT
+                              "  task %" G_GUINT64_FORMAT "  status %s\n",
+                              ovi_overflow_record_get_unit_name (r),
+                              ovi_overflow_record_get_model_id (r),
+                              ovi_overflow_record_get_stream_id (r),
+                              ovi_overflow_record_get_task_id (r), summary);
+      if (unit == OVI_UNIT_AI_CORE || unit == OVI_UNIT_AIC || unit == OVI_UNIT_AIV)
+        {
+          g_autoptr (GArray) bits = ovi_status_split (mask);
+          for (guint j = 0; j < bits->len; j++)
+            {
+              guint64 bit = g_array_index (bits, guint64, j);
+              const char *what = _("unknown bit");
+              for (guint k = 0; k < n_bits; k++)
+                if (known[k].bit == bit)
+                  what = _(known[k].description);
+              g_string_append_printf (s, "    0x%" G_GINT64_MODIFIER "x  %s\n", bit, what);
+            }
+        }
+      g_string_append_printf (s, "  %s %s\n", _("file"), name);
+      if (op == NULL)
+        g_string_append_printf (s, "  %s\n", _("operator: no op dump file matches this task and stream id"));
+      else
+        {
+          GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+          g_autofree char *op_file = g_filename_display_name (ovi_dump_file_get_name (op));
+          g_string_append_printf (s, "  %s %s %s\n    %s\n", _("operator"),
+                                  ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op),
+                                  op_file);
+          for (guint j = 0; j < tensors->len; j++)
+            {
+              OviTensor *t = g_ptr_array_index (tensors, j);
+              if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
+                append_tensor_text (s, t);
+            }
+        }
+      g_string_append_c (s, '\n');
+    }
+
+  if (n_problems)
+    {
+      g_string_append_printf (s, "%s\n", _("Files that could not be read:"));
+      for (guint i = 0; i < n_problems; i++)
+        {
+          g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
+          g_string_append_printf (s, "  %s: %s\n", ovi_problem_get_file (p),
+                                  ovi_problem_get_message (p));
+        }
+    }
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "ovi-dump-folder.h"
+
+G_BEGIN_DECLS
+
+JsonNode *ovi_report_build_json   (OviDumpFolder *folder);
+JsonNode *ovi_report_record_json  (OviDumpFolder     *folder,
+                                   OviOverflowRecord *record);
+JsonNode *ovi_report_tensor_json  (OviTensor     *tensor);
+char     *ovi_report_to_json      (OviDumpFolder *folder);
+char     *ovi_report_to_text      (OviDumpFolder *folder);
+
+G_END_DECLS

@@ -1,0 +1,684 @@
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "ovi-dtype.h"
+#include "ovi-error.h"
+#include "ovi-stats.h"
+
+/* Below this many elements one thread does the whole tensor. */
+#define PARALLEL_THRESHOLD (1u << 20)
+
+/* Statistics of a tensor in one pass over its bytes. Types of 16 bits or
+ * fewer have at most 65536 distinct values: the pass only counts bit
+ * patterns, and every statistic and any histogram follow from the counts
+ * exactly, without converting an element in the hot loop. */
+struct _OviAnalysis
+{
+  gatomicrefcount ref_count;
+  int dtype;
+  GBytes *data;
+  guint64 count;
+  OviStats stats;
+  double range_min;     /* finite values that are not saturated */
+  double range_max;
+  guint pattern_bits;   /* 16, 8, 4 for counted types; 0 otherwise */
+  guint64 *table;       /* 1 << pattern_bits counts */
+};
+
+typedef struct
+{
+  guint64 finite, nan, pos_inf, neg_inf, zeros, saturated;
+  double min, max, range_min, range_max, sum, sumsq;
+  gint64 first_nan, first_pos_inf, first_neg_inf, first_saturated;
+} Partial;
+
+static void
+partial_init (Partial *p)
+{
+  memset (p, 0, sizeof *p);
+  p->min = p->range_min = INFINITY;
+  p->max = p->range_max = -INFINITY;
+  p->first_nan = p->first_pos_inf = p->first_neg_inf = p->first_saturated = -1;
+}
+
+static inline gint64
+first_of (gint64 a, gint64 b)
+{
+  if (a < 0)
+    return b;
+  if (b < 0)
+    return a;
+  return MIN (a, b);
+}
+
+static void
+partial_merge (Partial *into, const Partial *p)
+{
+  into->finite += p->finite;
+  into->nan += p->nan;
+  into->pos_inf += p->pos_inf;
+  into->neg_inf += p->neg_inf;
+  into->zeros += p->zeros;
+  into->saturated += p->saturated;
+  into->min = MIN (into->min, p->min);
+  into->max = MAX (into->max, p->max);
+  into->range_min = MIN (into->range_min, p->range_min);
+  into->range_max = MAX (into->range_max, p->range_max);
+  into->sum += p->sum;
+  into->sumsq += p->sumsq;
+  into->first_nan = first_of (into->first_nan, p->first_nan);
+  into->first_pos_inf = first_of (into->first_pos_inf, p->first_pos_inf);
+  into->first_neg_inf = first_of (into->first_neg_inf, p->first_neg_inf);
+  into->first_saturated = first_of (into->first_saturated, p->first_saturated);
+}
+
+/* Adds @n copies of value @v seen first at @index, relative to @shift. */
+static inline void
+partial_add (Partial *p, double v, guint64 n, gint64 index, double shift, double sat)
+{
+  if (G_UNLIKELY (isnan (v)))
+    {
+      p->nan += n;
+      if (p->first_nan < 0)
+        p->first_nan = index;
+      return;
+    }
+  if (G_UNLIKELY (isinf (v)))
+    {
+      if (v > 0)
+        {
+          p->pos_inf += n;
+          if (p->first_pos_inf < 0)
+            p->first_pos_inf = index;
+        }
+      else
+        {
+          p->neg_inf += n;
+          if (p->first_neg_inf < 0)
+            p->first_neg_inf = index;
+        }
+      return;
+    }
+  p->finite += n;
+  p->min = MIN (p->min, v);
+  p->max = MAX (p->max, v);
+  if (v == 0)
+    p->zeros += n;
+  if (G_UNLIKELY (sat > 0 && fabs (v) == sat))
+    {
+      p->saturated += n;
+      if (p->first_saturated < 0)
+        p->first_saturated = index;
+    }
+  else
+    {
+      p->range_min = MIN (p->range_min, v);
+      p->range_max = MAX (p->range_max, v);
+    }
+  {
+    double d = v - shift;
+    p->sum += d * (double) n;
+    p->sumsq += d * d * (double) n;
+  }
+}
+
+static guint
+pattern_bits_for (int dtype)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT16:
+    case OVI_DTYPE_BFLOAT16:
+    case OVI_DTYPE_INT16:
+    case OVI_DTYPE_UINT16:
+      return 16;
+    case OVI_DTYPE_INT8:
+    case OVI_DTYPE_UINT8:
+    case OVI_DTYPE_BOOL:
+    case OVI_DTYPE_FLOAT8_E5M2:
+    case OVI_DTYPE_FLOAT8_E4M3FN:
+      return 8;
+    case OVI_DTYPE_INT4:
+      return 4;
+    default:
+      return 0;
+    }
+}
+
+/* The value of element @i of a type that is not pattern-counted. */
+static inline double
+element_value (int dtype, const guint8 *d, guint64 i)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT32:
+      return ((const float *) d)[i];
+    case OVI_DTYPE_FLOAT64:
+      return ((const double *) d)[i];
+    case OVI_DTYPE_INT32:
+      return ((const gint32 *) d)[i];
+    case OVI_DTYPE_UINT32:
+      return ((const guint32 *) d)[i];
+    case OVI_DTYPE_INT64:
+      return (double) ((const gint64 *) d)[i];
+    case OVI_DTYPE_UINT64:
+      return (double) ((const guint64 *) d)[i];
+    case OVI_DTYPE_COMPLEX64:
+      return hypot (((const float *) d)[2 * i], ((const float *) d)[2 * i + 1]);
+    case OVI_DTYPE_COMPLEX128:
+      return hypot (((const double *) d)[2 * i], ((const double *) d)[2 * i + 1]);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static inline guint32
+element_pattern (guint bits, const guint8 *d, guint64 i)
+{
+  switch (bits)
+    {
+    case 16:
+      return ((const guint16 *) d)[i];
+    case 8:
+      return d[i];
+    default:
+      return (d[i / 2] >> (4 * (i & 1))) & 0xf;
+    }
+}
+
+typedef struct
+{
+  const OviAnalysis *analysis;
+  guint64 start, end;
+  double shift;
+  Partial partial;
+  guint64 *table;
+} Job;
+
+/* Pattern counting: two interleaved tables halve the stalls when the same
+ * value repeats. 32-bit counters, flushed before they can wrap. */
+static void
+count_patterns (Job *job)
+{
+  const guint8 *d = g_bytes_get_data (job->analysis->data, NULL);
+  guint bits = job->analysis->pattern_bits;
+  gsize n_patterns = (gsize) 1 << bits;
+  g_autofree guint32 *t0 = g_new0 (guint32, n_patterns);
+  g_autofree guint32 *t1 = g_new0 (guint32, n_patterns);
+  guint64 i = job->start;
+
+  job->table = g_new0 (guint64, n_patterns);
+  while (i < job->end)
+    {
+      guint64 stop = MIN (job->end, i + G_GUINT64_CONSTANT (0xFFFFFFF0));
+
+      if (bits == 16)
+        {
+          const guint16 *p = (const guint16 *) d;
+          for (; i + 1 < stop; i += 2)
+            {
+              t0[p[i]]++;
+              t1[p[i + 1]]++;
+            }
+        }
+      else if (bits == 8)
+        {
+          for (; i + 1 < stop; i += 2)
+            {
+              t0[d[i]]++;
+              t1[d[i + 1]]++;
+            }
+        }
+      for (; i < stop; i++)
+        t0[element_pattern (bits, d, i)]++;
+
+      for (gsize p = 0; p < n_patterns; p++)
+        {
+          job->table[p] += (guint64) t0[p] + t1[p];
+          t0[p] = t1[p] = 0;
+        }
+    }
+}
+
+static void
+scan_values (Job *job)
+{
+  const guint8 *d = g_bytes_get_data (job->analysis->data, NULL);
+  int dtype = job->analysis->dtype;
+  double sat = ovi_dtype_max_finite (dtype);
+
+  partial_init (&job->partial);
+  if (dtype == OVI_DTYPE_FLOAT32)
+    {
+      /* The common case gets its own loop the compiler can keep tight. */
+      const float *f = (const float *) d;
+      for (guint64 i = job->start; i < job->end; i++)
+        partial_add (&job->partial, f[i], 1, i, job->shift, sat);
+    }
+  else
+    for (guint64 i = job->start; i < job->end; i++)
+      partial_add (&job->partial, element_value (dtype, d, i), 1, i, job->shift, sat);
+}
+
+static gpointer
+run_job (gpointer data)
+{
+  Job *job = data;
+
+  if (job->analysis->pattern_bits)
+    count_patterns (job);
+  else
+    scan_values (job);
+  return NULL;
+}
+
+/* Splits [0, count) over the processors and runs @jobs. */
+static void
+run_parallel (Job *jobs, guint n_jobs)
+{
+  GThread *threads[16];
+
+  for (guint i = 1; i < n_jobs; i++)
+    threads[i] = g_thread_new ("ovi-stats", run_job, &jobs[i]);
+  run_job (&jobs[0]);
+  for (guint i = 1; i < n_jobs; i++)
+    g_thread_join (threads[i]);
+}
+
+static guint
+n_jobs_for (guint64 count)
+{
+  if (count < PARALLEL_THRESHOLD)
+    return 1;
+  return CLAMP (g_get_num_processors (), 1, 16);
+}
+
+static void
+finish_stats (OviAnalysis *self, const Partial *p, double shift)
+{
+  OviStats *s = &self->stats;
+
+  s->count = self->count;
+  s->finite = p->finite;
+  s->nan = p->nan;
+  s->pos_inf = p->pos_inf;
+  s->neg_inf = p->neg_inf;
+  s->zeros = p->zeros;
+  s->saturated = p->saturated;
+  s->first_nan = p->first_nan;
+  s->first_pos_inf = p->first_pos_inf;
+  s->first_neg_inf = p->first_neg_inf;
+  s->first_saturated = p->first_saturated;
+  s->first_nonfinite = first_of (first_of (p->first_nan, p->first_pos_inf), p->first_neg_inf);
+  if (p->finite > 0)
+    {
+      double m = p->sum / (double) p->finite;
+      double var = p->sumsq / (double) p->finite - m * m;
+      s->min = p->min;
+      s->max = p->max;
+      s->mean = shift + m;
+      s->std = sqrt (MAX (var, 0.0));
+      s->max_abs = MAX (fabs (p->min), fabs (p->max));
+    }
+  else
+    s->min = s->max = s->mean = s->std = s->max_abs = NAN;
+  self->range_min = p->range_min;
+  self->range_max = p->range_max;
+}
+
+/* From the pattern counts: exact, with a second pass over at most 65536
+ * values for the deviations, and a scan from the start for the first index
+ * of each kind of special value. */
+static void
+stats_from_table (OviAnalysis *self)
+{
+  gsize n_patterns = (gsize) 1 << self->pattern_bits;
+  double sat = ovi_dtype_max_finite (self->dtype);
+  double sum = 0;
+  guint64 finite = 0;
+  Partial p;
+  gint8 *kind;
+  const guint8 *d = g_bytes_get_data (self->data, NULL);
+  gboolean need[4];
+
+  for (gsize i = 0; i < n_patterns; i++)
+    if (self->table[i])
+      {
+        double v = ovi_dtype_decode_pattern (self->dtype, i);
+        if (isfinite (v))
+          {
+            sum += v * (double) self->table[i];
+            finite += self->table[i];
+          }
+      }
+
+  partial_init (&p);
+  {
+    double mean = finite ? sum / (double) finite : 0;
+    for (gsize i = 0; i < n_patterns; i++)
+      if (self->table[i])
+        partial_add (&p, ovi_dtype_decode_pattern (self->dtype, i), self->table[i], 0, mean, sat);
+    finish_stats (self, &p, mean);
+  }
+
+  /* The first indices: 0 nan, 1 +inf, 2 -inf, 3 saturated. */
+  kind = g_new (gint8, n_patterns);
+  for (gsize i = 0; i < n_patterns; i++)
+    {
+      double v = ovi_dtype_decode_pattern (self->dtype, i);
+      kind[i] = isnan (v) ? 0 : isinf (v) ? (v > 0 ? 1 : 2) : (sat > 0 && fabs (v) == sat) ? 3 : -1;
+    }
+  need[0] = p.nan > 0;
+  need[1] = p.pos_inf > 0;
+  need[2] = p.neg_inf > 0;
+  need[3] = p.saturated > 0;
+  self->stats.first_nan = self->stats.first_pos_inf = -1;
+  self->stats.first_neg_inf = self->stats.first_saturated = -1;
+  for (guint64 i = 0; (need[0] || need[1] || need[2] || need[3]) && i < self->count; i++)
+    {
+      gint8 k = kind[element_pattern (self->pattern_bits, d, i)];
+      if (k >= 0 && need[k])
+        {
+          need[k] = FALSE;
+          switch (k)
+            {
+            case 0: self->stats.first_nan = i; break;
+            case 1: self->stats.first_pos_inf = i; break;
+            case 2: self->stats.first_neg_inf = i; break;
+            default: self->stats.first_saturated = i; break;
+            }
+        }
+    }
+  g_free (kind);
+  self->stats.first_nonfinite = first_of (first_of (self->stats.first_nan,
+                                                    self->stats.first_pos_inf),
+                                          self->stats.first_neg_inf);
+}
+
+static double
+first_finite (OviAnalysis *self)
+{
+  const guint8 *d = g_bytes_get_data (self->data, NULL);
+  for (guint64 i = 0; i < self->count; i++)
+    {
+      double v = element_value (self->dtype, d, i);
+      if (isfinite (v))
+        return v;
+    }
+  return 0;
+}
+
+static void
+analyze (OviAnalysis *self)
+{
+  guint n_jobs = n_jobs_for (self->count);
+  g_autofree Job *jobs = g_new0 (Job, n_jobs);
+  double shift = self->pattern_bits ? 0 : first_finite (self);
+
+  for (guint i = 0; i < n_jobs; i++)
+    {
+      jobs[i].analysis = self;
+      jobs[i].start = self->count * i / n_jobs;
+      jobs[i].end = self->count * (i + 1) / n_jobs;
+      jobs[i].shift = shift;
+    }
+  run_parallel (jobs, n_jobs);
+
+  if (self->pattern_bits)
+    {
+      gsize n_patterns = (gsize) 1 << self->pattern_bits;
+      self->table = jobs[0].table;
+      for (guint i = 1; i < n_jobs; i++)
+        {
+          for (gsize p = 0; p < n_patterns; p++)
+            self->table[p] += jobs[i].table[p];
+          g_free (jobs[i].table);
+        }
+      stats_from_table (self);
+    }
+  else
+    {
+      Partial total;
+      partial_init (&total);
+      for (guint i = 0; i < n_jobs; i++)
+        partial_merge (&total, &jobs[i].partial);
+      finish_stats (self, &total, shift);
+    }
+}
+
+/**
+ * ovi_analysis_new_for_count:
+ * @data: the tensor's bytes
+ * @count: the number of elements (int4 packs two in a byte)
+ *
+ * Returns: (transfer full): the analysis, or %NULL when the type has no
+ *   numeric decoding or @data is too short for @count elements
+ */
+OviAnalysis *
+ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **error)
+{
+  OviAnalysis *self;
+  guint64 needed;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  if (!ovi_dtype_is_supported (dtype))
+    {
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
+                   "unsupported dtype %d", dtype);
+      return NULL;
+    }
+  if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > g_bytes_get_size (data))
+    {
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE,
+                   "%" G_GSIZE_FORMAT " bytes are too few for %" G_GUINT64_FORMAT " elements",
+                   g_bytes_get_size (data), count);
+      return NULL;
+    }
+
+  self = g_new0 (OviAnalysis, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->dtype = dtype;
+  self->data = g_bytes_ref (data);
+  self->count = count;
+  self->pattern_bits = pattern_bits_for (dtype);
+  analyze (self);
+  return self;
+}
+
+/**
+ * ovi_analysis_new:
+ *
+ * Like ovi_analysis_new_for_count() with as many elements as @data holds.
+ */
+OviAnalysis *
+ovi_analysis_new (int dtype, GBytes *data, GError **error)
+{
+  guint bits = ovi_dtype_bits (dtype);
+  guint64 size = g_bytes_get_size (data);
+
+  if (bits == 0 || !ovi_dtype_is_supported (dtype))
+    {
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
+                   "unsupported dtype %d", dtype);
+      return NULL;
+    }
+  return ovi_analysis_new_for_count (dtype, data, bits >= 8 ? size / (bits / 8) : size * 8 / bits,
+                                     error);
+}
+
+OviAnalysis *
+ovi_analysis_ref (OviAnalysis *self)
+{
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ovi_analysis_unref (OviAnalysis *self)
+{
+  if (g_atomic_ref_count_dec (&self->ref_count))
+    {
+      g_bytes_unref (self->data);
+      g_free (self->table);
+      g_free (self);
+    }
+}
+
+const OviStats *
+ovi_analysis_get_stats (OviAnalysis *self)
+{
+  return &self->stats;
+}
+
+int
+ovi_analysis_get_dtype (OviAnalysis *self)
+{
+  return self->dtype;
+}
+
+/**
+ * ovi_analysis_value_at:
+ * Returns: element @index as a double (complex: its magnitude)
+ */
+double
+ovi_analysis_value_at (OviAnalysis *self, guint64 index)
+{
+  const guint8 *d = g_bytes_get_data (self->data, NULL);
+
+  g_return_val_if_fail (index < self->count, NAN);
+  if (self->pattern_bits)
+    return ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, index));
+  return element_value (self->dtype, d, index);
+}
+
+/* Symmetric log: linear near zero, logarithmic beyond the threshold. */
+static inline double
+symlog (double x, double c)
+{
+  return copysign (log10 (1 + fabs (x) / c), x);
+}
+
+static inline double
+symlog_inverse (double t, double c)
+{
+  return copysign (c * (pow (10, fabs (t)) - 1), t);
+}
+
+typedef struct
+{
+  OviHistogram *h;
+  double lo, hi, c, sat;
+} Binner;
+
+static inline void
+bin_add (Binner *b, double v, guint64 n)
+{
+  OviHistogram *h = b->h;
+  double t, x;
+  gint64 bin;
+
+  if (isnan (v))
+    h->nan += n;
+  else if (isinf (v))
+    *(v > 0 ? &h->pos_inf : &h->neg_inf) += n;
+  else if (b->sat > 0 && fabs (v) == b->sat)
+    *(v > 0 ? &h->pos_saturated : &h->neg_saturated) += n;
+  else
+    {
+      t = h->scale == OVI_HISTOGRAM_SYMLOG ? symlog (v, b->c) : v;
+      x = (t - b->lo) / (b->hi - b->lo) * h->n_bins;
+      bin = (gint64) x;
+      h->counts[CLAMP (bin, 0, (gint64) h->n_bins - 1)] += n;
+    }
+}
+
+/**
+ * ovi_analysis_histogram:
+ * @n_bins: regular bins over the finite, unsaturated range
+ *
+ * Returns: (transfer full): the histogram
+ */
+OviHistogram *
+ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale)
+{
+  OviHistogram *h = g_new0 (OviHistogram, 1);
+  Binner b = { h, 0, 1, 1, ovi_dtype_max_finite (self->dtype) };
+  double lo = self->range_min, hi = self->range_max;
+
+  n_bins = MAX (n_bins, 1);
+  h->n_bins = n_bins;
+  h->scale = scale;
+  h->edges = g_new (double, n_bins + 1);
+  h->counts = g_new0 (guint64, n_bins);
+  h->saturation_value = b.sat;
+
+  if (!(lo <= hi))
+    lo = hi = 0;
+  if (lo == hi)
+    {
+      lo -= 0.5;
+      hi += 0.5;
+    }
+  if (scale == OVI_HISTOGRAM_SYMLOG)
+    {
+      /* The linear part spans the smallest six decades below the largest
+       * magnitude, where rounding noise lives. */
+      b.c = MAX (MAX (fabs (lo), fabs (hi)) * 1e-6, 1e-30);
+      b.lo = symlog (lo, b.c);
+      b.hi = symlog (hi, b.c);
+      for (guint i = 0; i <= n_bins; i++)
+        h->edges[i] = symlog_inverse (b.lo + (b.hi - b.lo) * i / n_bins, b.c);
+    }
+  else
+    {
+      b.lo = lo;
+      b.hi = hi;
+      for (guint i = 0; i <= n_bins; i++)
+        h->edges[i] = lo + (hi - lo) * i / n_bins;
+    }
+  h->edges[0] = lo;
+  h->edges[n_bins] = hi;
+
+  if (self->pattern_bits)
+    {
+      gsize n_patterns = (gsize) 1 << self->pattern_bits;
+      for (gsize i = 0; i < n_patterns; i++)
+        if (self->table[i])
+          bin_add (&b, ovi_dtype_decode_pattern (self->dtype, i), self->table[i]);
+    }
+  else
+    {
+      const guint8 *d = g_bytes_get_data (self->data, NULL);
+      for (guint64 i = 0; i < self->count; i++)
+        bin_add (&b, element_value (self->dtype, d, i), 1);
+    }
+  return h;
+}
+
+void
+ovi_histogram_free (OviHistogram *histogram)
+{
+  if (histogram == NULL)
+    return;
+  g_free (histogram->edges);
+  g_free (histogram->counts);
+  g_free (histogram);
+}
+
+/**
+ * ovi_histogram_find_bin:
+ * Returns: the regular bin holding @value, or -1 outside the range
+ */
+int
+ovi_histogram_find_bin (const OviHistogram *h, double value)
+{
+  if (!(value >= h->edges[0] && value <= h->edges[h->n_bins]))
+    return -1;
+  for (guint i = 0; i < h->n_bins; i++)
+    if (value < h->edges[i + 1])
+      return i;
+  return h->n_bins - 1;
+}

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "ovi-tensor.h"
+
+G_BEGIN_DECLS
+
+OviTensor *ovi_tensor_new (OviDumpFile   *file,
+                           OviTensorKind  kind,
+                           guint          index,
+                           int            dtype,
+                           int            format,
+                           const guint64 *shape,
+                           guint          n_dims,
+                           const guint64 *original_shape,
+                           guint          n_original_dims,
+                           guint64        size,
+                           guint64        offset);
+
+gboolean   ovi_shape_count (const guint64 *shape,
+                            guint          n_dims,
+                            guint64       *count);
+
+G_END_DECLS

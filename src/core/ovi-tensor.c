@@ -1,0 +1,370 @@
+#include "config.h"
+
+#include "ovi-dtype.h"
+#include "ovi-dump-file.h"
+#include "ovi-error.h"
+#include "ovi-tensor-private.h"
+
+/* One input, output, buffer or workspace of an op dump file. The bytes stay
+ * on disk until ovi_tensor_load_data() maps them. */
+struct _OviTensor
+{
+  GObject parent_instance;
+
+  GWeakRef file;
+  OviTensorKind kind;
+  guint index;
+  int dtype;
+  int format;
+  GArray *shape;
+  GArray *original_shape;
+  guint64 size;
+  guint64 count;
+  guint64 offset;
+
+  GMutex lock;
+  OviAnalysis *analysis;
+};
+
+G_DEFINE_FINAL_TYPE (OviTensor, ovi_tensor, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_KIND_NAME,
+  PROP_INDEX,
+  PROP_DTYPE,
+  PROP_DTYPE_NAME,
+  PROP_FORMAT_NAME,
+  PROP_SHAPE,
+  PROP_SIZE,
+  PROP_COUNT,
+  PROP_LABEL,
+  N_PROPS
+};
+static GParamSpec *properties[N_PROPS];
+
+static void
+ovi_tensor_finalize (GObject *object)
+{
+  OviTensor *self = OVI_TENSOR (object);
+  g_weak_ref_clear (&self->file);
+  g_array_unref (self->shape);
+  g_array_unref (self->original_shape);
+  g_clear_pointer (&self->analysis, ovi_analysis_unref);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (ovi_tensor_parent_class)->finalize (object);
+}
+
+static void
+ovi_tensor_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviTensor *self = OVI_TENSOR (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND_NAME:
+      g_value_set_string (value, ovi_tensor_get_kind_name (self));
+      break;
+    case PROP_INDEX:
+      g_value_set_uint (value, self->index);
+      break;
+    case PROP_DTYPE:
+      g_value_set_int (value, self->dtype);
+      break;
+    case PROP_DTYPE_NAME:
+      g_value_take_string (value, ovi_dtype_dup_label (self->dtype));
+      break;
+    case PROP_FORMAT_NAME:
+      g_value_take_string (value, ovi_format_dup_label (self->format));
+      break;
+    case PROP_SHAPE:
+      g_value_take_string (value, ovi_tensor_dup_shape_string (self));
+      break;
+    case PROP_SIZE:
+      g_value_set_uint64 (value, self->size);
+      break;
+    case PROP_COUNT:
+      g_value_set_uint64 (value, self->count);
+      break;
+    case PROP_LABEL:
+      g_value_take_string (value, ovi_tensor_dup_label (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_tensor_class_init (OviTensorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = ovi_tensor_finalize;
+  object_class->get_property = ovi_tensor_get_property;
+
+  properties[PROP_KIND_NAME] = g_param_spec_string ("kind-name", NULL, NULL, NULL, flags);
+  properties[PROP_INDEX] = g_param_spec_uint ("index", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_DTYPE] = g_param_spec_int ("dtype", NULL, NULL, G_MININT, G_MAXINT, 0, flags);
+  properties[PROP_DTYPE_NAME] = g_param_spec_string ("dtype-name", NULL, NULL, NULL, flags);
+  properties[PROP_FORMAT_NAME] = g_param_spec_string ("format-name", NULL, NULL, NULL, flags);
+  properties[PROP_SHAPE] = g_param_spec_string ("shape", NULL, NULL, NULL, flags);
+  properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_COUNT] = g_param_spec_uint64 ("count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_LABEL] = g_param_spec_string ("label", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ovi_tensor_init (OviTensor *self)
+{
+  g_mutex_init (&self->lock);
+}
+
+/* Element count of a shape; FALSE when it does not fit in 64 bits. A shape
+ * with no dimensions is a scalar. */
+gboolean
+ovi_shape_count (const guint64 *shape, guint n_dims, guint64 *count)
+{
+  guint64 c = 1;
+
+  for (guint i = 0; i < n_dims; i++)
+    {
+      if (shape[i] != 0 && c > G_MAXUINT64 / shape[i])
+        return FALSE;
+      c *= shape[i];
+    }
+  *count = c;
+  return TRUE;
+}
+
+OviTensor *
+ovi_tensor_new (OviDumpFile   *file,
+                OviTensorKind  kind,
+                guint          index,
+                int            dtype,
+                int            format,
+                const guint64 *shape,
+                guint          n_dims,
+                const guint64 *original_shape,
+                guint          n_original_dims,
+                guint64        size,
+                guint64        offset)
+{
+  OviTensor *self = g_object_new (OVI_TYPE_TENSOR, NULL);
+  guint bits = ovi_dtype_bits (dtype);
+
+  g_weak_ref_init (&self->file, file);
+  self->kind = kind;
+  self->index = index;
+  self->dtype = dtype;
+  self->format = format;
+  self->shape = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n_dims);
+  g_array_append_vals (self->shape, shape, n_dims);
+  self->original_shape = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n_original_dims);
+  g_array_append_vals (self->original_shape, original_shape, n_original_dims);
+  self->size = size;
+  self->offset = offset;
+
+  /* Without dimensions the size tells the count (buffers, workspaces). */
+  if (n_dims > 0 && kind != OVI_TENSOR_BUFFER && kind != OVI_TENSOR_SPACE)
+    {
+      if (!ovi_shape_count (shape, n_dims, &self->count))
+        self->count = 0;
+    }
+  else if (bits >= 8)
+    self->count = size / (bits / 8);
+  else if (bits > 0)
+    self->count = size * (8 / bits);
+  else
+    self->count = size;
+
+  return self;
+}
+
+OviTensorKind
+ovi_tensor_get_kind (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->kind;
+}
+
+/**
+ * ovi_tensor_get_kind_name:
+ * Returns: "input", "output", "buffer" or "space" (the words of the report).
+ */
+const char *
+ovi_tensor_get_kind_name (OviTensor *self)
+{
+  static const char *const names[] = { "input", "output", "buffer", "space" };
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+  return names[self->kind];
+}
+
+guint
+ovi_tensor_get_index (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->index;
+}
+
+int
+ovi_tensor_get_dtype (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->dtype;
+}
+
+int
+ovi_tensor_get_format (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->format;
+}
+
+const guint64 *
+ovi_tensor_get_shape (OviTensor *self, guint *n_dims)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+  *n_dims = self->shape->len;
+  return (const guint64 *) (gconstpointer) self->shape->data;
+}
+
+const guint64 *
+ovi_tensor_get_original_shape (OviTensor *self, guint *n_dims)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+  *n_dims = self->original_shape->len;
+  return (const guint64 *) (gconstpointer) self->original_shape->data;
+}
+
+/**
+ * ovi_tensor_dup_shape_string:
+ * Returns: the shape as the report writes it, "[2, 3]".
+ */
+char *
+ovi_tensor_dup_shape_string (OviTensor *self)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint i = 0; i < self->shape->len; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "",
+                            g_array_index (self->shape, guint64, i));
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+guint64
+ovi_tensor_get_size (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->size;
+}
+
+guint64
+ovi_tensor_get_count (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->count;
+}
+
+/**
+ * ovi_tensor_dup_label:
+ * Returns: "input 0", "output 1", ...
+ */
+char *
+ovi_tensor_dup_label (OviTensor *self)
+{
+  return g_strdup_printf ("%s %u", ovi_tensor_get_kind_name (self), self->index);
+}
+
+/**
+ * ovi_tensor_get_file:
+ * Returns: (transfer none) (nullable): the dump file, while it exists
+ */
+OviDumpFile *
+ovi_tensor_get_file (OviTensor *self)
+{
+  g_autoptr (GObject) file = g_weak_ref_get (&self->file);
+  /* The file owns its tensors, so it outlives any caller holding both. */
+  return (OviDumpFile *) file;
+}
+
+/**
+ * ovi_tensor_load_data:
+ *
+ * Maps the tensor's bytes (new layout) or reads them out of the message
+ * (old layout).
+ *
+ * Returns: (transfer full): the bytes, exactly ovi_tensor_get_size() long
+ */
+GBytes *
+ovi_tensor_load_data (OviTensor *self, GError **error)
+{
+  g_autoptr (OviDumpFile) file = g_weak_ref_get (&self->file);
+
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+
+  if (file == NULL)
+    {
+      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
+                           "the dump file is no longer loaded");
+      return NULL;
+    }
+  if (ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
+    return ovi_dump_file_load_inline_data (file, self->kind, self->index, error);
+  return ovi_dump_file_map_range (file, self->offset, self->size, error);
+}
+
+/**
+ * ovi_tensor_analyze:
+ *
+ * Statistics of the tensor, computed once and kept. Safe to call from any
+ * thread; may take long for large tensors.
+ *
+ * Returns: (transfer full): the analysis
+ */
+OviAnalysis *
+ovi_tensor_analyze (OviTensor *self, GError **error)
+{
+  g_autoptr (GBytes) data = NULL;
+  OviAnalysis *analysis;
+
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  if (self->analysis)
+    {
+      analysis = ovi_analysis_ref (self->analysis);
+      g_mutex_unlock (&self->lock);
+      return analysis;
+    }
+  g_mutex_unlock (&self->lock);
+
+  if (!(data = ovi_tensor_load_data (self, error)))
+    return NULL;
+  if (!(analysis = ovi_analysis_new (self->dtype, data, error)))
+    return NULL;
+
+  g_mutex_lock (&self->lock);
+  if (self->analysis == NULL)
+    self->analysis = ovi_analysis_ref (analysis);
+  g_mutex_unlock (&self->lock);
+  return analysis;
+}
+
+/**
+ * ovi_tensor_peek_analysis:
+ * Returns: (transfer none) (nullable): the analysis if already computed
+ */
+OviAnalysis *
+ovi_tensor_peek_analysis (OviTensor *self)
+{
+  OviAnalysis *analysis;
+
+  g_mutex_lock (&self->lock);
+  analysis = self->analysis;
+  g_mutex_unlock (&self->lock);
+  return analysis;
+}
