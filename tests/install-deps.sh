@@ -1,0 +1,26 @@
+#!/bin/bash
+# Installs the Debian 12 packages needed to build, run and test Overflow
+# Inspector. Idempotent: installs only what is missing.
+set -euo pipefail
+
+packages=(
+  meson ninja-build pkgconf gcc clang libclang-rt-14-dev
+  libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
+  libgtk-4-dev libgtk-4-bin libadwaita-1-dev
+  protobuf-c-compiler libprotobuf-c-dev
+  gettext desktop-file-utils appstream flatpak-builder groff-base man-db
+  xvfb xauth dbus imagemagick x11-utils xdotool fonts-wqy-microhei
+  python3 python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "Installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
