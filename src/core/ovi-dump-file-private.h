@@ -10,4 +10,13 @@ int     ovi_natural_path_compare      (const char *a,
 GBytes *ovi_dump_file_dup_overflow_payload (OviDumpFile *self,
                                             GError     **error);
 
+OviDumpFile *ovi_dump_file_load_at      (int          dirfd,
+                                        const char  *entry,
+                                        const char  *path,
+                                        const char  *name,
+                                        GError     **error);
+void         ovi_dump_file_set_location_like (OviDumpFile *self,
+                                              const char  *relative_path,
+                                              OviDumpFile *sibling);
+
 G_END_DECLS

@@ -12,6 +12,20 @@
 #include "ovi-error.h"
 #include "ovi-tensor-private.h"
 
+/* Listing a folder of 100 000 files makes no tensor objects: the header's
+ * tensors are kept as these until someone asks for them. */
+typedef struct
+{
+  OviTensorKind kind;
+  guint index;
+  int dtype;
+  int format;
+  guint dims_start, n_dims;
+  guint original_start, n_original;
+  guint64 size;
+  guint64 offset;
+} TensorInfo;
+
 /* One op dump or overflow file: its name fields, its header and its tensors.
  * Loading reads the header only; tensor bytes are mapped on demand. */
 struct _OviDumpFile
@@ -29,7 +43,9 @@ struct _OviDumpFile
   char *version;
   char *op_name;
   guint64 dump_time;
-  GPtrArray *tensors;
+  GArray *infos;          /* TensorInfo: the tensors, described compactly */
+  GArray *dims;           /* guint64: every shape of @infos, one after the other */
+  GPtrArray *tensors;     /* OviTensor, made on first request */
 
   char *time;
   char *device;
@@ -38,6 +54,8 @@ struct _OviDumpFile
 };
 
 G_DEFINE_FINAL_TYPE (OviDumpFile, ovi_dump_file, G_TYPE_OBJECT)
+
+static const char version_2[] = "2.0";
 
 enum
 {
@@ -72,15 +90,23 @@ ovi_dump_file_finalize (GObject *object)
   g_free (self->path);
   g_free (self->name);
   g_free (self->relative_path);
-  g_free (self->relative_dir);
+  g_clear_pointer (&self->relative_dir, g_ref_string_release);
   ovi_file_name_clear (&self->file_name);
-  g_free (self->version);
+  if (self->version != version_2)
+    g_free (self->version);
   g_free (self->op_name);
-  g_ptr_array_unref (self->tensors);
-  g_free (self->time);
-  g_free (self->device);
-  g_free (self->model);
-  g_free (self->iteration);
+  if (self->tensors)
+    {
+      for (guint i = 0; i < self->tensors->len; i++)
+        ovi_tensor_forget_file (g_ptr_array_index (self->tensors, i));
+      g_ptr_array_unref (self->tensors);
+    }
+  g_array_unref (self->infos);
+  g_array_unref (self->dims);
+  g_clear_pointer (&self->time, g_ref_string_release);
+  g_clear_pointer (&self->device, g_ref_string_release);
+  g_clear_pointer (&self->model, g_ref_string_release);
+  g_clear_pointer (&self->iteration, g_ref_string_release);
   G_OBJECT_CLASS (ovi_dump_file_parent_class)->finalize (object);
 }
 
@@ -183,7 +209,8 @@ ovi_dump_file_class_init (OviDumpFileClass *klass)
 static void
 ovi_dump_file_init (OviDumpFile *self)
 {
-  self->tensors = g_ptr_array_new_with_free_func (g_object_unref);
+  self->infos = g_array_new (FALSE, FALSE, sizeof (TensorInfo));
+  self->dims = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
 
 /* Reads exactly @length bytes at @offset; short reads are truncation. */
@@ -329,11 +356,18 @@ build_tensors (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg, guint64 da
             }
         }
 
-      g_ptr_array_add (self->tensors,
-                       ovi_tensor_new (self, d->kind, d->index, d->dtype, d->format, dims, n_dims,
-                                       d->original_shape ? d->original_shape->dim : NULL,
-                                       d->original_shape ? d->original_shape->n_dim : 0,
-                                       size, offset));
+      {
+        TensorInfo info = { d->kind, d->index, d->dtype, d->format, self->dims->len, n_dims, 0,
+                            0, size, offset };
+        g_array_append_vals (self->dims, dims, n_dims);
+        info.original_start = self->dims->len;
+        if (d->original_shape)
+          {
+            info.n_original = d->original_shape->n_dim;
+            g_array_append_vals (self->dims, d->original_shape->dim, info.n_original);
+          }
+        g_array_append_val (self->infos, info);
+      }
       if (self->layout == OVI_LAYOUT_NEW)
         offset += size;
     }
@@ -361,25 +395,85 @@ sum_sizes (const Ovi__Dumpdata__DumpData *msg, guint64 *total)
 static void
 take_message (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg)
 {
-  self->version = g_strdup (msg->version ? msg->version : "");
+  /* Nearly every file says "2.0": no need for 100 000 copies. */
+  if (g_strcmp0 (msg->version, version_2) == 0)
+    self->version = (char *) version_2;
+  else
+    self->version = g_strdup (msg->version ? msg->version : "");
   self->op_name = g_strdup (msg->op_name ? msg->op_name : "");
   self->dump_time = msg->dump_time;
 }
 
-static gboolean
-load_new_layout (OviDumpFile *self, int fd, guint64 header_length, GError **error)
+/* protobuf-c allocates every field of a message separately; headers are
+ * small, so a bump allocator over a stack buffer saves thousands of
+ * mallocs per folder. What does not fit goes to the heap. */
+typedef struct
 {
-  g_autofree guint8 *header = g_malloc (MAX (header_length, 1));
+  guint8 *buf;
+  gsize size;
+  gsize used;
+  GSList *spill;
+} Arena;
+
+static void *
+arena_alloc (void *data, size_t size)
+{
+  Arena *arena = data;
+  void *p;
+
+  size = (size + 15) & ~(gsize) 15;
+  if (size <= arena->size - arena->used)
+    {
+      p = arena->buf + arena->used;
+      arena->used += size;
+      return p;
+    }
+  p = g_try_malloc (MAX (size, 1));
+  if (p)
+    arena->spill = g_slist_prepend (arena->spill, p);
+  return p;
+}
+
+static void
+arena_free (void *data, void *pointer)
+{
+}
+
+static void
+arena_clear (Arena *arena)
+{
+  g_slist_free_full (arena->spill, g_free);
+  arena->spill = NULL;
+  arena->used = 0;
+}
+
+/* @head holds the first @head_length bytes of the file, usually the whole
+ * header, which then needs no second read. */
+static gboolean
+load_new_layout (OviDumpFile *self, int fd, const guint8 *head, gsize head_length,
+                 guint64 header_length, GError **error)
+{
+  g_autofree guint8 *allocated = NULL;
+  const guint8 *header = head + 8;
   Ovi__Dumpdata__DumpData *msg;
   guint64 total, data_length = self->file_size - 8 - header_length;
   gboolean ok = FALSE;
+  _Alignas (16) guint8 arena_buf[16384];
+  Arena arena = { arena_buf, sizeof arena_buf, 0, NULL };
+  ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
 
   /* header_length was checked against the real file size by the caller. */
-  if (!read_at (fd, header, header_length, 8, error))
-    return FALSE;
-  msg = ovi__dumpdata__dump_data__unpack (NULL, header_length, header);
+  if (8 + header_length > head_length)
+    {
+      allocated = g_malloc (header_length);
+      if (!read_at (fd, allocated, header_length, 8, error))
+        return FALSE;
+      header = allocated;
+    }
+  msg = ovi__dumpdata__dump_data__unpack (&allocator, header_length, header);
   if (msg == NULL)
     {
+      arena_clear (&arena);
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
                    "the %" G_GUINT64_FORMAT "-byte header does not parse as a dump message",
                    header_length);
@@ -404,7 +498,8 @@ load_new_layout (OviDumpFile *self, int fd, guint64 header_length, GError **erro
       take_message (self, msg);
       ok = build_tensors (self, msg, 8 + header_length, error);
     }
-  ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
+  ovi__dumpdata__dump_data__free_unpacked (msg, &allocator);
+  arena_clear (&arena);
   return ok;
 }
 
@@ -460,7 +555,8 @@ load_old_layout (OviDumpFile *self, GError **error)
 static gboolean
 read_header (OviDumpFile *self, int fd, GError **error)
 {
-  guint8 head[16] = { 0 };
+  guint8 head[4096];
+  gsize head_length = MIN (self->file_size, sizeof head);
   guint64 header_length;
   g_autoptr (GError) new_error = NULL;
 
@@ -471,7 +567,7 @@ read_header (OviDumpFile *self, int fd, GError **error)
                    "8-byte header length", self->file_size);
       return FALSE;
     }
-  if (!read_at (fd, head, MIN (self->file_size, sizeof head), 0, error))
+  if (!read_at (fd, head, head_length, 0, error))
     return FALSE;
 
   if (self->file_size >= 12 && GUINT32_FROM_LE (*(guint32 *) (head + 8)) == 0x5A5A5A5Au)
@@ -485,7 +581,7 @@ read_header (OviDumpFile *self, int fd, GError **error)
   header_length = GUINT64_FROM_LE (header_length);
   if (header_length <= self->file_size - 8)
     {
-      if (load_new_layout (self, fd, header_length, &new_error))
+      if (load_new_layout (self, fd, head, head_length, header_length, &new_error))
         return TRUE;
       /* A header that parsed is this layout's verdict; only an unparsable one
        * may still be an old-layout file. */
@@ -495,12 +591,14 @@ read_header (OviDumpFile *self, int fd, GError **error)
           g_propagate_error (error, g_steal_pointer (&new_error));
           return FALSE;
         }
-      g_ptr_array_set_size (self->tensors, 0);
+      g_array_set_size (self->infos, 0);
+      g_array_set_size (self->dims, 0);
     }
 
   if (load_old_layout (self, NULL))
     return TRUE;
-  g_ptr_array_set_size (self->tensors, 0);
+  g_array_set_size (self->infos, 0);
+  g_array_set_size (self->dims, 0);
 
   if (new_error)
     g_propagate_error (error, g_steal_pointer (&new_error));
@@ -512,38 +610,28 @@ read_header (OviDumpFile *self, int fd, GError **error)
   return FALSE;
 }
 
-/**
- * ovi_dump_file_load:
- * @path: the file on disk
- * @name: (nullable): the name to parse, when mapping.csv restores a long one
- *
- * Reads the name and the header of an op dump or overflow file, not its data.
- *
- * Returns: (transfer full): the file, or %NULL with @error saying what is wrong
- */
+/* Opens @entry relative to @dirfd (AT_FDCWD for a path) and reads its
+ * header. The name to parse is @name, or the entry's base name. */
 OviDumpFile *
-ovi_dump_file_load (const char *path, const char *name, GError **error)
+ovi_dump_file_load_at (int dirfd, const char *entry, const char *path, const char *name,
+                       GError **error)
 {
   g_autoptr (OviDumpFile) self = NULL;
-  g_autofree char *base = g_path_get_basename (path);
   struct stat st;
   int fd;
   gboolean ok;
 
-  g_return_val_if_fail (path != NULL, NULL);
-
   self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
   self->path = g_strdup (path);
-  self->name = g_strdup (name ? name : base);
+  self->name = name ? g_strdup (name) : g_path_get_basename (path);
   if (!ovi_file_name_parse (self->name, &self->file_name))
     {
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
-                   "the name does not follow the dump file pattern "
-                   "{op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}");
-      return NULL;
+      /* A renamed file can still be read; it just has no name fields. */
+      self->file_name.op_type = g_strdup ("");
+      self->file_name.op_name = g_strdup ("");
     }
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
+  fd = openat (dirfd, entry, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     {
       int saved = errno;
@@ -564,9 +652,29 @@ ovi_dump_file_load (const char *path, const char *name, GError **error)
   close (fd);
   if (!ok)
     return NULL;
-
-  ovi_dump_file_set_location (self, base);
   return g_steal_pointer (&self);
+}
+
+/**
+ * ovi_dump_file_load:
+ * @path: the file on disk
+ * @name: (nullable): the name to parse, when mapping.csv restores a long one
+ *
+ * Reads the name and the header of an op dump or overflow file, not its data.
+ *
+ * Returns: (transfer full): the file, or %NULL with @error saying what is wrong
+ */
+OviDumpFile *
+ovi_dump_file_load (const char *path, const char *name, GError **error)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  OviDumpFile *self;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, path, name, error)))
+    ovi_dump_file_set_location (self, base);
+  return self;
 }
 
 char **
@@ -604,12 +712,12 @@ infer_hierarchy (OviDumpFile *self)
   g_auto (GStrv) parts = ovi_path_split (dir);
   int n = g_strv_length (parts), last = n - 1, t = -1;
 
-  g_clear_pointer (&self->time, g_free);
-  g_clear_pointer (&self->device, g_free);
-  g_clear_pointer (&self->model, g_free);
-  g_clear_pointer (&self->iteration, g_free);
+  g_clear_pointer (&self->time, g_ref_string_release);
+  g_clear_pointer (&self->device, g_ref_string_release);
+  g_clear_pointer (&self->model, g_ref_string_release);
+  g_clear_pointer (&self->iteration, g_ref_string_release);
 
-  self->iteration = g_strdup (n > 0 ? parts[last] : "");
+  self->iteration = g_ref_string_new (n > 0 ? parts[last] : "");
   for (int i = last - 1; i >= 0; i--)
     if (all_digits (parts[i], 12))
       {
@@ -619,29 +727,30 @@ infer_hierarchy (OviDumpFile *self)
 
   if (t >= 0)
     {
-      self->time = g_strdup (parts[t]);
-      self->device = g_strdup (t + 1 < last ? parts[t + 1] : "");
+      self->time = g_ref_string_new (parts[t]);
+      self->device = g_ref_string_new (t + 1 < last ? parts[t + 1] : "");
       if (t + 2 < last)
         {
           char *saved = parts[last];
           parts[last] = NULL;
-          self->model = g_strjoinv ("/", parts + t + 2);
+          g_autofree char *model = g_strjoinv ("/", parts + t + 2);
+          self->model = g_ref_string_new (model);
           parts[last] = saved;
         }
     }
   else if (last >= 1 && all_digits (parts[last - 1], 1))
     {
-      self->model = g_strdup (parts[last - 1]);
+      self->model = g_ref_string_new (parts[last - 1]);
       if (last >= 2 && all_digits (parts[last - 2], 1))
-        self->device = g_strdup (parts[last - 2]);
+        self->device = g_ref_string_new (parts[last - 2]);
     }
 
   if (!self->time)
-    self->time = g_strdup ("");
+    self->time = g_ref_string_new ("");
   if (!self->device)
-    self->device = g_strdup ("");
+    self->device = g_ref_string_new ("");
   if (!self->model)
-    self->model = g_strdup ("");
+    self->model = g_ref_string_new ("");
 }
 
 /**
@@ -655,9 +764,28 @@ ovi_dump_file_set_location (OviDumpFile *self, const char *relative_path)
 
   g_free (self->relative_path);
   self->relative_path = g_strdup (relative_path);
-  g_free (self->relative_dir);
-  self->relative_dir = g_str_equal (dir, ".") ? g_strdup ("") : g_steal_pointer (&dir);
+  g_clear_pointer (&self->relative_dir, g_ref_string_release);
+  self->relative_dir = g_ref_string_new (g_str_equal (dir, ".") ? "" : dir);
   infer_hierarchy (self);
+}
+
+/* Like ovi_dump_file_set_location() with the hierarchy of a sibling in
+ * the same folder, which is the same. */
+void
+ovi_dump_file_set_location_like (OviDumpFile *self, const char *relative_path, OviDumpFile *sibling)
+{
+  g_free (self->relative_path);
+  self->relative_path = g_strdup (relative_path);
+  g_clear_pointer (&self->relative_dir, g_ref_string_release);
+  self->relative_dir = g_ref_string_acquire (sibling->relative_dir);
+  g_clear_pointer (&self->time, g_ref_string_release);
+  self->time = g_ref_string_acquire (sibling->time);
+  g_clear_pointer (&self->device, g_ref_string_release);
+  self->device = g_ref_string_acquire (sibling->device);
+  g_clear_pointer (&self->model, g_ref_string_release);
+  self->model = g_ref_string_acquire (sibling->model);
+  g_clear_pointer (&self->iteration, g_ref_string_release);
+  self->iteration = g_ref_string_acquire (sibling->iteration);
 }
 
 /* Compares two relative paths folder by folder, numbers as numbers, so
@@ -701,6 +829,42 @@ ovi_natural_path_compare (const char *a, const char *b)
   return *a ? 1 : (*b ? -1 : 0);
 }
 
+/* Small tensors are cheaper to read than to map. */
+#define SMALL_READ (256 * 1024)
+
+static GBytes *
+read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
+{
+  g_autofree guint8 *buf = g_malloc (size);
+  g_autoptr (GError) local_error = NULL;
+  struct stat st;
+  int fd = open (self->path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read %s: %s",
+                   self->relative_path, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || (guint64) st.st_size != self->file_size)
+    {
+      close (fd);
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
+                   "%s changed size since it was listed", self->relative_path);
+      return NULL;
+    }
+  if (!read_at (fd, buf, size, offset, &local_error))
+    {
+      close (fd);
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED, "%s: %s",
+                   self->relative_path, local_error->message);
+      return NULL;
+    }
+  close (fd);
+  return g_bytes_new_take (g_steal_pointer (&buf), size);
+}
+
 GBytes *
 ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
 {
@@ -710,6 +874,8 @@ ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError
 
   if (size == 0)
     return g_bytes_new (NULL, 0);
+  if (size <= SMALL_READ)
+    return read_range (self, offset, size, error);
   if (!(mapped = g_mapped_file_new (self->path, FALSE, &local_error)))
     {
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read %s: %s",
@@ -759,9 +925,11 @@ ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint ind
 GBytes *
 ovi_dump_file_dup_overflow_payload (OviDumpFile *self, GError **error)
 {
-  for (guint i = 0; i < self->tensors->len; i++)
+  GPtrArray *tensors = ovi_dump_file_get_tensors (self);
+
+  for (guint i = 0; i < tensors->len; i++)
     {
-      OviTensor *t = g_ptr_array_index (self->tensors, i);
+      OviTensor *t = g_ptr_array_index (tensors, i);
       if (ovi_tensor_get_kind (t) == OVI_TENSOR_OUTPUT)
         return ovi_tensor_load_data (t, error);
     }
@@ -873,6 +1041,21 @@ ovi_dump_file_get_file_size (OviDumpFile *self)
 GPtrArray *
 ovi_dump_file_get_tensors (OviDumpFile *self)
 {
+  if (g_once_init_enter (&self->tensors))
+    {
+      GPtrArray *tensors = g_ptr_array_new_full (self->infos->len, g_object_unref);
+      const guint64 *dims = (const guint64 *) (gconstpointer) self->dims->data;
+
+      for (guint i = 0; i < self->infos->len; i++)
+        {
+          const TensorInfo *t = &g_array_index (self->infos, TensorInfo, i);
+          g_ptr_array_add (tensors, ovi_tensor_new (self, t->kind, t->index, t->dtype, t->format,
+                                                    dims + t->dims_start, t->n_dims,
+                                                    dims + t->original_start, t->n_original,
+                                                    t->size, t->offset));
+        }
+      g_once_init_leave (&self->tensors, tensors);
+    }
   return self->tensors;
 }
 
@@ -880,8 +1063,8 @@ guint
 ovi_dump_file_count_tensors (OviDumpFile *self, OviTensorKind kind)
 {
   guint n = 0;
-  for (guint i = 0; i < self->tensors->len; i++)
-    if (ovi_tensor_get_kind (g_ptr_array_index (self->tensors, i)) == kind)
+  for (guint i = 0; i < self->infos->len; i++)
+    if (g_array_index (self->infos, TensorInfo, i).kind == kind)
       n++;
   return n;
 }

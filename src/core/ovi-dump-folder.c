@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "ovi-dump-file-private.h"
@@ -249,29 +251,112 @@ join_relative (const char *dir, const char *name)
   return *dir ? g_build_filename (dir, name, NULL) : g_strdup (name);
 }
 
-/* Loads one file if its name is a dump name; anything else is ignored. */
-static void
-scan_file (Scan *scan, Batch *batch, const char *path, const char *relative_path,
-           const char *name, GHashTable *mapping)
+/* One entry of a folder whose name is a dump name, and what loading it gave. */
+typedef struct
 {
-  const char *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
-  g_autoptr (GError) error = NULL;
-  OviFileName parsed;
+  char *entry;
+  const char *original;   /* from mapping.csv, owned by the mapping */
   OviDumpFile *file;
+  GError *error;
+} Candidate;
 
-  g_atomic_pointer_add (&scan->self->files_seen, 1);
-  if (!ovi_file_name_parse (original ? original : name, &parsed))
-    return;
-  ovi_file_name_clear (&parsed);
+static void
+candidate_clear (Candidate *c)
+{
+  g_free (c->entry);
+  g_clear_object (&c->file);
+  g_clear_error (&c->error);
+}
 
-  if (!(file = ovi_dump_file_load (path, original, &error)))
+typedef struct
+{
+  Scan *scan;
+  int dirfd;
+  const char *path;
+  GArray *candidates;
+  guint first, step;
+} LoadJob;
+
+static gpointer
+load_candidates (gpointer data)
+{
+  LoadJob *job = data;
+
+  for (guint i = job->first; i < job->candidates->len; i += job->step)
     {
-      add_problem (scan, batch, relative_path, error);
-      return;
+      Candidate *c = &g_array_index (job->candidates, Candidate, i);
+      g_autofree char *full = g_build_filename (job->path, c->entry, NULL);
+
+      if (g_cancellable_is_cancelled (job->scan->cancellable))
+        break;
+      c->file = ovi_dump_file_load_at (job->dirfd, c->entry, full, c->original, &c->error);
+      if (c->file)
+        g_atomic_pointer_add (&job->scan->self->dump_files, 1);
     }
-  ovi_dump_file_set_location (file, relative_path);
-  g_ptr_array_add (batch->files, file);
-  g_atomic_pointer_add (&scan->self->dump_files, 1);
+  return NULL;
+}
+
+/* Reads the headers of a folder's dump files, on both cores when there are
+ * enough of them to be worth a thread. */
+static void
+load_all (Scan *scan, int dirfd, const char *path, GArray *candidates)
+{
+  guint n_threads = candidates->len >= 64 ? MIN (g_get_num_processors (), 8) : 1;
+  LoadJob jobs[8];
+  GThread *threads[8];
+
+  for (guint t = 0; t < n_threads; t++)
+    {
+      jobs[t] = (LoadJob) { scan, dirfd, path, candidates, t, n_threads };
+      if (t > 0)
+        threads[t] = g_thread_new ("ovi-scan", load_candidates, &jobs[t]);
+    }
+  load_candidates (&jobs[0]);
+  for (guint t = 1; t < n_threads; t++)
+    g_thread_join (threads[t]);
+}
+
+/* Loads the candidates into @batch in name order; the hierarchy is the same
+ * for every file of a folder, so it is worked out once. */
+static void
+collect (Scan *scan, Batch *batch, GArray *candidates, const char *relative_dir)
+{
+  OviDumpFile *first = NULL;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      g_autofree char *relative = join_relative (relative_dir, c->entry);
+
+      if (c->file == NULL)
+        {
+          if (c->error)
+            add_problem (scan, batch, relative, c->error);
+          continue;
+        }
+      if (first == NULL)
+        {
+          ovi_dump_file_set_location (c->file, relative);
+          first = c->file;
+        }
+      else
+        ovi_dump_file_set_location_like (c->file, relative, first);
+      g_ptr_array_add (batch->files, g_steal_pointer (&c->file));
+    }
+}
+
+/* Whether @name (or what mapping.csv says it stands for) is a dump name;
+ * anything else in a folder is ignored. */
+static gboolean
+is_candidate (const char *name, GHashTable *mapping, const char **original)
+{
+  OviFileName parsed;
+
+  *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
+  if (!ovi_file_name_parse (*original ? *original : name, &parsed))
+    return FALSE;
+  ovi_file_name_clear (&parsed);
+  return TRUE;
 }
 
 /* Decodes the overflow files of one folder and links each record to the op
@@ -308,6 +393,12 @@ compare_names (gconstpointer a, gconstpointer b)
   return ovi_natural_path_compare (*(const char *const *) a, *(const char *const *) b);
 }
 
+static int
+compare_candidates (gconstpointer a, gconstpointer b)
+{
+  return ovi_natural_path_compare (((const Candidate *) a)->entry, ((const Candidate *) b)->entry);
+}
+
 static gboolean
 enter_once (Scan *scan, const struct stat *st)
 {
@@ -325,53 +416,74 @@ enter_once (Scan *scan, const struct stat *st)
 static gboolean
 scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) mapping = NULL;
-  g_autoptr (GError) dir_error = NULL;
-  g_autoptr (GDir) dir = NULL;
-  Batch *batch;
-  const char *name;
+  g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
+  g_autoptr (GHashTable) mapping = read_mapping (path);
+  Batch *batch = batch_new ();
+  struct dirent *ent;
+  DIR *dir;
 
-  if (!(dir = g_dir_open (path, 0, &dir_error)))
+  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+  if (!(dir = opendir (path)))
     {
-      Batch *b = batch_new ();
-      add_problem (scan, b, *relative_dir ? relative_dir : ".", dir_error);
-      scan->emit (scan->self, b);
+      int errsv = errno;
+      g_autoptr (GError) dir_error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+                                                  "cannot read the folder: %s", g_strerror (errsv));
+      add_problem (scan, batch, *relative_dir ? relative_dir : ".", dir_error);
+      scan->emit (scan->self, batch);
       return TRUE;
     }
-  while ((name = g_dir_read_name (dir)))
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  mapping = read_mapping (path);
 
-  batch = batch_new ();
-  for (guint i = 0; i < names->len; i++)
+  while ((ent = readdir (dir)))
     {
-      const char *entry = g_ptr_array_index (names, i);
-      g_autofree char *full = g_build_filename (path, entry, NULL);
-      g_autofree char *relative = join_relative (relative_dir, entry);
+      const char *name = ent->d_name;
+      const char *original;
+      gboolean is_dir = ent->d_type == DT_DIR, is_file = ent->d_type == DT_REG;
       struct stat st;
 
+      if (g_str_equal (name, ".") || g_str_equal (name, ".."))
+        continue;
       if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
         {
+          closedir (dir);
           batch_free (batch);
           return FALSE;
         }
-      /* stat follows symlinks; loops are cut by the visited set. */
-      if (stat (full, &st) != 0)
-        continue;
-      if (S_ISDIR (st.st_mode))
+      /* Symlinks and file systems without d_type need a stat, which follows
+       * links; folder loops are cut by the visited set. */
+      if (is_dir || (!is_file && ent->d_type != DT_FIFO && ent->d_type != DT_SOCK
+                     && ent->d_type != DT_CHR && ent->d_type != DT_BLK))
         {
-          if (enter_once (scan, &st))
-            g_ptr_array_add (subdirs, g_strdup (entry));
+          if (fstatat (dirfd (dir), name, &st, 0) != 0)
+            continue;
+          is_dir = S_ISDIR (st.st_mode);
+          is_file = S_ISREG (st.st_mode);
+          if (is_dir && enter_once (scan, &st))
+            g_ptr_array_add (subdirs, g_strdup (name));
         }
-      else if (S_ISREG (st.st_mode))
-        scan_file (scan, batch, full, relative, entry, mapping);
+      if (!is_file)
+        continue;
+      g_atomic_pointer_add (&scan->self->files_seen, 1);
+      if (is_candidate (name, mapping, &original))
+        {
+          Candidate c = { g_strdup (name), original, NULL, NULL };
+          g_array_append_val (candidates, c);
+        }
     }
+
+  g_array_sort (candidates, compare_candidates);
+  load_all (scan, dirfd (dir), path, candidates);
+  closedir (dir);
+  if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+    {
+      batch_free (batch);
+      return FALSE;
+    }
+  collect (scan, batch, candidates, relative_dir);
   decode_overflows (scan, batch);
   scan->emit (scan->self, batch);
 
+  g_ptr_array_sort (subdirs, compare_names);
   for (guint i = 0; i < subdirs->len; i++)
     {
       const char *entry = g_ptr_array_index (subdirs, i);
@@ -407,21 +519,21 @@ scan_root (Scan *scan, GError **error)
       g_autofree char *dir = g_path_get_dirname (root);
       g_autofree char *name = g_path_get_basename (root);
       g_autoptr (GHashTable) mapping = read_mapping (dir);
+      g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
       Batch *batch = batch_new ();
-      GError *local_error = NULL;
+      const char *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
+      Candidate c = { g_strdup (root), original, NULL, NULL };
 
-      scan_file (scan, batch, root, name, name, mapping);
-      if (batch->files->len == 0 && batch->problems->len == 0)
-        {
-          batch_free (batch);
-          g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_A_DUMP,
-                       "%s: not a dump file (its name does not follow "
-                       "{op_type}.{op_name}.{task_id}.{stream_id}.{timestamp})", root);
-          return FALSE;
-        }
+      /* A file opened on its own is read whatever its name. */
+      g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+      g_array_append_val (candidates, c);
+      g_atomic_pointer_add (&scan->self->files_seen, 1);
+      load_all (scan, AT_FDCWD, "", candidates);
+      g_free (g_array_index (candidates, Candidate, 0).entry);
+      g_array_index (candidates, Candidate, 0).entry = g_strdup (name);
+      collect (scan, batch, candidates, "");
       decode_overflows (scan, batch);
       scan->emit (scan->self, batch);
-      g_clear_error (&local_error);
       return TRUE;
     }
   g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,

@@ -16,6 +16,8 @@ OviTensor *ovi_tensor_new (OviDumpFile   *file,
                            guint64        size,
                            guint64        offset);
 
+void       ovi_tensor_forget_file (OviTensor *self);
+
 gboolean   ovi_shape_count (const guint64 *shape,
                             guint          n_dims,
                             guint64       *count);

@@ -11,7 +11,7 @@ struct _OviTensor
 {
   GObject parent_instance;
 
-  GWeakRef file;
+  OviDumpFile *file;   /* unowned: the file owns its tensors and clears this */
   OviTensorKind kind;
   guint index;
   int dtype;
@@ -48,7 +48,6 @@ static void
 ovi_tensor_finalize (GObject *object)
 {
   OviTensor *self = OVI_TENSOR (object);
-  g_weak_ref_clear (&self->file);
   g_array_unref (self->shape);
   g_array_unref (self->original_shape);
   g_clear_pointer (&self->analysis, ovi_analysis_unref);
@@ -155,7 +154,7 @@ ovi_tensor_new (OviDumpFile   *file,
   OviTensor *self = g_object_new (OVI_TYPE_TENSOR, NULL);
   guint bits = ovi_dtype_bits (dtype);
 
-  g_weak_ref_init (&self->file, file);
+  self->file = file;
   self->kind = kind;
   self->index = index;
   self->dtype = dtype;
@@ -286,9 +285,14 @@ ovi_tensor_dup_label (OviTensor *self)
 OviDumpFile *
 ovi_tensor_get_file (OviTensor *self)
 {
-  g_autoptr (GObject) file = g_weak_ref_get (&self->file);
-  /* The file owns its tensors, so it outlives any caller holding both. */
-  return (OviDumpFile *) file;
+  return self->file;
+}
+
+/* Called by the file when it goes away before the tensor does. */
+void
+ovi_tensor_forget_file (OviTensor *self)
+{
+  self->file = NULL;
 }
 
 /**
@@ -302,7 +306,7 @@ ovi_tensor_get_file (OviTensor *self)
 GBytes *
 ovi_tensor_load_data (OviTensor *self, GError **error)
 {
-  g_autoptr (OviDumpFile) file = g_weak_ref_get (&self->file);
+  g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
 
   g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
 
