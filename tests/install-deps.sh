@@ -10,7 +10,7 @@ packages=(
   protobuf-c-compiler libprotobuf-c-dev
   gettext desktop-file-utils appstream flatpak-builder groff-base man-db
   xvfb xauth dbus imagemagick x11-utils xdotool fonts-wqy-microhei
-  python3 python3-numpy
+  python3 python3-numpy python3-protobuf protobuf-compiler
 )
 
 missing=()

@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""Overflow Inspector against what a user would otherwise run (Python with
+numpy and the protobuf module), measured side by side in one run.
+
+    benchmarks/run [--quick] [--runs N] [--build DIR]
+
+Inputs are written by the project's own writer (ovi-bench-make) into a
+temporary folder. Each case runs N times; the table shows medians and the
+ratio reference / inspector. --quick uses small sizes and checks only that
+the outputs agree (the test suite runs it)."""
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+top = os.path.dirname(here)
+parser = argparse.ArgumentParser()
+parser.add_argument("--quick", action="store_true")
+parser.add_argument("--runs", type=int, default=5)
+parser.add_argument("--build", default=os.path.join(top, "_build-bench"))
+args = parser.parse_args()
+runs = 1 if args.quick else args.runs
+
+cli = os.path.join(args.build, "src", "cli", "overflow-inspector-cli")
+make = os.path.join(args.build, "benchmarks", "ovi-bench-make")
+python = "/usr/bin/python3"
+reference = os.path.join(here, "reference")
+
+
+def run(cmd, **kw):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, **kw)
+
+
+def timed(cmd, env=None, stdout=subprocess.DEVNULL):
+    """Wall time and peak RSS of one run of cmd (a fresh process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=stdout, env=env)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return elapsed, peak if peak > before else None
+
+
+def median_of(cmd, env=None, prepare=None):
+    times = []
+    for _ in range(runs):
+        if prepare:
+            prepare()
+        t, _ = timed(cmd, env)
+        times.append(t)
+    return statistics.median(times)
+
+
+def peak_rss_kib(cmd):
+    """Peak RSS of a command, through GNU time (ru_maxrss of one child)."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, check=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return int(out.stderr.strip().splitlines()[-1])
+
+
+rows = []
+failures = []
+
+
+def row(case, ours, theirs, target, note=""):
+    ratio = theirs / ours if ours > 0 else float("inf")
+    rows.append((case, ours, theirs, ratio, target, note))
+
+
+with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
+    pb2 = os.path.join(tmp, "pb2")
+    os.mkdir(pb2)
+    run(["protoc", "--proto_path=" + os.path.join(top, "src", "core"), "--python_out=" + pb2,
+         os.path.join(top, "src", "core", "dump_data.proto")])
+    env = dict(os.environ, OVI_PB2_DIR=pb2)
+    # Inputs and outputs in separate folders: the inspector never writes
+    # into the folder it reads.
+    inputs, outputs = os.path.join(tmp, "in"), os.path.join(tmp, "out")
+    os.mkdir(inputs)
+    os.mkdir(outputs)
+    if not args.quick:
+        # This machine sets both for old OpenBLAS builds; they slow a current
+        # numpy, so the full benchmark unsets both together for the reference.
+        # The quick run (the test suite) leaves the environment alone.
+        env.pop("OPENBLAS_CORETYPE", None)
+        env.pop("OPENBLAS_L2_SIZE", None)
+
+    # 1. Index a tree and write the JSON report.
+    iterations, ops, overflows = (2, 50, 5) if args.quick else (100, 1000, 10)
+    tree = os.path.join(inputs, "tree")
+    run([make, "tree", tree, str(iterations), str(ops), str(overflows)])
+    ours = median_of([cli, "report", "--json", tree])
+    theirs = median_of([python, os.path.join(reference, "index.py"), tree], env)
+    mine = json.loads(subprocess.run([cli, "report", "--json", tree], capture_output=True).stdout)
+    ref = json.loads(subprocess.run([python, os.path.join(reference, "index.py"), tree],
+                                    capture_output=True, env=env).stdout)
+    if [(r["task_id"], r["status"], r["op"]["op_name"] if r["op"] else None) for r in mine["records"]] != \
+       [(r["task_id"], r["status"], r["op"]["op_name"] if r["op"] else None) for r in ref["records"]]:
+        failures.append("index: the reports disagree")
+    row(f"index {iterations * (ops + overflows)} files, JSON report", ours, theirs,
+        ">= 20x, < 2 s", f"{len(mine['records'])} records")
+
+    # 2. and 3. Statistics and a 256-bin histogram.
+    for dtype, count in (("float16", 1 << 28), ("bfloat16", 1 << 26), ("float32", 1 << 26)):
+        if args.quick:
+            count = 1 << 20
+        path = os.path.join(inputs, f"{dtype}.dump")
+        run([make, "tensor", path, dtype, str(count)])
+        ours = median_of([cli, "stats", "--bins", "256", "--json", path])
+        theirs = median_of([python, os.path.join(reference, "tensor_stats.py"), path, "256"], env)
+        mine = json.loads(subprocess.run([cli, "stats", "--bins", "256", "--json", path],
+                                         capture_output=True).stdout)["tensors"][0]
+        ref = json.loads(subprocess.run([python, os.path.join(reference, "tensor_stats.py"), path,
+                                         "256"], capture_output=True, env=env).stdout)
+        for key in ("count", "nan", "pos_inf", "neg_inf"):
+            if mine[key] != ref[key]:
+                failures.append(f"stats {dtype}: {key} {mine[key]} != {ref[key]}")
+        for key in ("min", "max", "mean", "std"):
+            if abs(mine[key] - ref[key]) > 1e-6 * max(1.0, abs(ref[key])):
+                failures.append(f"stats {dtype}: {key} {mine[key]} != {ref[key]}")
+        row(f"stats + histogram, {dtype} x {count}", ours, theirs, ">= 3x")
+        if dtype == "float16":
+            cat = median_of(["sh", "-c", f"cat '{path}' > /dev/null"])
+            rows.append((f"  same file: cat > /dev/null", cat, ours, ours / cat, "<= 2x cat",
+                         "ratio = inspector / cat"))
+
+    # 4. .txt export.
+    count = 1 << 14 if args.quick else 1 << 24
+    path = os.path.join(inputs, "txt.dump")
+    run([make, "tensor", path, "float16", str(count)])
+    out_ours, out_theirs = os.path.join(outputs, "txt-ours"), os.path.join(outputs, "theirs.txt")
+    ours = median_of([cli, "convert", "--force", "--to", "txt", "--output", out_ours, path])
+    theirs = median_of([python, os.path.join(reference, "to_txt.py"), path, out_theirs], env)
+    with open(os.path.join(out_ours, "txt.dump.output.0.txt"), "rb") as a, open(out_theirs, "rb") as b:
+        if a.read() != b.read():
+            failures.append("txt: not byte-identical to numpy.savetxt")
+    row(f".txt export, float16 x {count}", ours, theirs, ">= 10x, identical")
+
+    # 5. .npy conversion of a 1 GiB tensor.
+    count = 1 << 20 if args.quick else 1 << 29
+    path = os.path.join(inputs, "npy.dump")
+    run([make, "tensor", path, "float16", str(count)])
+    out_ours, out_theirs = os.path.join(outputs, "npy-ours"), os.path.join(outputs, "theirs.npy")
+    ours = median_of([cli, "convert", "--force", "--output", out_ours, path])
+    theirs = median_of([python, os.path.join(reference, "to_npy.py"), path, out_theirs], env)
+    import numpy as np
+    a = np.load(os.path.join(out_ours, "npy.dump.output.0.npy"), mmap_mode="r")
+    b = np.load(out_theirs, mmap_mode="r")
+    if a.dtype != b.dtype or a.shape != b.shape or not np.array_equal(a.view(np.uint16), b.view(np.uint16)):
+        failures.append("npy: differs from numpy.save")
+    peak = peak_rss_kib([cli, "convert", "--force", "--output", out_ours, path])
+    size_mib = count * 2 / 2**20
+    row(f".npy conversion, {size_mib:.0f} MiB tensor", ours, theirs, ">= 1x",
+        f"peak RSS {peak / 1024:.0f} MiB (limit {size_mib + 64:.0f})")
+    if peak / 1024 > size_mib + 64:
+        failures.append(f"npy: peak RSS {peak / 1024:.0f} MiB > {size_mib + 64:.0f} MiB")
+
+print(f"{'case':48} {'inspector':>10} {'reference':>10} {'ratio':>8}  target")
+for case, ours, theirs, ratio, target, note in rows:
+    print(f"{case:48} {ours:9.3f}s {theirs:9.3f}s {ratio:7.1f}x  {target}  {note}")
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
