@@ -1050,9 +1050,10 @@ ovi_dump_file_get_tensors (OviDumpFile *self)
         {
           const TensorInfo *t = &g_array_index (self->infos, TensorInfo, i);
           g_ptr_array_add (tensors, ovi_tensor_new (self, t->kind, t->index, t->dtype, t->format,
-                                                    dims + t->dims_start, t->n_dims,
-                                                    dims + t->original_start, t->n_original,
-                                                    t->size, t->offset));
+                                                    t->n_dims ? dims + t->dims_start : NULL,
+                                                    t->n_dims,
+                                                    t->n_original ? dims + t->original_start : NULL,
+                                                    t->n_original, t->size, t->offset));
         }
       g_once_init_leave (&self->tensors, tensors);
     }

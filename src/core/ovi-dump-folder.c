@@ -217,7 +217,8 @@ ovi_parse_mapping_csv (const char *contents, gsize length)
 
       if (line_end > p && line_end[-1] == '\r')
         line_end--;
-      if (comma && comma > p && line_end > comma + 1)
+      /* File names hold no NUL byte: such a line is garbage. */
+      if (comma && comma > p && line_end > comma + 1 && !memchr (p, '\0', line_end - p))
         g_hash_table_replace (map, g_strndup (p, comma - p),
                               g_strndup (comma + 1, line_end - comma - 1));
       p = eol ? eol + 1 : end;

@@ -1,0 +1,18 @@
+#include "config.h"
+
+#include <stdint.h>
+
+#include "ovi-core.h"
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  g_autoptr (GHashTable) map = ovi_parse_mapping_csv ((const char *) data, size);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, map);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_assert (*(const char *) key != '\0' && *(const char *) value != '\0');
+  return 0;
+}

@@ -1,0 +1,123 @@
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ovi-fixtures.h"
+
+/* Writes the seed corpora of the fuzz targets from the fixture writer:
+ * `ovi-make-fuzz-seeds DIR` fills DIR/{file-name,dump-file,overflow,mapping,folder}. */
+
+static void
+seed (const char *dir, const char *target, const char *name, const void *data, gsize length)
+{
+  g_autofree char *sub = g_build_filename (dir, target, NULL);
+  g_free (ovi_fixture_write_bytes (sub, name, data, length));
+}
+
+static void
+seed_bytes (const char *dir, const char *target, const char *name, GBytes *bytes)
+{
+  seed (dir, target, name, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *const file_names[] = {
+    "Add.Default_Add-op0.2.7.1634155934514051",
+    "Add.partition0_rank1_new_sub_graph1_sgt_graph_0_Add.0.3.1673383728093446.4.1.0.0",
+    "Opdebug.Node_OpDebug.59.1597922031178434",
+    "OpDebug.Node_Opdebug.2.7.1634155934514051",
+    "Conv2D.conv.1.57.7.1764670500000500.FFTSPLUS.1.0.0",
+    "exception_info.7.57.1764670500000400",
+    "Add.op.1.2.3.output.0.npy",
+  };
+  const double values[] = { 1.5, -2.25, 65504, 0, 3, -65504, 0.125, 7 };
+  const guint64 shape[] = { 2, 4 };
+  const OviClassicBlock core = { 11, 7, 57, 0, 0x1008005b0000, 0x100800297000, 0x1008005b0e00, 1, 272 };
+  const guint64 aic[] = { 11, 5, 120, 4, 2, 0, 0x1008006b0000, 0x100800397000, 3, 2, 0x20, 0, 0, 0 };
+  const guint64 sdma[] = { 11, 3, 210, 5, 0, 0, 0x12c0000, 0x12d0000, 4, 2 };
+  const int dtypes[] = { OVI_DTYPE_FLOAT16, OVI_DTYPE_FLOAT32, OVI_DTYPE_BFLOAT16, OVI_DTYPE_INT4,
+                         OVI_DTYPE_FLOAT8_E4M3FN, OVI_DTYPE_COMPLEX64, OVI_DTYPE_INT64 };
+  GBytes *payloads[3];
+  const char *dir;
+
+  if (argc != 2)
+    {
+      fprintf (stderr, "usage: %s DIR\n", argv[0]);
+      return 2;
+    }
+  dir = argv[1];
+
+  for (guint i = 0; i < G_N_ELEMENTS (file_names); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("name-%u", i);
+      seed (dir, "file-name", name, file_names[i], strlen (file_names[i]));
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (dtypes); i++)
+    for (OviLayout layout = OVI_LAYOUT_NEW; layout <= OVI_LAYOUT_OLD; layout++)
+      {
+        g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("Default/Add-op0");
+        g_autoptr (GBytes) bytes = NULL;
+        g_autofree char *name = g_strdup_printf ("%s-%s", ovi_dtype_name (dtypes[i]),
+                                                 layout == OVI_LAYOUT_NEW ? "new" : "old");
+        if (i % 2)
+          ovi_dump_writer_set_flags (w, OVI_WRITER_UNPACKED_DIMS);
+        ovi_fixture_add (w, OVI_TENSOR_INPUT, dtypes[i], shape, 2, values);
+        ovi_fixture_add (w, OVI_TENSOR_OUTPUT, dtypes[i], shape, 2, values);
+        bytes = ovi_dump_writer_build (w, layout);
+        seed_bytes (dir, "dump-file", name, bytes);
+      }
+
+  payloads[0] = ovi_overflow_payload_classic (NULL, NULL, &core);
+  payloads[1] = ovi_overflow_payload_new (1, 0, aic, 14);
+  payloads[2] = ovi_overflow_payload_new (0, 3, sdma, 10);
+  for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
+    {
+      /* The overflow target reads its first byte as the length selector. */
+      g_autofree guint8 *input = g_malloc (2049);
+      g_autofree char *name = g_strdup_printf ("payload-%u", i);
+      g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("Node_OpDebug");
+      const guint64 pshape[] = { 2048 };
+      g_autoptr (GBytes) file = NULL;
+      g_autofree char *file_name = g_strdup_printf ("opdebug-%u", i);
+
+      input[0] = 1;
+      memcpy (input + 1, g_bytes_get_data (payloads[i], NULL), 2048);
+      seed (dir, "overflow", name, input, 2049);
+      ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_UINT8, 2, pshape, 1, payloads[i]);
+      file = ovi_dump_writer_build (w, OVI_LAYOUT_NEW);
+      seed_bytes (dir, "dump-file", file_name, file);
+    }
+
+  seed (dir, "mapping", "mapping-0", "1,Add.very_long_name.1.2.3\n2,Mul.x.4.5.6\r\n", 44);
+  seed (dir, "mapping", "mapping-1", "short,\n,x\nno comma\n", 20);
+
+  /* A folder: an overflow file, the op it names, and an op with NaN. */
+  {
+    g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("gradients/Cast_3");
+    g_autoptr (GBytes) op = NULL;
+    g_autoptr (OviDumpWriter) ow = ovi_dump_writer_new ("Node_OpDebug");
+    g_autoptr (GBytes) overflow = NULL;
+    const guint64 pshape[] = { 2048 };
+    GString *input = g_string_new (NULL);
+
+    ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 2, values);
+    ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 2, values);
+    op = ovi_dump_writer_build (w, OVI_LAYOUT_NEW);
+    ovi_dump_writer_add_tensor (ow, OVI_TENSOR_OUTPUT, OVI_DTYPE_UINT8, 2, pshape, 1, payloads[0]);
+    overflow = ovi_dump_writer_build (ow, OVI_LAYOUT_NEW);
+    g_string_append_len (input, g_bytes_get_data (overflow, NULL), g_bytes_get_size (overflow));
+    g_string_append (input, "\n--\n");
+    g_string_append_len (input, g_bytes_get_data (op, NULL), g_bytes_get_size (op));
+    seed (dir, "folder", "folder-0", input->str, input->len);
+    g_string_free (input, TRUE);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
+    g_bytes_unref (payloads[i]);
+  return 0;
+}
