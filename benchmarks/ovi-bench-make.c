@@ -89,7 +89,6 @@ make_tree (const char *root, guint iterations, guint ops, guint overflows)
   g_autofree double *values = g_new (double, 16);
   g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("bench/scope/op");
   g_autoptr (GBytes) op_bytes = NULL;
-  g_autoptr (GBytes) overflow_bytes = NULL;
 
   for (guint i = 0; i < 16; i++)
     values[i] = i * 0.25 - 1;

@@ -1,38 +1,97 @@
 #!/bin/bash
 # Builds Overflow Inspector from scratch and runs every test headless (Xvfb,
-# a private D-Bus session). Ends with "N passed, N failed, N skipped".
+# a private D-Bus session), then again in a clang build with AddressSanitizer
+# and UndefinedBehaviorSanitizer, then a short run of every fuzz target.
+# Ends with "N passed, N failed, N skipped" over all three.
+#   OVI_FUZZ_SECONDS   seconds per fuzz target (default 30)
+#   OVI_SKIP_SANITIZERS=1  only the normal build
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-bash tests/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+passed=0 failed=0 skipped=0
 
-build=${OVI_BUILD_DIR:-_build-tests-all}
-rm -rf "$build"
-if ! meson setup "$build" >"$build.log" 2>&1 || ! ninja -C "$build" >>"$build.log" 2>&1; then
-  tail -n 60 "$build.log"
-  echo "0 passed, 1 failed"
+summary () {
+  echo "$passed passed, $failed failed, $skipped skipped"
+}
+
+if ! bash tests/install-deps.sh; then
+  failed=1
+  summary
   exit 1
 fi
 
 export XDG_RUNTIME_DIR=$(mktemp -d)
 chmod 700 "$XDG_RUNTIME_DIR"
-dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24' \
-  meson test -C "$build" --print-errorlogs --num-processes 2
-status=$?
-rm -rf "$XDG_RUNTIME_DIR"
+trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
 
-/usr/bin/python3 - "$build/meson-logs/testlog.json" <<'PY'
+# count_results BUILD_DIR: adds meson's results to the totals.
+count_results () {
+  local counts
+  counts=$(/usr/bin/python3 - "$1/meson-logs/testlog.json" <<'PY'
 import json, sys
-counts = {"passed": 0, "failed": 0, "skipped": 0}
-for line in open(sys.argv[1]):
-    result = json.loads(line)["result"]
-    if result in ("OK", "EXPECTEDFAIL"):
-        counts["passed"] += 1
-    elif result == "SKIP":
-        counts["skipped"] += 1
-    else:
-        counts["failed"] += 1
-print(f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+p = f = s = 0
+try:
+    for line in open(sys.argv[1]):
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL"):
+            p += 1
+        elif r == "SKIP":
+            s += 1
+        else:
+            f += 1
+except FileNotFoundError:
+    f = 1
+print(p, f, s)
 PY
-exit $status
+)
+  read -r p f s <<<"$counts"
+  passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+# build_and_test NAME BUILD_DIR MESON_ARGS...: configure, build, run the suite.
+build_and_test () {
+  local name=$1 build=$2
+  shift 2
+  echo "== $name"
+  rm -rf "$build"
+  if ! "$@" >"$build.log" 2>&1 || ! ninja -C "$build" >>"$build.log" 2>&1; then
+    tail -n 60 "$build.log"
+    failed=$((failed + 1))
+    return
+  fi
+  dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24' \
+    meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 3
+  count_results "$build"
+}
+
+build_and_test "normal build" _build-ci meson setup _build-ci
+
+if [ "${OVI_SKIP_SANITIZERS:-0}" != 1 ]; then
+  # Third-party leaks at exit (fontconfig, GTK's caches) are suppressed in
+  # tests/lsan.supp, each with its reason; the project's own are not.
+  export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+  CC=clang build_and_test "AddressSanitizer + UndefinedBehaviorSanitizer build" _build-asan \
+    meson setup _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dfuzzing=true
+
+  echo "== fuzzing, ${OVI_FUZZ_SECONDS:-30} s per target"
+  for target in file-name dump-file overflow mapping folder; do
+    corpus=$(mktemp -d)
+    if TMPDIR=/dev/shm ASAN_OPTIONS=max_malloc_fill_size=0:quarantine_size_mb=8:detect_leaks=1 \
+       _build-asan/tests/fuzz/fuzz-$target -max_total_time="${OVI_FUZZ_SECONDS:-30}" \
+         -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"_build-asan/fuzz-$target.log" 2>&1; then
+      echo "fuzz-$target: $(grep -m1 'stat::number_of_executed_units' "_build-asan/fuzz-$target.log" | awk '{print $2}') runs, no finding"
+      passed=$((passed + 1))
+    else
+      tail -n 40 "_build-asan/fuzz-$target.log"
+      echo "fuzz-$target: FAILED"
+      failed=$((failed + 1))
+    fi
+    rm -rf "$corpus"
+  done
+fi
+
+summary
+[ "$failed" -eq 0 ]

@@ -53,4 +53,24 @@ float       ovi_bfloat16_to_float     (guint16 b);
 float       ovi_float8_e5m2_to_float  (guint8 b);
 float       ovi_float8_e4m3fn_to_float(guint8 b);
 
+/* Elements of a tensor as stored: little-endian (every Ascend host is) and
+ * at any alignment, since the data section starts wherever the header
+ * ends. memcpy compiles to a plain load. */
+#define OVI_DEFINE_LOAD(name, type)                              \
+  static inline type                                              \
+  ovi_load_##name (const guint8 *d, guint64 i)                    \
+  {                                                               \
+    type v;                                                       \
+    __builtin_memcpy (&v, d + i * sizeof (type), sizeof (type));  \
+    return v;                                                     \
+  }
+OVI_DEFINE_LOAD (u16, guint16)
+OVI_DEFINE_LOAD (f32, float)
+OVI_DEFINE_LOAD (f64, double)
+OVI_DEFINE_LOAD (i32, gint32)
+OVI_DEFINE_LOAD (u32, guint32)
+OVI_DEFINE_LOAD (i64, gint64)
+OVI_DEFINE_LOAD (u64, guint64)
+#undef OVI_DEFINE_LOAD
+
 G_END_DECLS

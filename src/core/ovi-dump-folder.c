@@ -207,7 +207,12 @@ GHashTable *
 ovi_parse_mapping_csv (const char *contents, gsize length)
 {
   GHashTable *map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  const char *p = contents, *end = contents + length;
+  const char *p, *end;
+
+  if (contents == NULL || length == 0)
+    return map;
+  p = contents;
+  end = contents + length;
 
   while (p < end)
     {

@@ -202,7 +202,7 @@ convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *
     {
     case OVI_DTYPE_BFLOAT16:
       for (guint64 i = 0; i < n; i++)
-        ((float *) out)[i] = ovi_bfloat16_to_float (((const guint16 *) d)[start + i]);
+        ((float *) out)[i] = ovi_bfloat16_to_float (ovi_load_u16 (d, start + i));
       return TRUE;
     case OVI_DTYPE_FLOAT8_E5M2:
       for (guint64 i = 0; i < n; i++)
@@ -325,12 +325,12 @@ txt_value (int dtype, const guint8 *d, guint64 i)
 {
   switch (dtype)
     {
-    case OVI_DTYPE_FLOAT32: return ((const float *) d)[i];
-    case OVI_DTYPE_FLOAT64: return ((const double *) d)[i];
-    case OVI_DTYPE_INT32: return ((const gint32 *) d)[i];
-    case OVI_DTYPE_UINT32: return ((const guint32 *) d)[i];
-    case OVI_DTYPE_INT64: return (double) ((const gint64 *) d)[i];
-    case OVI_DTYPE_UINT64: return (double) ((const guint64 *) d)[i];
+    case OVI_DTYPE_FLOAT32: return ovi_load_f32 (d, i);
+    case OVI_DTYPE_FLOAT64: return ovi_load_f64 (d, i);
+    case OVI_DTYPE_INT32: return ovi_load_i32 (d, i);
+    case OVI_DTYPE_UINT32: return ovi_load_u32 (d, i);
+    case OVI_DTYPE_INT64: return (double) ovi_load_i64 (d, i);
+    case OVI_DTYPE_UINT64: return (double) ovi_load_u64 (d, i);
     default: g_assert_not_reached ();
     }
 }
@@ -349,10 +349,10 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
     {
       for (guint64 i = 0; i < count; i++)
         {
-          double re = dtype == OVI_DTYPE_COMPLEX64 ? ((const float *) d)[2 * i]
-                                                   : ((const double *) d)[2 * i];
-          double im = dtype == OVI_DTYPE_COMPLEX64 ? ((const float *) d)[2 * i + 1]
-                                                   : ((const double *) d)[2 * i + 1];
+          double re = dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i)
+                                                   : ovi_load_f64 (d, 2 * i);
+          double im = dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i + 1)
+                                                   : ovi_load_f64 (d, 2 * i + 1);
           char a[32], b[32];
           int n;
           format_e18 (a, re);
@@ -372,7 +372,7 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
 
       for (guint64 i = 0; i < count; i++)
         {
-          guint32 p = bits == 16 ? ((const guint16 *) d)[i]
+          guint32 p = bits == 16 ? ovi_load_u16 (d, i)
                       : bits == 8 ? d[i] : (d[i / 2] >> (4 * (i & 1))) & 0xf;
           if (dtype == OVI_DTYPE_BOOL)
             p = p != 0;

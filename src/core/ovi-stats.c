@@ -162,12 +162,12 @@ element_value (int dtype, const guint8 *d, guint64 i)
   switch (dtype)
     {
     case OVI_DTYPE_FLOAT16:
-      return ovi_half_to_float (((const guint16 *) d)[i]);
+      return ovi_half_to_float (ovi_load_u16 (d, i));
     case OVI_DTYPE_BFLOAT16:
-      return ovi_bfloat16_to_float (((const guint16 *) d)[i]);
+      return ovi_bfloat16_to_float (ovi_load_u16 (d, i));
     case OVI_DTYPE_INT16:
     case OVI_DTYPE_UINT16:
-      return ovi_dtype_decode_pattern (dtype, ((const guint16 *) d)[i]);
+      return ovi_dtype_decode_pattern (dtype, ovi_load_u16 (d, i));
     case OVI_DTYPE_INT8:
     case OVI_DTYPE_UINT8:
     case OVI_DTYPE_BOOL:
@@ -177,21 +177,21 @@ element_value (int dtype, const guint8 *d, guint64 i)
     case OVI_DTYPE_INT4:
       return ovi_dtype_decode_pattern (dtype, element_pattern (4, d, i));
     case OVI_DTYPE_FLOAT32:
-      return ((const float *) d)[i];
+      return ovi_load_f32 (d, i);
     case OVI_DTYPE_FLOAT64:
-      return ((const double *) d)[i];
+      return ovi_load_f64 (d, i);
     case OVI_DTYPE_INT32:
-      return ((const gint32 *) d)[i];
+      return ovi_load_i32 (d, i);
     case OVI_DTYPE_UINT32:
-      return ((const guint32 *) d)[i];
+      return ovi_load_u32 (d, i);
     case OVI_DTYPE_INT64:
-      return (double) ((const gint64 *) d)[i];
+      return (double) ovi_load_i64 (d, i);
     case OVI_DTYPE_UINT64:
-      return (double) ((const guint64 *) d)[i];
+      return (double) ovi_load_u64 (d, i);
     case OVI_DTYPE_COMPLEX64:
-      return hypot (((const float *) d)[2 * i], ((const float *) d)[2 * i + 1]);
+      return hypot (ovi_load_f32 (d, 2 * i), ovi_load_f32 (d, 2 * i + 1));
     case OVI_DTYPE_COMPLEX128:
-      return hypot (((const double *) d)[2 * i], ((const double *) d)[2 * i + 1]);
+      return hypot (ovi_load_f64 (d, 2 * i), ovi_load_f64 (d, 2 * i + 1));
     default:
       g_assert_not_reached ();
     }
@@ -203,7 +203,7 @@ element_pattern (guint bits, const guint8 *d, guint64 i)
   switch (bits)
     {
     case 16:
-      return ((const guint16 *) d)[i];
+      return ovi_load_u16 (d, i);
     case 8:
       return d[i];
     default:
@@ -241,11 +241,10 @@ count_patterns (Job *job)
 
       if (bits == 16)
         {
-          const guint16 *p = (const guint16 *) d;
           for (; i + 1 < stop; i += 2)
             {
-              t0[p[i]]++;
-              t1[p[i + 1]]++;
+              t0[ovi_load_u16 (d, i)]++;
+              t1[ovi_load_u16 (d, i + 1)]++;
             }
         }
       else if (bits == 8)
@@ -278,9 +277,8 @@ scan_values (Job *job)
   if (dtype == OVI_DTYPE_FLOAT32)
     {
       /* The common case gets its own loop the compiler can keep tight. */
-      const float *f = (const float *) d;
       for (guint64 i = job->start; i < job->end; i++)
-        partial_add (&job->partial, f[i], 1, i, job->shift, sat);
+        partial_add (&job->partial, ovi_load_f32 (d, i), 1, i, job->shift, sat);
     }
   else
     for (guint64 i = job->start; i < job->end; i++)
