@@ -6,6 +6,7 @@
 #include "ovi-dtype.h"
 #include "ovi-error.h"
 #include "ovi-file-name.h"
+#include "ovi-layout.h"
 #include "ovi-stats.h"
 #include "ovi-tensor.h"
 #include "ovi-dump-file.h"

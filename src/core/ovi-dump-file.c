@@ -536,7 +536,12 @@ load_old_layout (OviDumpFile *self, GError **error)
   gboolean ok;
 
   if (!(msg = unpack_whole_file (self, NULL, error)))
-    return FALSE;
+    {
+      if (error && *error == NULL)
+        g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
+                             "the file does not parse as a dump message");
+      return FALSE;
+    }
   if (message_is_empty (msg))
     {
       ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
@@ -559,6 +564,7 @@ read_header (OviDumpFile *self, int fd, GError **error)
   gsize head_length = MIN (self->file_size, sizeof head);
   guint64 header_length;
   g_autoptr (GError) new_error = NULL;
+  g_autoptr (GError) old_error = NULL;
 
   if (self->file_size <= 8)
     {
@@ -595,12 +601,18 @@ read_header (OviDumpFile *self, int fd, GError **error)
       g_array_set_size (self->dims, 0);
     }
 
-  if (load_old_layout (self, NULL))
+  if (load_old_layout (self, &old_error))
     return TRUE;
   g_array_set_size (self->infos, 0);
   g_array_set_size (self->dims, 0);
 
-  if (new_error)
+  /* An old-layout message that parsed but is wrong says what is wrong;
+   * otherwise the new layout's complaint is the one to report. */
+  if (!g_error_matches (old_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE)
+      && !(new_error && g_error_matches (old_error, OVI_DUMP_FILE_ERROR,
+                                         OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE)))
+    g_propagate_error (error, g_steal_pointer (&old_error));
+  else if (new_error)
     g_propagate_error (error, g_steal_pointer (&new_error));
   else
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,

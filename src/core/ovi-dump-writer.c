@@ -121,13 +121,19 @@ varint (GByteArray *out, guint64 v)
 static GByteArray *
 unpacked_shape (GArray *dims)
 {
+  g_autoptr (GByteArray) body = g_byte_array_new ();
   GByteArray *out = g_byte_array_new ();
+
   for (guint i = 0; i < dims->len; i++)
     {
       guint8 tag = 0x08;
-      g_byte_array_append (out, &tag, 1);
-      varint (out, g_array_index (dims, guint64, i));
+      g_byte_array_append (body, &tag, 1);
+      varint (body, g_array_index (dims, guint64, i));
     }
+  /* protobuf-c writes an unknown field's bytes as they are after the tag,
+   * so a length-delimited one carries its own length. */
+  varint (out, body->len);
+  g_byte_array_append (out, body->data, body->len);
   return out;
 }
 

@@ -115,6 +115,21 @@ ovi_file_name_parse (const char *name, OviFileName *out)
       return TRUE;
     }
 
+  /* {kernel|exception_info}.{stream}.{task}.{core_type}.{core_id}.{ts} */
+  if (n_parts == 6 && (g_str_equal (parts[0], "exception_info") || g_str_equal (parts[0], "kernel"))
+      && is_number (parts[1]) && is_number (parts[2]) && is_number (parts[3])
+      && is_number (parts[4]) && is_number (parts[5]))
+    {
+      out->kind = OVI_FILE_KIND_EXCEPTION;
+      out->op_type = g_strdup (parts[0]);
+      out->op_name = g_strdup ("");
+      out->stream_id = number (parts[1]);
+      out->has_stream_id = TRUE;
+      out->task_id = number (parts[2]);
+      out->timestamp = number (parts[5]);
+      return TRUE;
+    }
+
   if (n_parts < 4)
     return FALSE;
 

@@ -2,6 +2,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "ovi-dtype.h"
 #include "ovi-report.h"
@@ -19,11 +20,48 @@ add_double_or_null (JsonBuilder *b, const char *key, double v, gboolean valid)
     json_builder_add_null_value (b);
 }
 
+/* json-glib holds integers as gint64; values above that (u64 ids and
+ * status words can be) go in as marked strings that ovi_report_to_json()
+ * turns back into plain numbers. */
+#define U64_MARK "\001u64:"
+
+static void
+add_u64_value (JsonBuilder *b, guint64 v)
+{
+  if (v <= G_MAXINT64)
+    json_builder_add_int_value (b, (gint64) v);
+  else
+    {
+      g_autofree char *marked = g_strdup_printf (U64_MARK "%" G_GUINT64_FORMAT, v);
+      json_builder_add_string_value (b, marked);
+    }
+}
+
 static void
 add_int (JsonBuilder *b, const char *key, guint64 v)
 {
   json_builder_set_member_name (b, key);
-  json_builder_add_int_value (b, (gint64) v);
+  add_u64_value (b, v);
+}
+
+/* "\u0001u64:123" (as the generator escapes the mark) becomes 123. */
+static void
+unmark_u64 (GString *s)
+{
+  const char *mark = "\"\\u0001u64:";
+  gsize mark_len = strlen (mark);
+  char *p;
+
+  while ((p = strstr (s->str, mark)))
+    {
+      gsize start = p - s->str, end = start + mark_len;
+      while (end < s->len && g_ascii_isdigit (s->str[end]))
+        end++;
+      if (end >= s->len || s->str[end] != '"')
+        break;
+      g_string_erase (s, end, 1);
+      g_string_erase (s, start, mark_len);
+    }
 }
 
 static void
@@ -139,7 +177,7 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
       json_builder_set_member_name (b, "status_words");
       json_builder_begin_array (b);
       for (guint i = 0; i < n_words; i++)
-        json_builder_add_int_value (b, (gint64) words[i]);
+        add_u64_value (b, words[i]);
       json_builder_end_array (b);
     }
   json_builder_set_member_name (b, "flags");
@@ -229,6 +267,7 @@ ovi_report_to_json (OviDumpFolder *folder)
   json_generator_set_root (gen, root);
   s = g_string_new (NULL);
   json_generator_to_gstring (gen, s);
+  unmark_u64 (s);
   g_string_append_c (s, '\n');
   return g_string_free (s, FALSE);
 }

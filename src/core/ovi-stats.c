@@ -30,7 +30,8 @@ struct _OviAnalysis
 typedef struct
 {
   guint64 finite, nan, pos_inf, neg_inf, zeros, saturated;
-  double min, max, range_min, range_max, sum, sumsq;
+  double min, max, range_min, range_max;
+  long double sum, sumsq;   /* long double: float64 values near 1e308 square past double */
   gint64 first_nan, first_pos_inf, first_neg_inf, first_saturated;
 } Partial;
 
@@ -118,9 +119,9 @@ partial_add (Partial *p, double v, guint64 n, gint64 index, double shift, double
       p->range_max = MAX (p->range_max, v);
     }
   {
-    double d = v - shift;
-    p->sum += d * (double) n;
-    p->sumsq += d * d * (double) n;
+    long double d = (long double) v - shift;
+    p->sum += d * n;
+    p->sumsq += d * d * n;
   }
 }
 
@@ -276,9 +277,48 @@ scan_values (Job *job)
   partial_init (&job->partial);
   if (dtype == OVI_DTYPE_FLOAT32)
     {
-      /* The common case gets its own loop the compiler can keep tight. */
-      for (guint64 i = job->start; i < job->end; i++)
-        partial_add (&job->partial, ovi_load_f32 (d, i), 1, i, job->shift, sat);
+      /* The common case: blocks without NaN, Inf or saturated values take a
+       * tight loop with double sums; the rare others go element by element. */
+      for (guint64 i = job->start; i < job->end;)
+        {
+          guint64 stop = MIN (job->end, i + 4096);
+          gboolean special = FALSE;
+
+          for (guint64 j = i; j < stop; j++)
+            {
+              guint32 bits = ovi_load_u32 (d, j) & 0x7fffffffu;
+              special |= bits >= 0x7f7fffffu;
+            }
+          if (special)
+            for (guint64 j = i; j < stop; j++)
+              partial_add (&job->partial, ovi_load_f32 (d, j), 1, j, job->shift, sat);
+          else
+            {
+              double sum = 0, sumsq = 0, shift = job->shift;
+              float mn = INFINITY, mx = -INFINITY;
+              guint64 zeros = 0;
+
+              for (guint64 j = i; j < stop; j++)
+                {
+                  float v = ovi_load_f32 (d, j);
+                  double dv = (double) v - shift;
+                  sum += dv;
+                  sumsq += dv * dv;
+                  mn = v < mn ? v : mn;
+                  mx = v > mx ? v : mx;
+                  zeros += v == 0;
+                }
+              job->partial.finite += stop - i;
+              job->partial.zeros += zeros;
+              job->partial.sum += sum;
+              job->partial.sumsq += sumsq;
+              job->partial.min = MIN (job->partial.min, mn);
+              job->partial.max = MAX (job->partial.max, mx);
+              job->partial.range_min = MIN (job->partial.range_min, mn);
+              job->partial.range_max = MAX (job->partial.range_max, mx);
+            }
+          i = stop;
+        }
     }
   else
     for (guint64 i = job->start; i < job->end; i++)
@@ -337,12 +377,12 @@ finish_stats (OviAnalysis *self, const Partial *p, double shift)
   s->first_nonfinite = first_of (first_of (p->first_nan, p->first_pos_inf), p->first_neg_inf);
   if (p->finite > 0)
     {
-      double m = p->sum / (double) p->finite;
-      double var = p->sumsq / (double) p->finite - m * m;
+      long double m = p->sum / p->finite;
+      long double var = p->sumsq / p->finite - m * m;
       s->min = p->min;
       s->max = p->max;
-      s->mean = shift + m;
-      s->std = sqrt (MAX (var, 0.0));
+      s->mean = (double) (shift + m);
+      s->std = (double) sqrtl (MAX (var, 0.0L));
       s->max_abs = MAX (fabs (p->min), fabs (p->max));
     }
   else
@@ -359,7 +399,7 @@ stats_from_table (OviAnalysis *self)
 {
   gsize n_patterns = (gsize) 1 << self->pattern_bits;
   double sat = ovi_dtype_max_finite (self->dtype);
-  double sum = 0;
+  long double sum = 0;
   guint64 finite = 0;
   Partial p;
   gint8 *kind;
@@ -372,14 +412,14 @@ stats_from_table (OviAnalysis *self)
         double v = ovi_dtype_decode_pattern (self->dtype, i);
         if (isfinite (v))
           {
-            sum += v * (double) self->table[i];
+            sum += (long double) v * self->table[i];
             finite += self->table[i];
           }
       }
 
   partial_init (&p);
   {
-    double mean = finite ? sum / (double) finite : 0;
+    double mean = finite ? (double) (sum / finite) : 0;
     for (gsize i = 0; i < n_patterns; i++)
       if (self->table[i])
         partial_add (&p, ovi_dtype_decode_pattern (self->dtype, i), self->table[i], 0, mean, sat);
@@ -596,12 +636,26 @@ typedef struct
   double lo, hi, c, sat;
 } Binner;
 
+/* The bin of @x given the edges; arithmetic picks a candidate, the edges
+ * have the last word, so a value on an edge goes where find_bin says. */
+static inline gint64
+bin_of (const OviHistogram *h, double t, double lo, double hi, double x)
+{
+  /* Halves keep hi - lo finite across the whole double range. */
+  gint64 bin = (gint64) ((t / 2 - lo / 2) / (hi / 2 - lo / 2) * h->n_bins);
+
+  bin = CLAMP (bin, 0, (gint64) h->n_bins - 1);
+  while (bin + 1 < (gint64) h->n_bins && x >= h->edges[bin + 1])
+    bin++;
+  while (bin > 0 && x < h->edges[bin])
+    bin--;
+  return bin;
+}
+
 static inline void
 bin_add (Binner *b, double v, guint64 n)
 {
   OviHistogram *h = b->h;
-  double t, x;
-  gint64 bin;
 
   if (isnan (v))
     h->nan += n;
@@ -610,12 +664,7 @@ bin_add (Binner *b, double v, guint64 n)
   else if (b->sat > 0 && fabs (v) == b->sat)
     *(v > 0 ? &h->pos_saturated : &h->neg_saturated) += n;
   else
-    {
-      t = h->scale == OVI_HISTOGRAM_SYMLOG ? symlog (v, b->c) : v;
-      x = (t - b->lo) / (b->hi - b->lo) * h->n_bins;
-      bin = (gint64) x;
-      h->counts[CLAMP (bin, 0, (gint64) h->n_bins - 1)] += n;
-    }
+    h->counts[bin_of (h, h->scale == OVI_HISTOGRAM_SYMLOG ? symlog (v, b->c) : v, b->lo, b->hi, v)] += n;
 }
 
 /**
@@ -652,15 +701,19 @@ ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale
       b.c = MAX (MAX (fabs (lo), fabs (hi)) * 1e-6, 1e-30);
       b.lo = symlog (lo, b.c);
       b.hi = symlog (hi, b.c);
+      double step = (b.hi - b.lo) / n_bins;
       for (guint i = 0; i <= n_bins; i++)
-        h->edges[i] = symlog_inverse (b.lo + (b.hi - b.lo) * i / n_bins, b.c);
+        h->edges[i] = symlog_inverse (b.lo + i * step, b.c);
     }
   else
     {
       b.lo = lo;
       b.hi = hi;
+      /* numpy's linspace, lo + i * step, unless the step overflows. */
+      double step = (hi - lo) / n_bins;
       for (guint i = 0; i <= n_bins; i++)
-        h->edges[i] = lo + (hi - lo) * i / n_bins;
+        h->edges[i] = isfinite (step) ? lo + i * step
+                                      : lo * (1 - (double) i / n_bins) + hi * ((double) i / n_bins);
     }
   h->edges[0] = lo;
   h->edges[n_bins] = hi;
@@ -698,10 +751,18 @@ ovi_histogram_free (OviHistogram *histogram)
 int
 ovi_histogram_find_bin (const OviHistogram *h, double value)
 {
+  guint lo = 0, hi = h->n_bins;
+
   if (!(value >= h->edges[0] && value <= h->edges[h->n_bins]))
     return -1;
-  for (guint i = 0; i < h->n_bins; i++)
-    if (value < h->edges[i + 1])
-      return i;
-  return h->n_bins - 1;
+  /* The last bin is closed: [edge, max]; the others half-open. */
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (value >= h->edges[mid])
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
 }

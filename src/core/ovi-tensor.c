@@ -348,7 +348,13 @@ ovi_tensor_analyze (OviTensor *self, GError **error)
 
   if (!(data = ovi_tensor_load_data (self, error)))
     return NULL;
-  if (!(analysis = ovi_analysis_new (self->dtype, data, error)))
+  /* The count from the shape: int4 packs two elements a byte, and an odd
+   * count leaves a padding nibble that is not an element. */
+  if (self->count > 0 && self->shape->len > 0)
+    analysis = ovi_analysis_new_for_count (self->dtype, data, self->count, error);
+  else
+    analysis = ovi_analysis_new (self->dtype, data, error);
+  if (analysis == NULL)
     return NULL;
 
   g_mutex_lock (&self->lock);

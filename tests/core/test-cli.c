@@ -1,0 +1,520 @@
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ovi-fixtures.h"
+
+/* overflow-inspector-cli, run as a user runs it (path from $OVI_CLI). */
+
+#ifndef SOURCE_ROOT
+#error "SOURCE_ROOT must be defined by meson"
+#endif
+
+typedef struct
+{
+  char *dir;
+  char *in;       /* {dir}/in: a small dump tree */
+  char *iter;     /* {in}/20261202101500/0/11/3 */
+  char *out;      /* {dir}/out */
+} Fixture;
+
+static void
+rm_rf (const char *path)
+{
+  GStatBuf st;
+
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      GDir *dir;
+      const char *name;
+      g_chmod (path, 0700);
+      if ((dir = g_dir_open (path, 0, NULL)))
+        {
+          while ((name = g_dir_read_name (dir)))
+            {
+              g_autofree char *child = g_build_filename (path, name, NULL);
+              rm_rf (child);
+            }
+          g_dir_close (dir);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+static const char *
+cli_path (void)
+{
+  const char *cli = g_getenv ("OVI_CLI");
+  g_assert_nonnull (cli);
+  g_assert_true (g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE));
+  return cli;
+}
+
+/* Runs the CLI with the NULL-terminated arguments in @cwd; returns the
+ * exit status. */
+static int
+run (const char *cwd, char **out, char **err, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) envp = g_get_environ ();
+  va_list args;
+  const char *arg;
+  int status = -1;
+
+  g_ptr_array_add (argv, (char *) cli_path ());
+  va_start (args, err);
+  while ((arg = va_arg (args, const char *)))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
+  envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
+  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("exit %d\nstdout: %s\nstderr: %s", WIFEXITED (status) ? WEXITSTATUS (status) : -1,
+                  out && *out ? *out : "", err && *err ? *err : "");
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+static const double in_values[] = { 1, -2.5, 65504 };
+static const double out_values[] = { 0.5, 70000, -1 };
+
+static void
+setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/Cast");
+  const guint64 shape[] = { 3 };
+  OviClassicBlock core = { 11, 7, 57, 0, 0x10, 0x20, 0x30, 1, 272 };
+  g_autoptr (GBytes) p = ovi_overflow_payload_classic (NULL, NULL, &core);
+  g_autofree char *of = NULL;
+
+  f->dir = g_dir_make_tmp ("ovi-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->in = g_build_filename (f->dir, "in", NULL);
+  f->iter = g_build_filename (f->in, "20261202101500", "0", "11", "3", NULL);
+  f->out = g_build_filename (f->dir, "out", NULL);
+
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, in_values);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 1, out_values);
+  g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, f->iter, "Cast.net_Cast.57.7.100"));
+  of = g_build_filename (f->iter, "Opdebug.Node_OpDebug.2.7.200", NULL);
+  g_assert_true (ovi_write_overflow_file (of, p, OVI_LAYOUT_NEW, &error));
+  g_assert_no_error (error);
+  g_free (ovi_fixture_write_bytes (f->iter, "mapping.csv", "", 0));
+}
+
+static void
+teardown (Fixture *f, gconstpointer data)
+{
+  rm_rf (f->dir);
+  g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
+  g_free (f->dir);
+  g_free (f->in);
+  g_free (f->iter);
+  g_free (f->out);
+}
+
+static void
+test_version_help (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (NULL, &out, &err, "--version", NULL), ==, 0);
+  g_assert_cmpstr (out, ==, "overflow-inspector-cli 0.1.0\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &out, &err, "--help", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "convert"));
+  g_assert_nonnull (strstr (out, "report"));
+  g_assert_nonnull (strstr (out, "stats"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &out, &err, "frobnicate", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "frobnicate"));
+  g_assert_cmpstr (out, ==, "");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &out, &err, NULL), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &out, &err, "convert", "--help", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "--output"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &out, &err, "report", NULL), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &out, &err, "convert", NULL), ==, 2);
+}
+
+static char *
+out_file (Fixture *f, const char *name)
+{
+  return g_build_filename (f->out, "20261202101500", "0", "11", "3", name, NULL);
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static char *
+list_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static void
+test_convert (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *npy_in = out_file (f, "Cast.net_Cast.57.7.100.input.0.npy");
+  g_autofree char *npy_out = out_file (f, "Cast.net_Cast.57.7.100.output.0.npy");
+  g_autofree char *json = out_file (f, "Opdebug.Node_OpDebug.2.7.200.output.0.json");
+  g_autofree char *contents = NULL;
+  g_autofree char *listing = NULL;
+  g_autofree char *out_dir = out_file (f, "");
+  gsize length;
+
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  listing = list_dir (out_dir);
+  g_assert_cmpstr (listing, ==, "Cast.net_Cast.57.7.100.input.0.npy "
+                   "Cast.net_Cast.57.7.100.output.0.npy "
+                   "Opdebug.Node_OpDebug.2.7.200.output.0.json");
+
+  /* the input as float32 .npy */
+  g_assert_true (g_file_get_contents (npy_in, &contents, &length, NULL));
+  g_assert_cmpmem (contents, 6, "\x93NUMPY", 6);
+  g_assert_nonnull (strstr (contents + 10, "'descr': '<f4'"));
+  g_assert_nonnull (strstr (contents + 10, "'shape': (3,)"));
+  {
+    const float expected[] = { 1, -2.5, 65504 };
+    g_assert_cmpuint (length, ==, 128 + sizeof expected);
+    g_assert_cmpmem (contents + 128, sizeof expected, expected, sizeof expected);
+  }
+  g_clear_pointer (&contents, g_free);
+
+  /* the output as float16 .npy: 70000 became inf */
+  g_assert_true (g_file_get_contents (npy_out, &contents, &length, NULL));
+  g_assert_nonnull (strstr (contents + 10, "'descr': '<f2'"));
+  {
+    const guint16 expected[] = { 0x3800, 0x7c00, 0xbc00 };
+    g_assert_cmpmem (contents + 128, length - 128, expected, sizeof expected);
+  }
+  g_clear_pointer (&contents, g_free);
+
+  /* the overflow record as the vendor's JSON */
+  g_assert_true (g_file_get_contents (json, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "{\n    \"DHA Atomic Add\": {\n"));
+  g_assert_nonnull (strstr (contents, "\"AI Core\": {\n        \"model_id\": 11,"));
+  g_assert_nonnull (strstr (contents, "\"status\": 272\n    }\n}"));
+  g_assert_true (g_str_has_suffix (contents, "}"));
+  g_clear_pointer (&contents, g_free);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* again: refused, files unchanged */
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "already exists"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* with --force */
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--force", "--output", f->out, f->in, NULL),
+                   ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_clear_pointer (&listing, g_free);
+  listing = list_dir (out_dir);
+  g_assert_cmpstr (listing, ==, "Cast.net_Cast.57.7.100.input.0.npy "
+                   "Cast.net_Cast.57.7.100.output.0.npy "
+                   "Opdebug.Node_OpDebug.2.7.200.output.0.json");
+}
+
+static void
+test_convert_formats (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *txt = out_file (f, "Cast.net_Cast.57.7.100.output.0.txt");
+  g_autofree char *bin = out_file (f, "Cast.net_Cast.57.7.100.output.0.3.float16.ND.bin");
+  g_autofree char *bin_in = out_file (f, "Cast.net_Cast.57.7.100.input.0.3.float32.ND.bin");
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "txt", "-o", "out", "in", NULL), ==, 0);
+  g_assert_true (g_file_get_contents (txt, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==,
+                   "5.000000000000000000e-01\ninf\n-1.000000000000000000e+00\n");
+  g_clear_pointer (&contents, g_free);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "bin", "--force", "-o", "out", "in", NULL), ==, 0);
+  g_assert_true (g_file_get_contents (bin, &contents, &length, NULL));
+  {
+    const guint16 expected[] = { 0x3800, 0x7c00, 0xbc00 };
+    g_assert_cmpmem (contents, length, expected, sizeof expected);
+  }
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (bin_in, &contents, &length, NULL));
+  {
+    const float expected[] = { 1, -2.5, 65504 };
+    g_assert_cmpmem (contents, length, expected, sizeof expected);
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "csv", "-o", "out", "in", NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "npy, txt or bin"));
+}
+
+static void
+test_convert_broken (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *broken = ovi_fixture_write_bytes (f->iter, "Sub.s.6.7.300", "\x10\0\0\0\0\0\0\0ab", 10);
+  g_autofree char *expected = g_strdup_printf ("%s: header length 16 is larger than the file", broken);
+  g_autofree char *npy_out = out_file (f, "Cast.net_Cast.57.7.100.output.0.npy");
+  g_autofree char *json = out_file (f, "Opdebug.Node_OpDebug.2.7.200.output.0.json");
+  g_autofree char *sub = out_file (f, "Sub.s.6.7.300.output.0.npy");
+
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, expected));
+  g_assert_true (g_file_test (npy_out, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (json, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (sub, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_convert_inside (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *inside = g_build_filename (f->in, "converted", NULL);
+  g_autofree char *listing = NULL;
+
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", inside, f->in, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, "inside the dump folder"));
+  g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* the default output is the current folder: inside when run from there */
+  g_assert_cmpint (run (f->iter, &out, &err, "convert", ".", NULL), ==, 2);
+  listing = list_dir (f->iter);
+  g_assert_cmpstr (listing, ==, "Cast.net_Cast.57.7.100 Opdebug.Node_OpDebug.2.7.200 mapping.csv");
+}
+
+/* A dtype no table knows: its bytes are written as .bin with a note, and
+ * old-layout files convert like new ones. */
+static void
+test_convert_unknown_dtype (Fixture *f, gconstpointer data)
+{
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("u");
+  g_autoptr (GBytes) raw = g_bytes_new ("\x01\x02\x03\x04\x05", 5);
+  const guint64 shape[] = { 3 };
+  static const double v[] = { 1, 2, 3 };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *bin = out_file (f, "U.u.9.7.300.input.0.3.unknown_dtype_40.ND.bin");
+  g_autofree char *npy = out_file (f, "U.u.9.7.300.output.0.npy");
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 40, 2, shape, 1, raw);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_INT8, shape, 1, v);
+  g_free (ovi_fixture_write (w, OVI_LAYOUT_OLD, f->iter, "U.u.9.7.300"));
+
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "-o", "out", "in", NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "input 0 has unknown dtype 40, written as raw .bin"));
+  g_assert_true (g_file_get_contents (bin, &contents, &length, NULL));
+  g_assert_cmpmem (contents, length, "\x01\x02\x03\x04\x05", 5);
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (npy, &contents, &length, NULL));
+  g_assert_nonnull (strstr (contents + 10, "'descr': '|i1'"));
+  g_assert_cmpmem (contents + 128, length - 128, "\x01\x02\x03", 3);
+}
+
+static JsonNode *
+parse (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  return node;
+}
+
+static void
+test_report_json (void)
+{
+  g_autofree char *example = g_build_filename (SOURCE_ROOT, "data", "example-dump", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *o, *r0, *op, *err0;
+  JsonArray *records, *errors, *flags;
+  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC", "AIV", "AICPU",
+                                       "L2 Atomic Add", "SDMA" };
+  static const char *const keys[] = { "file", "iteration", "unit", "model_id", "stream_id",
+                                      "task_id", "status", "status_hex", "flags", "op" };
+
+  /* exit 1: the example holds one broken file */
+  g_assert_cmpint (run (NULL, &out, &err, "report", "--json", example, NULL), ==, 1);
+  root = parse (out);
+  o = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (o, "root"), ==, example);
+  records = json_object_get_array_member (o, "records");
+  errors = json_object_get_array_member (o, "errors");
+  g_assert_cmpuint (json_array_get_length (records), ==, 7);
+  for (guint i = 0; i < 7; i++)
+    {
+      JsonObject *r = json_array_get_object_element (records, i);
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        g_assert_true (json_object_has_member (r, keys[k]));
+      g_assert_cmpstr (json_object_get_string_member (r, "unit"), ==, units[i]);
+      g_assert_cmpint (json_object_get_int_member (r, "model_id"), ==, 11);
+    }
+
+  r0 = json_array_get_object_element (records, 0);
+  g_assert_cmpstr (json_object_get_string_member (r0, "file"), ==,
+                   "20261202101500/0/resnet50_train/11/3/Opdebug.Node_OpDebug.2.7.1764670500000250");
+  g_assert_cmpstr (json_object_get_string_member (r0, "iteration"), ==,
+                   "20261202101500/0/resnet50_train/11/3");
+  g_assert_cmpint (json_object_get_int_member (r0, "status"), ==, 272);
+  g_assert_cmpstr (json_object_get_string_member (r0, "status_hex"), ==, "0x110");
+  g_assert_cmpint (json_object_get_int_member (r0, "stream_id"), ==, 7);
+  g_assert_cmpint (json_object_get_int_member (r0, "task_id"), ==, 57);
+  flags = json_object_get_array_member (r0, "flags");
+  g_assert_cmpuint (json_array_get_length (flags), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (flags, 0), ==, "0x10");
+  g_assert_cmpstr (json_array_get_string_element (flags, 1), ==, "0x100");
+  op = json_object_get_object_member (r0, "op");
+  g_assert_nonnull (op);
+  g_assert_cmpstr (json_object_get_string_member (op, "op_type"), ==, "Cast");
+  g_assert_cmpstr (json_object_get_string_member (op, "op_name"), ==, "gradients/Cast_3");
+  {
+    JsonArray *tensors = json_object_get_array_member (op, "tensors");
+    JsonObject *t1;
+    g_assert_cmpuint (json_array_get_length (tensors), ==, 2);
+    t1 = json_array_get_object_element (tensors, 1);
+    g_assert_cmpstr (json_object_get_string_member (t1, "kind"), ==, "output");
+    g_assert_cmpstr (json_object_get_string_member (t1, "dtype"), ==, "float16");
+    g_assert_cmpint (json_object_get_int_member (t1, "pos_inf"), ==, 20);
+    g_assert_cmpint (json_object_get_int_member (t1, "count"), ==, 256);
+    g_assert_cmpfloat (json_object_get_double_member (t1, "max"), ==, 65184);
+  }
+  /* AIV/AIC records carry context ids; AICPU matches no op dump */
+  g_assert_true (json_object_has_member (json_array_get_object_element (records, 2), "context_id"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                      json_array_get_object_element (records, 2), "status_words")), ==, 4);
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (json_array_get_object_element (records, 4),
+                                                               "op")));
+
+  g_assert_cmpuint (json_array_get_length (errors), ==, 1);
+  err0 = json_array_get_object_element (errors, 0);
+  g_assert_cmpstr (json_object_get_string_member (err0, "file"), ==,
+                   "20261202101500/0/resnet50_train/11/10/Sub.loss_Sub_1.230.3.1764671000000400");
+  g_assert_nonnull (strstr (json_object_get_string_member (err0, "message"), "truncated"));
+}
+
+static void
+test_report_text (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (NULL, &out, &err, "report", f->in, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "AI Core"));
+  g_assert_nonnull (strstr (out, "status 0x110 FP16+INT"));
+  g_assert_nonnull (strstr (out, "operator Cast net/Cast"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &out, &err, "report", "/nonexistent/ovi-cli-test", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "/nonexistent/ovi-cli-test"));
+}
+
+static void
+test_stats_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->iter, "Cast.net_Cast.57.7.100", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonArray *tensors;
+
+  g_assert_cmpint (run (NULL, &out, &err, "stats", "--json", "--bins", "8", file, NULL), ==, 0);
+  root = parse (out);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "op_name"), ==,
+                   "net/Cast");
+  tensors = json_object_get_array_member (json_node_get_object (root), "tensors");
+  g_assert_cmpuint (json_array_get_length (tensors), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *t = json_array_get_object_element (tensors, i);
+      JsonObject *h = json_object_get_object_member (t, "histogram");
+      g_assert_nonnull (h);
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (h, "counts")), ==, 8);
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (h, "edges")), ==, 9);
+    }
+  {
+    JsonObject *t0 = json_array_get_object_element (tensors, 0);
+    JsonObject *t1 = json_array_get_object_element (tensors, 1);
+    g_assert_cmpfloat (json_object_get_double_member (t0, "max"), ==, 65504);
+    g_assert_cmpfloat (json_object_get_double_member (t0, "min"), ==, -2.5);
+    g_assert_cmpint (json_object_get_int_member (t1, "pos_inf"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (t1, "first_nonfinite"), ==, 1);
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (t1, "histogram"),
+                                                 "pos_inf"), ==, 1);
+  }
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run (NULL, &out, &err, "stats", "--bins", "0", file, NULL), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run (NULL, &out, &err, "stats", "/nonexistent/Add.a.1.2.3", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "/nonexistent/Add.a.1.2.3"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+  g_test_add_func ("/core/cli/version-help", test_version_help);
+  ADD ("/core/cli/convert", test_convert);
+  ADD ("/core/cli/convert-formats", test_convert_formats);
+  ADD ("/core/cli/convert-broken", test_convert_broken);
+  ADD ("/core/cli/convert-inside", test_convert_inside);
+  ADD ("/core/cli/convert-unknown-dtype", test_convert_unknown_dtype);
+  g_test_add_func ("/core/cli/report-json", test_report_json);
+  ADD ("/core/cli/report-text", test_report_text);
+  ADD ("/core/cli/stats-json", test_stats_json);
+#undef ADD
+  return g_test_run ();
+}
