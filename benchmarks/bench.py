@@ -96,9 +96,9 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
     iterations, ops, overflows = (2, 50, 5) if args.quick else (100, 1000, 10)
     tree = os.path.join(inputs, "tree")
     run([make, "tree", tree, str(iterations), str(ops), str(overflows)])
-    ours = median_of([cli, "report", "--json", tree])
+    ours = median_of([cli, "report", "--json", "--records-only", tree])
     theirs = median_of([python, os.path.join(reference, "index.py"), tree], env)
-    mine = json.loads(subprocess.run([cli, "report", "--json", tree], capture_output=True).stdout)
+    mine = json.loads(subprocess.run([cli, "report", "--json", "--records-only", tree], capture_output=True).stdout)
     ref = json.loads(subprocess.run([python, os.path.join(reference, "index.py"), tree],
                                     capture_output=True, env=env).stdout)
     if [(r["task_id"], r["status"], r["op"]["op_name"] if r["op"] else None) for r in mine["records"]] != \

@@ -143,8 +143,10 @@ ovi_cli_convert (int argc, char **argv)
 {
   g_autofree char *output = NULL;
   g_autofree char *to = NULL;
+  g_autofree char *layout = NULL;
   gboolean force = FALSE;
   const GOptionEntry entries[] = {
+    { "layout", 'l', 0, G_OPTION_ARG_STRING, &layout, N_("device (default: the bytes as stored) or logical (NC1HWC0, FRACTAL_Z, FRACTAL_NZ, NDC1HWC0 and FRACTAL_Z_3D back to NCHW, ND or NCDHW)"), N_("LAYOUT") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write into DIR (default: the current folder)"), N_("DIR") },
     { "to", 't', 0, G_OPTION_ARG_STRING, &to, N_("Tensor format: npy (default), txt or bin"), N_("FORMAT") },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Overwrite existing output files"), NULL },
@@ -174,6 +176,10 @@ ovi_cli_convert (int argc, char **argv)
   else
     return ovi_cli_usage_error (context, _("--to takes npy, txt or bin"));
   c.flags = force ? OVI_EXPORT_FLAGS_OVERWRITE : OVI_EXPORT_FLAGS_NONE;
+  if (layout && g_str_equal (layout, "logical"))
+    c.flags |= OVI_EXPORT_FLAGS_LOGICAL;
+  else if (layout && !g_str_equal (layout, "device"))
+    return ovi_cli_usage_error (context, _("--layout takes device or logical"));
   c.output = output ? output : ".";
   c.started = g_get_monotonic_time ();
 

@@ -9,9 +9,13 @@
 int
 ovi_cli_report (int argc, char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, records_only = FALSE;
+  g_autofree char *ignore_path = NULL;
+  g_autoptr (OviIgnoreList) ignore = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object instead of text"), NULL },
+    { "ignore", 'i', 0, G_OPTION_ARG_FILENAME, &ignore_path, N_("Operators to ignore: one pattern a line, type:GLOB, name:GLOB or GLOB"), N_("FILE") },
+    { "records-only", 0, 0, G_OPTION_ARG_NONE, &records_only, N_("Skip classifying every operator (faster: reads only the linked operators' tensors)"), NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new (_("PATH — every overflow record, first overflow first"));
@@ -28,6 +32,12 @@ ovi_cli_report (int argc, char **argv)
   if (argc != 2)
     return ovi_cli_usage_error (context, _("report takes exactly one PATH"));
 
+  if (ignore_path && !(ignore = ovi_ignore_list_load (ignore_path, &error)))
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return OVI_EXIT_USAGE;
+    }
+
   root = g_file_new_for_commandline_arg (argv[1]);
   folder = ovi_dump_folder_new (root);
   if (!ovi_dump_folder_load (folder, NULL, &error))
@@ -35,7 +45,10 @@ ovi_cli_report (int argc, char **argv)
       fprintf (stderr, "%s\n", error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
-  out = json ? ovi_report_to_json (folder) : ovi_report_to_text (folder);
+  if (ignore)
+    ovi_dump_folder_set_ignore_list (folder, ignore);
+  out = json ? ovi_report_to_json_full (folder, records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL)
+             : ovi_report_to_text_full (folder, records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL);
   fputs (out, stdout);
   return g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) ? OVI_EXIT_BROKEN_INPUT
                                                                          : OVI_EXIT_OK;

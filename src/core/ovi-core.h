@@ -13,6 +13,7 @@
 #include "ovi-overflow-record.h"
 #include "ovi-problem.h"
 #include "ovi-dump-folder.h"
+#include "ovi-blame.h"
 #include "ovi-export.h"
 #include "ovi-report.h"
 #include "ovi-dump-writer.h"

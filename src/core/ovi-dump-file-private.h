@@ -19,4 +19,7 @@ void         ovi_dump_file_set_location_like (OviDumpFile *self,
                                               const char  *relative_path,
                                               OviDumpFile *sibling);
 
+void         ovi_dump_file_set_blame   (OviDumpFile *self,
+                                        int          blame);
+
 G_END_DECLS

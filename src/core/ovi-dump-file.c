@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "dump_data.pb-c.h"
+#include "ovi-blame.h"
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
@@ -46,6 +47,8 @@ struct _OviDumpFile
   GArray *infos;          /* TensorInfo: the tensors, described compactly */
   GArray *dims;           /* guint64: every shape of @infos, one after the other */
   GPtrArray *tensors;     /* OviTensor, made on first request */
+
+  gint blame;   /* OviBlame, written once by whichever thread classifies */
 
   char *time;
   char *device;
@@ -1080,6 +1083,18 @@ ovi_dump_file_count_tensors (OviDumpFile *self, OviTensorKind kind)
     if (g_array_index (self->infos, TensorInfo, i).kind == kind)
       n++;
   return n;
+}
+
+OviBlame
+ovi_dump_file_peek_blame (OviDumpFile *self)
+{
+  return g_atomic_int_get (&self->blame);
+}
+
+void
+ovi_dump_file_set_blame (OviDumpFile *self, int blame)
+{
+  g_atomic_int_set (&self->blame, blame);
 }
 
 const char *

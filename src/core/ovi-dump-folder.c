@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "ovi-dump-file-private.h"
+#include "ovi-blame.h"
 #include "ovi-dump-folder.h"
 #include "ovi-error.h"
 
@@ -23,6 +24,7 @@ struct _OviDumpFolder
   GListStore *files;
   GListStore *records;
   GListStore *problems;
+  OviIgnoreList *ignore;
 
   /* Written by the scanning thread, read anywhere. */
   gsize files_seen;
@@ -98,6 +100,7 @@ ovi_dump_folder_finalize (GObject *object)
   g_clear_object (&self->files);
   g_clear_object (&self->records);
   g_clear_object (&self->problems);
+  g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
   G_OBJECT_CLASS (ovi_dump_folder_parent_class)->finalize (object);
 }
 
@@ -553,16 +556,146 @@ compare_records (gconstpointer a, gconstpointer b, gpointer user_data)
   return ovi_overflow_record_compare ((OviOverflowRecord *) a, (OviOverflowRecord *) b);
 }
 
+static gboolean
+is_ignored (OviDumpFolder *self, OviDumpFile *op)
+{
+  return self->ignore && op
+         && ovi_ignore_list_matches (self->ignore, ovi_dump_file_get_op_type (op),
+                                     ovi_dump_file_get_op_name (op));
+}
+
+/* Positions in first-overflow order; the first record not ignored is the
+ * first overflow. */
 static void
 number_records (OviDumpFolder *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->records));
+  gboolean first_seen = FALSE;
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (G_LIST_MODEL (self->records), i);
+      gboolean ignored = is_ignored (self, ovi_overflow_record_get_op (r));
+
       ovi_overflow_record_set_position (r, i);
+      ovi_overflow_record_set_marks (r, ignored, !ignored && !first_seen);
+      first_seen |= !ignored;
     }
+}
+
+/**
+ * ovi_dump_folder_set_ignore_list:
+ * @list: (nullable): operators whose overflows are false positives
+ *
+ * Marks the records of ignored operators; they stay in the list but are
+ * left out of "first overflow" and of the origins.
+ */
+void
+ovi_dump_folder_set_ignore_list (OviDumpFolder *self, OviIgnoreList *list)
+{
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
+
+  g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
+  self->ignore = list ? ovi_ignore_list_ref (list) : NULL;
+  number_records (self);
+}
+
+OviIgnoreList *
+ovi_dump_folder_get_ignore_list (OviDumpFolder *self)
+{
+  return self->ignore;
+}
+
+gboolean
+ovi_dump_folder_is_ignored (OviDumpFolder *self, OviDumpFile *op)
+{
+  return is_ignored (self, op);
+}
+
+typedef struct
+{
+  GPtrArray *files;
+  guint first, step;
+  GCancellable *cancellable;
+} ClassifyJob;
+
+static gpointer
+classify_files (gpointer data)
+{
+  ClassifyJob *job = data;
+
+  for (guint i = job->first; i < job->files->len; i += job->step)
+    {
+      if (g_cancellable_is_cancelled (job->cancellable))
+        break;
+      ovi_dump_file_classify (g_ptr_array_index (job->files, i));
+    }
+  return NULL;
+}
+
+/**
+ * ovi_dump_folder_classify_all:
+ *
+ * Classifies every operator (reads every tensor once, on all cores).
+ * Safe to call from a worker thread once the folder is loaded.
+ */
+void
+ovi_dump_folder_classify_all (OviDumpFolder *self, GCancellable *cancellable)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->files));
+  guint n_threads = MIN (g_get_num_processors (), 8);
+  ClassifyJob jobs[8];
+  GThread *threads[8];
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (files, g_list_model_get_item (G_LIST_MODEL (self->files), i));
+  for (guint t = 0; t < n_threads; t++)
+    {
+      jobs[t] = (ClassifyJob) { files, t, n_threads, cancellable };
+      if (t > 0)
+        threads[t] = g_thread_new ("ovi-classify", classify_files, &jobs[t]);
+    }
+  classify_files (&jobs[0]);
+  for (guint t = 1; t < n_threads; t++)
+    g_thread_join (threads[t]);
+}
+
+/**
+ * ovi_dump_folder_find_origins:
+ *
+ * Classifies every operator if needed, then picks in each folder (each
+ * iteration) the earliest operator classified "origin" that is not ignored.
+ *
+ * Returns: (transfer container) (element-type OviDumpFile): one origin per
+ *   iteration that has one, in first-overflow order
+ */
+GPtrArray *
+ovi_dump_folder_find_origins (OviDumpFolder *self, GCancellable *cancellable)
+{
+  GPtrArray *origins = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->files));
+  OviDumpFile *best = NULL;
+
+  ovi_dump_folder_classify_all (self, cancellable);
+  /* Files come folder by folder in first-overflow order. */
+  for (guint i = 0; i <= n; i++)
+    {
+      g_autoptr (OviDumpFile) f = i < n ? g_list_model_get_item (G_LIST_MODEL (self->files), i)
+                                        : NULL;
+
+      if (best && (f == NULL || !g_str_equal (ovi_dump_file_get_relative_dir (f),
+                                              ovi_dump_file_get_relative_dir (best))))
+        {
+          g_ptr_array_add (origins, best);
+          best = NULL;
+        }
+      if (f == NULL || ovi_dump_file_peek_blame (f) != OVI_BLAME_ORIGIN || is_ignored (self, f))
+        continue;
+      if (best == NULL || ovi_dump_file_get_timestamp (f) < ovi_dump_file_get_timestamp (best))
+        g_set_object (&best, f);
+    }
+  return origins;
 }
 
 /* Runs on the thread that owns the stores. */

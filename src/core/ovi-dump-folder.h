@@ -2,6 +2,7 @@
 
 #include <gio/gio.h>
 
+#include "ovi-blame.h"
 #include "ovi-dump-file.h"
 #include "ovi-overflow-record.h"
 #include "ovi-problem.h"
@@ -40,6 +41,15 @@ void           ovi_dump_folder_get_progress   (OviDumpFolder       *self,
 gboolean       ovi_dump_folder_get_loading    (OviDumpFolder       *self);
 gboolean       ovi_dump_folder_contains_path  (OviDumpFolder       *self,
                                                const char          *path);
+void           ovi_dump_folder_set_ignore_list (OviDumpFolder     *self,
+                                                OviIgnoreList     *list);
+OviIgnoreList *ovi_dump_folder_get_ignore_list (OviDumpFolder *self);
+gboolean       ovi_dump_folder_is_ignored     (OviDumpFolder       *self,
+                                               OviDumpFile         *op);
+void           ovi_dump_folder_classify_all   (OviDumpFolder       *self,
+                                               GCancellable        *cancellable);
+GPtrArray     *ovi_dump_folder_find_origins   (OviDumpFolder       *self,
+                                               GCancellable        *cancellable);
 GHashTable    *ovi_parse_mapping_csv          (const char          *contents,
                                                gsize                length);
 

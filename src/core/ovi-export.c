@@ -12,6 +12,7 @@
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
 #include "ovi-export.h"
+#include "ovi-layout.h"
 #include "ovi-overflow-record.h"
 
 #define BUFFER_SIZE (1u << 20)
@@ -470,7 +471,24 @@ ovi_export_tensor (OviTensor *tensor, OviExportFormat format, const char *path,
   if (kind == OVI_TENSOR_BUFFER || kind == OVI_TENSOR_SPACE)
     format = OVI_EXPORT_BIN;
   shape = ovi_tensor_get_shape (tensor, &n_dims);
-  if (n_dims == 0 && ovi_tensor_get_count (tensor) != 1)
+  if ((flags & OVI_EXPORT_FLAGS_LOGICAL) && format != OVI_EXPORT_BIN
+      && ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+    {
+      const guint64 *original;
+      guint n_original;
+      GBytes *logical;
+
+      original = ovi_tensor_get_original_shape (tensor, &n_original);
+      if (!(logical = ovi_layout_to_logical (ovi_tensor_get_format (tensor),
+                                             ovi_tensor_get_dtype (tensor), shape, n_dims,
+                                             original, n_original, data, error)))
+        return FALSE;
+      g_bytes_unref (data);
+      data = logical;
+      shape = original;
+      n_dims = n_original;
+    }
+  else if (n_dims == 0 && ovi_tensor_get_count (tensor) != 1)
     {
       /* No shape in the header: a flat array of what the size holds. */
       flat = ovi_tensor_get_count (tensor);

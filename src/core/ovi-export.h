@@ -18,6 +18,7 @@ typedef enum
 {
   OVI_EXPORT_FLAGS_NONE = 0,
   OVI_EXPORT_FLAGS_OVERWRITE = 1 << 0,
+  OVI_EXPORT_FLAGS_LOGICAL = 1 << 1,   /* device layouts back to NCHW / ND / NCDHW */
 } OviExportFlags;
 
 /* Atomic output: written next to the destination under a temporary name and

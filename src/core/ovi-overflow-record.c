@@ -29,6 +29,8 @@ struct _OviOverflowRecord
   OviDumpFile *file;
   OviDumpFile *op;
   guint position;
+  gboolean ignored;   /* its operator is on the user's ignore list */
+  gboolean first;     /* the first overflow that is not ignored */
 };
 
 G_DEFINE_FINAL_TYPE (OviOverflowRecord, ovi_overflow_record, G_TYPE_OBJECT)
@@ -53,6 +55,7 @@ enum
   PROP_TIMESTAMP,
   PROP_POSITION,
   PROP_IS_FIRST,
+  PROP_IGNORED,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -129,7 +132,10 @@ ovi_overflow_record_get_property (GObject *object, guint prop_id, GValue *value,
       g_value_set_uint (value, self->position);
       break;
     case PROP_IS_FIRST:
-      g_value_set_boolean (value, self->position == 0);
+      g_value_set_boolean (value, self->first);
+      break;
+    case PROP_IGNORED:
+      g_value_set_boolean (value, self->ignored);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -166,6 +172,8 @@ ovi_overflow_record_class_init (OviOverflowRecordClass *klass)
                                                  flags | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_IS_FIRST] = g_param_spec_boolean ("is-first", NULL, NULL, FALSE,
                                                     flags | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_IGNORED] = g_param_spec_boolean ("ignored", NULL, NULL, FALSE,
+                                                   flags | G_PARAM_EXPLICIT_NOTIFY);
 #undef U64
 #undef STR
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -766,20 +774,41 @@ ovi_overflow_record_get_position (OviOverflowRecord *self)
 void
 ovi_overflow_record_set_position (OviOverflowRecord *self, guint position)
 {
-  gboolean was_first = self->position == 0;
-
   if (self->position == position)
     return;
   self->position = position;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_POSITION]);
-  if (was_first != (position == 0))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_FIRST]);
 }
 
+/**
+ * ovi_overflow_record_get_is_first:
+ * Returns: whether this is the first overflow, ignored records left out
+ */
 gboolean
 ovi_overflow_record_get_is_first (OviOverflowRecord *self)
 {
-  return self->position == 0;
+  return self->first;
+}
+
+gboolean
+ovi_overflow_record_get_ignored (OviOverflowRecord *self)
+{
+  return self->ignored;
+}
+
+void
+ovi_overflow_record_set_marks (OviOverflowRecord *self, gboolean ignored, gboolean first)
+{
+  if (self->ignored != ignored)
+    {
+      self->ignored = ignored;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IGNORED]);
+    }
+  if (self->first != first)
+    {
+      self->first = first;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_FIRST]);
+    }
 }
 
 /**

@@ -71,6 +71,10 @@ guint        ovi_overflow_record_get_position     (OviOverflowRecord *self);
 void         ovi_overflow_record_set_position     (OviOverflowRecord *self,
                                                    guint              position);
 gboolean     ovi_overflow_record_get_is_first     (OviOverflowRecord *self);
+gboolean     ovi_overflow_record_get_ignored      (OviOverflowRecord *self);
+void         ovi_overflow_record_set_marks        (OviOverflowRecord *self,
+                                                   gboolean           ignored,
+                                                   gboolean           first);
 int          ovi_overflow_record_compare          (OviOverflowRecord *a,
                                                    OviOverflowRecord *b);
 OviDumpFile *ovi_overflow_match_op                (OviOverflowRecord *record,

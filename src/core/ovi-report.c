@@ -4,7 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "ovi-blame.h"
 #include "ovi-dtype.h"
+#include "ovi-layout.h"
 #include "ovi-report.h"
 
 /* The report of all overflow records, as `overflow-inspector-cli report`
@@ -71,11 +73,93 @@ add_string (JsonBuilder *b, const char *key, const char *v)
   json_builder_add_string_value (b, v);
 }
 
+/* A path for people and JSON: UTF-8, "." for the opened folder itself.
+ * A NULL key adds an array element or a member value already named. */
 static void
 add_display_path (JsonBuilder *b, const char *key, const char *path)
 {
   g_autofree char *display = g_filename_display_name (*path ? path : ".");
-  add_string (b, key, display);
+  if (key)
+    json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, display);
+}
+
+/* Where the first NaN, +Inf, -Inf and saturated value sit: a flat index
+ * and coordinates. Tensors in a device layout are located in their logical
+ * layout (the original shape), as the framework sees them. */
+static void
+add_first_bad (JsonBuilder *b, OviTensor *tensor, OviAnalysis *analysis)
+{
+  g_autoptr (OviAnalysis) logical = NULL;
+  const guint64 *shape, *original;
+  guint n_dims, n_original;
+  const OviStats *s;
+  const char *keys[] = { "nan", "pos_inf", "neg_inf", "saturated" };
+  gint64 firsts[4];
+
+  shape = ovi_tensor_get_shape (tensor, &n_dims);
+  original = ovi_tensor_get_original_shape (tensor, &n_original);
+  if (ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+    {
+      g_autoptr (GBytes) data = ovi_tensor_load_data (tensor, NULL);
+      g_autoptr (GBytes) converted = NULL;
+      guint64 count = 1;
+
+      for (guint i = 0; i < n_original; i++)
+        count *= original[i];
+      if (data)
+        converted = ovi_layout_to_logical (ovi_tensor_get_format (tensor),
+                                           ovi_tensor_get_dtype (tensor), shape, n_dims, original,
+                                           n_original, data, NULL);
+      if (converted)
+        logical = ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), converted, count,
+                                              NULL);
+    }
+  if (logical)
+    {
+      g_autofree char *format = ovi_format_dup_label (
+        ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
+      json_builder_set_member_name (b, "logical_shape");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n_original; i++)
+        add_u64_value (b, original[i]);
+      json_builder_end_array (b);
+      add_string (b, "logical_format", format);
+      shape = original;
+      n_dims = n_original;
+      analysis = logical;
+    }
+
+  s = ovi_analysis_get_stats (analysis);
+  firsts[0] = s->first_nan;
+  firsts[1] = s->first_pos_inf;
+  firsts[2] = s->first_neg_inf;
+  firsts[3] = s->first_saturated;
+  json_builder_set_member_name (b, "first_bad");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      json_builder_set_member_name (b, keys[k]);
+      if (firsts[k] < 0)
+        {
+          json_builder_add_null_value (b);
+          continue;
+        }
+      json_builder_begin_object (b);
+      add_int (b, "index", firsts[k]);
+      json_builder_set_member_name (b, "coords");
+      json_builder_begin_array (b);
+      if (n_dims > 0)
+        {
+          guint64 coords[8];
+          ovi_index_to_coords (firsts[k], shape, MIN (n_dims, 8), coords);
+          for (guint i = 0; i < MIN (n_dims, 8); i++)
+            add_u64_value (b, coords[i]);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
 }
 
 /**
@@ -129,6 +213,8 @@ ovi_report_tensor_json (OviTensor *tensor)
     json_builder_add_int_value (b, s->first_nonfinite);
   else
     json_builder_add_null_value (b);
+  if (s)
+    add_first_bad (b, tensor, analysis);
   if (analysis == NULL)
     {
       g_autofree char *why = error ? g_strdup (error->message)
@@ -180,6 +266,10 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
         add_u64_value (b, words[i]);
       json_builder_end_array (b);
     }
+  json_builder_set_member_name (b, "first");
+  json_builder_add_boolean_value (b, ovi_overflow_record_get_is_first (record));
+  json_builder_set_member_name (b, "ignored");
+  json_builder_add_boolean_value (b, ovi_overflow_record_get_ignored (record));
   json_builder_set_member_name (b, "flags");
   json_builder_begin_array (b);
   for (guint i = 0; i < bits->len; i++)
@@ -201,6 +291,7 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
       add_display_path (b, "file", ovi_dump_file_get_relative_path (op));
       add_string (b, "op_type", ovi_dump_file_get_op_type (op));
       add_string (b, "op_name", ovi_dump_file_get_op_name (op));
+      add_string (b, "class", ovi_blame_name (ovi_dump_file_classify (op)));
       json_builder_set_member_name (b, "tensors");
       json_builder_begin_array (b);
       for (guint i = 0; i < tensors->len; i++)
@@ -222,8 +313,66 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
  *
  * Returns: (transfer full): `{"root", "records", "errors"}`
  */
+static void
+add_operator (JsonBuilder *b, OviDumpFolder *folder, OviDumpFile *f)
+{
+  json_builder_begin_object (b);
+  add_display_path (b, "file", ovi_dump_file_get_relative_path (f));
+  add_display_path (b, "iteration", ovi_dump_file_get_relative_dir (f));
+  add_string (b, "op_type", ovi_dump_file_get_op_type (f));
+  add_string (b, "op_name", ovi_dump_file_get_op_name (f));
+  add_int (b, "timestamp", ovi_dump_file_get_timestamp (f));
+  add_string (b, "class", ovi_blame_name (ovi_dump_file_peek_blame (f)));
+  json_builder_set_member_name (b, "ignored");
+  json_builder_add_boolean_value (b, ovi_dump_folder_is_ignored (folder, f));
+  json_builder_end_object (b);
+}
+
+/* Every operator's class, the earliest origin of each iteration, and the
+ * first iteration that has one. */
+static void
+add_blame (JsonBuilder *b, OviDumpFolder *folder)
+{
+  g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
+  GListModel *files = ovi_dump_folder_get_files (folder);
+
+  json_builder_set_member_name (b, "first_origin_iteration");
+  if (origins->len)
+    add_display_path (b, NULL, ovi_dump_file_get_relative_dir (g_ptr_array_index (origins, 0)));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "origins");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < origins->len; i++)
+    add_operator (b, folder, g_ptr_array_index (origins, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "abnormal_operators");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
+      OviBlame blame = ovi_dump_file_peek_blame (f);
+      if (blame == OVI_BLAME_ORIGIN || blame == OVI_BLAME_PROPAGATED || blame == OVI_BLAME_ABSORBED)
+        add_operator (b, folder, f);
+    }
+  json_builder_end_array (b);
+}
+
 JsonNode *
 ovi_report_build_json (OviDumpFolder *folder)
+{
+  return ovi_report_build_json_full (folder, OVI_REPORT_FULL);
+}
+
+/**
+ * ovi_report_build_json_full:
+ * @flags: %OVI_REPORT_RECORDS_ONLY leaves out the classes of the operators
+ *   that no record links to, which needs every tensor read
+ *
+ * Returns: (transfer full): `{"root", "records", "errors", ...}`
+ */
+JsonNode *
+ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   GListModel *records = ovi_dump_folder_get_records (folder);
@@ -251,6 +400,8 @@ ovi_report_build_json (OviDumpFolder *folder)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  if (!(flags & OVI_REPORT_RECORDS_ONLY))
+    add_blame (b, folder);
   json_builder_end_object (b);
   return json_builder_get_root (b);
 }
@@ -258,7 +409,13 @@ ovi_report_build_json (OviDumpFolder *folder)
 char *
 ovi_report_to_json (OviDumpFolder *folder)
 {
-  g_autoptr (JsonNode) root = ovi_report_build_json (folder);
+  return ovi_report_to_json_full (folder, OVI_REPORT_FULL);
+}
+
+char *
+ovi_report_to_json_full (OviDumpFolder *folder, OviReportFlags flags)
+{
+  g_autoptr (JsonNode) root = ovi_report_build_json_full (folder, flags);
   g_autoptr (JsonGenerator) gen = json_generator_new ();
   GString *s;
 
@@ -322,6 +479,12 @@ append_tensor_text (GString *s, OviTensor *t)
 char *
 ovi_report_to_text (OviDumpFolder *folder)
 {
+  return ovi_report_to_text_full (folder, OVI_REPORT_FULL);
+}
+
+char *
+ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
+{
   GListModel *records = ovi_dump_folder_get_records (folder);
   GListModel *problems = ovi_dump_folder_get_problems (folder);
   guint n_records = g_list_model_get_n_items (records);
@@ -350,7 +513,9 @@ ovi_report_to_text (OviDumpFolder *folder)
       guint64 mask = ovi_overflow_record_get_flags_mask (r);
       OviUnit unit = ovi_overflow_record_get_unit (r);
 
-      g_string_append_printf (s, "#%u%s  %s %s\n", i + 1, i == 0 ? _(" (first overflow)") : "",
+      g_string_append_printf (s, "#%u%s%s  %s %s\n", i + 1,
+                              ovi_overflow_record_get_is_first (r) ? _(" (first overflow)") : "",
+                              ovi_overflow_record_get_ignored (r) ? _(" (ignored)") : "",
                               _("in"), dir);
       g_string_append_printf (s, "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT
                               "  task %" G_GUINT64_FORMAT "  status %s\n",
@@ -378,15 +543,34 @@ ovi_report_to_text (OviDumpFolder *folder)
         {
           GPtrArray *tensors = ovi_dump_file_get_tensors (op);
           g_autofree char *op_file = g_filename_display_name (ovi_dump_file_get_name (op));
-          g_string_append_printf (s, "  %s %s %s\n    %s\n", _("operator"),
+          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _("operator"),
                                   ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op),
-                                  op_file);
+                                  ovi_blame_name (ovi_dump_file_classify (op)), op_file);
           for (guint j = 0; j < tensors->len; j++)
             {
               OviTensor *t = g_ptr_array_index (tensors, j);
               if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
                 append_tensor_text (s, t);
             }
+        }
+      g_string_append_c (s, '\n');
+    }
+
+  if (!(flags & OVI_REPORT_RECORDS_ONLY))
+    {
+      g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
+
+      g_string_append_printf (s, "%s\n", _("Where the abnormal values start (earliest origin operator of each iteration):"));
+      if (origins->len == 0)
+        g_string_append_printf (s, "  %s\n", _("no operator turns clean inputs into NaN, Inf or saturated outputs"));
+      for (guint i = 0; i < origins->len; i++)
+        {
+          OviDumpFile *o = g_ptr_array_index (origins, i);
+          g_autofree char *dir = g_filename_display_name (*ovi_dump_file_get_relative_dir (o)
+                                                          ? ovi_dump_file_get_relative_dir (o) : ".");
+          g_string_append_printf (s, "  %s  %s %s%s\n", dir, ovi_dump_file_get_op_type (o),
+                                  ovi_dump_file_get_op_name (o),
+                                  i == 0 ? _("  (first iteration with an origin)") : "");
         }
       g_string_append_c (s, '\n');
     }

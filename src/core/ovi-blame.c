@@ -1,0 +1,212 @@
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ovi-blame.h"
+#include "ovi-dtype.h"
+#include "ovi-dump-file-private.h"
+#include "ovi-error.h"
+
+const char *
+ovi_blame_name (OviBlame blame)
+{
+  static const char *const names[] = { "unknown", "normal", "origin", "propagated", "absorbed" };
+  g_return_val_if_fail (blame <= OVI_BLAME_ABSORBED, NULL);
+  return names[blame];
+}
+
+/**
+ * ovi_blame_describe:
+ * Returns: a translated sentence for a person
+ */
+const char *
+ovi_blame_describe (OviBlame blame)
+{
+  switch (blame)
+    {
+    case OVI_BLAME_NORMAL:
+      return _("Inputs and outputs hold only finite, unsaturated values");
+    case OVI_BLAME_ORIGIN:
+      return _("Origin: its inputs are clean and its outputs are not, so this operator produced the overflow");
+    case OVI_BLAME_PROPAGATED:
+      return _("Propagated: its inputs were already abnormal");
+    case OVI_BLAME_ABSORBED:
+      return _("Absorbed: abnormal inputs, clean outputs");
+    default:
+      return _("Not analysed");
+    }
+}
+
+/**
+ * ovi_stats_is_abnormal:
+ * Returns: whether a tensor holds NaN, an infinity or a saturated value
+ */
+gboolean
+ovi_stats_is_abnormal (const OviStats *stats)
+{
+  return stats->nan + stats->pos_inf + stats->neg_inf + stats->saturated > 0;
+}
+
+/* Whether any tensor of @kind is abnormal; FALSE with *ok unset when one
+ * cannot be analysed (unsupported dtypes carry no verdict and are skipped). */
+static gboolean
+any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+  gboolean abnormal = FALSE;
+
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      g_autoptr (OviAnalysis) analysis = NULL;
+
+      if (ovi_tensor_get_kind (t) != kind || !ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
+        continue;
+      if (!(analysis = ovi_tensor_analyze (t, NULL)))
+        {
+          *ok = FALSE;
+          continue;
+        }
+      abnormal |= ovi_stats_is_abnormal (ovi_analysis_get_stats (analysis));
+    }
+  return abnormal;
+}
+
+/**
+ * ovi_dump_file_classify:
+ *
+ * Analyses the inputs and outputs (once; any thread) and says what the
+ * operator did with abnormal values.
+ */
+OviBlame
+ovi_dump_file_classify (OviDumpFile *file)
+{
+  gboolean ok = TRUE, in, out;
+  OviBlame blame;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (file), OVI_BLAME_UNKNOWN);
+
+  if ((blame = ovi_dump_file_peek_blame (file)) != OVI_BLAME_UNKNOWN)
+    return blame;
+  if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW)
+    return OVI_BLAME_UNKNOWN;
+  in = any_abnormal (file, OVI_TENSOR_INPUT, &ok);
+  out = any_abnormal (file, OVI_TENSOR_OUTPUT, &ok);
+  if (!ok && !in && !out)
+    blame = OVI_BLAME_UNKNOWN;
+  else if (!in)
+    blame = out ? OVI_BLAME_ORIGIN : OVI_BLAME_NORMAL;
+  else
+    blame = out ? OVI_BLAME_PROPAGATED : OVI_BLAME_ABSORBED;
+  ovi_dump_file_set_blame (file, blame);
+  return blame;
+}
+
+struct _OviIgnoreList
+{
+  gatomicrefcount ref_count;
+  GPtrArray *types;   /* GPatternSpec */
+  GPtrArray *names;
+  GPtrArray *either;
+};
+
+/**
+ * ovi_ignore_list_new:
+ * @patterns: (nullable): "type:GLOB" matches op types, "name:GLOB" op
+ *   names, a bare GLOB either; empty entries and "#" comments are skipped
+ */
+OviIgnoreList *
+ovi_ignore_list_new (const char *const *patterns)
+{
+  OviIgnoreList *self = g_new0 (OviIgnoreList, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->types = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
+  self->names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
+  self->either = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
+  for (guint i = 0; patterns && patterns[i]; i++)
+    {
+      g_autofree char *p = g_strstrip (g_strdup (patterns[i]));
+
+      if (*p == '\0' || *p == '#')
+        continue;
+      if (g_str_has_prefix (p, "type:"))
+        g_ptr_array_add (self->types, g_pattern_spec_new (g_strstrip (p + 5)));
+      else if (g_str_has_prefix (p, "name:"))
+        g_ptr_array_add (self->names, g_pattern_spec_new (g_strstrip (p + 5)));
+      else
+        g_ptr_array_add (self->either, g_pattern_spec_new (p));
+    }
+  return self;
+}
+
+/**
+ * ovi_ignore_list_load:
+ *
+ * Reads one pattern a line (see ovi_ignore_list_new()).
+ */
+OviIgnoreList *
+ovi_ignore_list_load (const char *path, GError **error)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GError) local_error = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, &local_error))
+    {
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s",
+                   local_error->message);
+      return NULL;
+    }
+  if (!g_utf8_validate (contents, -1, NULL))
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+                   "%s: the ignore list is not UTF-8 text", display);
+      return NULL;
+    }
+  lines = g_strsplit (contents, "\n", -1);
+  return ovi_ignore_list_new ((const char *const *) lines);
+}
+
+OviIgnoreList *
+ovi_ignore_list_ref (OviIgnoreList *self)
+{
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+ovi_ignore_list_unref (OviIgnoreList *self)
+{
+  if (g_atomic_ref_count_dec (&self->ref_count))
+    {
+      g_ptr_array_unref (self->types);
+      g_ptr_array_unref (self->names);
+      g_ptr_array_unref (self->either);
+      g_free (self);
+    }
+}
+
+static gboolean
+match_any (GPtrArray *specs, const char *s)
+{
+  for (guint i = 0; s && i < specs->len; i++)
+    if (g_pattern_spec_match_string (g_ptr_array_index (specs, i), s))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+ovi_ignore_list_matches (OviIgnoreList *self, const char *op_type, const char *op_name)
+{
+  return match_any (self->types, op_type) || match_any (self->names, op_name)
+         || match_any (self->either, op_type) || match_any (self->either, op_name);
+}
+
+guint
+ovi_ignore_list_get_size (OviIgnoreList *self)
+{
+  return self->types->len + self->names->len + self->either->len;
+}
