@@ -729,7 +729,7 @@ test_example (void)
           }
       }
     g_assert_true (found);
-    g_assert_cmpuint (n_items (files), ==, 18);
+    g_assert_cmpuint (n_items (files), ==, 20);
   }
 }
 

@@ -1,0 +1,232 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-application.h"
+#include "ovi-window.h"
+
+#define MAX_RECENT 10
+
+struct _OviApplication
+{
+  AdwApplication parent_instance;
+  GSettings *settings;
+};
+
+G_DEFINE_FINAL_TYPE (OviApplication, ovi_application, ADW_TYPE_APPLICATION)
+
+OviApplication *
+ovi_application_new (void)
+{
+  return g_object_new (OVI_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/npu_tools/OverflowInspector",
+                       NULL);
+}
+
+GSettings *
+ovi_application_get_settings (OviApplication *self)
+{
+  g_return_val_if_fail (OVI_IS_APPLICATION (self), NULL);
+
+  if (self->settings == NULL)
+    self->settings = g_settings_new (APP_ID);
+  return self->settings;
+}
+
+/* The installed example wins, then the source tree's; OVI_EXAMPLE_DIR
+ * overrides both so tests and screenshots can point anywhere. */
+char *
+ovi_application_dup_example_dir (void)
+{
+  const char *env = g_getenv ("OVI_EXAMPLE_DIR");
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+  if (g_file_test (EXAMPLE_DIR, G_FILE_TEST_IS_DIR))
+    return g_strdup (EXAMPLE_DIR);
+  return g_strdup (SOURCE_EXAMPLE_DIR);
+}
+
+void
+ovi_application_add_recent (OviApplication *self,
+                            const char     *path)
+{
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) recent = NULL;
+  guint n = 1;
+
+  g_return_if_fail (OVI_IS_APPLICATION (self));
+
+  old = g_settings_get_strv (ovi_application_get_settings (self), "recent-folders");
+  g_strv_builder_add (builder, path);
+  for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
+    {
+      if (g_strcmp0 (old[i], path) == 0)
+        continue;
+      g_strv_builder_add (builder, old[i]);
+      n++;
+    }
+  recent = g_strv_builder_end (builder);
+  g_settings_set_strv (ovi_application_get_settings (self), "recent-folders",
+                       (const char * const *) recent);
+}
+
+static OviWindow *
+new_window (OviApplication *self)
+{
+  OviWindow *window = ovi_window_new (self);
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+ovi_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window != NULL)
+    gtk_window_present (window);
+  else
+    new_window (OVI_APPLICATION (app));
+}
+
+/* Each folder gets its own window; a single dump file opens the folder that
+ * holds it and selects the file once the scan has found it. */
+static void
+ovi_application_open (GApplication  *app,
+                      GFile        **files,
+                      int            n_files,
+                      const char    *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      OviWindow *window = new_window (OVI_APPLICATION (app));
+
+      ovi_window_open_file (window, files[i]);
+    }
+}
+
+static void
+show_about (GSimpleAction *action,
+            GVariant      *parameter,
+            gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  GtkWindow *parent = gtk_application_get_active_window (app);
+  const char *developers[] = { "Overflow Inspector contributors", NULL };
+
+#if ADW_CHECK_VERSION(1, 5, 0)
+  AdwDialog *about = adw_about_dialog_new ();
+
+  adw_about_dialog_set_application_name (ADW_ABOUT_DIALOG (about), _("Overflow Inspector"));
+  adw_about_dialog_set_application_icon (ADW_ABOUT_DIALOG (about), APP_ID);
+  adw_about_dialog_set_version (ADW_ABOUT_DIALOG (about), PACKAGE_VERSION);
+  adw_about_dialog_set_comments (ADW_ABOUT_DIALOG (about),
+                                 _("Find where a computation on an Ascend NPU overflowed first"));
+  adw_about_dialog_set_developers (ADW_ABOUT_DIALOG (about), developers);
+  adw_about_dialog_set_license_type (ADW_ABOUT_DIALOG (about), GTK_LICENSE_GPL_3_0);
+  adw_about_dialog_set_translator_credits (ADW_ABOUT_DIALOG (about), _("translator-credits"));
+  adw_dialog_present (about, GTK_WIDGET (parent));
+#else
+  GtkWidget *about = adw_about_window_new ();
+
+  gtk_window_set_transient_for (GTK_WINDOW (about), parent);
+  adw_about_window_set_application_name (ADW_ABOUT_WINDOW (about), _("Overflow Inspector"));
+  adw_about_window_set_application_icon (ADW_ABOUT_WINDOW (about), APP_ID);
+  adw_about_window_set_version (ADW_ABOUT_WINDOW (about), PACKAGE_VERSION);
+  adw_about_window_set_comments (ADW_ABOUT_WINDOW (about),
+                                 _("Find where a computation on an Ascend NPU overflowed first"));
+  adw_about_window_set_developers (ADW_ABOUT_WINDOW (about), developers);
+  adw_about_window_set_license_type (ADW_ABOUT_WINDOW (about), GTK_LICENSE_GPL_3_0);
+  adw_about_window_set_translator_credits (ADW_ABOUT_WINDOW (about), _("translator-credits"));
+  gtk_window_present (GTK_WINDOW (about));
+#endif
+}
+
+static void
+quit (GSimpleAction *action,
+      GVariant      *parameter,
+      gpointer       user_data)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (user_data));
+
+  /* Closing the windows first lets each save its size. */
+  while (windows != NULL)
+    {
+      GList *next = windows->next;
+
+      gtk_window_close (GTK_WINDOW (windows->data));
+      windows = next;
+    }
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  new_window (OVI_APPLICATION (user_data));
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", show_about },
+  { "quit", quit },
+  { "new-window", new_window_action },
+};
+
+static void
+ovi_application_startup (GApplication *app)
+{
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.new-window", { "<Control>n", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.reload", { "F5", "<Control>r", NULL } },
+    { "win.search", { "<Control>f", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+  };
+
+  G_APPLICATION_CLASS (ovi_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
+                                   G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
+                                           accels[i].accels);
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+ovi_application_dispose (GObject *object)
+{
+  OviApplication *self = OVI_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (ovi_application_parent_class)->dispose (object);
+}
+
+static void
+ovi_application_class_init (OviApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = ovi_application_dispose;
+  app_class->activate = ovi_application_activate;
+  app_class->open = ovi_application_open;
+  app_class->startup = ovi_application_startup;
+}
+
+static void
+ovi_application_init (OviApplication *self)
+{
+}

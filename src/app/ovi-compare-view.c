@@ -1,0 +1,669 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "ovi-compare-view.h"
+
+/* One operator across iterations: the statistics of one of its tensors side
+ * by side, their histograms overlaid or stacked, and a grid of operators by
+ * iterations showing where overflows happened first and how they spread. */
+
+/* More histograms than this are unreadable, stacked or overlaid. */
+#define MAX_SERIES 8
+
+struct _OviCompareView
+{
+  GtkWidget parent_instance;
+
+  OviHistogramView *histogram;
+  GtkLabel *histogram_note;
+  GtkCheckButton *log_check;
+  GtkDropDown *op_dropdown;
+  GtkStringList *op_list;
+  GtkSpinner *spinner;
+  GtkGrid *spread_grid;
+  GtkGrid *stats_grid;
+  GtkDropDown *tensor_dropdown;
+  GtkStringList *tensor_list;
+
+  OviDumpFolder *folder;
+  GSettings *settings;
+  GCancellable *cancellable;
+  GPtrArray *iterations;     /* (element-type utf8) sorted by number */
+  GHashTable *op_files;      /* op name -> GHashTable (iteration -> OviDumpFile, earliest) */
+  char *op;
+  gboolean busy;
+};
+
+G_DEFINE_FINAL_TYPE (OviCompareView, ovi_compare_view, GTK_TYPE_WIDGET)
+
+typedef struct
+{
+  char *iteration;
+  OviTensor *tensor;
+  OviAnalysis *analysis;
+  OviHistogram *histogram;
+  char *error;
+} Item;
+
+typedef struct
+{
+  GPtrArray *items;
+  guint bins;
+  OviHistogramScale scale;
+} Job;
+
+static void
+item_free (gpointer data)
+{
+  Item *item = data;
+
+  g_free (item->iteration);
+  g_clear_object (&item->tensor);
+  g_clear_pointer (&item->analysis, ovi_analysis_unref);
+  g_clear_pointer (&item->histogram, ovi_histogram_free);
+  g_free (item->error);
+  g_free (item);
+}
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  g_ptr_array_unref (job->items);
+  g_free (job);
+}
+
+static int
+compare_iterations (gconstpointer a,
+                    gconstpointer b)
+{
+  const char *x = *(const char **) a;
+  const char *y = *(const char **) b;
+  guint64 nx = g_ascii_strtoull (x, NULL, 10);
+  guint64 ny = g_ascii_strtoull (y, NULL, 10);
+
+  if (nx != ny)
+    return nx < ny ? -1 : 1;
+  return g_strcmp0 (x, y);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char **) a, *(const char **) b);
+}
+
+static const char *
+iteration_of (OviDumpFile *file)
+{
+  const char *iteration = ovi_dump_file_get_iteration (file);
+
+  return iteration ? iteration : "";
+}
+
+static void
+clear_grid (GtkGrid *grid)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (grid))) != NULL)
+    gtk_grid_remove (grid, child);
+}
+
+static GtkWidget *
+grid_label_span (GtkGrid    *grid,
+                 int         column,
+                 int         row,
+                 int         width,
+                 const char *text,
+                 const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == 0 || width > 1 ? 0 : 1);
+  gtk_widget_add_css_class (label, "numeric");
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  gtk_grid_attach (grid, label, column, row, width, 1);
+  return label;
+}
+
+static GtkWidget *
+grid_label (GtkGrid    *grid,
+            int         column,
+            int         row,
+            const char *text,
+            const char *css_class)
+{
+  return grid_label_span (grid, column, row, 1, text, css_class);
+}
+
+static void
+analyze_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Job *job = task_data;
+
+  for (guint i = 0; i < job->items->len; i++)
+    {
+      Item *item = g_ptr_array_index (job->items, i);
+      g_autoptr(GError) error = NULL;
+
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      if (item->tensor == NULL)
+        continue;
+      item->analysis = ovi_tensor_analyze (item->tensor, &error);
+      if (item->analysis == NULL)
+        item->error = g_strdup (error->message);
+      else
+        item->histogram = ovi_analysis_histogram (item->analysis, job->bins, job->scale);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static char *
+format_value (double value)
+{
+  return isnan (value) ? g_strdup ("—") : g_strdup_printf ("%.6g", value);
+}
+
+static void
+show_results (OviCompareView *self,
+              Job            *job)
+{
+  static const char *headers[] = {
+    N_("Iteration"), N_("Data type"), N_("Shape"), N_("Minimum"), N_("Maximum"), N_("Mean"),
+    N_("Std. dev."), N_("Largest |x|"), N_("NaN"), N_("Inf"), N_("Saturated"), N_("First non-finite"),
+  };
+
+  guint n_hidden = 0;
+
+  clear_grid (self->stats_grid);
+  ovi_histogram_view_clear (self->histogram);
+  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
+    grid_label (self->stats_grid, c, 0, _(headers[c]), "heading");
+
+  for (guint i = 0; i < job->items->len; i++)
+    {
+      Item *item = g_ptr_array_index (job->items, i);
+      int row = i + 1;
+
+      grid_label (self->stats_grid, 0, row, item->iteration, NULL);
+      if (item->tensor == NULL)
+        {
+          grid_label_span (self->stats_grid, 1, row, G_N_ELEMENTS (headers) - 1,
+                           _("not dumped in this iteration"), "dim-label");
+          continue;
+        }
+      {
+        g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (item->tensor));
+        g_autofree char *shape = ovi_tensor_dup_shape_string (item->tensor);
+
+        grid_label (self->stats_grid, 1, row, dtype, NULL);
+        grid_label (self->stats_grid, 2, row, shape, NULL);
+      }
+      if (item->analysis == NULL)
+        {
+          grid_label_span (self->stats_grid, 3, row, G_N_ELEMENTS (headers) - 3,
+                           item->error ? item->error : "", "error");
+          continue;
+        }
+      {
+        const OviStats *s = ovi_analysis_get_stats (item->analysis);
+        g_autofree char *min = format_value (s->min);
+        g_autofree char *max = format_value (s->max);
+        g_autofree char *mean = format_value (s->mean);
+        g_autofree char *std = format_value (s->std);
+        g_autofree char *max_abs = format_value (s->max_abs);
+        g_autofree char *nan = g_strdup_printf ("%" G_GUINT64_FORMAT, s->nan);
+        g_autofree char *inf = g_strdup_printf ("%" G_GUINT64_FORMAT, s->pos_inf + s->neg_inf);
+        g_autofree char *sat = g_strdup_printf ("%" G_GUINT64_FORMAT, s->saturated);
+        g_autofree char *first = s->first_nonfinite >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, s->first_nonfinite)
+                                                         : g_strdup ("—");
+        g_autofree char *series = g_strdup_printf (_("Iteration %s"), item->iteration);
+
+        grid_label (self->stats_grid, 3, row, min, NULL);
+        grid_label (self->stats_grid, 4, row, max, NULL);
+        grid_label (self->stats_grid, 5, row, mean, NULL);
+        grid_label (self->stats_grid, 6, row, std, NULL);
+        grid_label (self->stats_grid, 7, row, max_abs, s->max_abs >= 65504 ? "warning" : NULL);
+        grid_label (self->stats_grid, 8, row, nan, s->nan ? "error" : NULL);
+        grid_label (self->stats_grid, 9, row, inf, s->pos_inf + s->neg_inf ? "error" : NULL);
+        grid_label (self->stats_grid, 10, row, sat, s->saturated ? "warning" : NULL);
+        grid_label (self->stats_grid, 11, row, first, NULL);
+        if (item->histogram != NULL && ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
+          ovi_histogram_view_add_series (self->histogram, series, g_steal_pointer (&item->histogram));
+        else if (item->histogram != NULL)
+          n_hidden++;
+      }
+    }
+
+  if (n_hidden > 0)
+    {
+      g_autofree char *note = g_strdup_printf (_("Histograms of the first %u iterations"), MAX_SERIES);
+
+      gtk_label_set_text (self->histogram_note, note);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_note), n_hidden > 0);
+}
+
+static void
+analyze_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(OviCompareView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    return;
+  self->busy = FALSE;
+  gtk_spinner_set_spinning (self->spinner, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  show_results (self, g_task_get_task_data (G_TASK (result)));
+}
+
+static OviTensor *
+find_tensor (OviDumpFile *file,
+             const char  *label)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+    {
+      g_autofree char *l = ovi_tensor_dup_label (g_ptr_array_index (tensors, i));
+
+      if (g_strcmp0 (l, label) == 0)
+        return g_ptr_array_index (tensors, i);
+    }
+  return NULL;
+}
+
+static void
+refresh_stats (OviCompareView *self)
+{
+  GHashTable *by_iteration = self->op ? g_hash_table_lookup (self->op_files, self->op) : NULL;
+  GtkStringObject *label_item = gtk_drop_down_get_selected_item (self->tensor_dropdown);
+  const char *label = label_item ? gtk_string_object_get_string (label_item) : NULL;
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  clear_grid (self->stats_grid);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_note), FALSE);
+  ovi_histogram_view_clear (self->histogram);
+  self->busy = FALSE;
+  gtk_spinner_set_spinning (self->spinner, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+
+  if (by_iteration == NULL || label == NULL)
+    return;
+
+  job = g_new0 (Job, 1);
+  job->items = g_ptr_array_new_with_free_func (item_free);
+  job->bins = self->settings ? g_settings_get_uint (self->settings, "histogram-bins") : 64;
+  job->scale = self->settings && g_settings_get_boolean (self->settings, "histogram-symlog")
+               ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR;
+  for (guint i = 0; i < self->iterations->len; i++)
+    {
+      const char *iteration = g_ptr_array_index (self->iterations, i);
+      OviDumpFile *file = g_hash_table_lookup (by_iteration, iteration);
+      Item *item;
+      OviTensor *tensor;
+
+      /* Only the iterations that dumped this operator. */
+      if (file == NULL)
+        continue;
+      item = g_new0 (Item, 1);
+      tensor = find_tensor (file, label);
+      item->iteration = g_strdup (iteration);
+      if (tensor != NULL && ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
+        item->tensor = g_object_ref (tensor);
+      g_ptr_array_add (job->items, item);
+    }
+
+  self->cancellable = g_cancellable_new ();
+  self->busy = TRUE;
+  gtk_spinner_set_spinning (self->spinner, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  task = g_task_new (NULL, self->cancellable, analyze_done, g_object_ref (self));
+  g_task_set_source_tag (task, refresh_stats);
+  g_task_set_task_data (task, job, job_free);
+  g_task_run_in_thread (task, analyze_thread);
+}
+
+static void
+op_selected (OviCompareView *self)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (self->op_dropdown);
+  GHashTable *by_iteration;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  gpointer value;
+  guint preferred = 0;
+
+  g_free (self->op);
+  self->op = item ? g_strdup (gtk_string_object_get_string (item)) : NULL;
+  by_iteration = self->op ? g_hash_table_lookup (self->op_files, self->op) : NULL;
+
+  /* Every tensor label the operator has in any iteration. */
+  if (by_iteration != NULL)
+    {
+      g_hash_table_iter_init (&iter, by_iteration);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          GPtrArray *tensors = ovi_dump_file_get_tensors (value);
+
+          for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+            {
+              char *label = ovi_tensor_dup_label (g_ptr_array_index (tensors, i));
+
+              if (g_hash_table_contains (seen, label))
+                {
+                  g_free (label);
+                  continue;
+                }
+              g_hash_table_add (seen, label);
+              g_ptr_array_add (labels, label);
+            }
+        }
+      g_ptr_array_sort (labels, compare_strings);
+    }
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (labels, i), "output"))
+      {
+        preferred = i;
+        break;
+      }
+
+  g_ptr_array_add (labels, NULL);
+  g_signal_handlers_block_by_func (self->tensor_dropdown, refresh_stats, self);
+  gtk_string_list_splice (self->tensor_list, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->tensor_list)),
+                          (const char * const *) labels->pdata);
+  gtk_drop_down_set_selected (self->tensor_dropdown, preferred);
+  g_signal_handlers_unblock_by_func (self->tensor_dropdown, refresh_stats, self);
+  refresh_stats (self);
+}
+
+static void
+spread_op_clicked (GtkButton      *button,
+                   OviCompareView *self)
+{
+  ovi_compare_view_select_op (self, gtk_button_get_label (button));
+}
+
+/* Rows: operators with at least one overflow record, earliest overflow
+ * first; columns: iterations. */
+static void
+build_spread (OviCompareView *self)
+{
+  GListModel *records = ovi_dump_folder_get_records (self->folder);
+  g_autoptr(GHashTable) first_position = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) ops = g_ptr_array_new ();
+  g_autoptr(GHashTable) op_seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = g_list_model_get_n_items (records);
+
+  clear_grid (self->spread_grid);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviDumpFile *op = ovi_overflow_record_get_op (record);
+      const char *name;
+      char *key;
+
+      if (op == NULL)
+        continue;
+      name = ovi_dump_file_get_op_name (op);
+      key = g_strconcat (name, "\n", iteration_of (op), NULL);
+      if (!g_hash_table_contains (first_position, key))
+        g_hash_table_insert (first_position, key, GUINT_TO_POINTER (ovi_overflow_record_get_position (record) + 1));
+      else
+        g_free (key);
+      if (!g_hash_table_contains (op_seen, name))
+        {
+          g_hash_table_add (op_seen, (gpointer) name);
+          g_ptr_array_add (ops, (gpointer) name);
+        }
+    }
+
+  if (ops->len == 0)
+    {
+      grid_label (self->spread_grid, 0, 0, _("No overflow record is linked to an operator."), "dim-label");
+      return;
+    }
+
+  for (guint c = 0; c < self->iterations->len; c++)
+    grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (self->iterations, c), "heading");
+
+  for (guint r = 0; r < ops->len; r++)
+    {
+      const char *name = g_ptr_array_index (ops, r);
+      GHashTable *by_iteration = g_hash_table_lookup (self->op_files, name);
+      GtkWidget *button = gtk_button_new_with_label (name);
+
+      gtk_widget_add_css_class (button, "flat");
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_widget_set_tooltip_text (button, _("Compare this operator across iterations"));
+      g_signal_connect (button, "clicked", G_CALLBACK (spread_op_clicked), self);
+      gtk_grid_attach (self->spread_grid, button, 0, r + 1, 1, 1);
+
+      for (guint c = 0; c < self->iterations->len; c++)
+        {
+          const char *iteration = g_ptr_array_index (self->iterations, c);
+          g_autofree char *key = g_strconcat (name, "\n", iteration, NULL);
+          guint position = GPOINTER_TO_UINT (g_hash_table_lookup (first_position, key));
+          g_autofree char *text = NULL;
+          GtkWidget *cell;
+
+          if (position > 0)
+            text = g_strdup_printf ("%u", position);
+          else if (by_iteration != NULL && g_hash_table_contains (by_iteration, iteration))
+            text = g_strdup ("·");
+          else
+            text = g_strdup ("");
+          cell = grid_label (self->spread_grid, c + 1, r + 1, text,
+                             position == 1 ? "first-overflow" : position > 0 ? "overflowed" : "dim-label");
+          gtk_widget_add_css_class (cell, "spread-cell");
+          gtk_label_set_xalign (GTK_LABEL (cell), 0.5);
+        }
+    }
+}
+
+static void
+ovi_compare_view_dispose (GObject *object)
+{
+  OviCompareView *self = OVI_COMPARE_VIEW (object);
+  GtkWidget *child;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_COMPARE_VIEW);
+  /* Unnamed template children are not unparented by the call above. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->folder);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->iterations, g_ptr_array_unref);
+  g_clear_pointer (&self->op_files, g_hash_table_unref);
+  g_clear_pointer (&self->op, g_free);
+  G_OBJECT_CLASS (ovi_compare_view_parent_class)->dispose (object);
+}
+
+static void
+ovi_compare_view_class_init (OviCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ovi_compare_view_dispose;
+
+  g_type_ensure (OVI_TYPE_HISTOGRAM_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/npu_tools/OverflowInspector/ovi-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, histogram);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, histogram_note);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, log_check);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, op_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, op_list);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, spread_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, stats_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, tensor_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviCompareView, tensor_list);
+}
+
+static void
+ovi_compare_view_init (OviCompareView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->iterations = g_ptr_array_new_with_free_func (g_free);
+  self->op_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) g_hash_table_unref);
+  g_signal_connect_swapped (self->op_dropdown, "notify::selected", G_CALLBACK (op_selected), self);
+  g_signal_connect_swapped (self->tensor_dropdown, "notify::selected", G_CALLBACK (refresh_stats), self);
+}
+
+GtkWidget *
+ovi_compare_view_new (void)
+{
+  return g_object_new (OVI_TYPE_COMPARE_VIEW, NULL);
+}
+
+void
+ovi_compare_view_set_folder (OviCompareView *self,
+                             OviDumpFolder  *folder)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GHashTable) iterations = g_hash_table_new (g_str_hash, g_str_equal);
+  GListModel *files;
+  GHashTableIter iter;
+  gpointer key;
+  guint n;
+
+  g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
+
+  g_set_object (&self->folder, folder);
+  g_hash_table_remove_all (self->op_files);
+  g_ptr_array_set_size (self->iterations, 0);
+
+  if (folder != NULL)
+    {
+      files = ovi_dump_folder_get_files (folder);
+      n = g_list_model_get_n_items (files);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+          const char *name = ovi_dump_file_get_op_name (file);
+          const char *iteration = iteration_of (file);
+          GHashTable *by_iteration;
+          OviDumpFile *existing;
+
+          if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP || name == NULL)
+            continue;
+          by_iteration = g_hash_table_lookup (self->op_files, name);
+          if (by_iteration == NULL)
+            {
+              by_iteration = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+              g_hash_table_insert (self->op_files, g_strdup (name), by_iteration);
+            }
+          existing = g_hash_table_lookup (by_iteration, iteration);
+          if (existing == NULL || ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
+            g_hash_table_insert (by_iteration, g_strdup (iteration), g_object_ref (file));
+          if (!g_hash_table_contains (iterations, iteration))
+            {
+              g_hash_table_add (iterations, (gpointer) iteration);
+              g_ptr_array_add (self->iterations, g_strdup (iteration));
+            }
+        }
+      g_ptr_array_sort (self->iterations, compare_iterations);
+    }
+
+  g_hash_table_iter_init (&iter, self->op_files);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+
+  g_signal_handlers_block_by_func (self->op_dropdown, op_selected, self);
+  gtk_string_list_splice (self->op_list, 0, g_list_model_get_n_items (G_LIST_MODEL (self->op_list)),
+                          (const char * const *) names->pdata);
+  g_signal_handlers_unblock_by_func (self->op_dropdown, op_selected, self);
+
+  if (folder != NULL)
+    build_spread (self);
+  else
+    clear_grid (self->spread_grid);
+  op_selected (self);
+}
+
+gboolean
+ovi_compare_view_select_op (OviCompareView *self,
+                            const char     *op_name)
+{
+  guint n;
+
+  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), FALSE);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->op_list));
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->op_list, i), op_name) == 0)
+      {
+        if (gtk_drop_down_get_selected (self->op_dropdown) == i)
+          return TRUE;
+        gtk_drop_down_set_selected (self->op_dropdown, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+ovi_compare_view_get_op (OviCompareView *self)
+{
+  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), NULL);
+  return self->op;
+}
+
+gboolean
+ovi_compare_view_get_busy (OviCompareView *self)
+{
+  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), FALSE);
+  return self->busy;
+}
+
+guint
+ovi_compare_view_get_n_iterations (OviCompareView *self)
+{
+  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), 0);
+  return self->iterations->len;
+}
+
+OviHistogramView *
+ovi_compare_view_get_histogram (OviCompareView *self)
+{
+  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), NULL);
+  return self->histogram;
+}
+
+void
+ovi_compare_view_bind_settings (OviCompareView *self,
+                                GSettings      *settings)
+{
+  g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
+
+  g_set_object (&self->settings, settings);
+  g_settings_bind (settings, "histogram-log-counts", self->log_check,
+                   "active", G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (settings, "changed::histogram-bins", G_CALLBACK (refresh_stats), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (settings, "changed::histogram-symlog", G_CALLBACK (refresh_stats), self, G_CONNECT_SWAPPED);
+}

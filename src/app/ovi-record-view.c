@@ -1,0 +1,378 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-record-view.h"
+
+/* The details of one overflow record: its status as a checklist of the
+ * documented bits, its raw fields with copy buttons, and the operator it
+ * points at with that operator's tensors. */
+
+struct _OviRecordView
+{
+  GtkWidget parent_instance;
+
+  AdwPreferencesGroup *fields_group;
+  AdwPreferencesGroup *op_group;
+  GtkStack *stack;
+  AdwPreferencesGroup *status_group;
+  GtkLabel *title_label;
+
+  OviOverflowRecord *record;
+  GPtrArray *rows;        /* (element-type GtkWidget) rows added to the groups */
+  GPtrArray *status_rows; /* unowned, subset of rows */
+};
+
+enum {
+  SHOW_TENSOR,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (OviRecordView, ovi_record_view, GTK_TYPE_WIDGET)
+
+static void
+add_row (OviRecordView       *self,
+         AdwPreferencesGroup *group,
+         GtkWidget           *row)
+{
+  adw_preferences_group_add (group, row);
+  g_object_set_data (G_OBJECT (row), "group", group);
+  g_ptr_array_add (self->rows, row);
+}
+
+static void
+copy_clicked (GtkButton *button,
+              const char *text)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)), text);
+}
+
+static void
+add_field (OviRecordView *self,
+           const char    *name,
+           const char    *value)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *value_label = gtk_label_new (value);
+  GtkWidget *button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+  g_autofree char *copy_name = g_strdup_printf (_("Copy %s"), name);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (value_label), PANGO_ELLIPSIZE_START);
+  gtk_widget_set_tooltip_text (value_label, value);
+  gtk_widget_add_css_class (value_label, "numeric");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), value_label);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_tooltip_text (button, copy_name);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, copy_name, -1);
+  g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked),
+                         g_strdup (value), (GClosureNotify) (void (*)(void)) g_free, 0);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  add_row (self, self->fields_group, row);
+}
+
+static void
+add_field_u64 (OviRecordView *self,
+               const char    *name,
+               guint64        value,
+               gboolean       hex)
+{
+  g_autofree char *text = hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value)
+                              : g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  add_field (self, name, text);
+}
+
+static void
+add_status_row (OviRecordView *self,
+                const char    *title,
+                const char    *subtitle,
+                gboolean       set,
+                gboolean       known)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *check = gtk_check_button_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), set);
+  /* A checklist to read, not to edit. */
+  gtk_widget_set_can_target (check, FALSE);
+  gtk_widget_set_can_focus (check, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
+  if (set)
+    gtk_widget_add_css_class (row, known ? "status-set" : "status-unknown");
+  g_object_set_data (G_OBJECT (row), "check", check);
+  add_row (self, self->status_group, row);
+  g_ptr_array_add (self->status_rows, row);
+}
+
+static gboolean
+unit_has_bits (OviUnit unit)
+{
+  return unit == OVI_UNIT_AI_CORE || unit == OVI_UNIT_AIC || unit == OVI_UNIT_AIV;
+}
+
+static void
+show_status (OviRecordView     *self,
+             OviOverflowRecord *record)
+{
+  guint64 mask = ovi_overflow_record_get_flags_mask (record);
+  g_autofree char *hex = ovi_overflow_record_dup_status_hex (record);
+  g_autofree char *description = NULL;
+  guint n_bits = 0;
+  const OviStatusBit *bits = ovi_status_bits (&n_bits);
+  guint64 known = 0;
+
+  if (!unit_has_bits (ovi_overflow_record_get_unit (record)))
+    {
+      description = g_strdup_printf (_("%s = %llu: a status greater than zero means an overflow in the %s unit."),
+                                     hex, (unsigned long long) ovi_overflow_record_get_status (record),
+                                     ovi_overflow_record_get_unit_name (record));
+      adw_preferences_group_set_description (self->status_group, description);
+      return;
+    }
+
+  description = g_strdup_printf (_("%s = %llu; the checked bits are set."),
+                                 hex, (unsigned long long) mask);
+  adw_preferences_group_set_description (self->status_group, description);
+  for (guint i = 0; i < n_bits; i++)
+    {
+      g_autofree char *title = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x %s", bits[i].bit, bits[i].name);
+
+      add_status_row (self, title, _(bits[i].description), (mask & bits[i].bit) != 0, TRUE);
+      known |= bits[i].bit;
+    }
+  for (guint i = 0; i < 64; i++)
+    {
+      guint64 bit = G_GUINT64_CONSTANT (1) << i;
+
+      if ((mask & bit) && !(known & bit))
+        {
+          g_autofree char *title = g_strdup_printf (_("0x%llx Unknown bit"), (unsigned long long) bit);
+
+          add_status_row (self, title, _("Set, but not documented by the vendor"), TRUE, FALSE);
+        }
+    }
+}
+
+static void
+show_tensor_clicked (GtkButton     *button,
+                     OviRecordView *self)
+{
+  OviDumpFile *op = ovi_overflow_record_get_op (self->record);
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
+
+  g_signal_emit (self, signals[SHOW_TENSOR], 0, op, index);
+}
+
+static void
+show_operator (OviRecordView     *self,
+               OviOverflowRecord *record)
+{
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+  GPtrArray *tensors;
+  GtkWidget *row;
+
+  if (op == NULL)
+    {
+      adw_preferences_group_set_description (self->op_group,
+        _("No op dump file in this folder matches the task id and stream id of this record."));
+      return;
+    }
+
+  adw_preferences_group_set_description (self->op_group, NULL);
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), ovi_dump_file_get_op_name (op));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_dump_file_get_op_type (op));
+  add_row (self, self->op_group, row);
+
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("File"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_dump_file_get_relative_path (op));
+  add_row (self, self->op_group, row);
+
+  tensors = ovi_dump_file_get_tensors (op);
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+    {
+      OviTensor *tensor = g_ptr_array_index (tensors, i);
+      g_autofree char *label = ovi_tensor_dup_label (tensor);
+      g_autofree char *shape = ovi_tensor_dup_shape_string (tensor);
+      g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (tensor));
+      g_autofree char *subtitle = g_strdup_printf ("%s %s", dtype, shape);
+      g_autofree char *button_name = g_strdup_printf (_("Show %s"), label);
+      GtkWidget *button = gtk_button_new_with_label (_("Show"));
+
+      row = adw_action_row_new ();
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), label);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, button_name, -1);
+      g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (i));
+      g_signal_connect (button, "clicked", G_CALLBACK (show_tensor_clicked), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+      adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
+      add_row (self, self->op_group, row);
+    }
+}
+
+static void
+clear_rows (OviRecordView *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (self->rows, i);
+
+      adw_preferences_group_remove (g_object_get_data (G_OBJECT (row), "group"), row);
+    }
+  g_ptr_array_set_size (self->rows, 0);
+  g_ptr_array_set_size (self->status_rows, 0);
+}
+
+static void
+ovi_record_view_dispose (GObject *object)
+{
+  OviRecordView *self = OVI_RECORD_VIEW (object);
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_RECORD_VIEW);
+  /* Unnamed template children are not unparented by the call above. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->record);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_pointer (&self->status_rows, g_ptr_array_unref);
+  G_OBJECT_CLASS (ovi_record_view_parent_class)->dispose (object);
+}
+
+static void
+ovi_record_view_class_init (OviRecordViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ovi_record_view_dispose;
+
+  /* Asks to show tensor number @index of operator @op. */
+  signals[SHOW_TENSOR] = g_signal_new ("show-tensor", G_TYPE_FROM_CLASS (klass),
+                                       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                       G_TYPE_NONE, 2, OVI_TYPE_DUMP_FILE, G_TYPE_UINT);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/npu_tools/OverflowInspector/ovi-record-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviRecordView, fields_group);
+  gtk_widget_class_bind_template_child (widget_class, OviRecordView, op_group);
+  gtk_widget_class_bind_template_child (widget_class, OviRecordView, stack);
+  gtk_widget_class_bind_template_child (widget_class, OviRecordView, status_group);
+  gtk_widget_class_bind_template_child (widget_class, OviRecordView, title_label);
+}
+
+static void
+ovi_record_view_init (OviRecordView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->rows = g_ptr_array_new ();
+  self->status_rows = g_ptr_array_new ();
+}
+
+GtkWidget *
+ovi_record_view_new (void)
+{
+  return g_object_new (OVI_TYPE_RECORD_VIEW, NULL);
+}
+
+void
+ovi_record_view_set_record (OviRecordView     *self,
+                            OviOverflowRecord *record)
+{
+  g_autofree char *title = NULL;
+  g_autoptr(GPtrArray) extra = NULL;
+  OviDumpFile *file;
+
+  g_return_if_fail (OVI_IS_RECORD_VIEW (self));
+  g_return_if_fail (record == NULL || OVI_IS_OVERFLOW_RECORD (record));
+
+  if (record == self->record)
+    return;
+  g_set_object (&self->record, record);
+  clear_rows (self);
+
+  if (record == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+
+  if (ovi_overflow_record_get_is_first (record))
+    /* Translators: %s is the unit, e.g. AI Core */
+    title = g_strdup_printf (_("First overflow, %s"), ovi_overflow_record_get_unit_name (record));
+  else
+    /* Translators: %u is the position in time order, %s the unit */
+    title = g_strdup_printf (_("Overflow %u, %s"), ovi_overflow_record_get_position (record) + 1,
+                             ovi_overflow_record_get_unit_name (record));
+  gtk_label_set_text (self->title_label, title);
+
+  show_status (self, record);
+
+  add_field_u64 (self, _("Model id"), ovi_overflow_record_get_model_id (record), FALSE);
+  add_field_u64 (self, _("Stream id"), ovi_overflow_record_get_stream_id (record), FALSE);
+  add_field_u64 (self, _("Task id"), ovi_overflow_record_get_task_id (record), FALSE);
+  add_field_u64 (self, _("Task type"), ovi_overflow_record_get_task_type (record), FALSE);
+  add_field_u64 (self, _("pc_start"), ovi_overflow_record_get_pc_start (record), TRUE);
+  add_field_u64 (self, _("para_base"), ovi_overflow_record_get_para_base (record), TRUE);
+  add_field_u64 (self, _("kernel_code"), ovi_overflow_record_get_kernel_code (record), TRUE);
+  add_field_u64 (self, _("Block index"), ovi_overflow_record_get_block_idx (record), FALSE);
+  if (ovi_overflow_record_has_context (record))
+    {
+      add_field_u64 (self, _("Context id"), ovi_overflow_record_get_context_id (record), FALSE);
+      add_field_u64 (self, _("Thread id"), ovi_overflow_record_get_thread_id (record), FALSE);
+    }
+  extra = ovi_overflow_record_dup_extra_fields (record);
+  for (guint i = 0; extra != NULL && i < extra->len; i++)
+    {
+      const char *field = g_ptr_array_index (extra, i);
+      const char *eq = strchr (field, '=');
+      g_autofree char *name = eq ? g_strndup (field, eq - field) : g_strdup (field);
+
+      add_field (self, name, eq ? eq + 1 : "");
+    }
+  file = ovi_overflow_record_get_file (record);
+  if (file != NULL)
+    add_field (self, _("Overflow file"), ovi_dump_file_get_relative_path (file));
+
+  show_operator (self, record);
+  gtk_stack_set_visible_child_name (self->stack, "record");
+}
+
+OviOverflowRecord *
+ovi_record_view_get_record (OviRecordView *self)
+{
+  g_return_val_if_fail (OVI_IS_RECORD_VIEW (self), NULL);
+  return self->record;
+}
+
+/* What the checklist shows, read back from its widgets: one line per row,
+ * "[x] title" or "[ ] title". */
+char *
+ovi_record_view_dup_checklist_text (OviRecordView *self)
+{
+  GString *text = g_string_new (NULL);
+
+  g_return_val_if_fail (OVI_IS_RECORD_VIEW (self), NULL);
+
+  for (guint i = 0; i < self->status_rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (self->status_rows, i);
+      GtkCheckButton *check = g_object_get_data (G_OBJECT (row), "check");
+
+      g_string_append_printf (text, "[%c] %s\n", gtk_check_button_get_active (check) ? 'x' : ' ',
+                              adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+    }
+  return g_string_free (text, FALSE);
+}

@@ -1,0 +1,475 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "ovi-tensor-view.h"
+
+/* One operator's tensors: pick one, see its properties, its statistics and
+ * a histogram.  Statistics and histogram are computed in a worker thread. */
+
+struct _OviTensorView
+{
+  GtkWidget parent_instance;
+
+  GtkSpinButton *bins_spin;
+  GtkGrid *info_grid;
+  GtkLabel *first_label;
+  OviHistogramView *histogram;
+  GtkCheckButton *log_check;
+  GtkLabel *message_label;
+  GtkSpinner *spinner;
+  GtkCheckButton *symlog_check;
+  GtkDropDown *tensor_dropdown;
+  GtkLabel *title_label;
+
+  OviDumpFile *file;
+  GListStore *tensors;
+  GCancellable *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (OviTensorView, ovi_tensor_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_TENSOR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+typedef struct
+{
+  OviTensor *tensor;
+  guint bins;
+  OviHistogramScale scale;
+  OviAnalysis *analysis;
+  OviHistogram *histogram;
+} Job;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  g_clear_object (&job->tensor);
+  g_clear_pointer (&job->analysis, ovi_analysis_unref);
+  g_clear_pointer (&job->histogram, ovi_histogram_free);
+  g_free (job);
+}
+
+static void
+analyze_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+
+  job->analysis = ovi_tensor_analyze (job->tensor, &error);
+  if (job->analysis == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (!g_task_return_error_if_cancelled (task))
+    {
+      job->histogram = ovi_analysis_histogram (job->analysis, job->bins, job->scale);
+      g_task_return_boolean (task, TRUE);
+    }
+}
+
+static void
+add_info (OviTensorView *self,
+          int            row,
+          int            column,
+          const char    *name,
+          const char    *value)
+{
+  GtkWidget *name_label = gtk_label_new (name);
+  GtkWidget *value_label = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (name_label), 0);
+  gtk_widget_add_css_class (name_label, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  gtk_widget_add_css_class (value_label, "numeric");
+  gtk_grid_attach (self->info_grid, name_label, column * 2, row, 1, 1);
+  gtk_grid_attach (self->info_grid, value_label, column * 2 + 1, row, 1, 1);
+}
+
+static char *
+format_double (double value)
+{
+  if (isnan (value))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.6g", value);
+}
+
+static char *
+format_count_with_first (guint64 count,
+                         gint64  first)
+{
+  if (count == 0)
+    return g_strdup ("0");
+  /* Translators: a count of values, then the flat index of the first one */
+  return g_strdup_printf (_("%llu (first at %lld)"), (unsigned long long) count, (long long) first);
+}
+
+static char *
+format_position (OviTensor *tensor,
+                 gint64     index)
+{
+  g_autoptr(GString) str = g_string_new (NULL);
+  guint n_dims = 0;
+  const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
+  guint64 rest = index;
+  g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
+
+  for (guint i = n_dims; i > 0; i--)
+    {
+      guint64 dim = MAX (shape[i - 1], 1);
+
+      coords[i - 1] = rest % dim;
+      rest /= dim;
+    }
+  g_string_append_c (str, '(');
+  for (guint i = 0; i < n_dims; i++)
+    g_string_append_printf (str, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
+  g_string_append_c (str, ')');
+  return g_string_free (g_steal_pointer (&str), FALSE);
+}
+
+static void
+clear_grid (GtkGrid *grid)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (grid))) != NULL)
+    gtk_grid_remove (grid, child);
+}
+
+static void
+show_properties (OviTensorView *self,
+                 OviTensor     *tensor)
+{
+  g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (tensor));
+  g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (tensor));
+  g_autofree char *shape = ovi_tensor_dup_shape_string (tensor);
+  g_autofree char *size = g_format_size_full (ovi_tensor_get_size (tensor), G_FORMAT_SIZE_LONG_FORMAT);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_tensor_get_count (tensor));
+
+  add_info (self, 0, 0, _("Data type"), dtype);
+  add_info (self, 1, 0, _("Format"), format);
+  add_info (self, 2, 0, _("Shape"), shape);
+  add_info (self, 3, 0, _("Size"), size);
+  add_info (self, 4, 0, _("Elements"), count);
+}
+
+static void
+show_stats (OviTensorView *self,
+            OviTensor     *tensor,
+            const OviStats *stats)
+{
+  g_autofree char *min = format_double (stats->min);
+  g_autofree char *max = format_double (stats->max);
+  g_autofree char *mean = format_double (stats->mean);
+  g_autofree char *std = format_double (stats->std);
+  g_autofree char *max_abs = format_double (stats->max_abs);
+  g_autofree char *finite = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->finite);
+  g_autofree char *zeros = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->zeros);
+  g_autofree char *nan = format_count_with_first (stats->nan, stats->first_nan);
+  g_autofree char *pos_inf = format_count_with_first (stats->pos_inf, stats->first_pos_inf);
+  g_autofree char *neg_inf = format_count_with_first (stats->neg_inf, stats->first_neg_inf);
+  g_autofree char *saturated = format_count_with_first (stats->saturated, stats->first_saturated);
+
+  add_info (self, 0, 1, _("Minimum"), min);
+  add_info (self, 1, 1, _("Maximum"), max);
+  add_info (self, 2, 1, _("Mean"), mean);
+  add_info (self, 3, 1, _("Standard deviation"), std);
+  add_info (self, 4, 1, _("Largest magnitude"), max_abs);
+  add_info (self, 0, 2, _("Finite values"), finite);
+  add_info (self, 1, 2, _("Zeros"), zeros);
+  add_info (self, 2, 2, _("NaN"), nan);
+  add_info (self, 3, 2, _("+Inf"), pos_inf);
+  add_info (self, 4, 2, _("−Inf"), neg_inf);
+  add_info (self, 5, 2, _("Saturated (±max)"), saturated);
+
+  if (stats->first_nonfinite >= 0)
+    {
+      g_autofree char *position = format_position (tensor, stats->first_nonfinite);
+      OviAnalysis *analysis = ovi_tensor_peek_analysis (tensor);
+      double value = analysis ? ovi_analysis_value_at (analysis, stats->first_nonfinite) : NAN;
+      g_autofree char *value_text = isnan (value) ? g_strdup ("NaN")
+                                                  : g_strdup (value > 0 ? "+Inf" : "−Inf");
+      g_autofree char *text =
+        /* Translators: flat index, index per dimension, value (NaN or ±Inf) */
+        g_strdup_printf (_("First non-finite value at index %lld %s: %s"),
+                         (long long) stats->first_nonfinite, position, value_text);
+
+      gtk_label_set_text (self->first_label, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "error");
+    }
+  else
+    {
+      gtk_label_set_text (self->first_label, _("All values are finite."));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "dim-label");
+    }
+}
+
+static void
+set_busy (OviTensorView *self,
+          gboolean       busy)
+{
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+}
+
+static void
+analyze_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(OviTensorView) self = user_data;
+  GTask *task = G_TASK (result);
+  Job *job = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (task, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      set_busy (self, FALSE);
+      gtk_label_set_text (self->message_label, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
+      return;
+    }
+  if (job->tensor != ovi_tensor_view_get_tensor (self))
+    return;
+
+  set_busy (self, FALSE);
+  show_stats (self, job->tensor, ovi_analysis_get_stats (job->analysis));
+  ovi_histogram_view_clear (self->histogram);
+  ovi_histogram_view_add_series (self->histogram, NULL, g_steal_pointer (&job->histogram));
+}
+
+static void
+refresh (OviTensorView *self)
+{
+  OviTensor *tensor = ovi_tensor_view_get_tensor (self);
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  clear_grid (self->info_grid);
+  ovi_histogram_view_clear (self->histogram);
+  gtk_label_set_text (self->first_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->message_label), FALSE);
+  set_busy (self, FALSE);
+
+  if (tensor == NULL)
+    return;
+
+  show_properties (self, tensor);
+  if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
+    {
+      gtk_label_set_text (self->message_label,
+                          _("No statistics: the data type of this tensor is not supported."));
+      gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
+      return;
+    }
+
+  self->cancellable = g_cancellable_new ();
+  job = g_new0 (Job, 1);
+  job->tensor = g_object_ref (tensor);
+  job->bins = gtk_spin_button_get_value_as_int (self->bins_spin);
+  job->scale = gtk_check_button_get_active (self->symlog_check) ? OVI_HISTOGRAM_SYMLOG
+                                                               : OVI_HISTOGRAM_LINEAR;
+  task = g_task_new (NULL, self->cancellable, analyze_done, g_object_ref (self));
+  g_task_set_source_tag (task, refresh);
+  g_task_set_task_data (task, job, job_free);
+  set_busy (self, TRUE);
+  g_task_run_in_thread (task, analyze_thread);
+}
+
+static void
+histogram_settings_changed (OviTensorView *self)
+{
+  refresh (self);
+}
+
+static void
+selected_changed (OviTensorView *self)
+{
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
+}
+
+static void
+ovi_tensor_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_TENSOR:
+      g_value_set_object (value, ovi_tensor_view_get_tensor (OVI_TENSOR_VIEW (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_tensor_view_dispose (GObject *object)
+{
+  OviTensorView *self = OVI_TENSOR_VIEW (object);
+  GtkWidget *child;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_TENSOR_VIEW);
+  /* Unnamed template children are not unparented by the call above. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->file);
+  g_clear_object (&self->tensors);
+  G_OBJECT_CLASS (ovi_tensor_view_parent_class)->dispose (object);
+}
+
+static void
+ovi_tensor_view_class_init (OviTensorViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ovi_tensor_view_dispose;
+  object_class->get_property = ovi_tensor_view_get_property;
+
+  /* The selected tensor, what "Selected Tensor" exports write. */
+  properties[PROP_TENSOR] =
+    g_param_spec_object ("tensor", NULL, NULL, OVI_TYPE_TENSOR,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (OVI_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (OVI_TYPE_TENSOR);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/npu_tools/OverflowInspector/ovi-tensor-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, bins_spin);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, first_label);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, histogram);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, info_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, log_check);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, message_label);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, symlog_check);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, tensor_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, title_label);
+  gtk_widget_class_bind_template_callback (widget_class, histogram_settings_changed);
+}
+
+static void
+ovi_tensor_view_init (OviTensorView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->tensors = g_list_store_new (OVI_TYPE_TENSOR);
+  gtk_drop_down_set_model (self->tensor_dropdown, G_LIST_MODEL (self->tensors));
+  g_signal_connect_swapped (self->tensor_dropdown, "notify::selected",
+                            G_CALLBACK (selected_changed), self);
+  set_busy (self, FALSE);
+}
+
+GtkWidget *
+ovi_tensor_view_new (void)
+{
+  return g_object_new (OVI_TYPE_TENSOR_VIEW, NULL);
+}
+
+void
+ovi_tensor_view_set_file (OviTensorView *self,
+                          OviDumpFile   *file)
+{
+  GPtrArray *tensors;
+
+  g_return_if_fail (OVI_IS_TENSOR_VIEW (self));
+  g_return_if_fail (file == NULL || OVI_IS_DUMP_FILE (file));
+
+  if (file == self->file)
+    return;
+  g_set_object (&self->file, file);
+
+  g_list_store_remove_all (self->tensors);
+  tensors = file ? ovi_dump_file_get_tensors (file) : NULL;
+  if (tensors != NULL)
+    g_list_store_splice (self->tensors, 0, 0, tensors->pdata, tensors->len);
+
+  if (file != NULL)
+    {
+      g_autofree char *title = g_strdup_printf ("%s · %s", ovi_dump_file_get_op_type (file),
+                                                ovi_dump_file_get_op_name (file));
+      gtk_label_set_text (self->title_label, title);
+    }
+  else
+    gtk_label_set_text (self->title_label, _("No operator selected"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->tensor_dropdown), tensors && tensors->len > 0);
+
+  ovi_tensor_view_select_tensor (self, 0);
+  refresh (self);
+}
+
+OviDumpFile *
+ovi_tensor_view_get_file (OviTensorView *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR_VIEW (self), NULL);
+  return self->file;
+}
+
+void
+ovi_tensor_view_select_tensor (OviTensorView *self,
+                               guint          position)
+{
+  g_return_if_fail (OVI_IS_TENSOR_VIEW (self));
+
+  if (position < g_list_model_get_n_items (G_LIST_MODEL (self->tensors)))
+    gtk_drop_down_set_selected (self->tensor_dropdown, position);
+}
+
+OviTensor *
+ovi_tensor_view_get_tensor (OviTensorView *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR_VIEW (self), NULL);
+  if (self->tensor_dropdown == NULL)
+    return NULL;   /* disposed */
+  return gtk_drop_down_get_selected_item (self->tensor_dropdown);
+}
+
+gboolean
+ovi_tensor_view_get_busy (OviTensorView *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR_VIEW (self), FALSE);
+  return self->cancellable != NULL && gtk_spinner_get_spinning (self->spinner);
+}
+
+OviHistogramView *
+ovi_tensor_view_get_histogram (OviTensorView *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR_VIEW (self), NULL);
+  return self->histogram;
+}
+
+void
+ovi_tensor_view_bind_settings (OviTensorView *self,
+                               GSettings     *settings)
+{
+  g_return_if_fail (OVI_IS_TENSOR_VIEW (self));
+
+  g_settings_bind (settings, "histogram-bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "histogram-log-counts", self->log_check, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "histogram-symlog", self->symlog_check, "active", G_SETTINGS_BIND_DEFAULT);
+}

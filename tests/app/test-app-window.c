@@ -1,0 +1,1095 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+
+#include "ovi-application.h"
+#include "ovi-tree-node.h"
+#include "ovi-window.h"
+
+/* UI tests: open the example dump folder in a real window and check what a
+ * user sees.  Skipped when there is no display.  With OVI_SCREENSHOT_DIR set,
+ * /app/screenshots also saves PNGs of the main views there. */
+
+/* One registered application for all tests, as in the running app. */
+static OviApplication *app;
+
+typedef struct
+{
+  OviWindow *window;
+  char *tmpdir;
+} Fixture;
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @cond is true; fails the test after 20 s. */
+#define WAIT_UNTIL(cond)                                                         \
+  G_STMT_START {                                                                 \
+    gboolean timed_out_ = FALSE;                                                 \
+    guint id_ = g_timeout_add_seconds (20, timeout_cb, &timed_out_);             \
+    while (!(cond) && !timed_out_)                                               \
+      g_main_context_iteration (NULL, TRUE);                                     \
+    if (timed_out_)                                                              \
+      g_error ("timed out waiting for %s", #cond);                               \
+    g_source_remove (id_);                                                       \
+  } G_STMT_END
+
+static void
+settle (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->tmpdir = g_dir_make_tmp ("ovi-app-test-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  f->window = g_object_ref_sink (ovi_window_new (app));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 900);
+  gtk_window_present (GTK_WINDOW (f->window));
+  /* What the "Open Example" button on the start page does. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-example", NULL);
+  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  settle (200);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_clear_object (&f->window);
+  settle (50);
+  g_rmdir (f->tmpdir);
+  g_free (f->tmpdir);
+}
+
+/* --- reading what the column view shows --------------------------------- */
+
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
+    {
+      if (out->len > 0 && out->str[out->len - 1] != '\n')
+        g_string_append_c (out, '|');
+      g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+static int
+compare_y (gconstpointer a,
+           gconstpointer b)
+{
+  graphene_point_t pa, pb;
+  GtkWidget *wa = *(GtkWidget **) a, *wb = *(GtkWidget **) b;
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (wa));
+
+  if (!gtk_widget_compute_point (wa, root, &GRAPHENE_POINT_INIT (0, 0), &pa))
+    pa.y = 0;
+  if (!gtk_widget_compute_point (wb, root, &GRAPHENE_POINT_INIT (0, 0), &pb))
+    pb.y = 0;
+  return pa.y < pb.y ? -1 : pa.y > pb.y;
+}
+
+/* The rows the column view displays, top to bottom, each as its cell texts
+ * joined by '|'.  The rows are the children of the inner list view. */
+static GPtrArray *
+visible_rows (GtkColumnView *view)
+{
+  GtkWidget *list = NULL;
+  g_autoptr(GPtrArray) widgets = g_ptr_array_new ();
+  GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      list = child;
+  g_assert_nonnull (list);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row; row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_mapped (row) && gtk_widget_get_first_child (row) != NULL)
+      g_ptr_array_add (widgets, row);
+  g_ptr_array_sort (widgets, compare_y);
+  for (guint i = 0; i < widgets->len; i++)
+    {
+      GString *text = g_string_new (NULL);
+
+      collect_labels (g_ptr_array_index (widgets, i), text);
+      g_ptr_array_add (rows, g_string_free (text, FALSE));
+    }
+  return rows;
+}
+
+static char *
+cell (GPtrArray *rows,
+      guint      row,
+      guint      column)
+{
+  g_auto(GStrv) cells = g_strsplit (g_ptr_array_index (rows, row), "|", -1);
+
+  g_assert_cmpuint (column, <, g_strv_length (cells));
+  return g_strdup (cells[column]);
+}
+
+static GtkColumnViewColumn *
+column_by_title (GtkColumnView *view,
+                 const char    *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+        return column;
+    }
+  g_assert_not_reached ();
+}
+
+static OviOverflowRecord *
+find_record (OviWindow *window,
+             guint64    status)
+{
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+
+      if (ovi_overflow_record_get_status (record) == status)
+        return record;
+    }
+  return NULL;
+}
+
+/* --- tests -------------------------------------------------------------- */
+
+static void
+test_overflow_table (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+  g_autoptr(GPtrArray) rows = visible_rows (view);
+  guint n = g_list_model_get_n_items (records);
+
+  g_assert_cmpuint (n, >=, 5);
+  g_assert_cmpuint (rows->len, ==, n);
+
+  /* Default order: first overflow first, numbered 1, 2, 3... and the
+   * columns in the order of the issue. */
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+      g_autofree char *position = cell (rows, i, 0);
+      g_autofree char *iteration = cell (rows, i, 1);
+      g_autofree char *unit = cell (rows, i, 2);
+      g_autofree char *op_name = cell (rows, i, 4);
+      g_autofree char *status = cell (rows, i, 7);
+      g_autofree char *expected_position = g_strdup_printf ("%u", i + 1);
+      g_autofree char *expected_status = ovi_overflow_record_dup_status_summary (record);
+      OviDumpFile *op = ovi_overflow_record_get_op (record);
+
+      g_test_message ("row %u: %s", i, (char *) g_ptr_array_index (rows, i));
+      g_assert_cmpstr (position, ==, expected_position);
+      g_assert_cmpstr (iteration, ==, ovi_dump_file_get_iteration (ovi_overflow_record_get_file (record)));
+      g_assert_cmpstr (unit, ==, ovi_overflow_record_get_unit_name (record));
+      g_assert_cmpstr (status, ==, expected_status);
+      if (op == NULL)
+        g_assert_cmpstr (op_name, ==, _("No matching op dump file"));
+      else
+        g_assert_cmpstr (op_name, ==, ovi_dump_file_get_op_name (op));
+    }
+
+  /* The scan's counts stay in the progress line. */
+  {
+    GtkLabel *progress = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_label"));
+    g_autofree char *expected = g_strdup_printf ("%u overflow records", n);
+
+    g_assert_nonnull (strstr (gtk_label_get_text (progress), expected));
+  }
+
+  /* The first overflow of the example is the AI Core record 0x110. */
+  {
+    g_autofree char *status = cell (rows, 0, 7);
+    g_assert_cmpstr (status, ==, "0x110 FP16+INT");
+  }
+}
+
+static void
+assert_sorted (GPtrArray *rows,
+               guint      column,
+               gboolean   numeric,
+               gboolean   descending)
+{
+  for (guint i = 1; i < rows->len; i++)
+    {
+      g_autofree char *a = cell (rows, i - 1, column);
+      g_autofree char *b = cell (rows, i, column);
+      int cmp;
+
+      if (numeric)
+        {
+          guint64 x = g_ascii_strtoull (a, NULL, 10), y = g_ascii_strtoull (b, NULL, 10);
+          cmp = x < y ? -1 : x > y;
+        }
+      else
+        cmp = g_utf8_collate (a, b);
+      if (descending)
+        cmp = -cmp;
+      g_assert_cmpint (cmp, <=, 0);
+    }
+}
+
+static void
+test_sort_by_header (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  g_autoptr(GPtrArray) before = visible_rows (view);
+  g_autoptr(GPtrArray) by_task = NULL;
+  g_autoptr(GPtrArray) by_unit = NULL;
+  g_autoptr(GPtrArray) back = NULL;
+  g_autofree char *first = NULL;
+
+  gtk_column_view_sort_by_column (view, column_by_title (view, "Task"), GTK_SORT_DESCENDING);
+  settle (100);
+  by_task = visible_rows (view);
+  g_assert_cmpuint (by_task->len, ==, before->len);
+  assert_sorted (by_task, 5, TRUE, TRUE);
+
+  gtk_column_view_sort_by_column (view, column_by_title (view, "Unit"), GTK_SORT_ASCENDING);
+  settle (100);
+  by_unit = visible_rows (view);
+  assert_sorted (by_unit, 2, FALSE, FALSE);
+
+  /* Sorting by # gives back the first-overflow-first order. */
+  gtk_column_view_sort_by_column (view, column_by_title (view, "#"), GTK_SORT_ASCENDING);
+  settle (100);
+  back = visible_rows (view);
+  for (guint i = 0; i < back->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (back, i), ==, g_ptr_array_index (before, i));
+  first = cell (back, 0, 0);
+  g_assert_cmpstr (first, ==, "1");
+}
+
+static void
+test_search_and_unit_filter (Fixture       *f,
+                             gconstpointer  data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  GtkWidget *search = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search");
+  GtkDropDown *units = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "unit_dropdown"));
+  const char *op_type = ovi_dump_file_get_op_type (ovi_overflow_record_get_op (find_record (f->window, 272)));
+  g_autoptr(GPtrArray) rows = NULL;
+
+  /* The search matches op type or name. */
+  gtk_editable_set_text (GTK_EDITABLE (search), op_type);
+  settle (400);
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, >=, 1);
+  for (guint i = 0; i < rows->len; i++)
+    g_assert_nonnull (strstr (g_ptr_array_index (rows, i), op_type));
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  gtk_editable_set_text (GTK_EDITABLE (search), "");
+  gtk_drop_down_set_selected (units, 1 + OVI_UNIT_SDMA);
+  settle (400);
+  rows = visible_rows (view);
+  {
+    GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+    guint n_sdma = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+      {
+        g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+
+        n_sdma += ovi_overflow_record_get_unit (record) == OVI_UNIT_SDMA;
+      }
+    g_assert_cmpuint (n_sdma, >, 0);
+    g_assert_cmpuint (rows->len, ==, n_sdma);
+  }
+  for (guint i = 0; i < rows->len; i++)
+    g_assert_nonnull (strstr (g_ptr_array_index (rows, i), "|SDMA|"));
+}
+
+static void
+test_tree_narrows (Fixture       *f,
+                   gconstpointer  data)
+{
+  GListModel *tree = ovi_window_get_tree_model (f->window);
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (tree, i);
+      g_autoptr(OviTreeNode) node = gtk_tree_list_row_get_item (row);
+      g_autoptr(GPtrArray) rows = NULL;
+
+      if (ovi_tree_node_get_level (node) != OVI_TREE_LEVEL_ITERATION)
+        continue;
+      ovi_window_select_tree_row (f->window, i);
+      settle (100);
+      rows = visible_rows (view);
+      g_test_message ("%s: %u records", ovi_tree_node_get_label (node), rows->len);
+      g_assert_cmpuint (rows->len, ==, ovi_tree_node_get_count (node));
+      found = TRUE;
+    }
+  g_assert_true (found);
+}
+
+static void
+test_checklist_0x110 (Fixture       *f,
+                      gconstpointer  data)
+{
+  OviOverflowRecord *record = find_record (f->window, 272);
+  g_autofree char *checklist = NULL;
+
+  g_assert_nonnull (record);
+  g_assert_true (ovi_window_select_record (f->window, record));
+  checklist = ovi_record_view_dup_checklist_text (ovi_window_get_record_details (f->window));
+  g_assert_cmpstr (checklist, ==,
+                   "[ ] 0x8 NEG\n"
+                   "[x] 0x10 INT\n"
+                   "[ ] 0x20 FP\n"
+                   "[ ] 0x80 F2U\n"
+                   "[x] 0x100 FP16\n"
+                   "[ ] 0x400 CUBE\n");
+}
+
+/* The tensor of the example with the most kinds of abnormal values. */
+static gboolean
+find_abnormal_tensor (OviWindow    *window,
+                      OviDumpFile **file_out,
+                      guint        *index_out,
+                      OviStats     *stats_out)
+{
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (window));
+  int best = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
+        continue;
+      for (guint t = 0; tensors && t < tensors->len; t++)
+        {
+          g_autoptr(OviAnalysis) analysis = ovi_tensor_analyze (g_ptr_array_index (tensors, t), NULL);
+          const OviStats *stats = analysis ? ovi_analysis_get_stats (analysis) : NULL;
+
+          int score = stats ? (stats->nan > 0) + (stats->pos_inf > 0) + (stats->neg_inf > 0) + (stats->saturated > 0) : 0;
+
+          if (score > best)
+            {
+              best = score;
+              g_clear_object (file_out);
+              *file_out = g_object_ref (file);
+              *index_out = t;
+              *stats_out = *stats;
+            }
+        }
+    }
+  g_test_message ("most abnormal tensor: %d kinds", best);
+  return best >= 1;
+}
+
+typedef struct
+{
+  OviDumpFile *file;
+  guint index;
+  OviStats stats;
+} Abnormal;
+
+static void
+abnormal_free (gpointer data)
+{
+  Abnormal *a = data;
+
+  g_object_unref (a->file);
+  g_free (a);
+}
+
+/* Every tensor of the example with NaN, Inf or saturated values. */
+static GPtrArray *
+all_abnormal_tensors (OviWindow *window)
+{
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (window));
+  GPtrArray *found = g_ptr_array_new_with_free_func (abnormal_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
+        continue;
+      for (guint t = 0; tensors && t < tensors->len; t++)
+        {
+          g_autoptr(OviAnalysis) analysis = ovi_tensor_analyze (g_ptr_array_index (tensors, t), NULL);
+          const OviStats *stats = analysis ? ovi_analysis_get_stats (analysis) : NULL;
+
+          if (stats && stats->nan + stats->pos_inf + stats->neg_inf + stats->saturated > 0)
+            {
+              Abnormal *a = g_new0 (Abnormal, 1);
+
+              a->file = g_object_ref (file);
+              a->index = t;
+              a->stats = *stats;
+              g_ptr_array_add (found, a);
+            }
+        }
+    }
+  return found;
+}
+
+static guint64
+count_in (const char *text,
+          const char *prefix)
+{
+  const char *p = strstr (text, prefix);
+
+  g_assert_nonnull (p);
+  return g_ascii_strtoull (p + strlen (prefix), NULL, 10);
+}
+
+static void
+test_histogram_special_bins (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GPtrArray) abnormal = all_abnormal_tensors (f->window);
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviHistogramView *histogram = ovi_tensor_view_get_histogram (tensor_view);
+  guint64 nan = 0, pos_inf = 0, saturated = 0;
+
+  g_assert_cmpuint (abnormal->len, >, 0);
+  for (guint i = 0; i < abnormal->len; i++)
+    {
+      Abnormal *a = g_ptr_array_index (abnormal, i);
+      g_autofree char *nan_text = NULL;
+      g_autofree char *pos_inf_text = NULL;
+      g_autofree char *neg_inf_text = NULL;
+      g_autofree char *neg_sat_text = NULL;
+      g_autofree char *pos_sat_text = NULL;
+      g_autofree char *regular_text = NULL;
+      int width, height;
+
+      ovi_window_show_tensor (f->window, a->file, a->index);
+      WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) && ovi_histogram_view_get_n_series (histogram) == 1);
+      settle (100);
+      width = gtk_widget_get_width (GTK_WIDGET (histogram));
+      height = gtk_widget_get_height (GTK_WIDGET (histogram));
+      g_assert_cmpint (width, >, 300);
+
+      /* The special bins sit at fixed places: -Inf, -max left of the
+       * regular bins; +max, +Inf, NaN right of them (26 px wide, 2 px
+       * apart, 56 px left and 8 px right margins). */
+      neg_inf_text = ovi_histogram_view_dup_text_at (histogram, 56 + 13, height / 2);
+      neg_sat_text = ovi_histogram_view_dup_text_at (histogram, 56 + 26 + 2 + 13, height / 2);
+      pos_sat_text = ovi_histogram_view_dup_text_at (histogram, width - 8 - 3 * 26 - 4 + 13, height / 2);
+      pos_inf_text = ovi_histogram_view_dup_text_at (histogram, width - 8 - 2 * 26 - 2 + 13, height / 2);
+      nan_text = ovi_histogram_view_dup_text_at (histogram, width - 8 - 13, height / 2);
+      regular_text = ovi_histogram_view_dup_text_at (histogram, width / 2, height / 2);
+      g_test_message ("%s: %s / %s / %s / %s / %s / %s", ovi_dump_file_get_op_name (a->file),
+                      neg_inf_text, neg_sat_text, pos_sat_text, pos_inf_text, nan_text, regular_text);
+
+      g_assert_cmpuint (count_in (nan_text, "Not a number: "), ==, a->stats.nan);
+      g_assert_cmpuint (count_in (pos_inf_text, "Positive infinity: "), ==, a->stats.pos_inf);
+      g_assert_cmpuint (count_in (neg_inf_text, "Negative infinity: "), ==, a->stats.neg_inf);
+      g_assert_cmpuint (count_in (neg_sat_text, "): ") + count_in (pos_sat_text, "): "), ==, a->stats.saturated);
+      g_assert_nonnull (strstr (regular_text, "Bin "));
+      nan += a->stats.nan;
+      pos_inf += a->stats.pos_inf;
+      saturated += a->stats.saturated;
+    }
+  /* The example has all three kinds. */
+  g_assert_cmpuint (nan, >, 0);
+  g_assert_cmpuint (pos_inf, >, 0);
+  g_assert_cmpuint (saturated, >, 0);
+
+  /* More bins recompute the histogram off the main thread. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (tensor_view), OVI_TYPE_TENSOR_VIEW, "bins_spin")), 128);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) && ovi_histogram_view_get_n_series (histogram) == 1);
+
+  /* The histogram settings are kept. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+    g_assert_cmpuint (g_settings_get_uint (settings, "histogram-bins"), ==, 128);
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (tensor_view), OVI_TYPE_TENSOR_VIEW, "log_check")), TRUE);
+    g_assert_true (g_settings_get_boolean (settings, "histogram-log-counts"));
+    g_assert_true (ovi_histogram_view_get_log_counts (histogram));
+    g_settings_reset (settings, "histogram-bins");
+    g_settings_reset (settings, "histogram-log-counts");
+  }
+}
+
+static void
+test_operator_table (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkColumnView *view = ovi_window_get_op_view (f->window);
+  g_autoptr(GPtrArray) rows = NULL;
+  gboolean abnormal_seen = FALSE;
+
+  ovi_window_show_page (f->window, "operators");
+  settle (200);
+  gtk_column_view_sort_by_column (view, column_by_title (view, "NaN"), GTK_SORT_DESCENDING);
+  settle (100);
+  /* The list keeps its top item in view across a re-sort: scroll up as a
+   * user would. */
+  gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view)), 0);
+  settle (200);
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, >, 0);
+  assert_sorted (rows, 8, TRUE, TRUE);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autofree char *nan = cell (rows, i, 8);
+
+      g_test_message ("op row %u: %s", i, (char *) g_ptr_array_index (rows, i));
+      g_assert_cmpstr (nan, !=, "…");
+      if (g_ascii_strtoull (nan, NULL, 10) > 0)
+        abnormal_seen = TRUE;
+    }
+  g_assert_true (abnormal_seen);
+}
+
+static void
+test_export (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *json_path = g_build_filename (f->tmpdir, "report.json", NULL);
+  g_autofree char *text_path = g_build_filename (f->tmpdir, "report.txt", NULL);
+  g_autofree char *npy_path = g_build_filename (f->tmpdir, "tensor.npy", NULL);
+  g_autofree char *vendor_path = g_build_filename (f->tmpdir, "overflow.json", NULL);
+  g_autofree char *example = ovi_application_dup_example_dir ();
+  g_autofree char *inside = g_build_filename (example, "report.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OviDumpFile) file = NULL;
+  OviStats stats;
+  guint index = 0;
+  gsize length;
+
+  /* Report as JSON: the same document the CLI writes. */
+  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_JSON, json_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (json_path, &contents, &length, &error));
+  expected = ovi_report_to_json (ovi_window_get_folder (f->window));
+  g_assert_cmpstr (contents, ==, expected);
+  g_assert_true (json_parser_load_from_data (parser, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  g_clear_pointer (&contents, g_free);
+
+  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_TEXT, text_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (text_path, G_FILE_TEST_IS_REGULAR));
+
+  /* The selected tensor as .npy. */
+  g_assert_true (find_abnormal_tensor (f->window, &file, &index, &stats));
+  ovi_window_show_tensor (f->window, file, index);
+  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_TENSOR_NPY, npy_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (npy_path, &contents, &length, &error));
+  g_assert_cmpuint (length, >, 10);
+  g_assert_cmpmem (contents, 6, "\x93NUMPY", 6);
+  g_clear_pointer (&contents, g_free);
+
+  /* The selected overflow file as the vendor JSON. */
+  g_assert_true (ovi_window_select_record (f->window, find_record (f->window, 272)));
+  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_OVERFLOW_JSON, vendor_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (vendor_path, &contents, &length, &error));
+  g_assert_true (json_parser_load_from_data (parser, contents, length, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (contents, "\"AI Core\""));
+  g_assert_nonnull (strstr (contents, "272"));
+
+  /* Never inside the inspected folder. */
+  g_assert_false (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_JSON, inside, &error));
+  g_assert_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP);
+  g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
+
+  g_unlink (json_path);
+  g_unlink (text_path);
+  g_unlink (npy_path);
+  g_unlink (vendor_path);
+}
+
+static void
+test_compare (Fixture       *f,
+              gconstpointer  data)
+{
+  OviCompareView *compare = ovi_window_get_compare_view (f->window);
+  OviHistogramView *histogram = ovi_compare_view_get_histogram (compare);
+  OviOverflowRecord *record = find_record (f->window, 272);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+
+  g_assert_nonnull (op);
+  ovi_window_show_page (f->window, "compare");
+  g_assert_true (ovi_compare_view_select_op (compare, ovi_dump_file_get_op_name (op)));
+  WAIT_UNTIL (!ovi_compare_view_get_busy (compare));
+  g_assert_cmpuint (ovi_compare_view_get_n_iterations (compare), >=, 2);
+  g_assert_cmpuint (ovi_histogram_view_get_n_series (histogram), >=, 1);
+}
+
+static void
+test_problems (Fixture       *f,
+               gconstpointer  data)
+{
+  GListModel *problems = ovi_dump_folder_get_problems (ovi_window_get_folder (f->window));
+  GtkColumnView *view = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problem_view"));
+  g_autoptr(GPtrArray) rows = NULL;
+
+  ovi_window_show_page (f->window, "problems");
+  settle (200);
+  {
+    GtkWidget *button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problems_button"));
+    AdwButtonContent *content = ADW_BUTTON_CONTENT (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problems_content"));
+    g_autofree char *expected = g_strdup_printf ("%u problem%s", g_list_model_get_n_items (problems),
+                                                 g_list_model_get_n_items (problems) == 1 ? "" : "s");
+
+    g_assert_cmpuint (g_list_model_get_n_items (problems), >, 0);
+    g_assert_true (gtk_widget_get_visible (button));
+    g_assert_cmpstr (adw_button_content_get_label (content), ==, expected);
+  }
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (problems));
+  for (guint i = 0; i < rows->len; i++)
+    g_assert_cmpstr (strchr (g_ptr_array_index (rows, i), '|'), !=, NULL);
+}
+
+static void
+test_window_state (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  OviWindow *window;
+
+  g_settings_set_int (settings, "window-width", 900);
+  g_settings_set_int (settings, "window-height", 650);
+  window = ovi_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (200);
+  /* The saved size is the size the window opens with. */
+  {
+    int width, height;
+
+    gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+    g_assert_cmpint (width, ==, 900);
+    g_assert_cmpint (height, ==, 650);
+  }
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  settle (200);
+  gtk_window_close (GTK_WINDOW (window));
+  settle (100);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
+static void
+test_open_several (void)
+{
+  g_autofree char *example = ovi_application_dup_example_dir ();
+  g_autofree char *iteration = g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+  GFile *files[2];
+  OviWindow *opened[2];
+  GList *windows;
+  guint before = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  files[0] = g_file_new_for_path (example);
+  files[1] = g_file_new_for_path (iteration);
+  /* What "overflow-inspector FOLDER FOLDER" does: one window each. */
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  g_assert_cmpuint (g_list_length (windows), ==, before + 2);
+  /* The newest windows come first. */
+  opened[0] = g_object_ref (windows->data);
+  opened[1] = g_object_ref (windows->next->data);
+  for (guint i = 0; i < 2; i++)
+    {
+      WAIT_UNTIL (!ovi_window_get_loading (opened[i]) && ovi_window_get_pending_stats (opened[i]) == 0);
+      g_assert_nonnull (ovi_window_get_folder (opened[i]));
+    }
+  g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (opened[0])), !=,
+                   ovi_dump_folder_get_root_path (ovi_window_get_folder (opened[1])));
+  for (guint i = 0; i < 2; i++)
+    {
+      gtk_window_destroy (GTK_WINDOW (opened[i]));
+      g_object_unref (opened[i]);
+    }
+  settle (100);
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+}
+
+/* --- screenshots -------------------------------------------------------- */
+
+static void
+save_png (GtkWidget  *widget,
+          const char *name)
+{
+  const char *dir = g_getenv ("OVI_SCREENSHOT_DIR");
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  settle (300);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("saved %s", path);
+}
+
+/* The operator name dumped in the most iterations (the first overflow's
+ * operator when there is a tie), for the compare view. */
+static const char *
+most_repeated_op (OviWindow *window)
+{
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (window));
+  OviDumpFile *first_op = ovi_overflow_record_get_op (find_record (window, 272));
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *best = ovi_dump_file_get_op_name (first_op);
+  guint best_count = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      const char *name = ovi_dump_file_get_op_name (file);
+      char *key;
+      guint count;
+
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP || name == NULL)
+        continue;
+      key = g_strconcat (name, "\n", ovi_dump_file_get_iteration (file), NULL);
+      if (!g_hash_table_add (seen, key))
+        continue;
+      count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1;
+      g_hash_table_insert (counts, (gpointer) name, GUINT_TO_POINTER (count));
+      if (count > best_count || (count == best_count && g_strcmp0 (name, ovi_dump_file_get_op_name (first_op)) == 0))
+        {
+          best = name;
+          best_count = count;
+        }
+    }
+  return best;
+}
+
+static void
+test_screenshots (Fixture       *f,
+                  gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (f->window);
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviCompareView *compare = ovi_window_get_compare_view (f->window);
+  OviOverflowRecord *first = find_record (f->window, 272);
+  OviDumpFile *op = ovi_overflow_record_get_op (first);
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+  guint index = 0;
+
+  if (g_getenv ("OVI_SCREENSHOT_DIR") == NULL)
+    {
+      g_test_skip ("OVI_SCREENSHOT_DIR is not set");
+      return;
+    }
+
+  /* Wide enough for every column of the overflow table. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1560, 940);
+  settle (300);
+  g_assert_true (ovi_window_select_record (f->window, first));
+  save_png (window, "overflows.png");
+
+  /* The output of the first overflowing operator that holds non-finite values. */
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      g_autoptr(OviAnalysis) analysis = ovi_tensor_analyze (g_ptr_array_index (tensors, i), NULL);
+
+      if (analysis && ovi_analysis_get_stats (analysis)->first_nonfinite >= 0)
+        index = i;
+    }
+  ovi_window_show_tensor (f->window, op, index);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  save_png (window, "tensor.png");
+
+  ovi_window_show_page (f->window, "compare");
+  ovi_compare_view_select_op (compare, most_repeated_op (f->window));
+  WAIT_UNTIL (!ovi_compare_view_get_busy (compare));
+  save_png (window, "compare.png");
+
+  ovi_window_show_page (f->window, "problems");
+  save_png (window, "problems.png");
+}
+
+static void
+test_shortcuts (Fixture       *f,
+                gconstpointer  data)
+{
+  static const struct { const char *action; const char *accel; } expected[] = {
+    { "win.open", "<Control>o" }, { "win.search", "<Control>f" }, { "win.export", "<Control>e" },
+    { "win.reload", "F5" }, { "window.close", "<Control>w" }, { "app.quit", "<Control>q" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), expected[i].action);
+
+      g_assert_true (g_strv_contains ((const char * const *) accels, expected[i].accel));
+    }
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window)));
+
+  /* Ctrl+F lands in the search field of the overflow table. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
+  settle (100);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)),
+                                         GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search")))
+                 || gtk_root_get_focus (GTK_ROOT (f->window)) == GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search")));
+
+  /* The opened folder heads the recent folders of the start page. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-folders");
+    g_autofree char *example = ovi_application_dup_example_dir ();
+
+    g_assert_nonnull (recent[0]);
+    g_assert_cmpstr (recent[0], ==, example);
+  }
+
+  /* The about window opens (and closes). */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  settle (200);
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    GtkWindow *about = NULL;
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+        if (toplevel != GTK_WINDOW (f->window) && gtk_widget_get_visible (GTK_WIDGET (toplevel))
+            && gtk_window_get_transient_for (toplevel) == GTK_WINDOW (f->window))
+          about = toplevel;
+      }
+    g_assert_nonnull (about);
+    gtk_window_destroy (about);
+  }
+
+  /* F5 rescans and gives the same records. */
+  {
+    guint before = g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window)));
+
+    gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
+    WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+    g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))), ==, before);
+  }
+}
+
+static void
+test_drop_folder (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *example = ovi_application_dup_example_dir ();
+  g_autofree char *iteration = g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  GtkDropTarget *target = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (iteration);
+  GSList *list = g_slist_prepend (NULL, file);
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+  g_autoptr(GPtrArray) rows = NULL;
+
+  if (!g_file_test (iteration, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the example has no iteration folder 4");
+      g_slist_free (list);
+      return;
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        target = GTK_DROP_TARGET (controller);
+    }
+  g_assert_nonnull (target);
+
+  /* What GTK does when a folder from a file manager is dropped. */
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (list));
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_slist_free (list);
+  g_assert_true (accepted);
+
+  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  settle (200);
+  g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (f->window)), ==, iteration);
+  rows = visible_rows (ovi_window_get_record_view (f->window));
+  g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))));
+  g_assert_cmpuint (rows->len, >, 0);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autofree char *iteration_cell = cell (rows, i, 1);
+      g_assert_cmpstr (iteration_cell, ==, "4");
+    }
+}
+
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  /* Cancel right after starting a rescan: the scan stops, the window keeps
+   * what was found and stays usable. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
+  g_assert_true (ovi_window_get_loading (f->window));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.cancel", NULL);
+  /* The statistics of the operators found so far still complete. */
+  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  settle (100);
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_revealer"))));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
+  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  g_assert_nonnull (find_record (f->window, 272));
+}
+
+static void
+test_open_single_file (Fixture       *f,
+                       gconstpointer  data)
+{
+  OviOverflowRecord *record = find_record (f->window, 272);
+  const char *path = ovi_dump_file_get_path (ovi_overflow_record_get_file (record));
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *status = NULL;
+
+  ovi_window_open_file (f->window, file);
+  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  settle (200);
+  rows = visible_rows (ovi_window_get_record_view (f->window));
+  g_assert_cmpuint (rows->len, ==, 1);
+  status = cell (rows, 0, 7);
+  g_assert_cmpstr (status, ==, "0x110 FP16+INT");
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *xdg = g_dir_make_tmp ("ovi-app-xdg-XXXXXX", NULL);
+  const char *vars[] = { "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR" };
+  gboolean tap = FALSE;
+  int ret;
+
+  /* A private home for whatever GTK writes, before GLib reads the variables. */
+  for (guint i = 0; xdg != NULL && i < G_N_ELEMENTS (vars); i++)
+    {
+      g_autofree char *dir = g_build_filename (xdg, vars[i], NULL);
+
+      g_mkdir_with_parents (dir, 0700);
+      g_setenv (vars[i], dir, TRUE);
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_setenv ("GTK_A11Y", "none", FALSE);
+
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--tap"))
+      tap = TRUE;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      /* 77 tells meson "skipped"; under --tap the plan says it. */
+      if (tap)
+        {
+          g_print ("1..0 # SKIP no display\n");
+          return 0;
+        }
+      g_printerr ("No display: skipping the UI tests\n");
+      return 77;
+    }
+  adw_init ();
+
+  app = ovi_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+  if (!g_application_register (G_APPLICATION (app), NULL, NULL))
+    return 1;
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/app/window/overflow-table", test_overflow_table);
+  ADD ("/app/window/sort-by-header", test_sort_by_header);
+  ADD ("/app/window/search-and-unit-filter", test_search_and_unit_filter);
+  ADD ("/app/window/tree-narrows", test_tree_narrows);
+  ADD ("/app/window/checklist-0x110", test_checklist_0x110);
+  ADD ("/app/window/histogram-special-bins", test_histogram_special_bins);
+  ADD ("/app/window/operator-table", test_operator_table);
+  ADD ("/app/window/export", test_export);
+  ADD ("/app/window/compare", test_compare);
+  ADD ("/app/window/problems", test_problems);
+  ADD ("/app/window/shortcuts", test_shortcuts);
+  ADD ("/app/window/open-single-file", test_open_single_file);
+  ADD ("/app/window/drop-folder", test_drop_folder);
+  ADD ("/app/window/cancel", test_cancel);
+  ADD ("/app/screenshots", test_screenshots);
+  g_test_add_func ("/app/window-state", test_window_state);
+  g_test_add_func ("/app/open-several", test_open_several);
+#undef ADD
+
+  ret = g_test_run ();
+  remove_tree (xdg);
+  return ret;
+}
