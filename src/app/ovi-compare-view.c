@@ -149,14 +149,15 @@ analyze_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   Job *job = task_data;
+  int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
 
   for (guint i = 0; i < job->items->len; i++)
     {
       Item *item = g_ptr_array_index (job->items, i);
       g_autoptr(GError) error = NULL;
 
-      if (g_task_return_error_if_cancelled (task))
-        return;
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
       if (item->tensor == NULL)
         continue;
       item->analysis = ovi_tensor_analyze (item->tensor, &error);
@@ -165,7 +166,9 @@ analyze_thread (GTask        *task,
       else
         item->histogram = ovi_analysis_histogram (item->analysis, job->bins, job->scale);
     }
-  g_task_return_boolean (task, TRUE);
+  ovi_thread_set_nice (saved_nice);
+  if (!g_task_return_error_if_cancelled (task))
+    g_task_return_boolean (task, TRUE);
 }
 
 static char *
@@ -286,6 +289,8 @@ find_tensor (OviDumpFile *file,
   return NULL;
 }
 
+#define COMPARE_MAX_ITERATIONS 24
+
 static void
 refresh_stats (OviCompareView *self)
 {
@@ -319,9 +324,12 @@ refresh_stats (OviCompareView *self)
       Item *item;
       OviTensor *tensor;
 
-      /* Only the iterations that dumped this operator. */
+      /* Only the iterations that dumped this operator, and no more than a
+       * screen of them: the first ones, where an overflow starts. */
       if (file == NULL)
         continue;
+      if (job->items->len == COMPARE_MAX_ITERATIONS)
+        break;
       item = g_new0 (Item, 1);
       tensor = find_tensor (file, label);
       item->iteration = g_strdup (iteration);
@@ -402,6 +410,11 @@ spread_op_clicked (GtkButton      *button,
   ovi_compare_view_select_op (self, gtk_button_get_label (button));
 }
 
+/* A grid of widgets is not a table view: past this many rows or columns
+ * it would take seconds to build, and nobody reads that far anyway. */
+#define SPREAD_MAX_OPS 40
+#define SPREAD_MAX_ITERATIONS 40
+
 /* Rows: operators with at least one overflow record, earliest overflow
  * first; columns: iterations. */
 static void
@@ -412,6 +425,7 @@ build_spread (OviCompareView *self)
   g_autoptr(GPtrArray) ops = g_ptr_array_new ();
   g_autoptr(GHashTable) op_seen = g_hash_table_new (g_str_hash, g_str_equal);
   guint n = g_list_model_get_n_items (records);
+  guint n_rows, n_columns;
 
   clear_grid (self->spread_grid);
 
@@ -443,10 +457,18 @@ build_spread (OviCompareView *self)
       return;
     }
 
-  for (guint c = 0; c < self->iterations->len; c++)
+  n_columns = MIN (self->iterations->len, SPREAD_MAX_ITERATIONS);
+  n_rows = MIN (ops->len, SPREAD_MAX_OPS);
+  for (guint c = 0; c < n_columns; c++)
     grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (self->iterations, c), "heading");
+  if (n_rows < ops->len || n_columns < self->iterations->len)
+    {
+      g_autofree char *note = g_strdup_printf (_("The first %u of %u operators and %u of %u iterations"),
+                                               n_rows, ops->len, n_columns, self->iterations->len);
+      grid_label (self->spread_grid, 0, n_rows + 1, note, "dim-label");
+    }
 
-  for (guint r = 0; r < ops->len; r++)
+  for (guint r = 0; r < n_rows; r++)
     {
       const char *name = g_ptr_array_index (ops, r);
       GHashTable *by_iteration = g_hash_table_lookup (self->op_files, name);
@@ -458,7 +480,7 @@ build_spread (OviCompareView *self)
       g_signal_connect (button, "clicked", G_CALLBACK (spread_op_clicked), self);
       gtk_grid_attach (self->spread_grid, button, 0, r + 1, 1, 1);
 
-      for (guint c = 0; c < self->iterations->len; c++)
+      for (guint c = 0; c < n_columns; c++)
         {
           const char *iteration = g_ptr_array_index (self->iterations, c);
           g_autofree char *key = g_strconcat (name, "\n", iteration, NULL);

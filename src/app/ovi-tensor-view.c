@@ -66,8 +66,10 @@ analyze_thread (GTask        *task,
 {
   Job *job = task_data;
   GError *error = NULL;
+  int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
 
   job->analysis = ovi_tensor_analyze (job->tensor, &error);
+  ovi_thread_set_nice (saved_nice);
   if (job->analysis == NULL)
     {
       g_task_return_error (task, error);

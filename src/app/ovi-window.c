@@ -63,6 +63,10 @@ struct _OviWindow
   GHashTable *op_row_index;      /* OviDumpFile -> OviOpRow */
   GThreadPool *stats_pool;
   guint pending_stats;
+  GPtrArray *pending_rows;   /* OviOpRow, waiting to join the operator table */
+  guint rows_flush_id;
+  GAsyncQueue *stats_done;   /* StatsJob, finished by the workers */
+  guint stats_drain_id;
   GtkCustomFilter *record_custom_filter;
   GtkCustomFilter *op_custom_filter;
 };
@@ -283,12 +287,10 @@ stats_job_free (StatsJob *job)
   g_free (job);
 }
 
-static gboolean
-stats_job_done (gpointer data)
+static void
+stats_job_done (OviWindow *self,
+                StatsJob  *job)
 {
-  StatsJob *job = data;
-  OviWindow *self = job->window;
-
   if (!g_cancellable_is_cancelled (job->cancellable))
     {
       ovi_op_row_set_stats (job->row, &job->stats);
@@ -301,6 +303,29 @@ stats_job_done (gpointer data)
         }
     }
   stats_job_free (job);
+}
+
+/* Takes in the workers' results a few milliseconds at a time, so that a
+ * folder of 100 000 operators never holds the main loop up. */
+static gboolean
+drain_stats (gpointer data)
+{
+  OviWindow *self = data;
+  gint64 deadline = g_get_monotonic_time () + 5 * 1000;
+  StatsJob *job;
+
+  while (g_get_monotonic_time () < deadline && (job = g_async_queue_try_pop (self->stats_done)))
+    stats_job_done (self, job);
+  if (self->pending_stats > 0 || g_async_queue_length (self->stats_done) > 0)
+    return G_SOURCE_CONTINUE;
+  self->stats_drain_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+free_cancelled_job (gpointer data)
+{
+  stats_job_free (data);
   return G_SOURCE_REMOVE;
 }
 
@@ -309,13 +334,33 @@ stats_worker (gpointer data,
               gpointer user_data)
 {
   StatsJob *job = data;
+  int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
 
   if (!g_cancellable_is_cancelled (job->cancellable))
-    ovi_op_stats_compute (ovi_op_row_get_file (job->row), job->cancellable, &job->stats);
-  g_main_context_invoke (NULL, stats_job_done, job);
+    {
+      ovi_op_stats_compute (ovi_op_row_get_file (job->row), job->cancellable, &job->stats);
+      ovi_dump_file_classify (ovi_op_row_get_file (job->row));
+    }
+  ovi_thread_set_nice (saved_nice);
+  if (g_cancellable_is_cancelled (job->cancellable))
+    g_main_context_invoke (NULL, free_cancelled_job, job);  /* the last window ref may go */
+  else
+    g_async_queue_push (job->window->stats_done, job);
 }
 
 /* --- folder models ------------------------------------------------------ */
+
+static gboolean
+flush_rows (gpointer data)
+{
+  OviWindow *self = data;
+
+  g_list_store_splice (self->op_rows, g_list_model_get_n_items (G_LIST_MODEL (self->op_rows)), 0,
+                       self->pending_rows->pdata, self->pending_rows->len);
+  g_ptr_array_set_size (self->pending_rows, 0);
+  self->rows_flush_id = 0;
+  return G_SOURCE_REMOVE;
+}
 
 static void
 add_files (OviWindow *self,
@@ -345,8 +390,14 @@ add_files (OviWindow *self,
       self->pending_stats++;
       g_thread_pool_push (self->stats_pool, job, NULL);
     }
-  g_list_store_splice (self->op_rows, g_list_model_get_n_items (G_LIST_MODEL (self->op_rows)), 0,
-                       rows->pdata, rows->len);
+  if (self->pending_stats > 0 && self->stats_drain_id == 0)
+    self->stats_drain_id = g_timeout_add (20, drain_stats, self);
+  /* Each change to a sorted table rebuilds its visible rows: while a big
+   * folder scans, the operator table takes its new rows a few times a
+   * second instead of with every slice of files. */
+  g_ptr_array_extend_and_steal (self->pending_rows, g_steal_pointer (&rows));
+  if (self->rows_flush_id == 0)
+    self->rows_flush_id = g_timeout_add (300, flush_rows, self);
 }
 
 static void
@@ -488,6 +539,11 @@ load_done (GObject      *object,
   if (folder != self->folder)
     return;
 
+  if (self->rows_flush_id != 0)
+    {
+      g_source_remove (self->rows_flush_id);
+      flush_rows (self);
+    }
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
   update_progress (self);
   update_actions (self);
@@ -555,6 +611,8 @@ close_folder (OviWindow *self)
   ovi_record_view_set_record (self->record_details, NULL);
   ovi_tensor_view_set_file (self->tensor_view, NULL);
   ovi_compare_view_set_folder (self->compare_view, NULL);
+  g_clear_handle_id (&self->rows_flush_id, g_source_remove);
+  g_ptr_array_set_size (self->pending_rows, 0);
   g_list_store_remove_all (self->op_rows);
   g_hash_table_remove_all (self->op_row_index);
   self->tree_node = NULL;
@@ -1051,12 +1109,29 @@ ovi_window_dispose (GObject *object)
       g_thread_pool_free (self->stats_pool, FALSE, FALSE);
       self->stats_pool = NULL;
     }
+  g_clear_handle_id (&self->stats_drain_id, g_source_remove);
+  if (self->stats_done != NULL)
+    {
+      StatsJob *job;
+      while ((job = g_async_queue_try_pop (self->stats_done)))
+        stats_job_free (job);
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_WINDOW);
   g_clear_object (&self->settings);
   g_clear_object (&self->op_rows);
   g_clear_pointer (&self->op_row_index, g_hash_table_unref);
   g_clear_pointer (&self->recent_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (ovi_window_parent_class)->dispose (object);
+}
+
+static void
+ovi_window_finalize (GObject *object)
+{
+  OviWindow *self = OVI_WINDOW (object);
+
+  g_clear_pointer (&self->stats_done, g_async_queue_unref);
+  g_clear_pointer (&self->pending_rows, g_ptr_array_unref);
+  G_OBJECT_CLASS (ovi_window_parent_class)->finalize (object);
 }
 
 static void
@@ -1067,6 +1142,7 @@ ovi_window_class_init (OviWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = ovi_window_dispose;
+  object_class->finalize = ovi_window_finalize;
   window_class->close_request = ovi_window_close_request;
 
   g_type_ensure (OVI_TYPE_COMPARE_VIEW);
@@ -1162,6 +1238,8 @@ ovi_window_init (OviWindow *self)
   self->op_rows = g_list_store_new (OVI_TYPE_OP_ROW);
   self->op_row_index = g_hash_table_new (NULL, NULL);
   self->stats_pool = g_thread_pool_new (stats_worker, NULL, 2, FALSE, NULL);
+  self->stats_done = g_async_queue_new ();
+  self->pending_rows = g_ptr_array_new_with_free_func (g_object_unref);
   gtk_sort_list_model_set_model (self->op_sort_model, G_LIST_MODEL (self->op_rows));
 
   gtk_string_list_append (self->unit_list, _("All Units"));

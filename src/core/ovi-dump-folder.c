@@ -4,7 +4,10 @@
 #include <string.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "ovi-dump-file-private.h"
 #include "ovi-blame.h"
@@ -167,6 +170,27 @@ ovi_dump_folder_init (OviDumpFolder *self)
 }
 
 /**
+ * ovi_thread_set_nice:
+ *
+ * Sets the calling thread's nice value (Linux threads have their own).
+ *
+ * Returns: the previous value, to restore
+ */
+int
+ovi_thread_set_nice (int nice_value)
+{
+  pid_t tid = (pid_t) syscall (SYS_gettid);
+  int old;
+
+  errno = 0;
+  old = getpriority (PRIO_PROCESS, tid);
+  if (errno != 0)
+    old = 0;
+  setpriority (PRIO_PROCESS, tid, nice_value);
+  return old;
+}
+
+/**
  * ovi_dump_folder_new:
  * @root: a folder at any level of a dump tree, or one dump file
  */
@@ -290,6 +314,8 @@ static gpointer
 load_candidates (gpointer data)
 {
   LoadJob *job = data;
+
+  /* Helper threads inherit the nice value of the thread that made them. */
 
   for (guint i = job->first; i < job->candidates->len; i += job->step)
     {
@@ -798,12 +824,30 @@ deliver_batch (gpointer data)
 /* On the scanning thread: hands the batch to the main context, where the
  * stores live, so views see records while the scan goes on. */
 static void
-emit_async (OviDumpFolder *self, Batch *batch)
+deliver (OviDumpFolder *self, Batch *batch)
 {
   Delivery *d = g_new (Delivery, 1);
   d->self = g_object_ref (self);
   d->batch = batch;
   g_main_context_invoke (NULL, deliver_batch, d);
+}
+
+/* Big folders arrive in slices, so that no main-loop turn has to take in
+ * thousands of files at once. */
+#define SLICE 256
+
+static void
+emit_async (OviDumpFolder *self, Batch *batch)
+{
+  while (batch->files->len > SLICE)
+    {
+      Batch *slice = batch_new ();
+      for (guint i = 0; i < SLICE; i++)
+        g_ptr_array_add (slice->files, g_object_ref (g_ptr_array_index (batch->files, i)));
+      g_ptr_array_remove_range (batch->files, 0, SLICE);
+      deliver (self, slice);
+    }
+  deliver (self, batch);
 }
 
 static void
@@ -813,10 +857,13 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   Scan scan = { self, cancellable, NULL, emit_async };
   GError *error = NULL;
   gboolean ok;
+  /* Background work yields to the thread that draws the window. */
+  int saved_nice = ovi_thread_set_nice (10);
 
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ok = scan_root (&scan, &error);
   g_hash_table_unref (scan.visited);
+  ovi_thread_set_nice (saved_nice);
   if (ok)
     g_task_return_boolean (task, TRUE);
   else

@@ -50,6 +50,7 @@ void           ovi_dump_folder_classify_all   (OviDumpFolder       *self,
                                                GCancellable        *cancellable);
 GPtrArray     *ovi_dump_folder_find_origins   (OviDumpFolder       *self,
                                                GCancellable        *cancellable);
+int            ovi_thread_set_nice            (int                  nice_value);
 GHashTable    *ovi_parse_mapping_csv          (const char          *contents,
                                                gsize                length);
 
