@@ -30,6 +30,8 @@ enum {
   PROP_NAN,
   PROP_INF,
   PROP_SATURATED,
+  PROP_BLAME_LABEL,
+  PROP_BLAME_RANK,
   N_PROPS
 };
 
@@ -44,6 +46,39 @@ ovi_op_row_finalize (GObject *object)
 
   g_clear_object (&self->file);
   G_OBJECT_CLASS (ovi_op_row_parent_class)->finalize (object);
+}
+
+/* What the operator did with abnormal values, in the operator table. */
+static const char *
+blame_label (OviBlame blame)
+{
+  switch (blame)
+    {
+    case OVI_BLAME_ORIGIN:
+      return _("Origin");
+    case OVI_BLAME_PROPAGATED:
+      return _("Propagated");
+    case OVI_BLAME_ABSORBED:
+      return _("Absorbed");
+    case OVI_BLAME_NORMAL:
+      return _("Normal");
+    default:
+      return "";
+    }
+}
+
+/* Sorting by class puts the operators to blame first. */
+static guint
+blame_rank (OviBlame blame)
+{
+  switch (blame)
+    {
+    case OVI_BLAME_ORIGIN: return 0;
+    case OVI_BLAME_PROPAGATED: return 1;
+    case OVI_BLAME_ABSORBED: return 2;
+    case OVI_BLAME_NORMAL: return 3;
+    default: return 4;
+    }
 }
 
 static void
@@ -101,6 +136,12 @@ ovi_op_row_get_property (GObject    *object,
     case PROP_SATURATED:
       g_value_set_uint64 (value, self->stats.saturated);
       break;
+    case PROP_BLAME_LABEL:
+      g_value_set_string (value, blame_label (ovi_dump_file_peek_blame (self->file)));
+      break;
+    case PROP_BLAME_RANK:
+      g_value_set_uint (value, blame_rank (ovi_dump_file_peek_blame (self->file)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -130,6 +171,8 @@ ovi_op_row_class_init (OviOpRowClass *klass)
   properties[PROP_NAN] = g_param_spec_uint64 ("nan", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_INF] = g_param_spec_uint64 ("inf", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_SATURATED] = g_param_spec_uint64 ("saturated", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_BLAME_LABEL] = g_param_spec_string ("blame-label", NULL, NULL, NULL, flags);
+  properties[PROP_BLAME_RANK] = g_param_spec_uint ("blame-rank", NULL, NULL, 0, G_MAXUINT, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -190,7 +190,24 @@ show_operator (OviRecordView     *self,
   row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), ovi_dump_file_get_op_name (op));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_dump_file_get_op_type (op));
+  {
+    /* False positives (uninitialised buffers...) go on the ignore list. */
+    GtkWidget *ignore = gtk_button_new_with_label (_("Ignore Type"));
+    gtk_widget_set_valign (ignore, GTK_ALIGN_CENTER);
+    gtk_widget_set_tooltip_text (ignore, _("Leave operators of this type out of the first overflow and the origins"));
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (ignore), "win.ignore-op-type");
+    gtk_actionable_set_action_target (GTK_ACTIONABLE (ignore), "s", ovi_dump_file_get_op_type (op));
+    adw_action_row_add_suffix (ADW_ACTION_ROW (row), ignore);
+  }
   add_row (self, self->op_group, row);
+
+  if (ovi_dump_file_peek_blame (op) != OVI_BLAME_UNKNOWN)
+    {
+      row = adw_action_row_new ();
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Class"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_blame_describe (ovi_dump_file_peek_blame (op)));
+      add_row (self, self->op_group, row);
+    }
 
   row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("File"));
@@ -316,6 +333,13 @@ ovi_record_view_set_record (OviRecordView     *self,
     /* Translators: %u is the position in time order, %s the unit */
     title = g_strdup_printf (_("Overflow %u, %s"), ovi_overflow_record_get_position (record) + 1,
                              ovi_overflow_record_get_unit_name (record));
+  if (ovi_overflow_record_get_ignored (record))
+    {
+      /* Translators: appended to a record's title when its operator is ignored */
+      g_autofree char *ignored = g_strdup_printf (_("%s (ignored)"), title);
+      g_free (title);
+      title = g_steal_pointer (&ignored);
+    }
   gtk_label_set_text (self->title_label, title);
 
   show_status (self, record);

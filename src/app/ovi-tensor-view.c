@@ -15,6 +15,8 @@ struct _OviTensorView
   GtkSpinButton *bins_spin;
   GtkGrid *info_grid;
   GtkLabel *first_label;
+  GtkBox *locate_box;
+  GtkGrid *neighbour_grid;
   OviHistogramView *histogram;
   GtkCheckButton *log_check;
   GtkLabel *message_label;
@@ -44,6 +46,7 @@ typedef struct
   guint bins;
   OviHistogramScale scale;
   OviAnalysis *analysis;
+  OviAnalysis *logical;     /* device layouts: the values in NCHW / ND / NCDHW order */
   OviHistogram *histogram;
 } Job;
 
@@ -54,8 +57,30 @@ job_free (gpointer data)
 
   g_clear_object (&job->tensor);
   g_clear_pointer (&job->analysis, ovi_analysis_unref);
+  g_clear_pointer (&job->logical, ovi_analysis_unref);
   g_clear_pointer (&job->histogram, ovi_histogram_free);
   g_free (job);
+}
+
+/* The tensor converted from its device layout to the logical one, so bad
+ * values are located where the framework sees them. NULL when it cannot be. */
+static OviAnalysis *
+analyze_logical (OviTensor *tensor)
+{
+  guint n_dims, n_original;
+  const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
+  const guint64 *original = ovi_tensor_get_original_shape (tensor, &n_original);
+  g_autoptr(GBytes) data = ovi_tensor_load_data (tensor, NULL);
+  g_autoptr(GBytes) logical = NULL;
+  guint64 count = 1;
+
+  for (guint i = 0; i < n_original; i++)
+    count *= original[i];
+  if (data == NULL
+      || !(logical = ovi_layout_to_logical (ovi_tensor_get_format (tensor), ovi_tensor_get_dtype (tensor),
+                                            shape, n_dims, original, n_original, data, NULL)))
+    return NULL;
+  return ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), logical, count, NULL);
 }
 
 static void
@@ -69,6 +94,8 @@ analyze_thread (GTask        *task,
   int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
 
   job->analysis = ovi_tensor_analyze (job->tensor, &error);
+  if (job->analysis != NULL && ovi_layout_is_device (ovi_tensor_get_format (job->tensor)))
+    job->logical = analyze_logical (job->tensor);
   ovi_thread_set_nice (saved_nice);
   if (job->analysis == NULL)
     {
@@ -120,12 +147,11 @@ format_count_with_first (guint64 count,
 }
 
 static char *
-format_position (OviTensor *tensor,
-                 gint64     index)
+format_position_in (const guint64 *shape,
+                    guint          n_dims,
+                    gint64         index)
 {
   g_autoptr(GString) str = g_string_new (NULL);
-  guint n_dims = 0;
-  const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
   guint64 rest = index;
   g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
 
@@ -141,6 +167,16 @@ format_position (OviTensor *tensor,
     g_string_append_printf (str, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
   g_string_append_c (str, ')');
   return g_string_free (g_steal_pointer (&str), FALSE);
+}
+
+static char *
+format_position (OviTensor *tensor,
+                 gint64     index)
+{
+  guint n_dims = 0;
+  const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
+
+  return format_position_in (shape, n_dims, index);
 }
 
 static void
@@ -167,6 +203,121 @@ show_properties (OviTensorView *self,
   add_info (self, 2, 0, _("Shape"), shape);
   add_info (self, 3, 0, _("Size"), size);
   add_info (self, 4, 0, _("Elements"), count);
+  if (ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+    {
+      guint n_original;
+      const guint64 *original = ovi_tensor_get_original_shape (tensor, &n_original);
+      g_autoptr(GString) text = g_string_new ("[");
+      g_autofree char *logical_format = ovi_format_dup_label (
+        ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
+
+      for (guint i = 0; i < n_original; i++)
+        g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? ", " : "", original[i]);
+      g_string_append_printf (text, "] %s", logical_format);
+      add_info (self, 5, 0, _("Logical shape"), n_original ? text->str : _("not in the header"));
+    }
+}
+
+/* The values around element @index of @analysis, the bad one marked. */
+static void
+show_neighbours (OviTensorView *self,
+                 OviAnalysis   *analysis,
+                 gint64         index,
+                 guint64        count)
+{
+  gint64 first = MAX (index - 4, 0), last = MIN (index + 4, (gint64) count - 1);
+
+  clear_grid (self->neighbour_grid);
+  for (gint64 i = first; i <= last; i++)
+    {
+      g_autofree char *position = g_strdup_printf ("%" G_GINT64_FORMAT, i);
+      g_autofree char *value = format_double (ovi_analysis_value_at (analysis, i));
+      GtkWidget *index_label = gtk_label_new (position);
+      GtkWidget *value_label;
+      double v = ovi_analysis_value_at (analysis, i);
+
+      if (isnan (v))
+        g_free (value), value = g_strdup ("NaN");
+      else if (isinf (v))
+        g_free (value), value = g_strdup (v > 0 ? "+Inf" : "−Inf");
+      value_label = gtk_label_new (value);
+      gtk_widget_add_css_class (index_label, "dim-label");
+      gtk_widget_add_css_class (index_label, "numeric");
+      gtk_widget_add_css_class (value_label, "numeric");
+      if (i == index)
+        gtk_widget_add_css_class (value_label, "error");
+      gtk_grid_attach (self->neighbour_grid, index_label, i - first, 0, 1, 1);
+      gtk_grid_attach (self->neighbour_grid, value_label, i - first, 1, 1, 1);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), TRUE);
+}
+
+static void
+locate_clicked (GtkButton     *button,
+                OviTensorView *self)
+{
+  OviAnalysis *analysis = g_object_get_data (G_OBJECT (button), "analysis");
+  gint64 index = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "index"));
+
+  show_neighbours (self, analysis, index, ovi_analysis_get_stats (analysis)->count);
+}
+
+/* One button per kind of bad value: where the first one is, in the logical
+ * layout when the tensor is stored in a device one. */
+static void
+show_locator (OviTensorView *self,
+              OviTensor     *tensor,
+              OviAnalysis   *analysis,
+              OviAnalysis   *logical)
+{
+  OviAnalysis *a = logical ? logical : analysis;
+  const OviStats *s = ovi_analysis_get_stats (a);
+  const guint64 *shape;
+  guint n_dims;
+  GtkWidget *child;
+  const struct { const char *what; gint64 index; } kinds[] = {
+    { N_("First NaN"), s->first_nan },
+    { N_("First +Inf"), s->first_pos_inf },
+    { N_("First −Inf"), s->first_neg_inf },
+    { N_("First saturated value"), s->first_saturated },
+  };
+  gboolean shown = FALSE;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->locate_box))))
+    gtk_box_remove (self->locate_box, child);
+  clear_grid (self->neighbour_grid);
+  gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), FALSE);
+  if (logical)
+    shape = ovi_tensor_get_original_shape (tensor, &n_dims);
+  else
+    shape = ovi_tensor_get_shape (tensor, &n_dims);
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *position = NULL;
+      g_autofree char *label = NULL;
+      GtkWidget *button;
+
+      if (kinds[k].index < 0)
+        continue;
+      position = format_position_in (shape, n_dims, kinds[k].index);
+      /* Translators: "First NaN at 30 (0, 0, 3, 6)" */
+      label = g_strdup_printf (_("%s at %" G_GINT64_FORMAT " %s"), _(kinds[k].what), kinds[k].index,
+                               position);
+      button = gtk_button_new_with_label (label);
+      gtk_widget_set_tooltip_text (button, _("Show the values around it"));
+      g_object_set_data_full (G_OBJECT (button), "analysis", ovi_analysis_ref (a),
+                              (GDestroyNotify) ovi_analysis_unref);
+      g_object_set_data (G_OBJECT (button), "index", GSIZE_TO_POINTER ((gsize) kinds[k].index));
+      g_signal_connect (button, "clicked", G_CALLBACK (locate_clicked), self);
+      gtk_box_append (self->locate_box, button);
+      if (!shown)
+        {
+          show_neighbours (self, a, kinds[k].index, s->count);
+          shown = TRUE;
+        }
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->locate_box), shown);
 }
 
 static void
@@ -254,6 +405,7 @@ analyze_done (GObject      *object,
 
   set_busy (self, FALSE);
   show_stats (self, job->tensor, ovi_analysis_get_stats (job->analysis));
+  show_locator (self, job->tensor, job->analysis, job->logical);
   ovi_histogram_view_clear (self->histogram);
   ovi_histogram_view_add_series (self->histogram, NULL, g_steal_pointer (&job->histogram));
 }
@@ -270,6 +422,8 @@ refresh (OviTensorView *self)
   clear_grid (self->info_grid);
   ovi_histogram_view_clear (self->histogram);
   gtk_label_set_text (self->first_label, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->locate_box), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), FALSE);
   set_busy (self, FALSE);
 
@@ -365,6 +519,8 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
                                                "/io/github/npu_tools/OverflowInspector/ovi-tensor-view.ui");
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, first_label);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, locate_box);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, neighbour_grid);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, histogram);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, info_grid);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, log_check);

@@ -5,6 +5,7 @@
 
 #include "ovi-op-row.h"
 #include "ovi-tree-node.h"
+#include "ovi-ignore-window.h"
 #include "ovi-window.h"
 
 struct _OviWindow
@@ -144,6 +145,14 @@ count_classes (gpointer unused,
   static const char *fine[] = { "numeric", NULL };
 
   return g_strdupv ((char **) (count > 0 ? bad : fine));
+}
+
+/* Records of ignored operators stay listed, greyed. */
+static gboolean
+not_ignored (gpointer unused,
+             gboolean ignored)
+{
+  return !ignored;
 }
 
 static char *
@@ -565,6 +574,70 @@ load_done (GObject      *object,
     }
 }
 
+/* The ignore list from the settings, applied to the open folder: records
+ * of ignored operators are greyed and skipped for "first overflow". */
+static void
+apply_ignore_list (OviWindow *self)
+{
+  g_auto(GStrv) patterns = NULL;
+  g_autoptr(OviIgnoreList) list = NULL;
+
+  if (self->folder == NULL || self->settings == NULL)
+    return;
+  patterns = g_settings_get_strv (self->settings, "ignore-patterns");
+  list = ovi_ignore_list_new ((const char * const *) patterns);
+  ovi_dump_folder_set_ignore_list (self->folder, ovi_ignore_list_get_size (list) ? list : NULL);
+}
+
+static void
+ignore_list_changed (OviWindow *self)
+{
+  g_autoptr(OviOverflowRecord) record = NULL;
+
+  apply_ignore_list (self);
+  update_record_stack (self);
+  /* The details pane says whether its record is ignored. */
+  if ((record = ovi_record_view_get_record (self->record_details)))
+    {
+      g_object_ref (record);
+      ovi_record_view_set_record (self->record_details, NULL);
+      ovi_record_view_set_record (self->record_details, record);
+    }
+}
+
+static void
+ignore_op_type_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  g_auto(GStrv) patterns = g_settings_get_strv (self->settings, "ignore-patterns");
+  g_autofree char *pattern = g_strdup_printf ("type:%s", g_variant_get_string (parameter, NULL));
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) result = NULL;
+  g_autofree char *message = NULL;
+
+  if (g_strv_contains ((const char * const *) patterns, pattern))
+    return;
+  g_strv_builder_addv (builder, (const char **) patterns);
+  g_strv_builder_add (builder, pattern);
+  result = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "ignore-patterns", (const char * const *) result);
+  /* Translators: %s is an operator type such as Cast */
+  message = g_strdup_printf (_("Operators of type %s are now ignored"), g_variant_get_string (parameter, NULL));
+  show_toast (self, message);
+}
+
+static void
+edit_ignore_list_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+
+  gtk_window_present (ovi_ignore_window_new (GTK_WINDOW (self), self->settings));
+}
+
 static void
 rebuild_recent (OviWindow *self)
 {
@@ -663,6 +736,7 @@ load_folder (OviWindow *self,
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
 
   ovi_application_add_recent (OVI_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), path);
+  apply_ignore_list (self);
   ovi_dump_folder_load_async (self->folder, self->cancellable, load_done, g_object_ref (self));
   update_problems (self);
   update_progress (self);
@@ -1086,6 +1160,8 @@ setup_settings (OviWindow      *self,
   ovi_compare_view_bind_settings (self->compare_view, self->settings);
   g_signal_connect_object (self->settings, "changed::recent-folders", G_CALLBACK (rebuild_recent),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::ignore-patterns", G_CALLBACK (ignore_list_changed),
+                           self, G_CONNECT_SWAPPED);
   rebuild_recent (self);
 }
 
@@ -1206,6 +1282,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, iteration_number);
   gtk_widget_class_bind_template_callback (widget_class, max_abs_classes);
   gtk_widget_class_bind_template_callback (widget_class, op_name_classes);
+  gtk_widget_class_bind_template_callback (widget_class, not_ignored);
   gtk_widget_class_bind_template_callback (widget_class, op_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, record_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, search_text);
@@ -1216,6 +1293,8 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-path", "s", open_path_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-ignore-list", NULL, edit_ignore_list_action);
+  gtk_widget_class_install_action (widget_class, "win.ignore-op-type", "s", ignore_op_type_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);

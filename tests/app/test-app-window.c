@@ -855,6 +855,29 @@ test_screenshots (Fixture       *f,
 
   ovi_window_show_page (f->window, "problems");
   save_png (window, "problems.png");
+
+  /* The blame chain: the operator table sorted by class, origin first. */
+  ovi_window_show_page (f->window, "operators");
+  {
+    GtkColumnView *ops = ovi_window_get_op_view (f->window);
+    GListModel *columns = gtk_column_view_get_columns (ops);
+
+    for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+        if (g_strcmp0 (gtk_column_view_column_get_title (column), "Class") == 0)
+          gtk_column_view_sort_by_column (ops, column, GTK_SORT_ASCENDING);
+      }
+    settle (300);
+    /* From the top, where the origins are. */
+    for (GtkWidget *w = GTK_WIDGET (ops); w; w = gtk_widget_get_parent (w))
+      if (GTK_IS_SCROLLED_WINDOW (w))
+        {
+          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (w)), 0);
+          break;
+        }
+  }
+  save_png (window, "operators.png");
 }
 
 static void
