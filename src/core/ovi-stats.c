@@ -641,10 +641,16 @@ typedef struct
 static inline gint64
 bin_of (const OviHistogram *h, double t, double lo, double hi, double x)
 {
-  /* Halves keep hi - lo finite across the whole double range. */
-  gint64 bin = (gint64) ((t / 2 - lo / 2) / (hi / 2 - lo / 2) * h->n_bins);
+  /* Halves keep hi - lo finite across the whole double range; a range too
+   * narrow to divide by (subnormal neighbours) leaves the edges to decide. */
+  double guess = (t / 2 - lo / 2) / (hi / 2 - lo / 2) * h->n_bins;
+  gint64 bin;
 
-  bin = CLAMP (bin, 0, (gint64) h->n_bins - 1);
+  if (!(guess >= 0))
+    guess = 0;
+  if (guess > h->n_bins - 1)
+    guess = h->n_bins - 1;
+  bin = (gint64) guess;
   while (bin + 1 < (gint64) h->n_bins && x >= h->edges[bin + 1])
     bin++;
   while (bin > 0 && x < h->edges[bin])

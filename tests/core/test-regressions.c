@@ -269,6 +269,27 @@ test_histogram_edge_value (void)
   g_assert_cmpuint (h->counts[14], ==, 0);
 }
 
+/* Found by fuzzing: a range between subnormal neighbours made the bin
+ * arithmetic divide by zero, and casting the NaN to an integer is undefined. */
+static void
+test_histogram_subnormal_range (void)
+{
+  const double v[] = { 4.9406564584124654e-324, 9.8813129168249309e-324, 4.9406564584124654e-324 };
+  g_autoptr (GBytes) d = g_bytes_new (v, sizeof v);
+  g_autoptr (OviAnalysis) a = ovi_analysis_new (OVI_DTYPE_FLOAT64, d, NULL);
+  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 4, OVI_HISTOGRAM_LINEAR);
+  guint64 total = 0;
+
+  for (guint i = 0; i < h->n_bins; i++)
+    total += h->counts[i];
+  /* The step underflows to zero, so the edges collapse; every value is
+   * still counted, in the bin find_bin names. */
+  g_assert_cmpuint (total, ==, 3);
+  g_assert_cmpint (ovi_histogram_find_bin (h, v[0]), >=, 0);
+  g_assert_cmpuint (h->counts[ovi_histogram_find_bin (h, v[0])], >=, 2);
+  g_assert_cmpuint (h->counts[ovi_histogram_find_bin (h, v[1])], >=, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -283,5 +304,6 @@ main (int argc, char **argv)
   g_test_add ("/core/regressions/report-u64", Fixture, NULL, setup, test_report_u64, teardown);
   g_test_add_func ("/core/regressions/exception-six-fields", test_exception_six_fields);
   g_test_add_func ("/core/regressions/histogram-edge-value", test_histogram_edge_value);
+  g_test_add_func ("/core/regressions/histogram-subnormal-range", test_histogram_subnormal_range);
   return g_test_run ();
 }
