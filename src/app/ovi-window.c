@@ -279,18 +279,22 @@ update_record_stack (OviWindow *self)
 
 /* --- operator statistics in worker threads ------------------------------- */
 
+/* A job holds no reference on the window: the workers only ever touch the
+ * queue, so no GTK object is ever released on a worker thread. */
 typedef struct
 {
-  OviWindow *window;
+  GAsyncQueue *done;
   OviOpRow *row;
   GCancellable *cancellable;
   OviOpStats stats;
 } StatsJob;
 
 static void
-stats_job_free (StatsJob *job)
+stats_job_free (gpointer data)
 {
-  g_object_unref (job->window);
+  StatsJob *job = data;
+
+  g_clear_pointer (&job->done, g_async_queue_unref);
   g_object_unref (job->row);
   g_object_unref (job->cancellable);
   g_free (job);
@@ -331,18 +335,12 @@ drain_stats (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static gboolean
-free_cancelled_job (gpointer data)
-{
-  stats_job_free (data);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 stats_worker (gpointer data,
               gpointer user_data)
 {
   StatsJob *job = data;
+  GAsyncQueue *done;
   int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
 
   if (!g_cancellable_is_cancelled (job->cancellable))
@@ -351,10 +349,11 @@ stats_worker (gpointer data,
       ovi_dump_file_classify (ovi_op_row_get_file (job->row));
     }
   ovi_thread_set_nice (saved_nice);
-  if (g_cancellable_is_cancelled (job->cancellable))
-    g_main_context_invoke (NULL, free_cancelled_job, job);  /* the last window ref may go */
-  else
-    g_async_queue_push (job->window->stats_done, job);
+  /* Cancelled or not: the main thread drops cancelled jobs, or the queue
+   * frees them once the window has gone. */
+  done = g_steal_pointer (&job->done);
+  g_async_queue_push (done, job);
+  g_async_queue_unref (done);
 }
 
 /* --- folder models ------------------------------------------------------ */
@@ -393,7 +392,7 @@ add_files (OviWindow *self,
       g_ptr_array_add (rows, row);
 
       job = g_new0 (StatsJob, 1);
-      job->window = g_object_ref (self);
+      job->done = g_async_queue_ref (self->stats_done);
       job->row = g_object_ref (row);
       job->cancellable = g_object_ref (self->stats_cancellable);
       self->pending_stats++;
@@ -1317,7 +1316,7 @@ ovi_window_init (OviWindow *self)
   self->op_rows = g_list_store_new (OVI_TYPE_OP_ROW);
   self->op_row_index = g_hash_table_new (NULL, NULL);
   self->stats_pool = g_thread_pool_new (stats_worker, NULL, 2, FALSE, NULL);
-  self->stats_done = g_async_queue_new ();
+  self->stats_done = g_async_queue_new_full (stats_job_free);
   self->pending_rows = g_ptr_array_new_with_free_func (g_object_unref);
   gtk_sort_list_model_set_model (self->op_sort_model, G_LIST_MODEL (self->op_rows));
 

@@ -36,6 +36,7 @@ struct _OviDumpFolder
   gsize n_problems;
   gboolean loading;
   guint notify_source;
+  GMainContext *context;   /* where an asynchronous load delivers its batches */
 };
 
 G_DEFINE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, G_TYPE_OBJECT)
@@ -97,6 +98,7 @@ ovi_dump_folder_finalize (GObject *object)
   OviDumpFolder *self = OVI_DUMP_FOLDER (object);
 
   g_clear_handle_id (&self->notify_source, g_source_remove);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->root);
   g_free (self->root_path);
   g_free (self->root_real);
@@ -822,14 +824,23 @@ deliver_batch (gpointer data)
 }
 
 /* On the scanning thread: hands the batch to the main context, where the
- * stores live, so views see records while the scan goes on. */
+ * stores live, so views see records while the scan goes on. Always through
+ * a source: g_main_context_invoke() would run the batch right here on the
+ * scanning thread whenever the main thread is between two iterations. The
+ * priority is the one GTask returns with, so batches come before the
+ * task's callback. */
 static void
 deliver (OviDumpFolder *self, Batch *batch)
 {
   Delivery *d = g_new (Delivery, 1);
+  g_autoptr (GSource) source = g_idle_source_new ();
+
   d->self = g_object_ref (self);
   d->batch = batch;
-  g_main_context_invoke (NULL, deliver_batch, d);
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, deliver_batch, d, NULL);
+  g_source_set_static_name (source, "[ovi] deliver batch");
+  g_source_attach (source, self->context);
 }
 
 /* Big folders arrive in slices, so that no main-loop turn has to take in
@@ -896,6 +907,8 @@ ovi_dump_folder_load_async (OviDumpFolder *self, GCancellable *cancellable,
   set_loading (self, TRUE);
   notify_progress (self);
   self->notify_source = g_timeout_add (100, notify_tick, self);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  self->context = g_main_context_ref_thread_default ();
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ovi_dump_folder_load_async);
