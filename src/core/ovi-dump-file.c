@@ -844,17 +844,23 @@ ovi_natural_path_compare (const char *a, const char *b)
   return *a ? 1 : (*b ? -1 : 0);
 }
 
-/* Small tensors are cheaper to read than to map. */
-#define SMALL_READ (256 * 1024)
-
 static GBytes *
 read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
 {
-  g_autofree guint8 *buf = g_malloc (size);
+  /* size was checked against the file's size when it was listed. */
+  g_autofree guint8 *buf = g_try_malloc (size);
   g_autoptr (GError) local_error = NULL;
   struct stat st;
   int fd = open (self->path, O_RDONLY | O_CLOEXEC);
 
+  if (buf == NULL)
+    {
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
+                   "%s: not enough memory for %" G_GUINT64_FORMAT " bytes", self->relative_path, size);
+      return NULL;
+    }
   if (fd < 0)
     {
       int saved = errno;
@@ -880,32 +886,25 @@ read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
   return g_bytes_new_take (g_steal_pointer (&buf), size);
 }
 
+/**
+ * ovi_dump_file_map_range:
+ *
+ * Reads @size bytes at @offset. Read rather than mapped: a mapping of a
+ * file that someone truncates meanwhile kills the process with SIGBUS,
+ * a read just comes up short and says so.
+ */
 GBytes *
 ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
 {
-  g_autoptr (GMappedFile) mapped = NULL;
-  g_autoptr (GError) local_error = NULL;
-  g_autoptr (GBytes) all = NULL;
-
   if (size == 0)
     return g_bytes_new (NULL, 0);
-  if (size <= SMALL_READ)
-    return read_range (self, offset, size, error);
-  if (!(mapped = g_mapped_file_new (self->path, FALSE, &local_error)))
-    {
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read %s: %s",
-                   self->relative_path, local_error->message);
-      return NULL;
-    }
-  if (g_mapped_file_get_length (mapped) != self->file_size || offset > self->file_size
-      || size > self->file_size - offset)
+  if (offset > self->file_size || size > self->file_size - offset)
     {
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
                    "%s changed size since it was listed", self->relative_path);
       return NULL;
     }
-  all = g_mapped_file_get_bytes (mapped);
-  return g_bytes_new_from_bytes (all, offset, size);
+  return read_range (self, offset, size, error);
 }
 
 GBytes *
