@@ -51,7 +51,7 @@ ovi_stats_is_abnormal (const OviStats *stats)
 /* Whether any tensor of @kind is abnormal; FALSE with *ok unset when one
  * cannot be analysed (unsupported dtypes carry no verdict and are skipped). */
 static gboolean
-any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok)
+any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok, guint *n_checked)
 {
   GPtrArray *tensors = ovi_dump_file_get_tensors (file);
   gboolean abnormal = FALSE;
@@ -69,6 +69,7 @@ any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok)
           continue;
         }
       abnormal |= ovi_stats_is_abnormal (ovi_analysis_get_stats (analysis));
+      (*n_checked)++;
     }
   return abnormal;
 }
@@ -83,6 +84,7 @@ OviBlame
 ovi_dump_file_classify (OviDumpFile *file)
 {
   gboolean ok = TRUE, in, out;
+  guint n_checked = 0;
   OviBlame blame;
 
   g_return_val_if_fail (OVI_IS_DUMP_FILE (file), OVI_BLAME_UNKNOWN);
@@ -91,9 +93,10 @@ ovi_dump_file_classify (OviDumpFile *file)
     return blame;
   if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW)
     return OVI_BLAME_UNKNOWN;
-  in = any_abnormal (file, OVI_TENSOR_INPUT, &ok);
-  out = any_abnormal (file, OVI_TENSOR_OUTPUT, &ok);
-  if (!ok && !in && !out)
+  in = any_abnormal (file, OVI_TENSOR_INPUT, &ok, &n_checked);
+  out = any_abnormal (file, OVI_TENSOR_OUTPUT, &ok, &n_checked);
+  /* Nothing checked (unsupported dtypes only) is no verdict either. */
+  if ((!ok && !in && !out) || n_checked == 0)
     blame = OVI_BLAME_UNKNOWN;
   else if (!in)
     blame = out ? OVI_BLAME_ORIGIN : OVI_BLAME_NORMAL;

@@ -499,6 +499,19 @@ ovi_export_tensor (OviTensor *tensor, OviExportFormat format, const char *path,
                                  flags, error);
 }
 
+/* A name restored from mapping.csv can be too long for a file name, which
+ * is why the runtime shortened it: use the short name on disk then, as the
+ * vendor converter does. */
+static char *
+export_base_name (OviDumpFile *file)
+{
+  const char *name = ovi_dump_file_get_name (file);
+
+  if (strlen (name) > 200)
+    return g_path_get_basename (ovi_dump_file_get_path (file));
+  return g_strdup (name);
+}
+
 /**
  * ovi_export_tensor_file_name:
  *
@@ -510,7 +523,7 @@ char *
 ovi_export_tensor_file_name (OviTensor *tensor, OviExportFormat format)
 {
   OviDumpFile *file = ovi_tensor_get_file (tensor);
-  const char *name = file ? ovi_dump_file_get_name (file) : "tensor";
+  g_autofree char *name = file ? export_base_name (file) : g_strdup ("tensor");
   guint index = ovi_tensor_get_index (tensor);
   g_autofree char *dtype = NULL;
   g_autofree char *fmt = NULL;
@@ -560,5 +573,7 @@ ovi_export_overflow_json (OviDumpFile *overflow_file, const char *path, OviExpor
 char *
 ovi_export_overflow_file_name (OviDumpFile *overflow_file)
 {
-  return g_strdup_printf ("%s.output.0.json", ovi_dump_file_get_name (overflow_file));
+  g_autofree char *name = export_base_name (overflow_file);
+
+  return g_strdup_printf ("%s.output.0.json", name);
 }

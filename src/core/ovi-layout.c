@@ -74,8 +74,8 @@ fail (GError **error, const char *message)
 typedef struct
 {
   int format;
-  guint64 dev[6];
-  guint64 orig[5];
+  guint64 dev[8];
+  guint64 orig[6];
   guint n_orig;
 } Plan;
 
@@ -213,7 +213,7 @@ ovi_layout_to_logical (int format, int dtype, const guint64 *shape, guint n_dims
   guint bits = ovi_dtype_bits (dtype);
   gsize item = bits / 8;
   Plan plan = { format, { 0 }, { 0 }, n_original };
-  guint64 count = 1, device_count = 1, coords[5];
+  guint64 count = 1, device_count = 1, coords[6];
   const guint8 *src = g_bytes_get_data (data, NULL);
   guint8 *out;
 
@@ -222,9 +222,14 @@ ovi_layout_to_logical (int format, int dtype, const guint64 *shape, guint n_dims
       fail (error, "the dtype has no whole-byte elements");
       return NULL;
     }
-  if (n_original == 0 || n_original > 5 || n_dims > 6)
+  if (n_original == 0)
     {
-      fail (error, "the header has no usable original shape");
+      fail (error, "the header has no original shape");
+      return NULL;
+    }
+  if (n_original > 6 || n_dims > 8)
+    {
+      fail (error, "more dimensions than a device layout has");
       return NULL;
     }
   memcpy (plan.orig, original_shape, n_original * sizeof (guint64));

@@ -66,11 +66,13 @@ unmark_u64 (GString *s)
     }
 }
 
+/* Names come out of files: whatever bytes they hold, JSON gets UTF-8. */
 static void
 add_string (JsonBuilder *b, const char *key, const char *v)
 {
+  g_autofree char *valid = g_utf8_make_valid (v ? v : "", -1);
   json_builder_set_member_name (b, key);
-  json_builder_add_string_value (b, v);
+  json_builder_add_string_value (b, valid);
 }
 
 /* A path for people and JSON: UTF-8, "." for the opened folder itself.
@@ -585,5 +587,9 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
                                   ovi_problem_get_message (p));
         }
     }
-  return g_string_free (s, FALSE);
+  /* Names come out of files and may hold any bytes. */
+  {
+    g_autofree char *text = g_string_free (s, FALSE);
+    return g_utf8_make_valid (text, -1);
+  }
 }
