@@ -86,10 +86,10 @@ typedef struct
   const char *label;
   int format;
   guint n_orig;
-  guint64 orig[5];
+  guint64 orig[6];
   guint64 c0;          /* for the C0 layouts */
   guint n_dev;
-  guint64 dev[6];      /* filled by device_shape() */
+  guint64 dev[8];      /* filled by device_shape() */
 } Case;
 
 /* The device shape from the definitions. */
@@ -146,7 +146,7 @@ device_shape (Case *c)
 static guint64
 device_index (const Case *c, const guint64 *l)
 {
-  guint64 d[6];
+  guint64 d[8];
   guint64 C0 = c->c0;
 
   switch (c->format)
@@ -308,7 +308,7 @@ check_case (Fixture *f, Case *c, int dtype)
   OviTensor *t;
   const guint64 *shape, *orig;
   guint n_dims, n_orig;
-  guint64 l[5] = { 0 };
+  guint64 l[6] = { 0 };
   guint64 padding = 0;
   gsize item = dtype == OVI_DTYPE_FLOAT32 ? 4 : dtype == OVI_DTYPE_FLOAT16 ? 2 : 1;
 
