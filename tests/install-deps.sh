@@ -8,7 +8,7 @@ packages=(
   libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
   libgtk-4-dev libgtk-4-bin libadwaita-1-dev
   protobuf-c-compiler libprotobuf-c-dev
-  gettext desktop-file-utils appstream flatpak-builder groff-base man-db
+  gettext desktop-file-utils appstream libxml2-utils flatpak-builder groff-base man-db
   xvfb xauth dbus imagemagick x11-utils xdotool fonts-wqy-microhei
   python3 python3-numpy python3-protobuf protobuf-compiler
 )

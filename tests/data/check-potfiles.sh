@@ -1,0 +1,22 @@
+#!/bin/sh
+# Fails when a file under src/ has translatable strings but is missing from
+# po/POTFILES.in, or when POTFILES.in lists a file that does not exist.
+set -u
+srcdir=$1
+cd "$srcdir" || exit 1
+listed=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' po/POTFILES.in)
+status=0
+for f in $listed; do
+  if [ ! -f "$f" ]; then
+    echo "po/POTFILES.in lists $f, which does not exist"
+    status=1
+  fi
+done
+for f in $(grep -rlE '_\("|N_\("|translatable="yes"' src | LC_ALL=C sort); do
+  if ! printf '%s\n' "$listed" | grep -qxF "$f"; then
+    echo "$f has translatable strings but is missing from po/POTFILES.in"
+    status=1
+  fi
+done
+[ $status -eq 0 ] && echo "po/POTFILES.in is complete"
+exit $status
