@@ -21,5 +21,9 @@ void         ovi_dump_file_set_location_like (OviDumpFile *self,
 
 void         ovi_dump_file_set_blame   (OviDumpFile *self,
                                         int          blame);
+int          ovi_dump_file_open_range  (OviDumpFile *self,
+                                        guint64      offset,
+                                        guint64      size,
+                                        GError     **error);
 
 G_END_DECLS

@@ -506,30 +506,20 @@ load_new_layout (OviDumpFile *self, int fd, const guint8 *head, gsize head_lengt
   return ok;
 }
 
-static Ovi__Dumpdata__DumpData *
-unpack_whole_file (OviDumpFile *self, GMappedFile **mapped_out, GError **error)
-{
-  g_autoptr (GMappedFile) mapped = NULL;
-  g_autoptr (GError) local_error = NULL;
-  Ovi__Dumpdata__DumpData *msg;
+static GBytes *read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
 
-  if (!(mapped = g_mapped_file_new (self->path, FALSE, &local_error)))
-    {
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read: %s",
-                   local_error->message);
-      return NULL;
-    }
-  if (g_mapped_file_get_length (mapped) != self->file_size)
-    {
-      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                           "the file changed size since it was listed");
-      return NULL;
-    }
-  msg = ovi__dumpdata__dump_data__unpack (NULL, g_mapped_file_get_length (mapped),
-                                          (const guint8 *) g_mapped_file_get_contents (mapped));
-  if (mapped_out)
-    *mapped_out = g_steal_pointer (&mapped);
-  return msg;
+/* The old layout keeps the tensors inside the message: unpack it all, from
+ * memory rather than a mapping, which a truncation would turn into SIGBUS.
+ * Returns NULL with @error unset when the bytes do not parse. */
+static Ovi__Dumpdata__DumpData *
+unpack_whole_file (OviDumpFile *self, GError **error)
+{
+  g_autoptr (GBytes) bytes = read_range (self, 0, self->file_size, error);
+
+  if (bytes == NULL)
+    return NULL;
+  return ovi__dumpdata__dump_data__unpack (NULL, g_bytes_get_size (bytes),
+                                          g_bytes_get_data (bytes, NULL));
 }
 
 static gboolean
@@ -538,7 +528,7 @@ load_old_layout (OviDumpFile *self, GError **error)
   Ovi__Dumpdata__DumpData *msg;
   gboolean ok;
 
-  if (!(msg = unpack_whole_file (self, NULL, error)))
+  if (!(msg = unpack_whole_file (self, error)))
     {
       if (error && *error == NULL)
         g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
@@ -844,35 +834,63 @@ ovi_natural_path_compare (const char *a, const char *b)
   return *a ? 1 : (*b ? -1 : 0);
 }
 
-static GBytes *
-read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
+/**
+ * ovi_dump_file_open_range:
+ *
+ * Opens the file for reading @size bytes at @offset, after checking that
+ * it still has the size it had when it was listed.
+ *
+ * Returns: a file descriptor, or -1 with @error set
+ */
+int
+ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
 {
-  /* size was checked against the file's size when it was listed. */
-  g_autofree guint8 *buf = g_try_malloc (size);
-  g_autoptr (GError) local_error = NULL;
   struct stat st;
-  int fd = open (self->path, O_RDONLY | O_CLOEXEC);
+  int fd;
 
-  if (buf == NULL)
+  if (offset > self->file_size || size > self->file_size - offset)
     {
-      if (fd >= 0)
-        close (fd);
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
-                   "%s: not enough memory for %" G_GUINT64_FORMAT " bytes", self->relative_path, size);
-      return NULL;
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
+                   "%s changed size since it was listed", self->relative_path);
+      return -1;
     }
-  if (fd < 0)
+  if ((fd = open (self->path, O_RDONLY | O_CLOEXEC)) < 0)
     {
       int saved = errno;
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read %s: %s",
                    self->relative_path, g_strerror (saved));
-      return NULL;
+      return -1;
     }
   if (fstat (fd, &st) != 0 || (guint64) st.st_size != self->file_size)
     {
       close (fd);
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
                    "%s changed size since it was listed", self->relative_path);
+      return -1;
+    }
+  return fd;
+}
+
+static GBytes *
+read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
+{
+  g_autofree guint8 *buf = NULL;
+  g_autoptr (GError) local_error = NULL;
+  int fd = ovi_dump_file_open_range (self, offset, size, error);
+
+  if (fd < 0)
+    return NULL;
+  if (size == 0)
+    {
+      close (fd);
+      return g_bytes_new (NULL, 0);
+    }
+  /* size is at most the file's size, checked above. */
+  if (!(buf = g_try_malloc (size)))
+    {
+      close (fd);
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
+                   "%s: not enough memory for %" G_GUINT64_FORMAT " bytes", self->relative_path, size);
       return NULL;
     }
   if (!read_at (fd, buf, size, offset, &local_error))
@@ -898,12 +916,6 @@ ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError
 {
   if (size == 0)
     return g_bytes_new (NULL, 0);
-  if (offset > self->file_size || size > self->file_size - offset)
-    {
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                   "%s changed size since it was listed", self->relative_path);
-      return NULL;
-    }
   return read_range (self, offset, size, error);
 }
 
@@ -914,7 +926,7 @@ ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint ind
   g_autoptr (GArray) descs = NULL;
   GBytes *bytes = NULL;
 
-  if (!(msg = unpack_whole_file (self, NULL, error)))
+  if (!(msg = unpack_whole_file (self, error)))
     {
       if (error && *error == NULL)
         g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,

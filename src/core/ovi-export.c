@@ -1,3 +1,4 @@
+#define _GNU_SOURCE   /* copy_file_range */
 #include "config.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include "ovi-export.h"
 #include "ovi-layout.h"
 #include "ovi-overflow-record.h"
+#include "ovi-tensor-private.h"
 
 #define BUFFER_SIZE (1u << 20)
 
@@ -114,6 +116,60 @@ ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GErr
       length -= n;
       if (self->buffered == BUFFER_SIZE && !flush (self, error))
         return FALSE;
+    }
+  return TRUE;
+}
+
+/* Appends @length bytes of @in_fd at @offset, in the kernel when it can
+ * (copy_file_range), else through a small buffer: a 1 GiB tensor never
+ * passes through this process's memory. */
+static gboolean
+atomic_file_copy (OviAtomicFile *self, int in_fd, guint64 offset, guint64 length,
+                  const char *in_name, GError **error)
+{
+  off_t in_offset = offset;
+  gboolean in_kernel = TRUE;
+
+  if (!flush (self, error))
+    return FALSE;
+  while (length > 0)
+    {
+      gssize n;
+
+      if (in_kernel)
+        {
+          n = copy_file_range (in_fd, &in_offset, self->fd, NULL, MIN (length, 1u << 30), 0);
+          if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP))
+            {
+              in_kernel = FALSE;
+              continue;
+            }
+        }
+      else
+        {
+          n = pread (in_fd, self->buffer, MIN (length, BUFFER_SIZE), in_offset);
+          if (n > 0)
+            {
+              self->buffered = n;
+              if (!flush (self, error))
+                return FALSE;
+              in_offset += n;
+            }
+        }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          set_write_error (error, self->path, errno);
+          return FALSE;
+        }
+      if (n == 0)
+        {
+          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE,
+                       "%s shrank while it was being copied", in_name);
+          return FALSE;
+        }
+      length -= n;
     }
   return TRUE;
 }
@@ -450,6 +506,67 @@ ovi_export_tensor_data (int dtype, const guint64 *shape, guint n_dims, GBytes *d
   return ok && ovi_atomic_file_commit (out, error);
 }
 
+typedef enum
+{
+  COPY_DONE,
+  COPY_FAILED,
+  COPY_NOT_POSSIBLE,
+} CopyResult;
+
+/* The common case, a tensor written as it is stored (raw .bin, or .npy of
+ * a dtype numpy has), copied from the dump file without loading it. */
+static CopyResult
+copy_tensor (OviTensor *tensor, OviExportFormat format, const char *path, OviExportFlags flags,
+             GError **error)
+{
+  g_autoptr (OviAtomicFile) out = NULL;
+  g_autofree char *header = NULL;
+  int dtype = ovi_tensor_get_dtype (tensor);
+  guint64 offset, length = ovi_tensor_get_size (tensor), count = ovi_tensor_get_count (tensor);
+  guint64 flat = count;
+  gsize header_length = 0;
+  const guint64 *shape;
+  guint n_dims;
+  gboolean ok;
+  int fd;
+
+  shape = ovi_tensor_get_shape (tensor, &n_dims);
+  if (n_dims == 0 && count != 1)
+    {
+      shape = &flat;
+      n_dims = 1;
+    }
+  if (format == OVI_EXPORT_NPY)
+    {
+      if ((flags & OVI_EXPORT_FLAGS_LOGICAL) && ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+        return COPY_NOT_POSSIBLE;
+      if (!ovi_dtype_is_supported (dtype) || ovi_dtype_npy_descr (dtype) == NULL
+          || convert_elements (dtype, NULL, 0, 0, NULL)
+          || !ovi_shape_count (shape, n_dims, &count) || count > G_MAXUINT64 / npy_item_size (dtype)
+          || count * npy_item_size (dtype) > length)
+        return COPY_NOT_POSSIBLE;
+      length = count * npy_item_size (dtype);
+      header = npy_header (dtype, shape, n_dims, &header_length);
+    }
+  else if (format != OVI_EXPORT_BIN)
+    return COPY_NOT_POSSIBLE;
+
+  fd = ovi_tensor_open_data (tensor, &offset, error);
+  if (fd < 0)
+    return error && *error ? COPY_FAILED : COPY_NOT_POSSIBLE;
+  if (!(out = ovi_atomic_file_new (path, flags, error)))
+    {
+      close (fd);
+      return COPY_FAILED;
+    }
+  ok = ovi_atomic_file_write (out, header, header_length, error)
+       && atomic_file_copy (out, fd, offset, length,
+                            ovi_dump_file_get_name (ovi_tensor_get_file (tensor)), error)
+       && ovi_atomic_file_commit (out, error);
+  close (fd);
+  return ok ? COPY_DONE : COPY_FAILED;
+}
+
 /**
  * ovi_export_tensor:
  *
@@ -466,11 +583,20 @@ ovi_export_tensor (OviTensor *tensor, OviExportFormat format, const char *path,
   guint n_dims;
   guint64 flat;
 
-  if (!(data = ovi_tensor_load_data (tensor, error)))
-    return FALSE;
   if (kind == OVI_TENSOR_BUFFER || kind == OVI_TENSOR_SPACE)
     format = OVI_EXPORT_BIN;
   shape = ovi_tensor_get_shape (tensor, &n_dims);
+  switch (copy_tensor (tensor, format, path, flags, error))
+    {
+    case COPY_DONE:
+      return TRUE;
+    case COPY_FAILED:
+      return FALSE;
+    case COPY_NOT_POSSIBLE:
+      break;
+    }
+  if (!(data = ovi_tensor_load_data (tensor, error)))
+    return FALSE;
   if ((flags & OVI_EXPORT_FLAGS_LOGICAL) && format != OVI_EXPORT_BIN
       && ovi_layout_is_device (ovi_tensor_get_format (tensor)))
     {

@@ -18,6 +18,10 @@ OviTensor *ovi_tensor_new (OviDumpFile   *file,
 
 void       ovi_tensor_forget_file (OviTensor *self);
 
+int        ovi_tensor_open_data   (OviTensor *self,
+                                   guint64   *offset,
+                                   GError   **error);
+
 gboolean   ovi_shape_count (const guint64 *shape,
                             guint          n_dims,
                             guint64       *count);

@@ -1,7 +1,7 @@
 #include "config.h"
 
 #include "ovi-dtype.h"
-#include "ovi-dump-file.h"
+#include "ovi-dump-file-private.h"
 #include "ovi-error.h"
 #include "ovi-tensor-private.h"
 
@@ -319,6 +319,28 @@ ovi_tensor_load_data (OviTensor *self, GError **error)
   if (ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
     return ovi_dump_file_load_inline_data (file, self->kind, self->index, error);
   return ovi_dump_file_map_range (file, self->offset, self->size, error);
+}
+
+/**
+ * ovi_tensor_open_data:
+ * @offset: (out): where the tensor's bytes start in the file
+ *
+ * Opens the dump file to copy the tensor's bytes without loading them.
+ * Only tensors stored as bytes of their own can (the new layout); the old
+ * layout keeps them inside the protobuf message.
+ *
+ * Returns: a file descriptor to close, or -1 (with @error set when the
+ *   file cannot be read, unset when the layout does not allow it)
+ */
+int
+ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error)
+{
+  g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
+
+  if (file == NULL || ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
+    return -1;
+  *offset = self->offset;
+  return ovi_dump_file_open_range (file, self->offset, self->size, error);
 }
 
 /**

@@ -613,6 +613,93 @@ test_fsize_limit (Fixture *f, gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
+/* Tensors exported as stored are copied from the dump file without being
+ * loaded, in the kernel where it can and through a buffer across file
+ * systems (tmpfs to disk here): either way the bytes are the tensor's,
+ * and a file that changed since it was listed is refused, naming it. */
+static void
+test_copied_tensor (Fixture *f, gconstpointer data)
+{
+  const guint64 count = 1500000;   /* 3 MB of float16: more than one buffer */
+  const guint64 shape[] = { 1500, 1000 };
+  g_autofree double *values = g_new (double, count);
+  g_autofree char *shm = NULL;
+  const char *out_dirs[2];
+
+  for (guint64 i = 0; i < count; i++)
+    values[i] = (double) (i % 2048) - 1024;
+  out_dirs[0] = f->dir;
+  out_dirs[1] = NULL;
+  /* the dump on tmpfs, one output on the test's own (disk) folder */
+  shm = g_strdup ("/dev/shm/ovi-export-XXXXXX");
+  if (g_mkdtemp (shm) != NULL)
+    out_dirs[1] = shm;
+  else
+    g_clear_pointer (&shm, g_free);
+
+  for (OviLayout layout = OVI_LAYOUT_NEW; layout <= OVI_LAYOUT_OLD; layout++)
+    {
+      g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/big");
+      g_autofree char *path = NULL;
+      g_autoptr (OviDumpFile) file = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) stored = NULL;
+      OviTensor *t;
+
+      ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 2, values);
+      path = ovi_fixture_write (w, layout, shm ? shm : f->dir, "Mul.big.1.2.3");
+      file = ovi_dump_file_load (path, NULL, &error);
+      g_assert_no_error (error);
+      t = g_ptr_array_index (ovi_dump_file_get_tensors (file), 0);
+      stored = ovi_tensor_load_data (t, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (g_bytes_get_size (stored), ==, count * 2);
+
+      for (guint d = 0; d < G_N_ELEMENTS (out_dirs) && out_dirs[d]; d++)
+        {
+          g_autofree char *npy_path = g_build_filename (out_dirs[d], "copy.npy", NULL);
+          g_autofree char *bin_path = g_build_filename (out_dirs[d], "copy.bin", NULL);
+          g_autofree char *bin = NULL;
+          gsize bin_length;
+          Npy npy = { 0 };
+
+          g_assert_true (ovi_export_tensor (t, OVI_EXPORT_NPY, npy_path, OVI_EXPORT_FLAGS_OVERWRITE,
+                                            &error));
+          g_assert_no_error (error);
+          npy_read (&npy, npy_path);
+          assert_dict (&npy, "<f2", "(1500, 1000)");
+          g_assert_cmpmem (npy.data, npy.data_length, g_bytes_get_data (stored, NULL), count * 2);
+          npy_clear (&npy);
+
+          g_assert_true (ovi_export_tensor (t, OVI_EXPORT_BIN, bin_path, OVI_EXPORT_FLAGS_OVERWRITE,
+                                            &error));
+          g_assert_no_error (error);
+          g_assert_true (g_file_get_contents (bin_path, &bin, &bin_length, NULL));
+          g_assert_cmpmem (bin, bin_length, g_bytes_get_data (stored, NULL), count * 2);
+          g_unlink (npy_path);
+          g_unlink (bin_path);
+        }
+
+      /* Shrunk since it was listed: an error naming it, and no output. */
+      {
+        g_autofree char *out = g_build_filename (f->dir, "shrunk.npy", NULL);
+        g_autofree char *listing = NULL;
+
+        g_assert_no_errno (truncate (path, count));
+        g_assert_false (ovi_export_tensor (t, OVI_EXPORT_NPY, out, OVI_EXPORT_FLAGS_NONE, &error));
+        g_assert_nonnull (error);
+        g_test_message ("%s", error->message);
+        g_assert_nonnull (strstr (error->message, "Mul.big.1.2.3"));
+        g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+        listing = list_dir (f->dir);
+        g_assert_true (listing[0] == '\0' || strstr (listing, "shrunk") == NULL);
+      }
+      g_unlink (path);
+    }
+  if (shm != NULL)
+    rm_rf (shm);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -629,6 +716,7 @@ main (int argc, char **argv)
   ADD ("/core/export/atomic", test_atomic);
   ADD ("/core/export/read-only-dir", test_read_only_dir);
   ADD ("/core/export/fsize-limit", test_fsize_limit);
+  ADD ("/core/export/copied-tensor", test_copied_tensor);
 #undef ADD
   return g_test_run ();
 }
