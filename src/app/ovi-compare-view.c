@@ -161,10 +161,13 @@ analyze_thread (GTask        *task,
       if (item->tensor == NULL)
         continue;
       item->analysis = ovi_tensor_analyze (item->tensor, &error);
-      if (item->analysis == NULL)
-        item->error = g_strdup (error->message);
-      else
-        item->histogram = ovi_analysis_histogram (item->analysis, job->bins, job->scale);
+      if (item->analysis != NULL)
+        item->histogram = ovi_analysis_histogram (item->analysis, job->bins, job->scale, &error);
+      if (error != NULL)
+        {
+          item->error = g_strdup (error->message);
+          g_clear_pointer (&item->analysis, ovi_analysis_unref);
+        }
     }
   ovi_thread_set_nice (saved_nice);
   if (!g_task_return_error_if_cancelled (task))

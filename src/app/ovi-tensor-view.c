@@ -104,8 +104,11 @@ analyze_thread (GTask        *task,
     }
   if (!g_task_return_error_if_cancelled (task))
     {
-      job->histogram = ovi_analysis_histogram (job->analysis, job->bins, job->scale);
-      g_task_return_boolean (task, TRUE);
+      job->histogram = ovi_analysis_histogram (job->analysis, job->bins, job->scale, &error);
+      if (job->histogram == NULL)
+        g_task_return_error (task, error);   /* the file changed since it was analysed */
+      else
+        g_task_return_boolean (task, TRUE);
     }
 }
 

@@ -138,9 +138,12 @@ ovi_cli_stats (int argc, char **argv)
 
       if (ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
         analysis = ovi_tensor_analyze (t, &local_error);
-      if (analysis)
-        h = ovi_analysis_histogram (analysis, bins, symlog ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR);
-      else if (local_error)
+      if (analysis
+          && !(h = ovi_analysis_histogram (analysis, bins,
+                                           symlog ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR,
+                                           &local_error)))
+        g_clear_pointer (&analysis, ovi_analysis_unref);   /* the file changed meanwhile */
+      if (local_error)
         status = OVI_EXIT_BROKEN_INPUT;
 
       if (json)

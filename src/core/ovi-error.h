@@ -35,6 +35,7 @@ typedef enum
 {
   OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
   OVI_STATS_ERROR_SIZE,
+  OVI_STATS_ERROR_READ,
 } OviStatsError;
 
 typedef enum

@@ -1,7 +1,11 @@
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-dtype.h"
 #include "ovi-error.h"
@@ -10,16 +14,36 @@
 /* Below this many elements one thread does the whole tensor. */
 #define PARALLEL_THRESHOLD (1u << 20)
 
+/* Tensors in files are read this many bytes at a time into a buffer that
+ * stays in the processor's cache, never whole. */
+#define CHUNK_BYTES (1u << 22)
+
+/* How many values either side of the first non-finite one are kept. */
+#define NEIGHBOURS 4
+
 /* Statistics of a tensor in one pass over its bytes. Types of 16 bits or
  * fewer have at most 65536 distinct values: the pass only counts bit
  * patterns, and every statistic and any histogram follow from the counts
  * exactly, without converting an element in the hot loop. */
+typedef struct
+{
+  GBytes *bytes;        /* the tensor in memory, or */
+  char *path;           /* a range of a file that must keep its size */
+  char *name;           /* the file, in messages */
+  guint64 offset;
+  guint64 file_size;
+} Source;
+
 struct _OviAnalysis
 {
   gatomicrefcount ref_count;
   int dtype;
-  GBytes *data;
+  guint bits;           /* per element */
+  Source source;
   guint64 count;
+  gint64 window_start;  /* values around the first non-finite one */
+  guint window_length;
+  double window[2 * NEIGHBOURS + 1];
   OviStats stats;
   double range_min;     /* finite values that are not saturated */
   double range_max;
@@ -212,6 +236,87 @@ element_pattern (guint bits, const guint8 *d, guint64 i)
     }
 }
 
+/* Reads a source a chunk at a time; one per thread. */
+typedef struct
+{
+  const OviAnalysis *analysis;
+  int fd;
+  guint8 *buffer;
+} Reader;
+
+static gboolean
+reader_open (Reader *r, const OviAnalysis *analysis, GError **error)
+{
+  const Source *src = &analysis->source;
+  struct stat st;
+
+  r->analysis = analysis;
+  r->fd = -1;
+  r->buffer = NULL;
+  if (src->bytes != NULL)
+    return TRUE;
+  if ((r->fd = open (src->path, O_RDONLY | O_CLOEXEC)) < 0)
+    {
+      int saved = errno;
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ, "cannot read %s: %s", src->name,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (fstat (r->fd, &st) != 0 || (guint64) st.st_size != src->file_size)
+    {
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ,
+                   "%s changed size since it was listed", src->name);
+      return FALSE;
+    }
+  r->buffer = g_malloc (CHUNK_BYTES);
+  return TRUE;
+}
+
+static void
+reader_close (Reader *r)
+{
+  if (r->fd >= 0)
+    close (r->fd);
+  r->fd = -1;
+  g_clear_pointer (&r->buffer, g_free);
+}
+
+/* Elements [@start, @start + @n) (@start even for int4, @n at most a
+ * chunk): a pointer to their bytes, valid until the next call. */
+static const guint8 *
+reader_get (Reader *r, guint64 start, guint64 n, GError **error)
+{
+  const Source *src = &r->analysis->source;
+  guint bits = r->analysis->bits;
+  guint64 at = start * bits / 8, length = (n * bits + 7) / 8, done = 0;
+
+  if (src->bytes != NULL)
+    return (const guint8 *) g_bytes_get_data (src->bytes, NULL) + at;
+  g_assert (length <= CHUNK_BYTES);
+  while (done < length)
+    {
+      gssize got = pread (r->fd, r->buffer + done, length - done, src->offset + at + done);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        {
+          int saved = errno;
+          g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ, "cannot read %s: %s",
+                       src->name, got < 0 ? g_strerror (saved) : "the file shrank");
+          return NULL;
+        }
+      done += got;
+    }
+  return r->buffer;
+}
+
+/* Elements a chunk holds, even so that int4 chunks start on a byte. */
+static guint64
+chunk_elements (const OviAnalysis *self)
+{
+  return (guint64) CHUNK_BYTES * 8 / self->bits / 2 * 2;
+}
+
 typedef struct
 {
   const OviAnalysis *analysis;
@@ -219,69 +324,51 @@ typedef struct
   double shift;
   Partial partial;
   guint64 *table;
+  GError *error;
 } Job;
 
 /* Pattern counting: two interleaved tables keep runs of one value from
  * waiting on their own increments (four tables, or splitting 64-bit loads,
- * measured slower here). 32-bit counters, flushed before they can
- * wrap. */
+ * measured slower here). 32-bit counters, flushed after every chunk, long
+ * before they could wrap. */
 static void
-count_patterns (Job *job)
+count_patterns (guint bits, const guint8 *d, guint64 n, guint32 *t0, guint32 *t1)
 {
-  const guint8 *d = g_bytes_get_data (job->analysis->data, NULL);
-  guint bits = job->analysis->pattern_bits;
-  gsize n_patterns = (gsize) 1 << bits;
-  g_autofree guint32 *t = g_new0 (guint32, 2 * n_patterns);
-  guint32 *t0 = t, *t1 = t + n_patterns;
-  guint64 i = job->start;
+  guint64 i = 0;
 
-  job->table = g_new0 (guint64, n_patterns);
-  while (i < job->end)
+  if (bits == 16)
     {
-      guint64 stop = MIN (job->end, i + G_GUINT64_CONSTANT (0xFFFFFFF0));
-
-      if (bits == 16)
+      for (; i + 1 < n; i += 2)
         {
-          for (; i + 1 < stop; i += 2)
-            {
-              t0[ovi_load_u16 (d, i)]++;
-              t1[ovi_load_u16 (d, i + 1)]++;
-            }
-        }
-      else if (bits == 8)
-        {
-          for (; i + 1 < stop; i += 2)
-            {
-              t0[d[i]]++;
-              t1[d[i + 1]]++;
-            }
-        }
-      for (; i < stop; i++)
-        t0[element_pattern (bits, d, i)]++;
-
-      for (gsize p = 0; p < n_patterns; p++)
-        {
-          job->table[p] += (guint64) t0[p] + t1[p];
-          t0[p] = t1[p] = 0;
+          t0[ovi_load_u16 (d, i)]++;
+          t1[ovi_load_u16 (d, i + 1)]++;
         }
     }
+  else if (bits == 8)
+    {
+      for (; i + 1 < n; i += 2)
+        {
+          t0[d[i]]++;
+          t1[d[i + 1]]++;
+        }
+    }
+  for (; i < n; i++)
+    t0[element_pattern (bits, d, i)]++;
 }
 
+/* Elements @base .. @base + @n, whose bytes are @d. */
 static void
-scan_values (Job *job)
+scan_values (Partial *p, int dtype, const guint8 *d, guint64 n, guint64 base, double shift)
 {
-  const guint8 *d = g_bytes_get_data (job->analysis->data, NULL);
-  int dtype = job->analysis->dtype;
   double sat = ovi_dtype_max_finite (dtype);
 
-  partial_init (&job->partial);
   if (dtype == OVI_DTYPE_FLOAT32)
     {
       /* The common case: blocks without NaN, Inf or saturated values take a
        * tight loop with double sums; the rare others go element by element. */
-      for (guint64 i = job->start; i < job->end;)
+      for (guint64 i = 0; i < n;)
         {
-          guint64 stop = MIN (job->end, i + 4096);
+          guint64 stop = MIN (n, i + 4096);
           gboolean special = FALSE;
 
           for (guint64 j = i; j < stop; j++)
@@ -291,10 +378,10 @@ scan_values (Job *job)
             }
           if (special)
             for (guint64 j = i; j < stop; j++)
-              partial_add (&job->partial, ovi_load_f32 (d, j), 1, j, job->shift, sat);
+              partial_add (p, ovi_load_f32 (d, j), 1, base + j, shift, sat);
           else
             {
-              double sum = 0, sumsq = 0, shift = job->shift;
+              double sum = 0, sumsq = 0;
               float mn = INFINITY, mx = -INFINITY;
               guint64 zeros = 0;
 
@@ -308,32 +395,73 @@ scan_values (Job *job)
                   mx = v > mx ? v : mx;
                   zeros += v == 0;
                 }
-              job->partial.finite += stop - i;
-              job->partial.zeros += zeros;
-              job->partial.sum += sum;
-              job->partial.sumsq += sumsq;
-              job->partial.min = MIN (job->partial.min, mn);
-              job->partial.max = MAX (job->partial.max, mx);
-              job->partial.range_min = MIN (job->partial.range_min, mn);
-              job->partial.range_max = MAX (job->partial.range_max, mx);
+              p->finite += stop - i;
+              p->zeros += zeros;
+              p->sum += sum;
+              p->sumsq += sumsq;
+              p->min = MIN (p->min, mn);
+              p->max = MAX (p->max, mx);
+              p->range_min = MIN (p->range_min, mn);
+              p->range_max = MAX (p->range_max, mx);
             }
           i = stop;
         }
     }
   else
-    for (guint64 i = job->start; i < job->end; i++)
-      partial_add (&job->partial, element_value (dtype, d, i), 1, i, job->shift, sat);
+    for (guint64 i = 0; i < n; i++)
+      partial_add (p, element_value (dtype, d, i), 1, base + i, shift, sat);
+}
+
+/* One thread's share: [start, end) a chunk at a time. */
+static void
+run_share (Job *job)
+{
+  const OviAnalysis *self = job->analysis;
+  guint bits = self->pattern_bits;
+  gsize n_patterns = (gsize) 1 << bits;
+  g_autofree guint32 *t = bits ? g_new0 (guint32, 2 * n_patterns) : NULL;
+  guint64 step = chunk_elements (self), pending = 0;
+  Reader r;
+
+  partial_init (&job->partial);
+  if (bits)
+    job->table = g_new0 (guint64, n_patterns);
+  if (!reader_open (&r, self, &job->error))
+    {
+      reader_close (&r);
+      return;
+    }
+  for (guint64 i = job->start; i < job->end; i += step)
+    {
+      guint64 n = MIN (step, job->end - i);
+      const guint8 *d = reader_get (&r, i, n, &job->error);
+
+      if (d == NULL)
+        break;
+      if (bits)
+        {
+          count_patterns (bits, d, n, t, t + n_patterns);
+          pending += n;
+          if (pending + step > G_MAXUINT32 || i + n >= job->end)
+            {
+              for (gsize p = 0; p < n_patterns; p++)
+                {
+                  job->table[p] += (guint64) t[p] + t[n_patterns + p];
+                  t[p] = t[n_patterns + p] = 0;
+                }
+              pending = 0;
+            }
+        }
+      else
+        scan_values (&job->partial, self->dtype, d, n, i, job->shift);
+    }
+  reader_close (&r);
 }
 
 static gpointer
 run_job (gpointer data)
 {
-  Job *job = data;
-
-  if (job->analysis->pattern_bits)
-    count_patterns (job);
-  else
-    scan_values (job);
+  run_share (data);
   return NULL;
 }
 
@@ -391,20 +519,78 @@ finish_stats (OviAnalysis *self, const Partial *p, double shift)
   self->range_max = p->range_max;
 }
 
+/* Calls @func on elements from the first on, a chunk at a time, until it
+ * returns FALSE or the tensor ends. */
+static gboolean
+walk (OviAnalysis *self, gboolean (*func) (OviAnalysis *, const guint8 *, guint64, guint64, gpointer),
+      gpointer data, GError **error)
+{
+  guint64 step = chunk_elements (self);
+  gboolean ok = TRUE;
+  Reader r;
+
+  if (!reader_open (&r, self, error))
+    {
+      reader_close (&r);
+      return FALSE;
+    }
+  for (guint64 i = 0; i < self->count; i += step)
+    {
+      guint64 n = MIN (step, self->count - i);
+      const guint8 *d = reader_get (&r, i, n, error);
+
+      if (d == NULL)
+        {
+          ok = FALSE;
+          break;
+        }
+      if (!func (self, d, n, i, data))
+        break;
+    }
+  reader_close (&r);
+  return ok;
+}
+
+typedef struct
+{
+  gint8 *kind;       /* per pattern: 0 nan, 1 +inf, 2 -inf, 3 saturated, -1 */
+  gboolean need[4];
+} FirstSearch;
+
+static gboolean
+find_firsts (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpointer data)
+{
+  FirstSearch *search = data;
+  gint64 *first[] = { &self->stats.first_nan, &self->stats.first_pos_inf,
+                      &self->stats.first_neg_inf, &self->stats.first_saturated };
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      gint8 k = search->kind[element_pattern (self->pattern_bits, d, i)];
+      if (k >= 0 && search->need[k])
+        {
+          search->need[k] = FALSE;
+          *first[k] = base + i;
+          if (!(search->need[0] || search->need[1] || search->need[2] || search->need[3]))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* From the pattern counts: exact, with a second pass over at most 65536
  * values for the deviations, and a scan from the start for the first index
  * of each kind of special value. */
-static void
-stats_from_table (OviAnalysis *self)
+static gboolean
+stats_from_table (OviAnalysis *self, GError **error)
 {
   gsize n_patterns = (gsize) 1 << self->pattern_bits;
   double sat = ovi_dtype_max_finite (self->dtype);
   long double sum = 0;
   guint64 finite = 0;
   Partial p;
-  gint8 *kind;
-  const guint8 *d = g_bytes_get_data (self->data, NULL);
-  gboolean need[4];
+  g_autofree gint8 *kind = NULL;
+  FirstSearch search;
 
   for (gsize i = 0; i < n_patterns; i++)
     if (self->table[i])
@@ -426,82 +612,120 @@ stats_from_table (OviAnalysis *self)
     finish_stats (self, &p, mean);
   }
 
-  /* The first indices: 0 nan, 1 +inf, 2 -inf, 3 saturated. */
   kind = g_new (gint8, n_patterns);
   for (gsize i = 0; i < n_patterns; i++)
     {
       double v = ovi_dtype_decode_pattern (self->dtype, i);
       kind[i] = isnan (v) ? 0 : isinf (v) ? (v > 0 ? 1 : 2) : (sat > 0 && fabs (v) == sat) ? 3 : -1;
     }
-  need[0] = p.nan > 0;
-  need[1] = p.pos_inf > 0;
-  need[2] = p.neg_inf > 0;
-  need[3] = p.saturated > 0;
+  search.kind = kind;
+  search.need[0] = p.nan > 0;
+  search.need[1] = p.pos_inf > 0;
+  search.need[2] = p.neg_inf > 0;
+  search.need[3] = p.saturated > 0;
   self->stats.first_nan = self->stats.first_pos_inf = -1;
   self->stats.first_neg_inf = self->stats.first_saturated = -1;
-  for (guint64 i = 0; (need[0] || need[1] || need[2] || need[3]) && i < self->count; i++)
-    {
-      gint8 k = kind[element_pattern (self->pattern_bits, d, i)];
-      if (k >= 0 && need[k])
-        {
-          need[k] = FALSE;
-          switch (k)
-            {
-            case 0: self->stats.first_nan = i; break;
-            case 1: self->stats.first_pos_inf = i; break;
-            case 2: self->stats.first_neg_inf = i; break;
-            default: self->stats.first_saturated = i; break;
-            }
-        }
-    }
-  g_free (kind);
+  if ((search.need[0] || search.need[1] || search.need[2] || search.need[3])
+      && !walk (self, find_firsts, &search, error))
+    return FALSE;
   self->stats.first_nonfinite = first_of (first_of (self->stats.first_nan,
                                                     self->stats.first_pos_inf),
                                           self->stats.first_neg_inf);
+  return TRUE;
 }
 
-static double
-first_finite (OviAnalysis *self)
+static gboolean
+find_finite (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpointer data)
 {
-  const guint8 *d = g_bytes_get_data (self->data, NULL);
-  for (guint64 i = 0; i < self->count; i++)
+  for (guint64 i = 0; i < n; i++)
     {
       double v = element_value (self->dtype, d, i);
       if (isfinite (v))
-        return v;
+        {
+          *(double *) data = v;
+          return FALSE;
+        }
     }
-  return 0;
+  return TRUE;
 }
 
-static void
-analyze (OviAnalysis *self)
+/* The first finite value, which the sums are taken relative to. */
+static gboolean
+first_finite (OviAnalysis *self, double *value, GError **error)
+{
+  *value = 0;
+  return walk (self, find_finite, value, error);
+}
+
+/* Keeps the values around the first non-finite one, which the tensor view
+ * shows, so that they need no read of their own. */
+static gboolean
+keep_window (OviAnalysis *self, GError **error)
+{
+  gint64 first = self->stats.first_nonfinite;
+  guint64 start, n;
+  const guint8 *d;
+  Reader r;
+
+  if (first < 0)
+    return TRUE;
+  start = first > NEIGHBOURS ? (guint64) first - NEIGHBOURS : 0;
+  start &= ~G_GUINT64_CONSTANT (1);   /* int4 starts on a byte */
+  n = MIN (self->count - start, G_N_ELEMENTS (self->window));
+  if (!reader_open (&r, self, error) || !(d = reader_get (&r, start, n, error)))
+    {
+      reader_close (&r);
+      return FALSE;
+    }
+  for (guint64 i = 0; i < n; i++)
+    self->window[i] = self->pattern_bits
+                        ? ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, i))
+                        : element_value (self->dtype, d, i);
+  reader_close (&r);
+  self->window_start = start;
+  self->window_length = n;
+  return TRUE;
+}
+
+static gboolean
+analyze (OviAnalysis *self, GError **error)
 {
   guint n_jobs = n_jobs_for (self->count);
   g_autofree Job *jobs = g_new0 (Job, n_jobs);
-  double shift = self->pattern_bits ? 0 : first_finite (self);
+  double shift = 0;
+  gboolean ok = TRUE;
 
+  if (!self->pattern_bits && !first_finite (self, &shift, error))
+    return FALSE;
   for (guint i = 0; i < n_jobs; i++)
     {
       jobs[i].analysis = self;
-      jobs[i].start = self->count * i / n_jobs;
-      jobs[i].end = self->count * (i + 1) / n_jobs;
+      /* Shares start on even elements: int4 packs two a byte. */
+      jobs[i].start = self->count * i / n_jobs & ~G_GUINT64_CONSTANT (1);
+      jobs[i].end = i + 1 < n_jobs ? self->count * (i + 1) / n_jobs & ~G_GUINT64_CONSTANT (1)
+                                   : self->count;
       jobs[i].shift = shift;
     }
   run_parallel (jobs, n_jobs);
+  for (guint i = 0; i < n_jobs; i++)
+    if (jobs[i].error != NULL)
+      {
+        if (ok)
+          g_propagate_error (error, g_steal_pointer (&jobs[i].error));
+        g_clear_error (&jobs[i].error);
+        ok = FALSE;
+      }
 
-  if (self->pattern_bits)
+  if (ok && self->pattern_bits)
     {
       gsize n_patterns = (gsize) 1 << self->pattern_bits;
-      self->table = jobs[0].table;
+      self->table = g_steal_pointer (&jobs[0].table);
       for (guint i = 1; i < n_jobs; i++)
-        {
-          for (gsize p = 0; p < n_patterns; p++)
-            self->table[p] += jobs[i].table[p];
-          g_free (jobs[i].table);
-        }
-      stats_from_table (self);
+        for (gsize p = 0; p < n_patterns; p++)
+          self->table[p] += jobs[i].table[p];
+      ok = stats_from_table (self, error);
     }
-  else
+  else if (ok)
     {
       Partial total;
       partial_init (&total);
@@ -509,6 +733,22 @@ analyze (OviAnalysis *self)
         partial_merge (&total, &jobs[i].partial);
       finish_stats (self, &total, shift);
     }
+  for (guint i = 0; i < n_jobs; i++)
+    g_free (jobs[i].table);
+  return ok && keep_window (self, error);
+}
+
+static OviAnalysis *
+analysis_new (int dtype, guint64 count)
+{
+  OviAnalysis *self = g_new0 (OviAnalysis, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->dtype = dtype;
+  self->bits = ovi_dtype_bits (dtype);
+  self->count = count;
+  self->pattern_bits = pattern_bits_for (dtype, count);
+  return self;
 }
 
 /**
@@ -541,13 +781,57 @@ ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **err
       return NULL;
     }
 
-  self = g_new0 (OviAnalysis, 1);
-  g_atomic_ref_count_init (&self->ref_count);
-  self->dtype = dtype;
-  self->data = g_bytes_ref (data);
-  self->count = count;
-  self->pattern_bits = pattern_bits_for (dtype, count);
-  analyze (self);
+  self = analysis_new (dtype, count);
+  self->source.bytes = g_bytes_ref (data);
+  if (!analyze (self, error))
+    g_clear_pointer (&self, ovi_analysis_unref);
+  return self;
+}
+
+/**
+ * ovi_analysis_new_for_file:
+ * @path: the file
+ * @name: the file in messages
+ * @offset: where the tensor's @size bytes start, holding @count elements
+ * @file_size: the file's size when it was listed; a file of another size
+ *   is refused, as it is no longer the file that was listed
+ *
+ * Like ovi_analysis_new_for_count(), reading the file a chunk at a time
+ * (also later, for histograms), never loading it whole.
+ */
+OviAnalysis *
+ovi_analysis_new_for_file (int dtype, const char *path, const char *name, guint64 offset,
+                           guint64 size, guint64 count, guint64 file_size, GError **error)
+{
+  OviAnalysis *self;
+  guint64 needed;
+
+  if (!ovi_dtype_is_supported (dtype))
+    {
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
+                   "unsupported dtype %d", dtype);
+      return NULL;
+    }
+  if (offset > file_size || size > file_size - offset)
+    {
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE,
+                   "%s is too short for its tensor", name);
+      return NULL;
+    }
+  if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > size)
+    {
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE,
+                   "%" G_GUINT64_FORMAT " bytes are too few for %" G_GUINT64_FORMAT " elements",
+                   size, count);
+      return NULL;
+    }
+  self = analysis_new (dtype, count);
+  self->source.path = g_strdup (path);
+  self->source.name = g_strdup (name);
+  self->source.offset = offset;
+  self->source.file_size = file_size;
+  if (!analyze (self, error))
+    g_clear_pointer (&self, ovi_analysis_unref);
   return self;
 }
 
@@ -584,7 +868,9 @@ ovi_analysis_unref (OviAnalysis *self)
 {
   if (g_atomic_ref_count_dec (&self->ref_count))
     {
-      g_bytes_unref (self->data);
+      g_clear_pointer (&self->source.bytes, g_bytes_unref);
+      g_free (self->source.path);
+      g_free (self->source.name);
       g_free (self->table);
       g_free (self);
     }
@@ -604,17 +890,29 @@ ovi_analysis_get_dtype (OviAnalysis *self)
 
 /**
  * ovi_analysis_value_at:
- * Returns: element @index as a double (complex: its magnitude)
+ * Returns: element @index as a double (complex: its magnitude); NaN when
+ *   the file it is read from can no longer be read
  */
 double
 ovi_analysis_value_at (OviAnalysis *self, guint64 index)
 {
-  const guint8 *d = g_bytes_get_data (self->data, NULL);
+  const guint8 *d;
+  double value = NAN;
+  guint64 start;
+  Reader r;
 
   g_return_val_if_fail (index < self->count, NAN);
-  if (self->pattern_bits)
-    return ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, index));
-  return element_value (self->dtype, d, index);
+  if (index >= (guint64) self->window_start && index - self->window_start < self->window_length)
+    return self->window[index - self->window_start];
+  /* int4 is read from the byte holding the element. */
+  start = self->bits == 4 ? index & ~G_GUINT64_CONSTANT (1) : index;
+  if (reader_open (&r, self, NULL) && (d = reader_get (&r, start, index - start + 1, NULL)))
+    value = self->pattern_bits
+              ? ovi_dtype_decode_pattern (self->dtype,
+                                          element_pattern (self->pattern_bits, d, index - start))
+              : element_value (self->dtype, d, index - start);
+  reader_close (&r);
+  return value;
 }
 
 /* Symmetric log: linear near zero, logarithmic beyond the threshold. */
@@ -673,14 +971,25 @@ bin_add (Binner *b, double v, guint64 n)
     h->counts[bin_of (h, h->scale == OVI_HISTOGRAM_SYMLOG ? symlog (v, b->c) : v, b->lo, b->hi, v)] += n;
 }
 
+static gboolean
+bin_values (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpointer data)
+{
+  for (guint64 i = 0; i < n; i++)
+    bin_add (data, element_value (self->dtype, d, i), 1);
+  return TRUE;
+}
+
 /**
  * ovi_analysis_histogram:
  * @n_bins: regular bins over the finite, unsaturated range
  *
- * Returns: (transfer full): the histogram
+ * Types of more than 16 bits are read again for their histogram: that can
+ * fail when the file changed since the analysis.
+ *
+ * Returns: (transfer full): the histogram, or %NULL with @error set
  */
 OviHistogram *
-ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale)
+ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale, GError **error)
 {
   OviHistogram *h = g_new0 (OviHistogram, 1);
   Binner b = { h, 0, 1, 1, ovi_dtype_max_finite (self->dtype) };
@@ -731,11 +1040,10 @@ ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale
         if (self->table[i])
           bin_add (&b, ovi_dtype_decode_pattern (self->dtype, i), self->table[i]);
     }
-  else
+  else if (!walk (self, bin_values, &b, error))
     {
-      const guint8 *d = g_bytes_get_data (self->data, NULL);
-      for (guint64 i = 0; i < self->count; i++)
-        bin_add (&b, element_value (self->dtype, d, i), 1);
+      ovi_histogram_free (h);
+      return NULL;
     }
   return h;
 }

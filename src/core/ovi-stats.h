@@ -62,9 +62,18 @@ OviAnalysis    *ovi_analysis_ref          (OviAnalysis       *self);
 void            ovi_analysis_unref        (OviAnalysis       *self);
 const OviStats *ovi_analysis_get_stats    (OviAnalysis       *self);
 int             ovi_analysis_get_dtype    (OviAnalysis       *self);
+OviAnalysis    *ovi_analysis_new_for_file (int                dtype,
+                                           const char        *path,
+                                           const char        *name,
+                                           guint64            offset,
+                                           guint64            size,
+                                           guint64            count,
+                                           guint64            file_size,
+                                           GError           **error);
 OviHistogram   *ovi_analysis_histogram    (OviAnalysis       *self,
                                            guint              n_bins,
-                                           OviHistogramScale  scale);
+                                           OviHistogramScale  scale,
+                                           GError           **error);
 double          ovi_analysis_value_at     (OviAnalysis       *self,
                                            guint64            index);
 

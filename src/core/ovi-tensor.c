@@ -354,8 +354,11 @@ ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error)
 OviAnalysis *
 ovi_tensor_analyze (OviTensor *self, GError **error)
 {
+  g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
   g_autoptr (GBytes) data = NULL;
-  OviAnalysis *analysis;
+  OviAnalysis *analysis = NULL;
+  guint64 count = 0;
+  guint bits;
 
   g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
 
@@ -368,14 +371,20 @@ ovi_tensor_analyze (OviTensor *self, GError **error)
     }
   g_mutex_unlock (&self->lock);
 
-  if (!(data = ovi_tensor_load_data (self, error)))
-    return NULL;
   /* The count from the shape: int4 packs two elements a byte, and an odd
    * count leaves a padding nibble that is not an element. */
   if (self->count > 0 && self->shape->len > 0)
-    analysis = ovi_analysis_new_for_count (self->dtype, data, self->count, error);
-  else
-    analysis = ovi_analysis_new (self->dtype, data, error);
+    count = self->count;
+  else if ((bits = ovi_dtype_bits (self->dtype)) > 0)
+    count = bits >= 8 ? self->size / (bits / 8) : self->size * 8 / bits;
+  if (file != NULL && ovi_dump_file_get_layout (file) != OVI_LAYOUT_OLD)
+    /* Read from the file a chunk at a time, not loaded whole. */
+    analysis = ovi_analysis_new_for_file (self->dtype, ovi_dump_file_get_path (file),
+                                          ovi_dump_file_get_relative_path (file), self->offset,
+                                          self->size, count, ovi_dump_file_get_file_size (file),
+                                          error);
+  else if ((data = ovi_tensor_load_data (self, error)))
+    analysis = ovi_analysis_new_for_count (self->dtype, data, count, error);
   if (analysis == NULL)
     return NULL;
 

@@ -183,7 +183,7 @@ test_mean_histogram_huge_float64 (void)
   static const double v[] = { -1e308, 0, 1e308, 5e307 };
   g_autoptr (GBytes) d = g_bytes_new (v, sizeof v);
   g_autoptr (OviAnalysis) a = ovi_analysis_new (OVI_DTYPE_FLOAT64, d, NULL);
-  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 4, OVI_HISTOGRAM_LINEAR);
+  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 4, OVI_HISTOGRAM_LINEAR, NULL);
   const OviStats *s = ovi_analysis_get_stats (a);
 
   g_assert_cmpfloat_with_epsilon (s->mean, 1.25e307, 1e301);
@@ -255,11 +255,11 @@ test_histogram_edge_value (void)
   const double range[] = { 0, 1 };
   g_autoptr (GBytes) d0 = g_bytes_new (range, sizeof range);
   g_autoptr (OviAnalysis) a0 = ovi_analysis_new (OVI_DTYPE_FLOAT64, d0, NULL);
-  g_autoptr (OviHistogram) h0 = ovi_analysis_histogram (a0, 22, OVI_HISTOGRAM_LINEAR);
+  g_autoptr (OviHistogram) h0 = ovi_analysis_histogram (a0, 22, OVI_HISTOGRAM_LINEAR, NULL);
   const double v[] = { 0, 1, h0->edges[15] };
   g_autoptr (GBytes) d = g_bytes_new (v, sizeof v);
   g_autoptr (OviAnalysis) a = ovi_analysis_new (OVI_DTYPE_FLOAT64, d, NULL);
-  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 22, OVI_HISTOGRAM_LINEAR);
+  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 22, OVI_HISTOGRAM_LINEAR, NULL);
   int b = ovi_histogram_find_bin (h, v[2]);
 
   g_assert_cmpfloat (h->edges[15], ==, v[2]);
@@ -277,7 +277,7 @@ test_histogram_subnormal_range (void)
   const double v[] = { 4.9406564584124654e-324, 9.8813129168249309e-324, 4.9406564584124654e-324 };
   g_autoptr (GBytes) d = g_bytes_new (v, sizeof v);
   g_autoptr (OviAnalysis) a = ovi_analysis_new (OVI_DTYPE_FLOAT64, d, NULL);
-  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 4, OVI_HISTOGRAM_LINEAR);
+  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 4, OVI_HISTOGRAM_LINEAR, NULL);
   guint64 total = 0;
 
   for (guint i = 0; i < h->n_bins; i++)

@@ -1,7 +1,9 @@
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovi-fixtures.h"
 
@@ -268,7 +270,7 @@ test_all_nan (void)
     {
       g_autoptr (OviAnalysis) a = ovi_analysis_new (dtypes[i], all[i], NULL);
       const OviStats *s = ovi_analysis_get_stats (a);
-      g_autoptr (OviHistogram) hist = ovi_analysis_histogram (a, 4, OVI_HISTOGRAM_LINEAR);
+      g_autoptr (OviHistogram) hist = ovi_analysis_histogram (a, 4, OVI_HISTOGRAM_LINEAR, NULL);
       guint64 sum = 0;
 
       g_assert_cmpuint (s->count, ==, counts[i]);
@@ -386,6 +388,118 @@ sum_counts (const OviHistogram *h)
   return s;
 }
 
+/* A tensor read from its file a chunk at a time (here several chunks and
+ * both threads, at an odd offset) gives the statistics of its values; a
+ * file that changes afterwards makes the histogram fail with its name. */
+static void
+write_at_offset (const char *path, guint64 offset, GBytes *data)
+{
+  gsize size = g_bytes_get_size (data);
+  g_autofree guint8 *contents = g_malloc (offset + size + 5);
+
+  memset (contents, 0xAB, offset + size + 5);
+  memcpy (contents + offset, g_bytes_get_data (data, NULL), size);
+  g_assert_true (g_file_set_contents (path, (const char *) contents, offset + size + 5, NULL));
+}
+
+static void
+test_from_file (void)
+{
+  const guint64 n = 3000001, offset = 77;
+  g_autofree char *dir = g_dir_make_tmp ("ovi-stats-XXXXXX", NULL);
+  g_autofree double *v = g_new (double, n);
+  g_autofree double *v16 = g_new (double, n);
+  g_autofree double *i4 = g_new (double, n);
+  g_autofree float *f = g_new (float, n);
+  struct { const char *name; int dtype; GBytes *data; const double *values; double sat; } cases[3];
+  guint n_cases = 0;
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      f[i] = ((i * 40503u) % 65521) * 0.01f - 300.0f;
+      i4[i] = (double) ((i * 7) % 16) - 8;
+    }
+  f[5] = NAN;
+  f[2999990] = INFINITY;
+  f[2097153] = -INFINITY;   /* the first value of the second thread's share */
+  for (guint64 i = 0; i < n; i++)
+    v[i] = f[i];
+  cases[n_cases++] = (typeof (cases[0])) { "float32", OVI_DTYPE_FLOAT32,
+                                           g_bytes_new (f, n * sizeof (float)), v, 3.4028234663852886e38 };
+  cases[n_cases++] = (typeof (cases[0])) { "int4", OVI_DTYPE_INT4,
+                                           ovi_fixture_encode (OVI_DTYPE_INT4, i4, n), i4, 0 };
+  {
+    g_autofree double *h = g_new (double, n);
+    const guint16 *raw;
+    GBytes *d;
+
+    for (guint64 i = 0; i < n; i++)
+      h[i] = ((i * 2654435761u) % 100003) / 250.0 - 100.0;
+    h[2999990] = NAN;
+    h[1048577] = 65504;
+    d = ovi_fixture_encode (OVI_DTYPE_FLOAT16, h, n);
+    raw = g_bytes_get_data (d, NULL);
+    for (guint64 i = 0; i < n; i++)
+      v16[i] = half_value (GUINT16_FROM_LE (raw[i]));
+    cases[n_cases++] = (typeof (cases[0])) { "float16", OVI_DTYPE_FLOAT16, d, v16, 65504 };
+  }
+
+  for (guint c = 0; c < n_cases; c++)
+    {
+      g_autofree char *path = g_build_filename (dir, cases[c].name, NULL);
+      gsize size = g_bytes_get_size (cases[c].data);
+      g_autoptr (OviAnalysis) a = NULL;
+      g_autoptr (OviAnalysis) again = NULL;
+      g_autoptr (OviHistogram) h = NULL;
+      g_autoptr (GError) error = NULL;
+      const OviStats *s;
+      Expected e;
+
+      g_test_message ("%s", cases[c].name);
+      write_at_offset (path, offset, cases[c].data);
+      a = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset, size, n,
+                                     offset + size + 5, &error);
+      g_assert_no_error (error);
+      s = ovi_analysis_get_stats (a);
+      expect_from_values (&e, cases[c].values, n, cases[c].sat);
+      assert_stats (s, &e);
+      g_assert_cmpfloat (ovi_analysis_value_at (a, n - 2), ==, cases[c].values[n - 2]);
+      g_assert_cmpfloat (ovi_analysis_value_at (a, 1), ==, cases[c].values[1]);
+
+      h = ovi_analysis_histogram (a, 16, OVI_HISTOGRAM_LINEAR, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (sum_counts (h) + h->pos_saturated + h->neg_saturated, ==, s->finite);
+      g_assert_cmpuint (h->nan, ==, s->nan);
+
+      /* The file is cut short: wider types are read again and say so;
+       * the values kept around the first non-finite one stay. */
+      g_assert_no_errno (truncate (path, offset + size / 2));
+      g_clear_pointer (&h, ovi_histogram_free);
+      h = ovi_analysis_histogram (a, 16, OVI_HISTOGRAM_LINEAR, &error);
+      if (ovi_dtype_bits (cases[c].dtype) > 16)
+        {
+          g_assert_null (h);
+          g_assert_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ);
+          g_assert_nonnull (strstr (error->message, cases[c].name));
+          g_clear_error (&error);
+          g_assert_true (isnan (ovi_analysis_value_at (a, n - 2)));
+        }
+      else
+        g_assert_no_error (error);
+      if (s->first_nonfinite >= 0)
+        g_assert_cmpfloat (ovi_analysis_value_at (a, s->first_nonfinite + 1), ==,
+                           cases[c].values[s->first_nonfinite + 1]);
+      again = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset, size, n,
+                                         offset + size + 5, &error);
+      g_assert_null (again);
+      g_assert_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ);
+      g_assert_nonnull (strstr (error->message, "changed size"));
+      g_unlink (path);
+      g_bytes_unref (cases[c].data);
+    }
+  g_rmdir (dir);
+}
+
 static void
 test_histogram_linear (void)
 {
@@ -395,7 +509,7 @@ test_histogram_linear (void)
       int dtype = k ? OVI_DTYPE_FLOAT32 : OVI_DTYPE_FLOAT16;
       g_autoptr (GBytes) d = ovi_fixture_encode (dtype, v, N (v));
       g_autoptr (OviAnalysis) a = ovi_analysis_new (dtype, d, NULL);
-      g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 5, OVI_HISTOGRAM_LINEAR);
+      g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 5, OVI_HISTOGRAM_LINEAR, NULL);
       const OviStats *s = ovi_analysis_get_stats (a);
       static const double edges[] = { -2, -1, 0, 1, 2, 3 };
       static const guint64 counts16[] = { 1, 1, 1, 1, 3 };
@@ -447,7 +561,7 @@ test_histogram_single_value (void)
   static const double v[] = { 5, 5, 5 };
   g_autoptr (GBytes) d = ovi_fixture_encode (OVI_DTYPE_INT32, v, 3);
   g_autoptr (OviAnalysis) a = ovi_analysis_new (OVI_DTYPE_INT32, d, NULL);
-  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 3, OVI_HISTOGRAM_LINEAR);
+  g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 3, OVI_HISTOGRAM_LINEAR, NULL);
 
   g_assert_cmpfloat (h->edges[0], <, 5);
   g_assert_cmpfloat (h->edges[3], >, 5);
@@ -466,7 +580,7 @@ test_histogram_symlog (void)
 
   for (guint n_bins = 2; n_bins <= 64; n_bins *= 2)
     {
-      g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, n_bins, OVI_HISTOGRAM_SYMLOG);
+      g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, n_bins, OVI_HISTOGRAM_SYMLOG, NULL);
 
       g_assert_cmpint (h->scale, ==, OVI_HISTOGRAM_SYMLOG);
       g_assert_cmpfloat (h->edges[0], ==, -100);
@@ -509,7 +623,7 @@ test_histogram_consistent (void)
     v[i] = (i * 37 % 1000) / 10.0 - 30;
   d = ovi_fixture_encode (OVI_DTYPE_FLOAT64, v, n);
   a = ovi_analysis_new (OVI_DTYPE_FLOAT64, d, NULL);
-  h = ovi_analysis_histogram (a, 7, OVI_HISTOGRAM_LINEAR);
+  h = ovi_analysis_histogram (a, 7, OVI_HISTOGRAM_LINEAR, NULL);
   for (guint i = 0; i < n; i++)
     {
       int b = ovi_histogram_find_bin (h, v[i]);
@@ -530,6 +644,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/stats/empty-and-errors", test_empty_and_errors);
   g_test_add_func ("/core/stats/large-float16", test_large_float16);
   g_test_add_func ("/core/stats/large-float32", test_large_float32);
+  g_test_add_func ("/core/stats/from-file", test_from_file);
   g_test_add_func ("/core/stats/histogram/linear", test_histogram_linear);
   g_test_add_func ("/core/stats/histogram/single-value", test_histogram_single_value);
   g_test_add_func ("/core/stats/histogram/symlog", test_histogram_symlog);
