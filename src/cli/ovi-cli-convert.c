@@ -190,9 +190,12 @@ ovi_cli_convert (int argc, char **argv)
       g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
       if (ovi_dump_folder_contains_path (folder, c.output))
         {
+          /* A single dump file is read with its folder (mapping.csv). */
+          g_autofree char *read = g_file_test (argv[i], G_FILE_TEST_IS_DIR)
+                                    ? g_strdup (argv[i]) : g_path_get_dirname (argv[i]);
           g_autofree char *message = g_strdup_printf (
-            _("the output folder %s is inside the dump folder %s; choose another with --output"),
-            c.output, argv[i]);
+            _("the output folder %s is inside %s, a folder being read; choose another with --output"),
+            c.output, read);
           return ovi_cli_usage_error (context, message);
         }
     }
