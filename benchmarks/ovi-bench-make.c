@@ -99,11 +99,14 @@ make_tree (const char *root, guint iterations, guint ops, guint overflows)
   for (guint it = 0; it < iterations; it++)
     {
       g_autofree char *dir = g_strdup_printf ("%s/20261202101500/0/bench_model/1/%u", root, it);
+      /* Wall-clock microseconds, as the runtime writes them: iterations
+       * 10 s apart, operators 10 us apart, overflow files after them. */
+      guint64 start = 1764670500000000 + (guint64) it * 10000000;
       g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
       for (guint op = 0; op < ops; op++)
         {
           g_autofree char *path = g_strdup_printf ("%s/Add.bench_scope_add_%u.%u.3.%" G_GUINT64_FORMAT,
-                                                   dir, op, op + 10, 1764670500000000 + op);
+                                                   dir, op, op + 10, start + (guint64) op * 10);
           g_file_set_contents (path, g_bytes_get_data (op_bytes, NULL), g_bytes_get_size (op_bytes),
                                NULL);
         }
@@ -114,7 +117,7 @@ make_tree (const char *root, guint iterations, guint ops, guint overflows)
           g_autoptr (OviDumpWriter) ow = ovi_dump_writer_new ("Node_OpDebug");
           g_autoptr (GBytes) file_bytes = NULL;
           g_autofree char *path = g_strdup_printf ("%s/Opdebug.Node_OpDebug.2.3.%" G_GUINT64_FORMAT,
-                                                   dir, 1764670600000000 + o);
+                                                   dir, start + 5000000 + o);
           const guint64 pshape[] = { 2048 };
           ovi_dump_writer_add_tensor (ow, OVI_TENSOR_OUTPUT, OVI_DTYPE_UINT8, 2, pshape, 1, payload);
           file_bytes = ovi_dump_writer_build (ow, OVI_LAYOUT_NEW);

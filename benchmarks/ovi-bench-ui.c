@@ -11,13 +11,28 @@
  * A 1 ms timeout notes the time between its runs; the longest gap, less the
  * 1 ms, is the longest a frame or an input event could have waited. */
 
-static gint64 last, worst, ticks;
+static gint64 start, last, worst, ticks;
+
+/* With OVI_BENCH_TRACE set, every turn over 50 ms is listed with what the
+ * window was doing, to tell which phase holds the loop up. */
+static void
+trace (OviWindow *window, gint64 now, gint64 gap)
+{
+  OviDumpFolder *folder = ovi_window_get_folder (window);
+
+  fprintf (stderr, "%7.3f s: %4.0f ms turn, loading %d, %u files, %u stats pending\n",
+           (now - start) / 1e6, gap / 1000.0, ovi_window_get_loading (window),
+           folder ? g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) : 0,
+           ovi_window_get_pending_stats (window));
+}
 
 static gboolean
 tick (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
 
+  if (last && now - last > 50000 && g_getenv ("OVI_BENCH_TRACE"))
+    trace (data, now, now - last);
   if (last && now - last > worst)
     worst = now - last;
   last = now;
@@ -40,7 +55,6 @@ main (int argc, char **argv)
   g_autoptr (GFile) tree = NULL;
   g_autoptr (GError) error = NULL;
   gboolean timed_out = FALSE;
-  gint64 start;
   OviWindow *window;
 
   if (argc != 3)
@@ -65,7 +79,7 @@ main (int argc, char **argv)
   if (!(big = ovi_dump_file_load (argv[2], NULL, &error)))
     g_error ("%s", error->message);
 
-  g_timeout_add_full (G_PRIORITY_HIGH, 1, tick, NULL, NULL);
+  g_timeout_add_full (G_PRIORITY_HIGH, 1, tick, window, NULL);
   g_timeout_add_seconds (600, give_up, &timed_out);
   start = g_get_monotonic_time ();
   tree = g_file_new_for_commandline_arg (argv[1]);

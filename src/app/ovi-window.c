@@ -21,7 +21,6 @@ struct _OviWindow
   GtkSearchEntry *op_search;
   GtkSingleSelection *op_selection;
   GtkSortListModel *op_sort_model;
-  GtkColumnViewColumn *op_timestamp_column;
   GtkColumnView *op_view;
   GtkSortListModel *problem_sort_model;
   GtkColumnView *problem_view;
@@ -310,9 +309,14 @@ stats_job_done (OviWindow *self,
       g_assert (self->pending_stats > 0);
       if (--self->pending_stats == 0)
         {
-          /* Sorting and filtering do not follow item changes by themselves. */
-          gtk_sorter_changed (gtk_column_view_get_sorter (self->op_view), GTK_SORTER_CHANGE_DIFFERENT);
-          gtk_filter_changed (GTK_FILTER (self->op_custom_filter), GTK_FILTER_CHANGE_DIFFERENT);
+          GtkSorter *sorter = gtk_column_view_get_sorter (self->op_view);
+
+          /* Sorting and filtering do not follow item changes by themselves;
+           * redoing them for nothing would rebuild the rows in view. */
+          if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+            gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+          if (gtk_toggle_button_get_active (self->abnormal_toggle))
+            gtk_filter_changed (GTK_FILTER (self->op_custom_filter), GTK_FILTER_CHANGE_DIFFERENT);
         }
     }
   stats_job_free (job);
@@ -358,15 +362,62 @@ stats_worker (gpointer data,
 
 /* --- folder models ------------------------------------------------------ */
 
+/* Operators in the order they ran: by timestamp, then by path. */
+static int
+compare_rows (OviOpRow *a,
+              OviOpRow *b)
+{
+  OviDumpFile *x = ovi_op_row_get_file (a), *y = ovi_op_row_get_file (b);
+  guint64 tx = ovi_dump_file_get_timestamp (x), ty = ovi_dump_file_get_timestamp (y);
+
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return g_strcmp0 (ovi_dump_file_get_relative_path (x), ovi_dump_file_get_relative_path (y));
+}
+
+static int
+compare_row_pointers (gconstpointer a,
+                      gconstpointer b)
+{
+  return compare_rows (*(OviOpRow **) a, *(OviOpRow **) b);
+}
+
+/* The store itself is kept in the order the operators ran, the table's
+ * default, rather than sorted by a column: new rows then land after the
+ * rows in view (or among the last few), and GTK 4.8, which rebuilds the
+ * visible rows at every step of an incremental sort, has nothing to
+ * rebuild while a big folder scans. */
 static gboolean
 flush_rows (gpointer data)
 {
   OviWindow *self = data;
+  GListModel *rows = G_LIST_MODEL (self->op_rows);
+  guint n = g_list_model_get_n_items (rows), lo = 0, hi = n;
+  g_autoptr(GPtrArray) merged = NULL;
 
-  g_list_store_splice (self->op_rows, g_list_model_get_n_items (G_LIST_MODEL (self->op_rows)), 0,
-                       self->pending_rows->pdata, self->pending_rows->len);
-  g_ptr_array_set_size (self->pending_rows, 0);
   self->rows_flush_id = 0;
+  if (self->pending_rows->len == 0)
+    return G_SOURCE_REMOVE;
+  g_ptr_array_sort (self->pending_rows, compare_row_pointers);
+  /* The first stored row that comes after the earliest new one. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      g_autoptr(OviOpRow) row = g_list_model_get_item (rows, mid);
+
+      if (compare_rows (row, g_ptr_array_index (self->pending_rows, 0)) <= 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  merged = g_ptr_array_new_full (n - lo + self->pending_rows->len, g_object_unref);
+  for (guint i = lo; i < n; i++)
+    g_ptr_array_add (merged, g_list_model_get_item (rows, i));
+  g_ptr_array_extend_and_steal (merged, g_steal_pointer (&self->pending_rows));
+  self->pending_rows = g_ptr_array_new_with_free_func (g_object_unref);
+  if (lo < n)
+    g_ptr_array_sort (merged, compare_row_pointers);
+  g_list_store_splice (self->op_rows, lo, n - lo, merged->pdata, merged->len);
   return G_SOURCE_REMOVE;
 }
 
@@ -1239,7 +1290,6 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_search);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_selection);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_sort_model);
-  gtk_widget_class_bind_template_child (widget_class, OviWindow, op_timestamp_column);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_view);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problem_sort_model);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problem_view);
@@ -1328,8 +1378,6 @@ ovi_window_init (OviWindow *self)
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->record_filter), GTK_FILTER (self->record_custom_filter));
   self->op_custom_filter = gtk_custom_filter_new (op_filter_func, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->op_custom_filter));
-
-  gtk_column_view_sort_by_column (self->op_view, self->op_timestamp_column, GTK_SORT_ASCENDING);
 
   g_signal_connect_swapped (self->record_filter_model, "items-changed",
                             G_CALLBACK (update_record_stack), self);

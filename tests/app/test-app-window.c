@@ -7,6 +7,7 @@
 
 #include "ovi-application.h"
 #include "ovi-tree-node.h"
+#include "ovi-op-row.h"
 #include "ovi-window.h"
 
 /* UI tests: open the example dump folder in a real window and check what a
@@ -571,6 +572,21 @@ test_operator_table (Fixture       *f,
 
   ovi_window_show_page (f->window, "operators");
   settle (200);
+  /* Before any header is clicked: the order the operators ran in. */
+  {
+    GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+    guint64 last = 0;
+
+    g_assert_cmpuint (g_list_model_get_n_items (model), >, 10);
+    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(OviOpRow) row = g_list_model_get_item (model, i);
+        guint64 t = ovi_dump_file_get_timestamp (ovi_op_row_get_file (row));
+
+        g_assert_cmpuint (t, >=, last);
+        last = t;
+      }
+  }
   gtk_column_view_sort_by_column (view, column_by_title (view, "NaN"), GTK_SORT_DESCENDING);
   settle (50);
   WAIT_UNTIL (gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (
