@@ -20,33 +20,6 @@ typedef struct
 } Fixture;
 
 static void
-rm_rf (const char *path)
-{
-  GStatBuf st;
-
-  if (g_lstat (path, &st) != 0)
-    return;
-  if (S_ISDIR (st.st_mode))
-    {
-      GDir *dir;
-      const char *name;
-      g_chmod (path, 0700);
-      if ((dir = g_dir_open (path, 0, NULL)))
-        {
-          while ((name = g_dir_read_name (dir)))
-            {
-              g_autofree char *child = g_build_filename (path, name, NULL);
-              rm_rf (child);
-            }
-          g_dir_close (dir);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
-static void
 setup (Fixture *f, gconstpointer data)
 {
   g_autoptr (GError) error = NULL;
@@ -57,7 +30,7 @@ setup (Fixture *f, gconstpointer data)
 static void
 teardown (Fixture *f, gconstpointer data)
 {
-  rm_rf (f->dir);
+  ovi_fixture_remove_tree (f->dir);
   g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
   g_free (f->dir);
 }
@@ -403,7 +376,7 @@ check_case (Fixture *f, Case *c, int dtype)
                                     : dtype == OVI_DTYPE_FLOAT16 ? "'<f2'"
                                                                  : "'|i1'"));
     g_assert_true (g_bytes_equal (npy_data, expected));
-    rm_rf (out_dir);
+    ovi_fixture_remove_tree (out_dir);
   }
 
   /* the CLI: convert --layout logical */
@@ -423,9 +396,9 @@ check_case (Fixture *f, Case *c, int dtype)
     read_npy (npy, &dict, &npy_data);
     g_assert_nonnull (strstr (dict, want));
     g_assert_true (g_bytes_equal (npy_data, expected));
-    rm_rf (out_dir);
+    ovi_fixture_remove_tree (out_dir);
   }
-  rm_rf (case_dir);
+  ovi_fixture_remove_tree (case_dir);
 }
 
 static void

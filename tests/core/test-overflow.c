@@ -14,33 +14,6 @@ typedef struct
 } Fixture;
 
 static void
-rm_rf (const char *path)
-{
-  GStatBuf st;
-
-  if (g_lstat (path, &st) != 0)
-    return;
-  if (S_ISDIR (st.st_mode))
-    {
-      GDir *dir;
-      const char *name;
-      g_chmod (path, 0700);
-      if ((dir = g_dir_open (path, 0, NULL)))
-        {
-          while ((name = g_dir_read_name (dir)))
-            {
-              g_autofree char *child = g_build_filename (path, name, NULL);
-              rm_rf (child);
-            }
-          g_dir_close (dir);
-        }
-      g_rmdir (path);
-    }
-  else
-    g_unlink (path);
-}
-
-static void
 setup (Fixture *f, gconstpointer data)
 {
   g_autoptr (GError) error = NULL;
@@ -51,7 +24,7 @@ setup (Fixture *f, gconstpointer data)
 static void
 teardown (Fixture *f, gconstpointer data)
 {
-  rm_rf (f->dir);
+  ovi_fixture_remove_tree (f->dir);
   g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
   g_free (f->dir);
 }
