@@ -643,13 +643,16 @@ test_match_folder_null (Fixture *f, gconstpointer data)
   g_autoptr (GBytes) p = ovi_overflow_payload_classic (NULL, NULL, &core);
   g_autofree char *path = g_build_filename (f->dir, "Opdebug.Node_OpDebug.2.7.500", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (OviDumpFile) unrelated = write_op (f, "Add.add.58.7.400");
-  g_autoptr (GFile) root = g_file_new_for_path (f->dir);
-  g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
+  g_autoptr (GFile) root = NULL;
+  g_autoptr (OviDumpFolder) folder = NULL;
   g_autoptr (OviOverflowRecord) r = NULL;
   g_autoptr (JsonNode) node = NULL;
   JsonObject *o;
 
+  /* An operator with another task id: not the one that overflowed. */
+  g_object_unref (write_op (f, "Add.add.58.7.400"));
+  root = g_file_new_for_path (f->dir);
+  folder = ovi_dump_folder_new (root);
   g_assert_true (ovi_write_overflow_file (path, p, OVI_LAYOUT_NEW, &error));
   g_assert_true (ovi_dump_folder_load (folder, NULL, &error));
   g_assert_no_error (error);
