@@ -268,7 +268,6 @@ reader_open (Reader *r, const OviAnalysis *analysis, GError **error)
                    "%s changed size since it was listed", src->name);
       return FALSE;
     }
-  r->buffer = g_malloc (CHUNK_BYTES);
   return TRUE;
 }
 
@@ -293,6 +292,9 @@ reader_get (Reader *r, guint64 start, guint64 n, GError **error)
   if (src->bytes != NULL)
     return (const guint8 *) g_bytes_get_data (src->bytes, NULL) + at;
   g_assert (length <= CHUNK_BYTES);
+  /* A chunk, or the whole tensor when it is smaller (most are). */
+  if (r->buffer == NULL)
+    r->buffer = g_malloc (MIN (CHUNK_BYTES, (r->analysis->count * bits + 7) / 8));
   while (done < length)
     {
       gssize got = pread (r->fd, r->buffer + done, length - done, src->offset + at + done);
