@@ -672,7 +672,8 @@ ovi_dump_folder_classify_all (OviDumpFolder *self, GCancellable *cancellable)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->files));
-  guint n_threads = MIN (g_get_num_processors (), 8);
+  /* A thread costs more than classifying a few small operators. */
+  guint n_threads = n >= 16 ? MIN (g_get_num_processors (), 8) : 1;
   ClassifyJob jobs[8];
   GThread *threads[8];
 
