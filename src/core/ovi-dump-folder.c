@@ -36,7 +36,14 @@ struct _OviDumpFolder
   gsize n_problems;
   gboolean loading;
   guint notify_source;
-  GMainContext *context;   /* where an asynchronous load delivers its batches */
+
+  /* An asynchronous load: the scanning thread queues its batches, and one
+   * source on the main context takes them in a few milliseconds at a time. */
+  GMainContext *context;   /* where the batches are applied */
+  GTask *load_task;        /* returned once its last batch is applied */
+  GMutex deliveries_lock;
+  GQueue deliveries;       /* Batch; guarded by deliveries_lock */
+  GSource *pump;           /* attached while deliveries wait; guarded */
 };
 
 G_DEFINE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, G_TYPE_OBJECT)
@@ -55,12 +62,15 @@ enum
 };
 static GParamSpec *properties[N_PROPS];
 
-/* What one folder contributed, handed over in one piece. */
+/* What one folder contributed, handed over in one piece. The last batch of
+ * an asynchronous load carries the scan's outcome instead. */
 typedef struct
 {
   GPtrArray *files;
   GPtrArray *records;
   GPtrArray *problems;
+  gboolean last;
+  GError *error;           /* in the last batch, when the scan failed */
 } Batch;
 
 typedef void (*BatchFunc) (OviDumpFolder *self, Batch *batch);
@@ -79,6 +89,7 @@ batch_free (Batch *batch)
   g_ptr_array_unref (batch->files);
   g_ptr_array_unref (batch->records);
   g_ptr_array_unref (batch->problems);
+  g_clear_error (&batch->error);
   g_free (batch);
 }
 
@@ -99,6 +110,8 @@ ovi_dump_folder_finalize (GObject *object)
 
   g_clear_handle_id (&self->notify_source, g_source_remove);
   g_clear_pointer (&self->context, g_main_context_unref);
+  g_queue_clear_full (&self->deliveries, (GDestroyNotify) batch_free);
+  g_mutex_clear (&self->deliveries_lock);
   g_clear_object (&self->root);
   g_free (self->root_path);
   g_free (self->root_real);
@@ -166,6 +179,8 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
 static void
 ovi_dump_folder_init (OviDumpFolder *self)
 {
+  g_mutex_init (&self->deliveries_lock);
+  g_queue_init (&self->deliveries);
   self->files = g_list_store_new (OVI_TYPE_DUMP_FILE);
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
@@ -805,43 +820,72 @@ ovi_dump_folder_load (OviDumpFolder *self, GCancellable *cancellable, GError **e
   return ok;
 }
 
-typedef struct
-{
-  OviDumpFolder *self;
-  Batch *batch;
-} Delivery;
+/* How long one turn of the main loop may spend applying batches. */
+#define PUMP_BUDGET_US 4000
 
-static gboolean
-deliver_batch (gpointer data)
+static void
+finish_load (OviDumpFolder *self, Batch *last)
 {
-  Delivery *d = data;
+  g_autoptr (GTask) task = g_steal_pointer (&self->load_task);
 
-  apply_batch (d->self, d->batch);
-  notify_progress (d->self);
-  batch_free (d->batch);
-  g_object_unref (d->self);
-  g_free (d);
-  return G_SOURCE_REMOVE;
+  if (last->error)
+    g_task_return_error (task, g_steal_pointer (&last->error));
+  else
+    g_task_return_boolean (task, TRUE);
 }
 
-/* On the scanning thread: hands the batch to the main context, where the
- * stores live, so views see records while the scan goes on. Always through
- * a source: g_main_context_invoke() would run the batch right here on the
- * scanning thread whenever the main thread is between two iterations. The
- * priority is the one GTask returns with, so batches come before the
- * task's callback. */
+/* On the main context: applies the queued batches for a few milliseconds,
+ * then lets the window draw. One source for all batches, since the main
+ * loop runs every ready source of a priority in one turn; and an idle one,
+ * below input and redraws, so that a window taking in a big folder still
+ * draws and answers. */
+static gboolean
+pump_deliveries (gpointer data)
+{
+  OviDumpFolder *self = data;
+  gint64 deadline = g_get_monotonic_time () + PUMP_BUDGET_US;
+  Batch *batch;
+
+  do
+    {
+      g_mutex_lock (&self->deliveries_lock);
+      batch = g_queue_pop_head (&self->deliveries);
+      if (batch == NULL)
+        self->pump = NULL;   /* the next delivery attaches a new one */
+      g_mutex_unlock (&self->deliveries_lock);
+      if (batch == NULL)
+        {
+          notify_progress (self);
+          return G_SOURCE_REMOVE;
+        }
+      if (batch->last)
+        finish_load (self, batch);
+      else
+        apply_batch (self, batch);
+      batch_free (batch);
+    }
+  while (g_get_monotonic_time () < deadline);
+  notify_progress (self);
+  return G_SOURCE_CONTINUE;
+}
+
+/* On the scanning thread: queues the batch for the main context, where the
+ * stores live, so views see records while the scan goes on. */
 static void
 deliver (OviDumpFolder *self, Batch *batch)
 {
-  Delivery *d = g_new (Delivery, 1);
-  g_autoptr (GSource) source = g_idle_source_new ();
-
-  d->self = g_object_ref (self);
-  d->batch = batch;
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, deliver_batch, d, NULL);
-  g_source_set_static_name (source, "[ovi] deliver batch");
-  g_source_attach (source, self->context);
+  g_mutex_lock (&self->deliveries_lock);
+  g_queue_push_tail (&self->deliveries, batch);
+  if (self->pump == NULL)
+    {
+      self->pump = g_idle_source_new ();
+      g_source_set_priority (self->pump, G_PRIORITY_DEFAULT_IDLE);
+      g_source_set_callback (self->pump, pump_deliveries, g_object_ref (self), g_object_unref);
+      g_source_set_static_name (self->pump, "[ovi] apply batches");
+      g_source_attach (self->pump, self->context);
+      g_source_unref (self->pump);   /* the context holds it while attached */
+    }
+  g_mutex_unlock (&self->deliveries_lock);
 }
 
 /* Big folders arrive in slices, so that no main-loop turn has to take in
@@ -862,24 +906,23 @@ emit_async (OviDumpFolder *self, Batch *batch)
   deliver (self, batch);
 }
 
+/* The scan's own task; the caller's task is returned by the last batch. */
 static void
 load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   OviDumpFolder *self = source;
   Scan scan = { self, cancellable, NULL, emit_async };
-  GError *error = NULL;
-  gboolean ok;
+  Batch *last = batch_new ();
   /* Background work yields to the thread that draws the window. */
   int saved_nice = ovi_thread_set_nice (10);
 
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  ok = scan_root (&scan, &error);
+  scan_root (&scan, &last->error);
   g_hash_table_unref (scan.visited);
   ovi_thread_set_nice (saved_nice);
-  if (ok)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  last->last = TRUE;
+  deliver (self, last);
+  g_task_return_boolean (task, TRUE);
 }
 
 static gboolean
@@ -899,7 +942,7 @@ void
 ovi_dump_folder_load_async (OviDumpFolder *self, GCancellable *cancellable,
                             GAsyncReadyCallback callback, gpointer user_data)
 {
-  g_autoptr (GTask) task = NULL;
+  g_autoptr (GTask) scan = NULL;
 
   g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
   g_return_if_fail (!self->loading);
@@ -911,14 +954,13 @@ ovi_dump_folder_load_async (OviDumpFolder *self, GCancellable *cancellable,
   g_clear_pointer (&self->context, g_main_context_unref);
   self->context = g_main_context_ref_thread_default ();
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, ovi_dump_folder_load_async);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, load_thread);
+  self->load_task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (self->load_task, ovi_dump_folder_load_async);
+  scan = g_task_new (self, cancellable, NULL, NULL);
+  g_task_run_in_thread (scan, load_thread);
 }
 
-/* Batches queued by the thread run before the task's own callback, since
- * both go through the same main context in order. */
+/* The callback runs once every batch of the scan is in the stores. */
 gboolean
 ovi_dump_folder_load_finish (OviDumpFolder *self, GAsyncResult *result, GError **error)
 {

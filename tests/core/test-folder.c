@@ -625,6 +625,48 @@ test_load_async (Fixture *f, gconstpointer data)
   }
 }
 
+/* A folder big enough to arrive in several batches: the callback runs only
+ * once all of them are in the stores, and a cancelled load reports it. */
+static void
+test_load_async_batches (Fixture *f, gconstpointer data)
+{
+  g_autofree char *i3 = g_build_filename (f->dir, "0", "11", "3", NULL);
+  g_autoptr (GFile) root = g_file_new_for_path (f->dir);
+  g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
+  g_autoptr (OviDumpFolder) again = ovi_dump_folder_new (root);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  AsyncState s = { 0 }, c = { 0 };
+
+  for (guint i = 0; i < 600; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("op_%03u", i);
+      write_op (i3, "Add", name, i + 1, 7, 1000 + i);
+    }
+  write_overflow (i3, 600, 7, 5000, 272);
+  s.loop = g_main_loop_new (NULL, FALSE);
+  g_signal_connect (ovi_dump_folder_get_files (folder), "items-changed",
+                    G_CALLBACK (on_items_changed), &s);
+  ovi_dump_folder_load_async (folder, NULL, on_loaded, &s);
+  g_main_loop_run (s.loop);
+  g_assert_no_error (s.error);
+  g_assert_true (s.ok);
+  /* on_loaded quit the loop: these are the counts its callback saw */
+  g_assert_cmpuint (s.items_changed, >=, 3);
+  g_assert_cmpuint (s.added, ==, 601);
+  g_assert_cmpuint (n_items (ovi_dump_folder_get_records (folder)), ==, 1);
+  g_main_loop_unref (s.loop);
+
+  c.loop = g_main_loop_new (NULL, FALSE);
+  g_cancellable_cancel (cancellable);
+  ovi_dump_folder_load_async (again, cancellable, on_loaded, &c);
+  g_main_loop_run (c.loop);
+  g_assert_false (c.ok);
+  g_assert_error (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (ovi_dump_folder_get_loading (again));
+  g_clear_error (&c.error);
+  g_main_loop_unref (c.loop);
+}
+
 /* A cancelled scan stops with G_IO_ERROR_CANCELLED. */
 static void
 test_cancel (Fixture *f, gconstpointer data)
@@ -722,6 +764,7 @@ main (int argc, char **argv)
   ADD ("/core/folder/non-utf8", test_non_utf8);
   ADD ("/core/folder/contains-path", test_contains_path);
   ADD ("/core/folder/load-async", test_load_async);
+  ADD ("/core/folder/load-async-batches", test_load_async_batches);
   ADD ("/core/folder/cancel", test_cancel);
 #undef ADD
   g_test_add_func ("/core/folder/parse-mapping", test_parse_mapping);
