@@ -21,6 +21,7 @@ struct _OviWindow
   GtkSearchEntry *op_search;
   GtkSingleSelection *op_selection;
   GtkSortListModel *op_sort_model;
+  GtkSliceListModel *op_slice;
   GtkColumnView *op_view;
   GtkSortListModel *problem_sort_model;
   GtkColumnView *problem_view;
@@ -39,6 +40,7 @@ struct _OviWindow
   GtkSearchEntry *record_search;
   GtkSingleSelection *record_selection;
   GtkSortListModel *record_sort_model;
+  GtkSliceListModel *record_slice;
   GtkStack *record_stack;
   GtkColumnView *record_view;
   GtkPaned *sidebar_paned;
@@ -65,6 +67,7 @@ struct _OviWindow
   guint pending_stats;
   GPtrArray *pending_rows;   /* OviOpRow, waiting to join the operator table */
   guint rows_flush_id;
+  guint grow_id;
   GAsyncQueue *stats_done;   /* StatsJob, finished by the workers */
   guint stats_drain_id;
   GtkCustomFilter *record_custom_filter;
@@ -362,6 +365,64 @@ stats_worker (gpointer data,
 
 /* --- folder models ------------------------------------------------------ */
 
+/* GTK 4.8 builds the widgets of the first 200 rows of a list as soon as the
+ * rows exist, in view or not (GTK_LIST_VIEW_MAX_LIST_ITEMS), and measures
+ * them at the next frame. A table that received its first thousand rows at
+ * once would build them all in one long main-loop turn, so each table shows
+ * its rows through a slice that grows by a few rows a frame until it holds
+ * that many, and then shows everything: later rows come after those and
+ * build nothing. */
+#define FIRST_ROWS 200
+#define ROWS_PER_FRAME 5
+
+/* Returns whether @slice still hides rows. It grows once the table has
+ * filtered the rows it already shows: the filter takes its new rows in an
+ * idle, and a slice grown at every frame regardless would hand it the rows
+ * of several frames at once. */
+static gboolean
+grow_slice (GtkSliceListModel  *slice,
+            GtkFilterListModel *filtered)
+{
+  guint size = gtk_slice_list_model_get_size (slice);
+  GListModel *model = gtk_slice_list_model_get_model (slice);
+
+  if (size == G_MAXUINT || model == NULL || g_list_model_get_n_items (model) <= size)
+    return FALSE;
+  if (gtk_filter_list_model_get_pending (filtered) > 0)
+    return TRUE;
+  gtk_slice_list_model_set_size (slice, size + ROWS_PER_FRAME >= FIRST_ROWS ? G_MAXUINT : size + ROWS_PER_FRAME);
+  return TRUE;
+}
+
+static gboolean
+grow_tables (GtkWidget     *widget,
+             GdkFrameClock *frame_clock,
+             gpointer       data)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  gboolean more = grow_slice (self->record_slice, self->record_filter_model);
+
+  more |= grow_slice (self->op_slice, self->op_filter_model);
+  if (more)
+    return G_SOURCE_CONTINUE;
+  self->grow_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+table_rows_changed (OviWindow *self)
+{
+  if (self->grow_id != 0)
+    return;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->grow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_tables, NULL, NULL);
+  else   /* no frames to spread the rows over, and no rows built yet */
+    {
+      gtk_slice_list_model_set_size (self->record_slice, G_MAXUINT);
+      gtk_slice_list_model_set_size (self->op_slice, G_MAXUINT);
+    }
+}
+
 /* Operators in the order they ran: by timestamp, then by path. */
 static int
 compare_rows (OviOpRow *a,
@@ -479,6 +540,7 @@ records_changed (OviWindow  *self,
                  guint       added,
                  GListModel *records)
 {
+  table_rows_changed (self);
   for (guint i = position; i < position + added; i++)
     {
       g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
@@ -608,7 +670,6 @@ load_done (GObject      *object,
   update_actions (self);
   update_record_stack (self);
   select_first_record (self);
-  ovi_compare_view_set_folder (self->compare_view, folder);
   if (ovi_record_view_get_record (self->record_details) != NULL)
     {
       OviDumpFile *op = ovi_overflow_record_get_op (ovi_record_view_get_record (self->record_details));
@@ -728,13 +789,18 @@ close_folder (OviWindow *self)
       g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_records (self->folder), self);
       g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_problems (self->folder), self);
     }
-  gtk_sort_list_model_set_model (self->record_sort_model, NULL);
+  gtk_slice_list_model_set_model (self->record_slice, NULL);
   gtk_sort_list_model_set_model (self->problem_sort_model, NULL);
   gtk_single_selection_set_model (self->tree_selection, NULL);
   ovi_record_view_set_record (self->record_details, NULL);
   ovi_tensor_view_set_file (self->tensor_view, NULL);
   ovi_compare_view_set_folder (self->compare_view, NULL);
   g_clear_handle_id (&self->rows_flush_id, g_source_remove);
+  if (self->grow_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->grow_id);
+  self->grow_id = 0;
+  gtk_slice_list_model_set_size (self->record_slice, ROWS_PER_FRAME);
+  gtk_slice_list_model_set_size (self->op_slice, ROWS_PER_FRAME);
   g_ptr_array_set_size (self->pending_rows, 0);
   g_list_store_remove_all (self->op_rows);
   g_hash_table_remove_all (self->op_row_index);
@@ -775,7 +841,8 @@ load_folder (OviWindow *self,
   g_signal_connect_swapped (ovi_dump_folder_get_problems (self->folder), "items-changed",
                             G_CALLBACK (update_problems), self);
 
-  gtk_sort_list_model_set_model (self->record_sort_model, ovi_dump_folder_get_records (self->folder));
+  gtk_slice_list_model_set_model (self->record_slice, ovi_dump_folder_get_records (self->folder));
+  ovi_compare_view_set_folder (self->compare_view, self->folder);
   gtk_sort_list_model_set_model (self->problem_sort_model, ovi_dump_folder_get_problems (self->folder));
 
   gtk_window_set_title (GTK_WINDOW (self), name);
@@ -1290,6 +1357,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_search);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_selection);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_sort_model);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, op_slice);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, op_view);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problem_sort_model);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problem_view);
@@ -1307,6 +1375,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, record_search);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, record_selection);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, record_sort_model);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, record_slice);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, record_stack);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, record_view);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_paned);
@@ -1368,7 +1437,8 @@ ovi_window_init (OviWindow *self)
   self->stats_pool = g_thread_pool_new (stats_worker, NULL, 2, FALSE, NULL);
   self->stats_done = g_async_queue_new_full (stats_job_free);
   self->pending_rows = g_ptr_array_new_with_free_func (g_object_unref);
-  gtk_sort_list_model_set_model (self->op_sort_model, G_LIST_MODEL (self->op_rows));
+  gtk_slice_list_model_set_model (self->op_slice, G_LIST_MODEL (self->op_rows));
+  g_signal_connect_swapped (self->op_rows, "items-changed", G_CALLBACK (table_rows_changed), self);
 
   gtk_string_list_append (self->unit_list, _("All Units"));
   for (OviUnit unit = 0; unit <= OVI_UNIT_LAST; unit++)
@@ -1428,6 +1498,20 @@ ovi_window_get_pending_stats (OviWindow *self)
 {
   g_return_val_if_fail (OVI_IS_WINDOW (self), 0);
   return self->pending_stats;
+}
+
+/**
+ * ovi_window_get_busy:
+ *
+ * Returns: %TRUE while the window scans, computes operator statistics or
+ *   still adds rows to its tables
+ */
+gboolean
+ovi_window_get_busy (OviWindow *self)
+{
+  g_return_val_if_fail (OVI_IS_WINDOW (self), FALSE);
+  return ovi_window_get_loading (self) || self->pending_stats > 0
+         || self->rows_flush_id != 0 || self->grow_id != 0;
 }
 
 void

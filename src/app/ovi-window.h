@@ -39,6 +39,7 @@ gboolean        ovi_window_export_to_path      (OviWindow       *self,
                                                 const char      *path,
                                                 GError         **error);
 guint           ovi_window_get_pending_stats   (OviWindow       *self);
+gboolean        ovi_window_get_busy            (OviWindow       *self);
 GtkColumnView  *ovi_window_get_record_view     (OviWindow       *self);
 GtkColumnView  *ovi_window_get_op_view         (OviWindow       *self);
 OviRecordView  *ovi_window_get_record_details  (OviWindow       *self);

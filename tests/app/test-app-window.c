@@ -66,7 +66,7 @@ fixture_setup (Fixture       *f,
   gtk_window_present (GTK_WINDOW (f->window));
   /* What the "Open Example" button on the start page does. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-example", NULL);
-  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (200);
 }
 
@@ -773,7 +773,7 @@ test_open_several (void)
   opened[1] = g_object_ref (windows->next->data);
   for (guint i = 0; i < 2; i++)
     {
-      WAIT_UNTIL (!ovi_window_get_loading (opened[i]) && ovi_window_get_pending_stats (opened[i]) == 0);
+      WAIT_UNTIL (!ovi_window_get_busy (opened[i]));
       g_assert_nonnull (ovi_window_get_folder (opened[i]));
     }
   g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (opened[0])), !=,
@@ -973,7 +973,7 @@ test_shortcuts (Fixture       *f,
     guint before = g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window)));
 
     gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
-    WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+    WAIT_UNTIL (!ovi_window_get_busy (f->window));
     g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))), ==, before);
   }
 }
@@ -1015,7 +1015,7 @@ test_drop_folder (Fixture       *f,
   g_slist_free (list);
   g_assert_true (accepted);
 
-  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (200);
   g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (f->window)), ==, iteration);
   rows = visible_rows (ovi_window_get_record_view (f->window));
@@ -1038,12 +1038,12 @@ test_cancel (Fixture       *f,
   g_assert_true (ovi_window_get_loading (f->window));
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.cancel", NULL);
   /* The statistics of the operators found so far still complete. */
-  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (100);
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_revealer"))));
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
-  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
   g_assert_nonnull (find_record (f->window, 272));
 }
 
@@ -1058,7 +1058,7 @@ test_open_single_file (Fixture       *f,
   g_autofree char *status = NULL;
 
   ovi_window_open_file (f->window, file);
-  WAIT_UNTIL (!ovi_window_get_loading (f->window) && ovi_window_get_pending_stats (f->window) == 0);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (200);
   rows = visible_rows (ovi_window_get_record_view (f->window));
   g_assert_cmpuint (rows->len, ==, 1);
