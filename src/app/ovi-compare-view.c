@@ -30,7 +30,8 @@ struct _OviCompareView
   OviDumpFolder *folder;
   GSettings *settings;
   GCancellable *cancellable;
-  GPtrArray *iterations;     /* (element-type utf8) sorted by number */
+  GPtrArray *iterations;     /* (element-type utf8) sorted by number once loaded */
+  GHashTable *iteration_set; /* the strings of iterations, unowned */
   GHashTable *op_files;      /* op name -> GHashTable (iteration -> OviDumpFile, earliest) */
   char *op;
   gboolean busy;
@@ -517,8 +518,14 @@ ovi_compare_view_dispose (GObject *object)
   /* Unnamed template children are not unparented by the call above. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  if (self->folder != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->folder, self);
+      g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_files (self->folder), self);
+    }
   g_clear_object (&self->folder);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->iteration_set, g_hash_table_unref);
   g_clear_pointer (&self->iterations, g_ptr_array_unref);
   g_clear_pointer (&self->op_files, g_hash_table_unref);
   g_clear_pointer (&self->op, g_free);
@@ -553,6 +560,7 @@ ovi_compare_view_init (OviCompareView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->iterations = g_ptr_array_new_with_free_func (g_free);
+  self->iteration_set = g_hash_table_new (g_str_hash, g_str_equal);
   self->op_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) g_hash_table_unref);
   g_signal_connect_swapped (self->op_dropdown, "notify::selected", G_CALLBACK (op_selected), self);
@@ -565,55 +573,60 @@ ovi_compare_view_new (void)
   return g_object_new (OVI_TYPE_COMPARE_VIEW, NULL);
 }
 
-void
-ovi_compare_view_set_folder (OviCompareView *self,
-                             OviDumpFolder  *folder)
+/* Adds files to the index of operators by iteration: while a folder scans,
+ * a batch at a time, so that no main-loop turn goes through all of them. */
+static void
+index_files (OviCompareView *self,
+             GListModel     *files,
+             guint           position,
+             guint           n)
+{
+  for (guint i = position; i < position + n; i++)
+    {
+      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      const char *name = ovi_dump_file_get_op_name (file);
+      const char *iteration = iteration_of (file);
+      GHashTable *by_iteration;
+      OviDumpFile *existing;
+
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP || name == NULL)
+        continue;
+      by_iteration = g_hash_table_lookup (self->op_files, name);
+      if (by_iteration == NULL)
+        {
+          by_iteration = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+          g_hash_table_insert (self->op_files, g_strdup (name), by_iteration);
+        }
+      existing = g_hash_table_lookup (by_iteration, iteration);
+      if (existing == NULL || ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
+        g_hash_table_insert (by_iteration, g_strdup (iteration), g_object_ref (file));
+      if (!g_hash_table_contains (self->iteration_set, iteration))
+        {
+          char *copy = g_strdup (iteration);
+
+          g_ptr_array_add (self->iterations, copy);
+          g_hash_table_add (self->iteration_set, copy);
+        }
+    }
+}
+
+static void
+clear_index (OviCompareView *self)
+{
+  g_hash_table_remove_all (self->op_files);
+  g_hash_table_remove_all (self->iteration_set);
+  g_ptr_array_set_size (self->iterations, 0);
+}
+
+/* The operator list and the spread grid, from the index. */
+static void
+refresh (OviCompareView *self)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  g_autoptr(GHashTable) iterations = g_hash_table_new (g_str_hash, g_str_equal);
-  GListModel *files;
   GHashTableIter iter;
   gpointer key;
-  guint n;
 
-  g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
-
-  g_set_object (&self->folder, folder);
-  g_hash_table_remove_all (self->op_files);
-  g_ptr_array_set_size (self->iterations, 0);
-
-  if (folder != NULL)
-    {
-      files = ovi_dump_folder_get_files (folder);
-      n = g_list_model_get_n_items (files);
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
-          const char *name = ovi_dump_file_get_op_name (file);
-          const char *iteration = iteration_of (file);
-          GHashTable *by_iteration;
-          OviDumpFile *existing;
-
-          if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP || name == NULL)
-            continue;
-          by_iteration = g_hash_table_lookup (self->op_files, name);
-          if (by_iteration == NULL)
-            {
-              by_iteration = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-              g_hash_table_insert (self->op_files, g_strdup (name), by_iteration);
-            }
-          existing = g_hash_table_lookup (by_iteration, iteration);
-          if (existing == NULL || ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
-            g_hash_table_insert (by_iteration, g_strdup (iteration), g_object_ref (file));
-          if (!g_hash_table_contains (iterations, iteration))
-            {
-              g_hash_table_add (iterations, (gpointer) iteration);
-              g_ptr_array_add (self->iterations, g_strdup (iteration));
-            }
-        }
-      g_ptr_array_sort (self->iterations, compare_iterations);
-    }
-
+  g_ptr_array_sort (self->iterations, compare_iterations);
   g_hash_table_iter_init (&iter, self->op_files);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (names, key);
@@ -625,11 +638,66 @@ ovi_compare_view_set_folder (OviCompareView *self,
                           (const char * const *) names->pdata);
   g_signal_handlers_unblock_by_func (self->op_dropdown, op_selected, self);
 
-  if (folder != NULL)
+  if (self->folder != NULL)
     build_spread (self);
   else
     clear_grid (self->spread_grid);
   op_selected (self);
+}
+
+static void
+files_changed (OviCompareView *self,
+               guint           position,
+               guint           removed,
+               guint           added,
+               GListModel     *files)
+{
+  /* A folder only appends while it scans, and empties itself to rescan. */
+  if (removed > 0)
+    {
+      clear_index (self);
+      index_files (self, files, 0, g_list_model_get_n_items (files));
+    }
+  else
+    index_files (self, files, position, added);
+}
+
+static void
+loading_changed (OviCompareView *self)
+{
+  if (!ovi_dump_folder_get_loading (self->folder))
+    refresh (self);
+}
+
+/**
+ * ovi_compare_view_set_folder:
+ * @folder: (nullable): the folder to compare the operators of
+ *
+ * Follows the folder while it scans; the operator list and the spread grid
+ * are filled once it has loaded.
+ */
+void
+ovi_compare_view_set_folder (OviCompareView *self,
+                             OviDumpFolder  *folder)
+{
+  g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
+
+  if (self->folder != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->folder, self);
+      g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_files (self->folder), self);
+    }
+  g_set_object (&self->folder, folder);
+  clear_index (self);
+  if (folder != NULL)
+    {
+      GListModel *files = ovi_dump_folder_get_files (folder);
+
+      index_files (self, files, 0, g_list_model_get_n_items (files));
+      g_signal_connect_swapped (files, "items-changed", G_CALLBACK (files_changed), self);
+      g_signal_connect_swapped (folder, "notify::loading", G_CALLBACK (loading_changed), self);
+    }
+  refresh (self);
 }
 
 gboolean
