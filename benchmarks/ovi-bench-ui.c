@@ -9,19 +9,25 @@
  * large dump tree and computes the histogram of a large tensor:
  *   ovi-bench-ui TREE TENSOR_FILE
  * A 1 ms timeout notes the time between its runs; the longest gap, less the
- * 1 ms, is the longest a frame or an input event could have waited. */
+ * 1 ms, is the longest a frame or an input event could have waited. The
+ * longest is reported twice: over the whole run, and from the end of the
+ * first frame that shows the folder (opening switches the window to another
+ * page, which the renderer draws whole once, whatever the folder). */
 
-static gint64 start, last, worst, ticks;
+static gint64 start, last, worst, worst_after_first_frame, ticks;
+static gboolean first_frame_done, after_first_frame;
 
-/* With OVI_BENCH_TRACE set, every turn over 50 ms is listed with what the
- * window was doing, to tell which phase holds the loop up. */
+/* With OVI_BENCH_TRACE set, every turn over 50 ms (and a 0 ms line every
+ * half second) is listed with what the window was doing, to tell which
+ * phase holds the loop up; the monotonic time matches `perf record -k mono`
+ * samples. */
 static void
 trace (OviWindow *window, gint64 now, gint64 gap)
 {
   OviDumpFolder *folder = ovi_window_get_folder (window);
 
-  fprintf (stderr, "%7.3f s: %4.0f ms turn, loading %d, %u files, %u stats pending\n",
-           (now - start) / 1e6, gap / 1000.0, ovi_window_get_loading (window),
+  fprintf (stderr, "%7.3f s (monotonic %.6f): %4.0f ms turn, loading %d, %u files, %u stats pending\n",
+           (now - start) / 1e6, now / 1e6, gap / 1000.0, ovi_window_get_loading (window),
            folder ? g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) : 0,
            ovi_window_get_pending_stats (window));
 }
@@ -33,11 +39,25 @@ tick (gpointer data)
 
   if (last && now - last > 50000 && g_getenv ("OVI_BENCH_TRACE"))
     trace (data, now, now - last);
+  else if (g_getenv ("OVI_BENCH_TRACE") && now / 500000 != last / 500000)
+    trace (data, now, 0);   /* and where things stand every half second */
   if (last && now - last > worst)
     worst = now - last;
+  /* the turn that painted the first frame ends with this tick: count from
+   * the next one */
+  if (last && after_first_frame && now - last > worst_after_first_frame)
+    worst_after_first_frame = now - last;
+  after_first_frame = first_frame_done;
   last = now;
   ticks++;
   return G_SOURCE_CONTINUE;
+}
+
+static void
+after_paint (GdkFrameClock *clock, gpointer data)
+{
+  first_frame_done = TRUE;
+  g_signal_handlers_disconnect_by_func (clock, after_paint, data);
 }
 
 static gboolean
@@ -84,17 +104,19 @@ main (int argc, char **argv)
   start = g_get_monotonic_time ();
   tree = g_file_new_for_commandline_arg (argv[1]);
   ovi_window_open_file (window, tree);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
+                    G_CALLBACK (after_paint), NULL);
   /* The histogram of the large tensor, computed while the scan runs. */
   ovi_window_show_tensor (window, big, 0);
 
-  while (!timed_out && (ovi_window_get_loading (window)
+  while (!timed_out && (ovi_window_get_busy (window)
                         || ovi_tensor_view_get_busy (ovi_window_get_tensor_view (window))
                         || g_get_monotonic_time () - start < G_USEC_PER_SEC))
     g_main_context_iteration (NULL, TRUE);
 
-  printf ("{\"worst_ms\": %.1f, \"ticks\": %" G_GINT64_FORMAT ", \"seconds\": %.2f, "
+  printf ("{\"worst_ms\": %.1f, \"worst_after_first_frame_ms\": %.1f, \"ticks\": %" G_GINT64_FORMAT ", \"seconds\": %.2f, "
           "\"records\": %u, \"files\": %u, \"timed_out\": %s}\n",
-          (worst - 1000) / 1000.0, ticks, (g_get_monotonic_time () - start) / 1e6,
+          (worst - 1000) / 1000.0, (worst_after_first_frame - 1000) / 1000.0, ticks, (g_get_monotonic_time () - start) / 1e6,
           g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (window))),
           g_list_model_get_n_items (ovi_dump_folder_get_files (ovi_window_get_folder (window))),
           timed_out ? "true" : "false");
