@@ -1084,6 +1084,50 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* More operators than GTK 4.8 builds rows for up front (200): the operator
+ * table takes them a few rows a frame, then all the rest, and ends with
+ * every operator, in the order they ran. */
+static void
+test_large_table (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("OVI_EXAMPLE_DIR"), "20261202101500", "0",
+                                              "resnet50_train", "11", "3",
+                                              "Cast.gradients_Cast_3.57.7.1764670500000200", NULL);
+  g_autofree char *time_dir = g_build_filename (f->tmpdir, "20261204000000", NULL);
+  g_autofree char *iteration = g_build_filename (time_dir, "0", "1", "1", NULL);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  GtkColumnView *view = ovi_window_get_op_view (f->window);
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(GFile) root = g_file_new_for_path (f->tmpdir);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *first_task = NULL;
+
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
+  g_assert_no_errno (g_mkdir_with_parents (iteration, 0755));
+  for (guint i = 0; i < 450; i++)
+    {
+      /* in reverse name order, so the run order is not the listing order */
+      g_autofree char *name = g_strdup_printf ("Cast.op_%03u.%u.7.%" G_GUINT64_FORMAT, 449 - i, 1000 + i,
+                                               (guint64) 1764670500000000 + i);
+      g_autofree char *path = g_build_filename (iteration, name, NULL);
+
+      g_assert_true (g_file_set_contents (path, contents, length, NULL));
+    }
+
+  ovi_window_show_page (f->window, "operators");
+  ovi_window_open_file (f->window, root);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  settle (100);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 450);
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, >, 0);
+  first_task = cell (rows, 0, 4);
+  g_assert_cmpstr (first_task, ==, "1000");
+  remove_tree (time_dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1142,6 +1186,7 @@ main (int   argc,
   ADD ("/app/window/open-single-file", test_open_single_file);
   ADD ("/app/window/drop-folder", test_drop_folder);
   ADD ("/app/window/cancel", test_cancel);
+  ADD ("/app/window/large-table", test_large_table);
   ADD ("/app/screenshots", test_screenshots);
   g_test_add_func ("/app/window-state", test_window_state);
   g_test_add_func ("/app/open-several", test_open_several);
