@@ -30,8 +30,8 @@ struct _OviCompareView
   OviDumpFolder *folder;
   GSettings *settings;
   GCancellable *cancellable;
-  GPtrArray *iterations;     /* (element-type utf8) sorted by number once loaded */
-  GHashTable *iteration_set; /* the strings of iterations, unowned */
+  GHashTable *iteration_set; /* every iteration indexed so far, owns the strings */
+  GPtrArray *iterations;     /* the set's strings sorted by number, as of the last refresh */
   GHashTable *op_files;      /* op name -> GHashTable (iteration -> OviDumpFile, earliest) */
   char *op;
   gboolean busy;
@@ -525,8 +525,8 @@ ovi_compare_view_dispose (GObject *object)
     }
   g_clear_object (&self->folder);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->iteration_set, g_hash_table_unref);
   g_clear_pointer (&self->iterations, g_ptr_array_unref);
+  g_clear_pointer (&self->iteration_set, g_hash_table_unref);
   g_clear_pointer (&self->op_files, g_hash_table_unref);
   g_clear_pointer (&self->op, g_free);
   G_OBJECT_CLASS (ovi_compare_view_parent_class)->dispose (object);
@@ -559,8 +559,8 @@ static void
 ovi_compare_view_init (OviCompareView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->iterations = g_ptr_array_new_with_free_func (g_free);
-  self->iteration_set = g_hash_table_new (g_str_hash, g_str_equal);
+  self->iteration_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->iterations = g_ptr_array_new ();
   self->op_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) g_hash_table_unref);
   g_signal_connect_swapped (self->op_dropdown, "notify::selected", G_CALLBACK (op_selected), self);
@@ -601,12 +601,7 @@ index_files (OviCompareView *self,
       if (existing == NULL || ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
         g_hash_table_insert (by_iteration, g_strdup (iteration), g_object_ref (file));
       if (!g_hash_table_contains (self->iteration_set, iteration))
-        {
-          char *copy = g_strdup (iteration);
-
-          g_ptr_array_add (self->iterations, copy);
-          g_hash_table_add (self->iteration_set, copy);
-        }
+        g_hash_table_add (self->iteration_set, g_strdup (iteration));
     }
 }
 
@@ -614,8 +609,8 @@ static void
 clear_index (OviCompareView *self)
 {
   g_hash_table_remove_all (self->op_files);
-  g_hash_table_remove_all (self->iteration_set);
   g_ptr_array_set_size (self->iterations, 0);
+  g_hash_table_remove_all (self->iteration_set);
 }
 
 /* The operator list and the spread grid, from the index. */
@@ -626,6 +621,10 @@ refresh (OviCompareView *self)
   GHashTableIter iter;
   gpointer key;
 
+  g_ptr_array_set_size (self->iterations, 0);
+  g_hash_table_iter_init (&iter, self->iteration_set);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (self->iterations, key);
   g_ptr_array_sort (self->iterations, compare_iterations);
   g_hash_table_iter_init (&iter, self->op_files);
   while (g_hash_table_iter_next (&iter, &key, NULL))
