@@ -1503,15 +1503,19 @@ ovi_window_get_pending_stats (OviWindow *self)
 /**
  * ovi_window_get_busy:
  *
- * Returns: %TRUE while the window scans, computes operator statistics or
- *   still adds rows to its tables
+ * Returns: %TRUE while the window scans, computes operator statistics,
+ *   still adds rows to its tables or still sorts or filters them
  */
 gboolean
 ovi_window_get_busy (OviWindow *self)
 {
   g_return_val_if_fail (OVI_IS_WINDOW (self), FALSE);
   return ovi_window_get_loading (self) || self->pending_stats > 0
-         || self->rows_flush_id != 0 || self->grow_id != 0;
+         || self->rows_flush_id != 0 || self->grow_id != 0
+         || gtk_sort_list_model_get_pending (self->record_sort_model) > 0
+         || gtk_filter_list_model_get_pending (self->record_filter_model) > 0
+         || gtk_sort_list_model_get_pending (self->op_sort_model) > 0
+         || gtk_filter_list_model_get_pending (self->op_filter_model) > 0;
 }
 
 void

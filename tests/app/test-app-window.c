@@ -42,14 +42,47 @@ timeout_cb (gpointer data)
     g_source_remove (id_);                                                       \
   } G_STMT_END
 
+typedef struct
+{
+  GtkWidget *window;
+  guint frames;
+} FrameCount;
+
+static void
+count_frame (FrameCount *count)
+{
+  /* Ask for one more frame, so there are two even when nothing changes. */
+  if (++count->frames < 2)
+    gtk_widget_queue_draw (count->window);
+}
+
+/* Runs the main loop for @ms, then until every open window has laid out
+ * and painted twice more: on a loaded machine (sanitizer builds, tests in
+ * parallel) a frame can take longer than any fixed wait. */
 static void
 settle (guint ms)
 {
   gboolean done = FALSE;
+  GListModel *toplevels = gtk_window_get_toplevels ();
 
   g_timeout_add (ms, timeout_cb, &done);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
+      FrameCount count = { window, 0 };
+      gulong id;
+
+      if (clock == NULL || !gtk_widget_get_mapped (window))
+        continue;
+      id = g_signal_connect_swapped (clock, "after-paint", G_CALLBACK (count_frame), &count);
+      gtk_widget_queue_draw (window);
+      WAIT_UNTIL (count.frames >= 2);
+      g_signal_handler_disconnect (clock, id);
+    }
 }
 
 static void
