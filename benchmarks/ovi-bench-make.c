@@ -64,9 +64,15 @@ make_tensor (const char *path, const char *dtype_name, guint64 count)
         v = 65504.0f;
       switch (dtype)
         {
-        case OVI_DTYPE_FLOAT16: ((guint16 *) d)[i] = ovi_float_to_half (v); break;
-        case OVI_DTYPE_BFLOAT16: ((guint16 *) d)[i] = ovi_float_to_bfloat16 (v); break;
-        case OVI_DTYPE_FLOAT32: ((float *) d)[i] = v; break;
+        case OVI_DTYPE_FLOAT16:
+          ((guint16 *) d)[i] = ovi_float_to_half (v);
+          break;
+        case OVI_DTYPE_BFLOAT16:
+          ((guint16 *) d)[i] = ovi_float_to_bfloat16 (v);
+          break;
+        case OVI_DTYPE_FLOAT32:
+          ((float *) d)[i] = v;
+          break;
         default:
           fprintf (stderr, "tensor: float16, bfloat16 or float32\n");
           return 2;
@@ -105,8 +111,9 @@ make_tree (const char *root, guint iterations, guint ops, guint overflows)
       g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
       for (guint op = 0; op < ops; op++)
         {
-          g_autofree char *path = g_strdup_printf ("%s/Add.bench_scope_add_%u.%u.3.%" G_GUINT64_FORMAT,
-                                                   dir, op, op + 10, start + (guint64) op * 10);
+          g_autofree char *path =
+              g_strdup_printf ("%s/Add.bench_scope_add_%u.%u.3.%" G_GUINT64_FORMAT, dir, op,
+                               op + 10, start + (guint64) op * 10);
           g_file_set_contents (path, g_bytes_get_data (op_bytes, NULL), g_bytes_get_size (op_bytes),
                                NULL);
         }
@@ -119,7 +126,8 @@ make_tree (const char *root, guint iterations, guint ops, guint overflows)
           g_autofree char *path = g_strdup_printf ("%s/Opdebug.Node_OpDebug.2.3.%" G_GUINT64_FORMAT,
                                                    dir, start + 5000000 + o);
           const guint64 pshape[] = { 2048 };
-          ovi_dump_writer_add_tensor (ow, OVI_TENSOR_OUTPUT, OVI_DTYPE_UINT8, 2, pshape, 1, payload);
+          ovi_dump_writer_add_tensor (ow, OVI_TENSOR_OUTPUT, OVI_DTYPE_UINT8, 2, pshape, 1,
+                                      payload);
           file_bytes = ovi_dump_writer_build (ow, OVI_LAYOUT_NEW);
           g_file_set_contents (path, g_bytes_get_data (file_bytes, NULL),
                                g_bytes_get_size (file_bytes), NULL);
@@ -135,6 +143,7 @@ main (int argc, char **argv)
     return make_tree (argv[2], atoi (argv[3]), atoi (argv[4]), atoi (argv[5]));
   if (argc == 5 && g_str_equal (argv[1], "tensor"))
     return make_tensor (argv[2], argv[3], g_ascii_strtoull (argv[4], NULL, 10));
-  fprintf (stderr, "usage: %s tree DIR ITERATIONS OPS OVERFLOWS | tensor FILE DTYPE COUNT\n", argv[0]);
+  fprintf (stderr, "usage: %s tree DIR ITERATIONS OPS OVERFLOWS | tensor FILE DTYPE COUNT\n",
+           argv[0]);
   return 2;
 }

@@ -26,7 +26,8 @@ trace (OviWindow *window, gint64 now, gint64 gap)
 {
   OviDumpFolder *folder = ovi_window_get_folder (window);
 
-  fprintf (stderr, "%7.3f s (monotonic %.6f): %4.0f ms turn, loading %d, %u files, %u stats pending\n",
+  fprintf (stderr,
+           "%7.3f s (monotonic %.6f): %4.0f ms turn, loading %d, %u files, %u stats pending\n",
            (now - start) / 1e6, now / 1e6, gap / 1000.0, ovi_window_get_loading (window),
            folder ? g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) : 0,
            ovi_window_get_pending_stats (window));
@@ -40,7 +41,7 @@ tick (gpointer data)
   if (last && now - last > 50000 && g_getenv ("OVI_BENCH_TRACE"))
     trace (data, now, now - last);
   else if (g_getenv ("OVI_BENCH_TRACE") && now / 500000 != last / 500000)
-    trace (data, now, 0);   /* and where things stand every half second */
+    trace (data, now, 0); /* and where things stand every half second */
   if (last && now - last > worst)
     worst = now - last;
   /* the turn that painted the first frame ends with this tick: count from
@@ -109,14 +110,16 @@ main (int argc, char **argv)
   /* The histogram of the large tensor, computed while the scan runs. */
   ovi_window_show_tensor (window, big, 0);
 
-  while (!timed_out && (ovi_window_get_busy (window)
-                        || ovi_tensor_view_get_busy (ovi_window_get_tensor_view (window))
-                        || g_get_monotonic_time () - start < G_USEC_PER_SEC))
+  while (!timed_out && (ovi_window_get_busy (window) ||
+                        ovi_tensor_view_get_busy (ovi_window_get_tensor_view (window)) ||
+                        g_get_monotonic_time () - start < G_USEC_PER_SEC))
     g_main_context_iteration (NULL, TRUE);
 
-  printf ("{\"worst_ms\": %.1f, \"worst_after_first_frame_ms\": %.1f, \"ticks\": %" G_GINT64_FORMAT ", \"seconds\": %.2f, "
+  printf ("{\"worst_ms\": %.1f, \"worst_after_first_frame_ms\": %.1f, \"ticks\": %" G_GINT64_FORMAT
+          ", \"seconds\": %.2f, "
           "\"records\": %u, \"files\": %u, \"timed_out\": %s}\n",
-          (worst - 1000) / 1000.0, (worst_after_first_frame - 1000) / 1000.0, ticks, (g_get_monotonic_time () - start) / 1e6,
+          (worst - 1000) / 1000.0, (worst_after_first_frame - 1000) / 1000.0, ticks,
+          (g_get_monotonic_time () - start) / 1e6,
           g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (window))),
           g_list_model_get_n_items (ovi_dump_folder_get_files (ovi_window_get_folder (window))),
           timed_out ? "true" : "false");

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  meson ninja-build pkgconf gcc clang libclang-rt-14-dev
+  meson ninja-build pkgconf gcc clang clang-format libclang-rt-14-dev
   libglib2.0-dev libglib2.0-dev-bin libjson-glib-dev
   libgtk-4-dev libgtk-4-bin libadwaita-1-dev
   protobuf-c-compiler libprotobuf-c-dev

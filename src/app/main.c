@@ -6,10 +6,9 @@
 #include "ovi-application.h"
 
 int
-main (int   argc,
-      char *argv[])
+main (int argc, char *argv[])
 {
-  g_autoptr(OviApplication) app = NULL;
+  g_autoptr (OviApplication) app = NULL;
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);

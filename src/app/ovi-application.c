@@ -18,11 +18,9 @@ G_DEFINE_FINAL_TYPE (OviApplication, ovi_application, ADW_TYPE_APPLICATION)
 OviApplication *
 ovi_application_new (void)
 {
-  return g_object_new (OVI_TYPE_APPLICATION,
-                       "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
-                       "resource-base-path", "/io/github/npu_tools/OverflowInspector",
-                       NULL);
+  return g_object_new (OVI_TYPE_APPLICATION, "application-id", APP_ID, "flags",
+                       G_APPLICATION_HANDLES_OPEN, "resource-base-path",
+                       "/io/github/npu_tools/OverflowInspector", NULL);
 }
 
 GSettings *
@@ -50,12 +48,11 @@ ovi_application_dup_example_dir (void)
 }
 
 void
-ovi_application_add_recent (OviApplication *self,
-                            const char     *path)
+ovi_application_add_recent (OviApplication *self, const char *path)
 {
-  g_auto(GStrv) old = NULL;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) recent = NULL;
+  g_auto (GStrv) old = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) recent = NULL;
   guint n = 1;
 
   g_return_if_fail (OVI_IS_APPLICATION (self));
@@ -71,7 +68,7 @@ ovi_application_add_recent (OviApplication *self,
     }
   recent = g_strv_builder_end (builder);
   g_settings_set_strv (ovi_application_get_settings (self), "recent-folders",
-                       (const char * const *) recent);
+                       (const char *const *) recent);
 }
 
 static OviWindow *
@@ -97,10 +94,7 @@ ovi_application_activate (GApplication *app)
 /* Each folder gets its own window; a single dump file opens the folder that
  * holds it and selects the file once the scan has found it. */
 static void
-ovi_application_open (GApplication  *app,
-                      GFile        **files,
-                      int            n_files,
-                      const char    *hint)
+ovi_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
 {
   for (int i = 0; i < n_files; i++)
     {
@@ -111,9 +105,7 @@ ovi_application_open (GApplication  *app,
 }
 
 static void
-show_about (GSimpleAction *action,
-            GVariant      *parameter,
-            gpointer       user_data)
+show_about (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   GtkApplication *app = GTK_APPLICATION (user_data);
   GtkWindow *parent = gtk_application_get_active_window (app);
@@ -122,35 +114,33 @@ show_about (GSimpleAction *action,
 #if ADW_CHECK_VERSION(1, 5, 0)
   AdwDialog *about = adw_about_dialog_new ();
 
-  adw_about_dialog_set_application_name (ADW_ABOUT_DIALOG (about), _("Overflow Inspector"));
+  adw_about_dialog_set_application_name (ADW_ABOUT_DIALOG (about), _ ("Overflow Inspector"));
   adw_about_dialog_set_application_icon (ADW_ABOUT_DIALOG (about), APP_ID);
   adw_about_dialog_set_version (ADW_ABOUT_DIALOG (about), PACKAGE_VERSION);
   adw_about_dialog_set_comments (ADW_ABOUT_DIALOG (about),
-                                 _("Find where a computation on an Ascend NPU overflowed first"));
+                                 _ ("Find where a computation on an Ascend NPU overflowed first"));
   adw_about_dialog_set_developers (ADW_ABOUT_DIALOG (about), developers);
   adw_about_dialog_set_license_type (ADW_ABOUT_DIALOG (about), GTK_LICENSE_GPL_3_0);
-  adw_about_dialog_set_translator_credits (ADW_ABOUT_DIALOG (about), _("translator-credits"));
+  adw_about_dialog_set_translator_credits (ADW_ABOUT_DIALOG (about), _ ("translator-credits"));
   adw_dialog_present (about, GTK_WIDGET (parent));
 #else
   GtkWidget *about = adw_about_window_new ();
 
   gtk_window_set_transient_for (GTK_WINDOW (about), parent);
-  adw_about_window_set_application_name (ADW_ABOUT_WINDOW (about), _("Overflow Inspector"));
+  adw_about_window_set_application_name (ADW_ABOUT_WINDOW (about), _ ("Overflow Inspector"));
   adw_about_window_set_application_icon (ADW_ABOUT_WINDOW (about), APP_ID);
   adw_about_window_set_version (ADW_ABOUT_WINDOW (about), PACKAGE_VERSION);
   adw_about_window_set_comments (ADW_ABOUT_WINDOW (about),
-                                 _("Find where a computation on an Ascend NPU overflowed first"));
+                                 _ ("Find where a computation on an Ascend NPU overflowed first"));
   adw_about_window_set_developers (ADW_ABOUT_WINDOW (about), developers);
   adw_about_window_set_license_type (ADW_ABOUT_WINDOW (about), GTK_LICENSE_GPL_3_0);
-  adw_about_window_set_translator_credits (ADW_ABOUT_WINDOW (about), _("translator-credits"));
+  adw_about_window_set_translator_credits (ADW_ABOUT_WINDOW (about), _ ("translator-credits"));
   gtk_window_present (GTK_WINDOW (about));
 #endif
 }
 
 static void
-quit (GSimpleAction *action,
-      GVariant      *parameter,
-      gpointer       user_data)
+quit (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   GList *windows = gtk_application_get_windows (GTK_APPLICATION (user_data));
 
@@ -166,9 +156,7 @@ quit (GSimpleAction *action,
 }
 
 static void
-new_window_action (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
+new_window_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   new_window (OVI_APPLICATION (user_data));
 }
@@ -182,7 +170,11 @@ static const GActionEntry app_actions[] = {
 static void
 ovi_application_startup (GApplication *app)
 {
-  static const struct { const char *action; const char *accels[3]; } accels[] = {
+  static const struct
+  {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "window.close", { "<Control>w", NULL } },
@@ -195,14 +187,13 @@ ovi_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (ovi_application_parent_class)->startup (app);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
-                                   G_N_ELEMENTS (app_actions), app);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
+                                   app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
                                            accels[i].accels);
 
-  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
-                                      ADW_COLOR_SCHEME_DEFAULT);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 
 static void

@@ -7,10 +7,9 @@ G_BEGIN_DECLS
 #define OVI_TYPE_APPLICATION (ovi_application_get_type ())
 G_DECLARE_FINAL_TYPE (OviApplication, ovi_application, OVI, APPLICATION, AdwApplication)
 
-OviApplication *ovi_application_new              (void);
-GSettings      *ovi_application_get_settings     (OviApplication *self);
-char           *ovi_application_dup_example_dir  (void);
-void            ovi_application_add_recent       (OviApplication *self,
-                                                  const char     *path);
+OviApplication *ovi_application_new (void);
+GSettings *ovi_application_get_settings (OviApplication *self);
+char *ovi_application_dup_example_dir (void);
+void ovi_application_add_recent (OviApplication *self, const char *path);
 
 G_END_DECLS

@@ -78,8 +78,7 @@ job_free (gpointer data)
 }
 
 static int
-compare_iterations (gconstpointer a,
-                    gconstpointer b)
+compare_iterations (gconstpointer a, gconstpointer b)
 {
   const char *x = *(const char **) a;
   const char *y = *(const char **) b;
@@ -92,8 +91,7 @@ compare_iterations (gconstpointer a,
 }
 
 static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
+compare_strings (gconstpointer a, gconstpointer b)
 {
   return g_strcmp0 (*(const char **) a, *(const char **) b);
 }
@@ -116,12 +114,8 @@ clear_grid (GtkGrid *grid)
 }
 
 static GtkWidget *
-grid_label_span (GtkGrid    *grid,
-                 int         column,
-                 int         row,
-                 int         width,
-                 const char *text,
-                 const char *css_class)
+grid_label_span (
+    GtkGrid *grid, int column, int row, int width, const char *text, const char *css_class)
 {
   GtkWidget *label = gtk_label_new (text);
 
@@ -134,28 +128,21 @@ grid_label_span (GtkGrid    *grid,
 }
 
 static GtkWidget *
-grid_label (GtkGrid    *grid,
-            int         column,
-            int         row,
-            const char *text,
-            const char *css_class)
+grid_label (GtkGrid *grid, int column, int row, const char *text, const char *css_class)
 {
   return grid_label_span (grid, column, row, 1, text, css_class);
 }
 
 static void
-analyze_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
+analyze_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
   Job *job = task_data;
-  int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
+  int saved_nice = ovi_thread_set_nice (10); /* the window's thread comes first */
 
   for (guint i = 0; i < job->items->len; i++)
     {
       Item *item = g_ptr_array_index (job->items, i);
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
 
       if (g_cancellable_is_cancelled (cancellable))
         break;
@@ -182,12 +169,12 @@ format_value (double value)
 }
 
 static void
-show_results (OviCompareView *self,
-              Job            *job)
+show_results (OviCompareView *self, Job *job)
 {
   static const char *headers[] = {
-    N_("Iteration"), N_("Data type"), N_("Shape"), N_("Minimum"), N_("Maximum"), N_("Mean"),
-    N_("Std. dev."), N_("Largest |x|"), N_("NaN"), N_("Inf"), N_("Saturated"), N_("First non-finite"),
+    N_ ("Iteration"), N_ ("Data type"), N_ ("Shape"),     N_ ("Minimum"),
+    N_ ("Maximum"),   N_ ("Mean"),      N_ ("Std. dev."), N_ ("Largest |x|"),
+    N_ ("NaN"),       N_ ("Inf"),       N_ ("Saturated"), N_ ("First non-finite"),
   };
 
   guint n_hidden = 0;
@@ -195,7 +182,7 @@ show_results (OviCompareView *self,
   clear_grid (self->stats_grid);
   ovi_histogram_view_clear (self->histogram);
   for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
-    grid_label (self->stats_grid, c, 0, _(headers[c]), "heading");
+    grid_label (self->stats_grid, c, 0, _ (headers[c]), "heading");
 
   for (guint i = 0; i < job->items->len; i++)
     {
@@ -206,7 +193,7 @@ show_results (OviCompareView *self,
       if (item->tensor == NULL)
         {
           grid_label_span (self->stats_grid, 1, row, G_N_ELEMENTS (headers) - 1,
-                           _("not dumped in this iteration"), "dim-label");
+                           _ ("not dumped in this iteration"), "dim-label");
           continue;
         }
       {
@@ -232,9 +219,10 @@ show_results (OviCompareView *self,
         g_autofree char *nan = g_strdup_printf ("%" G_GUINT64_FORMAT, s->nan);
         g_autofree char *inf = g_strdup_printf ("%" G_GUINT64_FORMAT, s->pos_inf + s->neg_inf);
         g_autofree char *sat = g_strdup_printf ("%" G_GUINT64_FORMAT, s->saturated);
-        g_autofree char *first = s->first_nonfinite >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, s->first_nonfinite)
-                                                         : g_strdup ("—");
-        g_autofree char *series = g_strdup_printf (_("Iteration %s"), item->iteration);
+        g_autofree char *first = s->first_nonfinite >= 0
+                                     ? g_strdup_printf ("%" G_GINT64_FORMAT, s->first_nonfinite)
+                                     : g_strdup ("—");
+        g_autofree char *series = g_strdup_printf (_ ("Iteration %s"), item->iteration);
 
         grid_label (self->stats_grid, 3, row, min, NULL);
         grid_label (self->stats_grid, 4, row, max, NULL);
@@ -245,8 +233,10 @@ show_results (OviCompareView *self,
         grid_label (self->stats_grid, 9, row, inf, s->pos_inf + s->neg_inf ? "error" : NULL);
         grid_label (self->stats_grid, 10, row, sat, s->saturated ? "warning" : NULL);
         grid_label (self->stats_grid, 11, row, first, NULL);
-        if (item->histogram != NULL && ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
-          ovi_histogram_view_add_series (self->histogram, series, g_steal_pointer (&item->histogram));
+        if (item->histogram != NULL &&
+            ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
+          ovi_histogram_view_add_series (self->histogram, series,
+                                         g_steal_pointer (&item->histogram));
         else if (item->histogram != NULL)
           n_hidden++;
       }
@@ -254,7 +244,8 @@ show_results (OviCompareView *self,
 
   if (n_hidden > 0)
     {
-      g_autofree char *note = g_strdup_printf (_("Histograms of the first %u iterations"), MAX_SERIES);
+      g_autofree char *note =
+          g_strdup_printf (_ ("Histograms of the first %u iterations"), MAX_SERIES);
 
       gtk_label_set_text (self->histogram_note, note);
     }
@@ -262,12 +253,10 @@ show_results (OviCompareView *self,
 }
 
 static void
-analyze_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr(OviCompareView) self = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (OviCompareView) self = user_data;
+  g_autoptr (GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     return;
@@ -278,8 +267,7 @@ analyze_done (GObject      *object,
 }
 
 static OviTensor *
-find_tensor (OviDumpFile *file,
-             const char  *label)
+find_tensor (OviDumpFile *file, const char *label)
 {
   GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
@@ -301,7 +289,7 @@ refresh_stats (OviCompareView *self)
   GHashTable *by_iteration = self->op ? g_hash_table_lookup (self->op_files, self->op) : NULL;
   GtkStringObject *label_item = gtk_drop_down_get_selected_item (self->tensor_dropdown);
   const char *label = label_item ? gtk_string_object_get_string (label_item) : NULL;
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   Job *job;
 
   g_cancellable_cancel (self->cancellable);
@@ -320,7 +308,8 @@ refresh_stats (OviCompareView *self)
   job->items = g_ptr_array_new_with_free_func (item_free);
   job->bins = self->settings ? g_settings_get_uint (self->settings, "histogram-bins") : 64;
   job->scale = self->settings && g_settings_get_boolean (self->settings, "histogram-symlog")
-               ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR;
+                   ? OVI_HISTOGRAM_SYMLOG
+                   : OVI_HISTOGRAM_LINEAR;
   for (guint i = 0; i < self->iterations->len; i++)
     {
       const char *iteration = g_ptr_array_index (self->iterations, i);
@@ -357,8 +346,8 @@ op_selected (OviCompareView *self)
 {
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->op_dropdown);
   GHashTable *by_iteration;
-  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter iter;
   gpointer value;
   guint preferred = 0;
@@ -401,15 +390,14 @@ op_selected (OviCompareView *self)
   g_signal_handlers_block_by_func (self->tensor_dropdown, refresh_stats, self);
   gtk_string_list_splice (self->tensor_list, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->tensor_list)),
-                          (const char * const *) labels->pdata);
+                          (const char *const *) labels->pdata);
   gtk_drop_down_set_selected (self->tensor_dropdown, preferred);
   g_signal_handlers_unblock_by_func (self->tensor_dropdown, refresh_stats, self);
   refresh_stats (self);
 }
 
 static void
-spread_op_clicked (GtkButton      *button,
-                   OviCompareView *self)
+spread_op_clicked (GtkButton *button, OviCompareView *self)
 {
   ovi_compare_view_select_op (self, gtk_button_get_label (button));
 }
@@ -425,9 +413,10 @@ static void
 build_spread (OviCompareView *self)
 {
   GListModel *records = ovi_dump_folder_get_records (self->folder);
-  g_autoptr(GHashTable) first_position = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) ops = g_ptr_array_new ();
-  g_autoptr(GHashTable) op_seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) first_position =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) ops = g_ptr_array_new ();
+  g_autoptr (GHashTable) op_seen = g_hash_table_new (g_str_hash, g_str_equal);
   guint n = g_list_model_get_n_items (records);
   guint n_rows, n_columns;
 
@@ -435,7 +424,7 @@ build_spread (OviCompareView *self)
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
       OviDumpFile *op = ovi_overflow_record_get_op (record);
       const char *name;
       char *key;
@@ -445,7 +434,8 @@ build_spread (OviCompareView *self)
       name = ovi_dump_file_get_op_name (op);
       key = g_strconcat (name, "\n", iteration_of (op), NULL);
       if (!g_hash_table_contains (first_position, key))
-        g_hash_table_insert (first_position, key, GUINT_TO_POINTER (ovi_overflow_record_get_position (record) + 1));
+        g_hash_table_insert (first_position, key,
+                             GUINT_TO_POINTER (ovi_overflow_record_get_position (record) + 1));
       else
         g_free (key);
       if (!g_hash_table_contains (op_seen, name))
@@ -457,7 +447,8 @@ build_spread (OviCompareView *self)
 
   if (ops->len == 0)
     {
-      grid_label (self->spread_grid, 0, 0, _("No overflow record is linked to an operator."), "dim-label");
+      grid_label (self->spread_grid, 0, 0, _ ("No overflow record is linked to an operator."),
+                  "dim-label");
       return;
     }
 
@@ -467,8 +458,9 @@ build_spread (OviCompareView *self)
     grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (self->iterations, c), "heading");
   if (n_rows < ops->len || n_columns < self->iterations->len)
     {
-      g_autofree char *note = g_strdup_printf (_("The first %u of %u operators and %u of %u iterations"),
-                                               n_rows, ops->len, n_columns, self->iterations->len);
+      g_autofree char *note =
+          g_strdup_printf (_ ("The first %u of %u operators and %u of %u iterations"), n_rows,
+                           ops->len, n_columns, self->iterations->len);
       grid_label (self->spread_grid, 0, n_rows + 1, note, "dim-label");
     }
 
@@ -480,7 +472,7 @@ build_spread (OviCompareView *self)
 
       gtk_widget_add_css_class (button, "flat");
       gtk_widget_set_halign (button, GTK_ALIGN_START);
-      gtk_widget_set_tooltip_text (button, _("Compare this operator across iterations"));
+      gtk_widget_set_tooltip_text (button, _ ("Compare this operator across iterations"));
       g_signal_connect (button, "clicked", G_CALLBACK (spread_op_clicked), self);
       gtk_grid_attach (self->spread_grid, button, 0, r + 1, 1, 1);
 
@@ -499,7 +491,9 @@ build_spread (OviCompareView *self)
           else
             text = g_strdup ("");
           cell = grid_label (self->spread_grid, c + 1, r + 1, text,
-                             position == 1 ? "first-overflow" : position > 0 ? "overflowed" : "dim-label");
+                             position == 1  ? "first-overflow"
+                             : position > 0 ? "overflowed"
+                                            : "dim-label");
           gtk_widget_add_css_class (cell, "spread-cell");
           gtk_label_set_xalign (GTK_LABEL (cell), 0.5);
         }
@@ -541,8 +535,8 @@ ovi_compare_view_class_init (OviCompareViewClass *klass)
   object_class->dispose = ovi_compare_view_dispose;
 
   g_type_ensure (OVI_TYPE_HISTOGRAM_VIEW);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/npu_tools/OverflowInspector/ovi-compare-view.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, OviCompareView, histogram);
   gtk_widget_class_bind_template_child (widget_class, OviCompareView, histogram_note);
   gtk_widget_class_bind_template_child (widget_class, OviCompareView, log_check);
@@ -561,10 +555,11 @@ ovi_compare_view_init (OviCompareView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->iteration_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->iterations = g_ptr_array_new ();
-  self->op_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                          (GDestroyNotify) g_hash_table_unref);
+  self->op_files =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   g_signal_connect_swapped (self->op_dropdown, "notify::selected", G_CALLBACK (op_selected), self);
-  g_signal_connect_swapped (self->tensor_dropdown, "notify::selected", G_CALLBACK (refresh_stats), self);
+  g_signal_connect_swapped (self->tensor_dropdown, "notify::selected", G_CALLBACK (refresh_stats),
+                            self);
 }
 
 GtkWidget *
@@ -576,14 +571,11 @@ ovi_compare_view_new (void)
 /* Adds files to the index of operators by iteration: while a folder scans,
  * a batch at a time, so that no main-loop turn goes through all of them. */
 static void
-index_files (OviCompareView *self,
-             GListModel     *files,
-             guint           position,
-             guint           n)
+index_files (OviCompareView *self, GListModel *files, guint position, guint n)
 {
   for (guint i = position; i < position + n; i++)
     {
-      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       const char *name = ovi_dump_file_get_op_name (file);
       const char *iteration = iteration_of (file);
       GHashTable *by_iteration;
@@ -598,7 +590,8 @@ index_files (OviCompareView *self,
           g_hash_table_insert (self->op_files, g_strdup (name), by_iteration);
         }
       existing = g_hash_table_lookup (by_iteration, iteration);
-      if (existing == NULL || ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
+      if (existing == NULL ||
+          ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
         g_hash_table_insert (by_iteration, g_strdup (iteration), g_object_ref (file));
       if (!g_hash_table_contains (self->iteration_set, iteration))
         g_hash_table_add (self->iteration_set, g_strdup (iteration));
@@ -617,7 +610,7 @@ clear_index (OviCompareView *self)
 static void
 refresh (OviCompareView *self)
 {
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer key;
 
@@ -634,7 +627,7 @@ refresh (OviCompareView *self)
 
   g_signal_handlers_block_by_func (self->op_dropdown, op_selected, self);
   gtk_string_list_splice (self->op_list, 0, g_list_model_get_n_items (G_LIST_MODEL (self->op_list)),
-                          (const char * const *) names->pdata);
+                          (const char *const *) names->pdata);
   g_signal_handlers_unblock_by_func (self->op_dropdown, op_selected, self);
 
   if (self->folder != NULL)
@@ -645,11 +638,7 @@ refresh (OviCompareView *self)
 }
 
 static void
-files_changed (OviCompareView *self,
-               guint           position,
-               guint           removed,
-               guint           added,
-               GListModel     *files)
+files_changed (OviCompareView *self, guint position, guint removed, guint added, GListModel *files)
 {
   /* A folder only appends while it scans, and empties itself to rescan. */
   if (removed > 0)
@@ -676,8 +665,7 @@ loading_changed (OviCompareView *self)
  * are filled once it has loaded.
  */
 void
-ovi_compare_view_set_folder (OviCompareView *self,
-                             OviDumpFolder  *folder)
+ovi_compare_view_set_folder (OviCompareView *self, OviDumpFolder *folder)
 {
   g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
 
@@ -700,8 +688,7 @@ ovi_compare_view_set_folder (OviCompareView *self,
 }
 
 gboolean
-ovi_compare_view_select_op (OviCompareView *self,
-                            const char     *op_name)
+ovi_compare_view_select_op (OviCompareView *self, const char *op_name)
 {
   guint n;
 
@@ -748,14 +735,15 @@ ovi_compare_view_get_histogram (OviCompareView *self)
 }
 
 void
-ovi_compare_view_bind_settings (OviCompareView *self,
-                                GSettings      *settings)
+ovi_compare_view_bind_settings (OviCompareView *self, GSettings *settings)
 {
   g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
 
   g_set_object (&self->settings, settings);
-  g_settings_bind (settings, "histogram-log-counts", self->log_check,
-                   "active", G_SETTINGS_BIND_DEFAULT);
-  g_signal_connect_object (settings, "changed::histogram-bins", G_CALLBACK (refresh_stats), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (settings, "changed::histogram-symlog", G_CALLBACK (refresh_stats), self, G_CONNECT_SWAPPED);
+  g_settings_bind (settings, "histogram-log-counts", self->log_check, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_signal_connect_object (settings, "changed::histogram-bins", G_CALLBACK (refresh_stats), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (settings, "changed::histogram-symlog", G_CALLBACK (refresh_stats), self,
+                           G_CONNECT_SWAPPED);
 }

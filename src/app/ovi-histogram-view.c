@@ -56,7 +56,8 @@ struct _OviHistogramView
   gboolean stacked;
 };
 
-enum {
+enum
+{
   PROP_0,
   PROP_LOG_COUNTS,
   PROP_STACKED,
@@ -68,19 +69,19 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (OviHistogramView, ovi_histogram_view, GTK_TYPE_WIDGET)
 
 static const GdkRGBA series_colors[] = {
-  { 0.208, 0.518, 0.894, 1.0 },   /* blue */
-  { 0.149, 0.635, 0.412, 1.0 },   /* green */
-  { 0.753, 0.380, 0.796, 1.0 },   /* purple */
-  { 0.596, 0.416, 0.267, 1.0 },   /* brown */
-  { 0.384, 0.627, 0.918, 1.0 },   /* light blue */
-  { 0.180, 0.761, 0.494, 1.0 },   /* light green */
+  { 0.208, 0.518, 0.894, 1.0 }, /* blue */
+  { 0.149, 0.635, 0.412, 1.0 }, /* green */
+  { 0.753, 0.380, 0.796, 1.0 }, /* purple */
+  { 0.596, 0.416, 0.267, 1.0 }, /* brown */
+  { 0.384, 0.627, 0.918, 1.0 }, /* light blue */
+  { 0.180, 0.761, 0.494, 1.0 }, /* light green */
 };
 static const GdkRGBA slot_colors[N_SLOTS] = {
-  { 0.878, 0.106, 0.141, 1.0 },   /* -Inf: red */
-  { 1.000, 0.471, 0.000, 1.0 },   /* -max: orange */
-  { 1.000, 0.471, 0.000, 1.0 },   /* +max: orange */
-  { 0.878, 0.106, 0.141, 1.0 },   /* +Inf: red */
-  { 0.569, 0.255, 0.675, 1.0 },   /* NaN: purple */
+  { 0.878, 0.106, 0.141, 1.0 }, /* -Inf: red */
+  { 1.000, 0.471, 0.000, 1.0 }, /* -max: orange */
+  { 1.000, 0.471, 0.000, 1.0 }, /* +max: orange */
+  { 0.878, 0.106, 0.141, 1.0 }, /* +Inf: red */
+  { 0.569, 0.255, 0.675, 1.0 }, /* NaN: purple */
 };
 
 static const char *
@@ -88,12 +89,18 @@ slot_label (Slot slot)
 {
   switch (slot)
     {
-    case SLOT_NEG_INF: return "−Inf";
-    case SLOT_NEG_SAT: return "−max";
-    case SLOT_POS_SAT: return "+max";
-    case SLOT_POS_INF: return "+Inf";
-    case SLOT_NAN: return "NaN";
-    default: g_assert_not_reached ();
+    case SLOT_NEG_INF:
+      return "−Inf";
+    case SLOT_NEG_SAT:
+      return "−max";
+    case SLOT_POS_SAT:
+      return "+max";
+    case SLOT_POS_INF:
+      return "+Inf";
+    case SLOT_NAN:
+      return "NaN";
+    default:
+      g_assert_not_reached ();
     }
 }
 
@@ -102,27 +109,38 @@ slot_description (Slot slot)
 {
   switch (slot)
     {
-    case SLOT_NEG_INF: return _("Negative infinity");
-    case SLOT_NEG_SAT: return _("Saturated at the lowest finite value");
-    case SLOT_POS_SAT: return _("Saturated at the largest finite value");
-    case SLOT_POS_INF: return _("Positive infinity");
-    case SLOT_NAN: return _("Not a number");
-    default: g_assert_not_reached ();
+    case SLOT_NEG_INF:
+      return _ ("Negative infinity");
+    case SLOT_NEG_SAT:
+      return _ ("Saturated at the lowest finite value");
+    case SLOT_POS_SAT:
+      return _ ("Saturated at the largest finite value");
+    case SLOT_POS_INF:
+      return _ ("Positive infinity");
+    case SLOT_NAN:
+      return _ ("Not a number");
+    default:
+      g_assert_not_reached ();
     }
 }
 
 static guint64
-slot_count (const OviHistogram *h,
-            Slot                slot)
+slot_count (const OviHistogram *h, Slot slot)
 {
   switch (slot)
     {
-    case SLOT_NEG_INF: return h->neg_inf;
-    case SLOT_NEG_SAT: return h->neg_saturated;
-    case SLOT_POS_SAT: return h->pos_saturated;
-    case SLOT_POS_INF: return h->pos_inf;
-    case SLOT_NAN: return h->nan;
-    default: g_assert_not_reached ();
+    case SLOT_NEG_INF:
+      return h->neg_inf;
+    case SLOT_NEG_SAT:
+      return h->neg_saturated;
+    case SLOT_POS_SAT:
+      return h->pos_saturated;
+    case SLOT_POS_INF:
+      return h->pos_inf;
+    case SLOT_NAN:
+      return h->nan;
+    default:
+      g_assert_not_reached ();
     }
 }
 
@@ -137,8 +155,7 @@ series_free (gpointer data)
 }
 
 static double
-transform (const Layout *layout,
-           double        value)
+transform (const Layout *layout, double value)
 {
   if (!layout->symlog)
     return value;
@@ -146,18 +163,16 @@ transform (const Layout *layout,
 }
 
 static double
-value_to_x (const Layout *layout,
-            double        value)
+value_to_x (const Layout *layout, double value)
 {
   double t = transform (layout, value);
 
-  return layout->reg_x0 + (t - layout->t_min) / (layout->t_max - layout->t_min)
-                          * (layout->reg_x1 - layout->reg_x0);
+  return layout->reg_x0 +
+         (t - layout->t_min) / (layout->t_max - layout->t_min) * (layout->reg_x1 - layout->reg_x0);
 }
 
 static void
-compute_layout (OviHistogramView *self,
-                Layout           *layout)
+compute_layout (OviHistogramView *self, Layout *layout)
 {
   double width = gtk_widget_get_width (GTK_WIDGET (self));
   double height = gtk_widget_get_height (GTK_WIDGET (self));
@@ -213,9 +228,7 @@ series_max_count (const OviHistogram *h)
 }
 
 static double
-count_fraction (OviHistogramView *self,
-                guint64           count,
-                guint64           max)
+count_fraction (OviHistogramView *self, guint64 count, guint64 max)
 {
   if (count == 0 || max == 0)
     return 0;
@@ -225,8 +238,7 @@ count_fraction (OviHistogramView *self,
 }
 
 static void
-get_foreground (GtkWidget *widget,
-                GdkRGBA   *rgba)
+get_foreground (GtkWidget *widget, GdkRGBA *rgba)
 {
 #if GTK_CHECK_VERSION(4, 10, 0)
   gtk_widget_get_color (widget, rgba);
@@ -236,14 +248,14 @@ get_foreground (GtkWidget *widget,
 }
 
 static void
-draw_text (GtkWidget  *widget,
-           cairo_t    *cr,
+draw_text (GtkWidget *widget,
+           cairo_t *cr,
            const char *text,
-           double      x,
-           double      y,
-           double      align)   /* 0 left, 0.5 centre, 1 right */
+           double x,
+           double y,
+           double align) /* 0 left, 0.5 centre, 1 right */
 {
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
   PangoAttrList *attrs = pango_attr_list_new ();
   int w, h;
 
@@ -267,13 +279,13 @@ format_count (guint64 count)
 
 static void
 draw_band (OviHistogramView *self,
-           cairo_t          *cr,
-           const Layout     *layout,
-           double            top,
-           double            bottom,
-           guint             first,
-           guint             last,
-           const GdkRGBA    *fg)
+           cairo_t *cr,
+           const Layout *layout,
+           double top,
+           double bottom,
+           guint first,
+           guint last,
+           const GdkRGBA *fg)
 {
   guint n_drawn = last - first;
   guint64 max = 0;
@@ -292,8 +304,8 @@ draw_band (OviHistogramView *self,
   cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
   max_text = format_count (max);
   draw_text (GTK_WIDGET (self), cr, max_text, MARGIN_LEFT - 6, top, 1.0);
-  draw_text (GTK_WIDGET (self), cr, self->log_counts ? _("log") : "0",
-             MARGIN_LEFT - 6, bottom - 14, 1.0);
+  draw_text (GTK_WIDGET (self), cr, self->log_counts ? _ ("log") : "0", MARGIN_LEFT - 6,
+             bottom - 14, 1.0);
 
   for (guint i = first; i < last; i++)
     {
@@ -325,7 +337,8 @@ draw_band (OviHistogramView *self,
           if (f <= 0)
             continue;
           cairo_set_source_rgba (cr, c->red, c->green, c->blue, 0.9);
-          cairo_rectangle (cr, x, bottom - MAX (f * height, 2), MAX (sub - 1, 1), MAX (f * height, 2));
+          cairo_rectangle (cr, x, bottom - MAX (f * height, 2), MAX (sub - 1, 1),
+                           MAX (f * height, 2));
           cairo_fill (cr);
         }
     }
@@ -342,10 +355,7 @@ draw_band (OviHistogramView *self,
 }
 
 static void
-draw (OviHistogramView *self,
-      cairo_t          *cr,
-      double            width,
-      double            height)
+draw (OviHistogramView *self, cairo_t *cr, double width, double height)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   GdkRGBA fg;
@@ -357,7 +367,7 @@ draw (OviHistogramView *self,
   if (self->series->len == 0)
     {
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
-      draw_text (widget, cr, _("No histogram"), width / 2, height / 2 - 8, 0.5);
+      draw_text (widget, cr, _ ("No histogram"), width / 2, height / 2 - 8, 0.5);
       return;
     }
 
@@ -396,18 +406,20 @@ draw (OviHistogramView *self,
   /* Value axis: the range ends and zero when it is inside. */
   cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
   {
-    double lo = layout.symlog ? copysign (pow (10, fabs (layout.t_min)) - 1, layout.t_min) : layout.t_min;
-    double hi = layout.symlog ? copysign (pow (10, fabs (layout.t_max)) - 1, layout.t_max) : layout.t_max;
+    double lo =
+        layout.symlog ? copysign (pow (10, fabs (layout.t_min)) - 1, layout.t_min) : layout.t_min;
+    double hi =
+        layout.symlog ? copysign (pow (10, fabs (layout.t_max)) - 1, layout.t_max) : layout.t_max;
     g_autofree char *lo_text = g_strdup_printf ("%.4g", lo);
     g_autofree char *hi_text = g_strdup_printf ("%.4g", hi);
     double y = layout.plot_bottom + 2;
 
     draw_text (widget, cr, lo_text, layout.reg_x0, y, 0);
     draw_text (widget, cr, hi_text, layout.reg_x1, y, 1);
-    if (lo < 0 && hi > 0 && value_to_x (&layout, 0) - layout.reg_x0 > 40
-        && layout.reg_x1 - value_to_x (&layout, 0) > 40)
+    if (lo < 0 && hi > 0 && value_to_x (&layout, 0) - layout.reg_x0 > 40 &&
+        layout.reg_x1 - value_to_x (&layout, 0) > 40)
       draw_text (widget, cr, "0", value_to_x (&layout, 0), y, 0.5);
-    draw_text (widget, cr, layout.symlog ? _("value (symlog)") : _("value"),
+    draw_text (widget, cr, layout.symlog ? _ ("value (symlog)") : _ ("value"),
                (layout.reg_x0 + layout.reg_x1) / 2, y + 14, 0.5);
   }
   for (Slot s = 0; s < N_SLOTS; s++)
@@ -421,8 +433,7 @@ draw (OviHistogramView *self,
 }
 
 static void
-ovi_histogram_view_snapshot (GtkWidget   *widget,
-                             GtkSnapshot *snapshot)
+ovi_histogram_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   double width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
@@ -437,11 +448,9 @@ ovi_histogram_view_snapshot (GtkWidget   *widget,
 
 /* The tooltip text for a point: the bin under it, in every series drawn there. */
 char *
-ovi_histogram_view_dup_text_at (OviHistogramView *self,
-                                double            x,
-                                double            y)
+ovi_histogram_view_dup_text_at (OviHistogramView *self, double x, double y)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
   Layout layout;
   guint first = 0, last;
   int slot = -1;
@@ -482,12 +491,12 @@ ovi_histogram_view_dup_text_at (OviHistogramView *self,
       if (slot >= 0)
         {
           if ((slot == SLOT_NEG_SAT || slot == SLOT_POS_SAT) && h->saturation_value > 0)
-            g_string_append_printf (text, _("%s (%s%.6g): %llu values"),
-                                    slot_description (slot), slot == SLOT_NEG_SAT ? "−" : "",
-                                    h->saturation_value, (unsigned long long) slot_count (h, slot));
+            g_string_append_printf (text, _ ("%s (%s%.6g): %llu values"), slot_description (slot),
+                                    slot == SLOT_NEG_SAT ? "−" : "", h->saturation_value,
+                                    (unsigned long long) slot_count (h, slot));
           else
-            g_string_append_printf (text, _("%s: %llu values"),
-                                    slot_description (slot), (unsigned long long) slot_count (h, slot));
+            g_string_append_printf (text, _ ("%s: %llu values"), slot_description (slot),
+                                    (unsigned long long) slot_count (h, slot));
           continue;
         }
 
@@ -498,9 +507,9 @@ ovi_histogram_view_dup_text_at (OviHistogramView *self,
 
           if (x >= x0 && (x < x1 || (b + 1 == h->n_bins && x <= x1)))
             {
-              g_string_append_printf (text, _("Bin %u: [%.6g, %.6g%c, %llu values"),
-                                      b + 1, h->edges[b], h->edges[b + 1],
-                                      b + 1 == h->n_bins ? ']' : ')', (unsigned long long) h->counts[b]);
+              g_string_append_printf (text, _ ("Bin %u: [%.6g, %.6g%c, %llu values"), b + 1,
+                                      h->edges[b], h->edges[b + 1], b + 1 == h->n_bins ? ']' : ')',
+                                      (unsigned long long) h->counts[b]);
               break;
             }
         }
@@ -510,12 +519,8 @@ ovi_histogram_view_dup_text_at (OviHistogramView *self,
 }
 
 static gboolean
-query_tooltip (GtkWidget  *widget,
-               int         x,
-               int         y,
-               gboolean    keyboard,
-               GtkTooltip *tooltip,
-               gpointer    user_data)
+query_tooltip (
+    GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer user_data)
 {
   g_autofree char *text = ovi_histogram_view_dup_text_at (OVI_HISTOGRAM_VIEW (widget), x, y);
 
@@ -526,13 +531,13 @@ query_tooltip (GtkWidget  *widget,
 }
 
 static void
-ovi_histogram_view_measure (GtkWidget      *widget,
-                            GtkOrientation  orientation,
-                            int             for_size,
-                            int            *minimum,
-                            int            *natural,
-                            int            *minimum_baseline,
-                            int            *natural_baseline)
+ovi_histogram_view_measure (GtkWidget *widget,
+                            GtkOrientation orientation,
+                            int for_size,
+                            int *minimum,
+                            int *natural,
+                            int *minimum_baseline,
+                            int *natural_baseline)
 {
   OviHistogramView *self = OVI_HISTOGRAM_VIEW (widget);
 
@@ -560,10 +565,7 @@ ovi_histogram_view_finalize (GObject *object)
 }
 
 static void
-ovi_histogram_view_get_property (GObject    *object,
-                                 guint       prop_id,
-                                 GValue     *value,
-                                 GParamSpec *pspec)
+ovi_histogram_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   OviHistogramView *self = OVI_HISTOGRAM_VIEW (object);
 
@@ -581,10 +583,10 @@ ovi_histogram_view_get_property (GObject    *object,
 }
 
 static void
-ovi_histogram_view_set_property (GObject      *object,
-                                 guint         prop_id,
+ovi_histogram_view_set_property (GObject *object,
+                                 guint prop_id,
                                  const GValue *value,
-                                 GParamSpec   *pspec)
+                                 GParamSpec *pspec)
 {
   OviHistogramView *self = OVI_HISTOGRAM_VIEW (object);
 
@@ -614,11 +616,11 @@ ovi_histogram_view_class_init (OviHistogramViewClass *klass)
   widget_class->measure = ovi_histogram_view_measure;
 
   properties[PROP_LOG_COUNTS] =
-    g_param_spec_boolean ("log-counts", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+      g_param_spec_boolean ("log-counts", NULL, NULL, FALSE,
+                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STACKED] =
-    g_param_spec_boolean ("stacked", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+      g_param_spec_boolean ("stacked", NULL, NULL, FALSE,
+                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "histogram");
@@ -650,9 +652,7 @@ ovi_histogram_view_clear (OviHistogramView *self)
 
 /* Takes ownership of @histogram. */
 void
-ovi_histogram_view_add_series (OviHistogramView *self,
-                               const char       *label,
-                               OviHistogram     *histogram)
+ovi_histogram_view_add_series (OviHistogramView *self, const char *label, OviHistogram *histogram)
 {
   Series *series;
 
@@ -681,8 +681,7 @@ ovi_histogram_view_get_log_counts (OviHistogramView *self)
 }
 
 void
-ovi_histogram_view_set_log_counts (OviHistogramView *self,
-                                   gboolean          log_counts)
+ovi_histogram_view_set_log_counts (OviHistogramView *self, gboolean log_counts)
 {
   g_return_if_fail (OVI_IS_HISTOGRAM_VIEW (self));
 
@@ -702,8 +701,7 @@ ovi_histogram_view_get_stacked (OviHistogramView *self)
 }
 
 void
-ovi_histogram_view_set_stacked (OviHistogramView *self,
-                                gboolean          stacked)
+ovi_histogram_view_set_stacked (OviHistogramView *self, gboolean stacked)
 {
   g_return_if_fail (OVI_IS_HISTOGRAM_VIEW (self));
 

@@ -9,20 +9,15 @@ G_BEGIN_DECLS
 #define OVI_TYPE_HISTOGRAM_VIEW (ovi_histogram_view_get_type ())
 G_DECLARE_FINAL_TYPE (OviHistogramView, ovi_histogram_view, OVI, HISTOGRAM_VIEW, GtkWidget)
 
-GtkWidget *ovi_histogram_view_new            (void);
-void       ovi_histogram_view_clear          (OviHistogramView *self);
-void       ovi_histogram_view_add_series     (OviHistogramView *self,
-                                              const char       *label,
-                                              OviHistogram     *histogram);
-guint      ovi_histogram_view_get_n_series   (OviHistogramView *self);
-gboolean   ovi_histogram_view_get_log_counts (OviHistogramView *self);
-void       ovi_histogram_view_set_log_counts (OviHistogramView *self,
-                                              gboolean          log_counts);
-gboolean   ovi_histogram_view_get_stacked    (OviHistogramView *self);
-void       ovi_histogram_view_set_stacked    (OviHistogramView *self,
-                                              gboolean          stacked);
-char      *ovi_histogram_view_dup_text_at    (OviHistogramView *self,
-                                              double            x,
-                                              double            y);
+GtkWidget *ovi_histogram_view_new (void);
+void ovi_histogram_view_clear (OviHistogramView *self);
+void
+ovi_histogram_view_add_series (OviHistogramView *self, const char *label, OviHistogram *histogram);
+guint ovi_histogram_view_get_n_series (OviHistogramView *self);
+gboolean ovi_histogram_view_get_log_counts (OviHistogramView *self);
+void ovi_histogram_view_set_log_counts (OviHistogramView *self, gboolean log_counts);
+gboolean ovi_histogram_view_get_stacked (OviHistogramView *self);
+void ovi_histogram_view_set_stacked (OviHistogramView *self, gboolean stacked);
+char *ovi_histogram_view_dup_text_at (OviHistogramView *self, double x, double y);
 
 G_END_DECLS

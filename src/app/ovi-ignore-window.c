@@ -38,9 +38,9 @@ ovi_ignore_window_save (OviIgnoreWindow *self)
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
   GtkTextIter start, end;
   g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GStrvBuilder) patterns = g_strv_builder_new ();
-  g_auto(GStrv) result = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GStrvBuilder) patterns = g_strv_builder_new ();
+  g_auto (GStrv) result = NULL;
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
@@ -52,7 +52,7 @@ ovi_ignore_window_save (OviIgnoreWindow *self)
         g_strv_builder_add (patterns, lines[i]);
     }
   result = g_strv_builder_end (patterns);
-  g_settings_set_strv (self->settings, "ignore-patterns", (const char * const *) result);
+  g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
   gtk_window_close (GTK_WINDOW (self));
 }
 
@@ -70,8 +70,8 @@ ovi_ignore_window_class_init (OviIgnoreWindowClass *klass)
 
   object_class->dispose = ovi_ignore_window_dispose;
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/npu_tools/OverflowInspector/ovi-ignore-window.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-ignore-window.ui");
   gtk_widget_class_bind_template_child (widget_class, OviIgnoreWindow, text_view);
   gtk_widget_class_bind_template_callback (widget_class, save_clicked);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
@@ -84,18 +84,16 @@ ovi_ignore_window_init (OviIgnoreWindow *self)
 }
 
 void
-ovi_ignore_window_set_text (OviIgnoreWindow *self,
-                            const char      *text)
+ovi_ignore_window_set_text (OviIgnoreWindow *self, const char *text)
 {
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), text, -1);
 }
 
 GtkWindow *
-ovi_ignore_window_new (GtkWindow *parent,
-                       GSettings *settings)
+ovi_ignore_window_new (GtkWindow *parent, GSettings *settings)
 {
   OviIgnoreWindow *self = g_object_new (OVI_TYPE_IGNORE_WINDOW, "transient-for", parent, NULL);
-  g_auto(GStrv) patterns = g_settings_get_strv (settings, "ignore-patterns");
+  g_auto (GStrv) patterns = g_settings_get_strv (settings, "ignore-patterns");
   g_autofree char *text = g_strjoinv ("\n", patterns);
 
   self->settings = g_object_ref (settings);

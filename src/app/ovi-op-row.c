@@ -13,7 +13,8 @@ struct _OviOpRow
   gboolean analyzed;
 };
 
-enum {
+enum
+{
   PROP_0,
   PROP_FILE,
   PROP_OP_TYPE,
@@ -55,13 +56,13 @@ blame_label (OviBlame blame)
   switch (blame)
     {
     case OVI_BLAME_ORIGIN:
-      return _("Origin");
+      return _ ("Origin");
     case OVI_BLAME_PROPAGATED:
-      return _("Propagated");
+      return _ ("Propagated");
     case OVI_BLAME_ABSORBED:
-      return _("Absorbed");
+      return _ ("Absorbed");
     case OVI_BLAME_NORMAL:
-      return _("Normal");
+      return _ ("Normal");
     default:
       return "";
     }
@@ -73,19 +74,21 @@ blame_rank (OviBlame blame)
 {
   switch (blame)
     {
-    case OVI_BLAME_ORIGIN: return 0;
-    case OVI_BLAME_PROPAGATED: return 1;
-    case OVI_BLAME_ABSORBED: return 2;
-    case OVI_BLAME_NORMAL: return 3;
-    default: return 4;
+    case OVI_BLAME_ORIGIN:
+      return 0;
+    case OVI_BLAME_PROPAGATED:
+      return 1;
+    case OVI_BLAME_ABSORBED:
+      return 2;
+    case OVI_BLAME_NORMAL:
+      return 3;
+    default:
+      return 4;
     }
 }
 
 static void
-ovi_op_row_get_property (GObject    *object,
-                         guint       prop_id,
-                         GValue     *value,
-                         GParamSpec *pspec)
+ovi_op_row_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   OviOpRow *self = OVI_OP_ROW (object);
 
@@ -160,19 +163,24 @@ ovi_op_row_class_init (OviOpRowClass *klass)
   properties[PROP_OP_TYPE] = g_param_spec_string ("op-type", NULL, NULL, NULL, flags);
   properties[PROP_OP_NAME] = g_param_spec_string ("op-name", NULL, NULL, NULL, flags);
   properties[PROP_ITERATION] = g_param_spec_string ("iteration", NULL, NULL, NULL, flags);
-  properties[PROP_TIMESTAMP] = g_param_spec_uint64 ("timestamp", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_TIMESTAMP] =
+      g_param_spec_uint64 ("timestamp", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_TASK_ID] = g_param_spec_uint64 ("task-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_STREAM_ID] = g_param_spec_uint64 ("stream-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_STREAM_ID] =
+      g_param_spec_uint64 ("stream-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_N_INPUTS] = g_param_spec_uint ("n-inputs", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_N_OUTPUTS] = g_param_spec_uint ("n-outputs", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_ANALYZED] = g_param_spec_boolean ("analyzed", NULL, NULL, FALSE, flags);
   properties[PROP_ABNORMAL] = g_param_spec_boolean ("abnormal", NULL, NULL, FALSE, flags);
-  properties[PROP_MAX_ABS] = g_param_spec_double ("max-abs", NULL, NULL, -1, G_MAXDOUBLE, -1, flags);
+  properties[PROP_MAX_ABS] =
+      g_param_spec_double ("max-abs", NULL, NULL, -1, G_MAXDOUBLE, -1, flags);
   properties[PROP_NAN] = g_param_spec_uint64 ("nan", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_INF] = g_param_spec_uint64 ("inf", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_SATURATED] = g_param_spec_uint64 ("saturated", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_SATURATED] =
+      g_param_spec_uint64 ("saturated", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_BLAME_LABEL] = g_param_spec_string ("blame-label", NULL, NULL, NULL, flags);
-  properties[PROP_BLAME_RANK] = g_param_spec_uint ("blame-rank", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_BLAME_RANK] =
+      g_param_spec_uint ("blame-rank", NULL, NULL, 0, G_MAXUINT, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -222,8 +230,7 @@ ovi_op_row_get_stats (OviOpRow *self)
 }
 
 void
-ovi_op_row_set_stats (OviOpRow         *self,
-                      const OviOpStats *stats)
+ovi_op_row_set_stats (OviOpRow *self, const OviOpStats *stats)
 {
   g_return_if_fail (OVI_IS_OP_ROW (self));
 
@@ -236,9 +243,7 @@ ovi_op_row_set_stats (OviOpRow         *self,
 /* Runs in a worker thread.  Tensors whose type has no statistics, or whose
  * data cannot be read, are skipped: the problem list reports broken files. */
 void
-ovi_op_stats_compute (OviDumpFile  *file,
-                      GCancellable *cancellable,
-                      OviOpStats   *stats)
+ovi_op_stats_compute (OviDumpFile *file, GCancellable *cancellable, OviOpStats *stats)
 {
   GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
@@ -247,7 +252,7 @@ ovi_op_stats_compute (OviDumpFile  *file,
     {
       OviTensor *tensor = g_ptr_array_index (tensors, i);
       OviTensorKind kind = ovi_tensor_get_kind (tensor);
-      g_autoptr(OviAnalysis) analysis = NULL;
+      g_autoptr (OviAnalysis) analysis = NULL;
       const OviStats *s;
 
       if (g_cancellable_is_cancelled (cancellable))

@@ -23,7 +23,8 @@ struct _OviRecordView
   GPtrArray *status_rows; /* unowned, subset of rows */
 };
 
-enum {
+enum
+{
   SHOW_TENSOR,
   N_SIGNALS
 };
@@ -33,9 +34,7 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (OviRecordView, ovi_record_view, GTK_TYPE_WIDGET)
 
 static void
-add_row (OviRecordView       *self,
-         AdwPreferencesGroup *group,
-         GtkWidget           *row)
+add_row (OviRecordView *self, AdwPreferencesGroup *group, GtkWidget *row)
 {
   adw_preferences_group_add (group, row);
   g_object_set_data (G_OBJECT (row), "group", group);
@@ -43,21 +42,18 @@ add_row (OviRecordView       *self,
 }
 
 static void
-copy_clicked (GtkButton *button,
-              const char *text)
+copy_clicked (GtkButton *button, const char *text)
 {
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)), text);
 }
 
 static void
-add_field (OviRecordView *self,
-           const char    *name,
-           const char    *value)
+add_field (OviRecordView *self, const char *name, const char *value)
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *value_label = gtk_label_new (value);
   GtkWidget *button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-  g_autofree char *copy_name = g_strdup_printf (_("Copy %s"), name);
+  g_autofree char *copy_name = g_strdup_printf (_ ("Copy %s"), name);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
@@ -68,19 +64,16 @@ add_field (OviRecordView *self,
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_set_tooltip_text (button, copy_name);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, copy_name, -1);
-  g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked),
-                         g_strdup (value), (GClosureNotify) (void (*)(void)) g_free, 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, copy_name,
+                                  -1);
+  g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked), g_strdup (value),
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
   add_row (self, self->fields_group, row);
 }
 
 static void
-add_field_u64 (OviRecordView *self,
-               const char    *name,
-               guint64        value,
-               gboolean       hex)
+add_field_u64 (OviRecordView *self, const char *name, guint64 value, gboolean hex)
 {
   g_autofree char *text = hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value)
                               : g_strdup_printf ("%" G_GUINT64_FORMAT, value);
@@ -88,11 +81,8 @@ add_field_u64 (OviRecordView *self,
 }
 
 static void
-add_status_row (OviRecordView *self,
-                const char    *title,
-                const char    *subtitle,
-                gboolean       set,
-                gboolean       known)
+add_status_row (
+    OviRecordView *self, const char *title, const char *subtitle, gboolean set, gboolean known)
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *check = gtk_check_button_new ();
@@ -119,8 +109,7 @@ unit_has_bits (OviUnit unit)
 }
 
 static void
-show_status (OviRecordView     *self,
-             OviOverflowRecord *record)
+show_status (OviRecordView *self, OviOverflowRecord *record)
 {
   guint64 mask = ovi_overflow_record_get_flags_mask (record);
   g_autofree char *hex = ovi_overflow_record_dup_status_hex (record);
@@ -131,21 +120,23 @@ show_status (OviRecordView     *self,
 
   if (!unit_has_bits (ovi_overflow_record_get_unit (record)))
     {
-      description = g_strdup_printf (_("%s = %llu: a status greater than zero means an overflow in the %s unit."),
-                                     hex, (unsigned long long) ovi_overflow_record_get_status (record),
-                                     ovi_overflow_record_get_unit_name (record));
+      description = g_strdup_printf (
+          _ ("%s = %llu: a status greater than zero means an overflow in the %s unit."), hex,
+          (unsigned long long) ovi_overflow_record_get_status (record),
+          ovi_overflow_record_get_unit_name (record));
       adw_preferences_group_set_description (self->status_group, description);
       return;
     }
 
-  description = g_strdup_printf (_("%s = %llu; the checked bits are set."),
-                                 hex, (unsigned long long) mask);
+  description =
+      g_strdup_printf (_ ("%s = %llu; the checked bits are set."), hex, (unsigned long long) mask);
   adw_preferences_group_set_description (self->status_group, description);
   for (guint i = 0; i < n_bits; i++)
     {
-      g_autofree char *title = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x %s", bits[i].bit, bits[i].name);
+      g_autofree char *title =
+          g_strdup_printf ("0x%" G_GINT64_MODIFIER "x %s", bits[i].bit, bits[i].name);
 
-      add_status_row (self, title, _(bits[i].description), (mask & bits[i].bit) != 0, TRUE);
+      add_status_row (self, title, _ (bits[i].description), (mask & bits[i].bit) != 0, TRUE);
       known |= bits[i].bit;
     }
   for (guint i = 0; i < 64; i++)
@@ -154,16 +145,16 @@ show_status (OviRecordView     *self,
 
       if ((mask & bit) && !(known & bit))
         {
-          g_autofree char *title = g_strdup_printf (_("0x%llx Unknown bit"), (unsigned long long) bit);
+          g_autofree char *title =
+              g_strdup_printf (_ ("0x%llx Unknown bit"), (unsigned long long) bit);
 
-          add_status_row (self, title, _("Set, but not documented by the vendor"), TRUE, FALSE);
+          add_status_row (self, title, _ ("Set, but not documented by the vendor"), TRUE, FALSE);
         }
     }
 }
 
 static void
-show_tensor_clicked (GtkButton     *button,
-                     OviRecordView *self)
+show_tensor_clicked (GtkButton *button, OviRecordView *self)
 {
   OviDumpFile *op = ovi_overflow_record_get_op (self->record);
   guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
@@ -172,8 +163,7 @@ show_tensor_clicked (GtkButton     *button,
 }
 
 static void
-show_operator (OviRecordView     *self,
-               OviOverflowRecord *record)
+show_operator (OviRecordView *self, OviOverflowRecord *record)
 {
   OviDumpFile *op = ovi_overflow_record_get_op (record);
   GPtrArray *tensors;
@@ -181,8 +171,9 @@ show_operator (OviRecordView     *self,
 
   if (op == NULL)
     {
-      adw_preferences_group_set_description (self->op_group,
-        _("No op dump file in this folder matches the task id and stream id of this record."));
+      adw_preferences_group_set_description (
+          self->op_group,
+          _ ("No op dump file in this folder matches the task id and stream id of this record."));
       return;
     }
 
@@ -192,9 +183,10 @@ show_operator (OviRecordView     *self,
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_dump_file_get_op_type (op));
   {
     /* False positives (uninitialised buffers...) go on the ignore list. */
-    GtkWidget *ignore = gtk_button_new_with_label (_("Ignore Type"));
+    GtkWidget *ignore = gtk_button_new_with_label (_ ("Ignore Type"));
     gtk_widget_set_valign (ignore, GTK_ALIGN_CENTER);
-    gtk_widget_set_tooltip_text (ignore, _("Leave operators of this type out of the first overflow and the origins"));
+    gtk_widget_set_tooltip_text (
+        ignore, _ ("Leave operators of this type out of the first overflow and the origins"));
     gtk_actionable_set_action_name (GTK_ACTIONABLE (ignore), "win.ignore-op-type");
     gtk_actionable_set_action_target (GTK_ACTIONABLE (ignore), "s", ovi_dump_file_get_op_type (op));
     adw_action_row_add_suffix (ADW_ACTION_ROW (row), ignore);
@@ -204,13 +196,14 @@ show_operator (OviRecordView     *self,
   if (ovi_dump_file_peek_blame (op) != OVI_BLAME_UNKNOWN)
     {
       row = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Class"));
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_blame_describe (ovi_dump_file_peek_blame (op)));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("Class"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                                   ovi_blame_describe (ovi_dump_file_peek_blame (op)));
       add_row (self, self->op_group, row);
     }
 
   row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("File"));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("File"));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_dump_file_get_relative_path (op));
   add_row (self, self->op_group, row);
 
@@ -222,15 +215,15 @@ show_operator (OviRecordView     *self,
       g_autofree char *shape = ovi_tensor_dup_shape_string (tensor);
       g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (tensor));
       g_autofree char *subtitle = g_strdup_printf ("%s %s", dtype, shape);
-      g_autofree char *button_name = g_strdup_printf (_("Show %s"), label);
-      GtkWidget *button = gtk_button_new_with_label (_("Show"));
+      g_autofree char *button_name = g_strdup_printf (_ ("Show %s"), label);
+      GtkWidget *button = gtk_button_new_with_label (_ ("Show"));
 
       row = adw_action_row_new ();
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), label);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, button_name, -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      button_name, -1);
       g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (i));
       g_signal_connect (button, "clicked", G_CALLBACK (show_tensor_clicked), self);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
@@ -277,12 +270,12 @@ ovi_record_view_class_init (OviRecordViewClass *klass)
   object_class->dispose = ovi_record_view_dispose;
 
   /* Asks to show tensor number @index of operator @op. */
-  signals[SHOW_TENSOR] = g_signal_new ("show-tensor", G_TYPE_FROM_CLASS (klass),
-                                       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                       G_TYPE_NONE, 2, OVI_TYPE_DUMP_FILE, G_TYPE_UINT);
+  signals[SHOW_TENSOR] =
+      g_signal_new ("show-tensor", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                    NULL, G_TYPE_NONE, 2, OVI_TYPE_DUMP_FILE, G_TYPE_UINT);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/npu_tools/OverflowInspector/ovi-record-view.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-record-view.ui");
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, fields_group);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, op_group);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, stack);
@@ -305,11 +298,10 @@ ovi_record_view_new (void)
 }
 
 void
-ovi_record_view_set_record (OviRecordView     *self,
-                            OviOverflowRecord *record)
+ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
 {
   g_autofree char *title = NULL;
-  g_autoptr(GPtrArray) extra = NULL;
+  g_autoptr (GPtrArray) extra = NULL;
   OviDumpFile *file;
 
   g_return_if_fail (OVI_IS_RECORD_VIEW (self));
@@ -328,15 +320,15 @@ ovi_record_view_set_record (OviRecordView     *self,
 
   if (ovi_overflow_record_get_is_first (record))
     /* Translators: %s is the unit, e.g. AI Core */
-    title = g_strdup_printf (_("First overflow, %s"), ovi_overflow_record_get_unit_name (record));
+    title = g_strdup_printf (_ ("First overflow, %s"), ovi_overflow_record_get_unit_name (record));
   else
     /* Translators: %u is the position in time order, %s the unit */
-    title = g_strdup_printf (_("Overflow %u, %s"), ovi_overflow_record_get_position (record) + 1,
+    title = g_strdup_printf (_ ("Overflow %u, %s"), ovi_overflow_record_get_position (record) + 1,
                              ovi_overflow_record_get_unit_name (record));
   if (ovi_overflow_record_get_ignored (record))
     {
       /* Translators: appended to a record's title when its operator is ignored */
-      g_autofree char *ignored = g_strdup_printf (_("%s (ignored)"), title);
+      g_autofree char *ignored = g_strdup_printf (_ ("%s (ignored)"), title);
       g_free (title);
       title = g_steal_pointer (&ignored);
     }
@@ -344,18 +336,18 @@ ovi_record_view_set_record (OviRecordView     *self,
 
   show_status (self, record);
 
-  add_field_u64 (self, _("Model id"), ovi_overflow_record_get_model_id (record), FALSE);
-  add_field_u64 (self, _("Stream id"), ovi_overflow_record_get_stream_id (record), FALSE);
-  add_field_u64 (self, _("Task id"), ovi_overflow_record_get_task_id (record), FALSE);
-  add_field_u64 (self, _("Task type"), ovi_overflow_record_get_task_type (record), FALSE);
-  add_field_u64 (self, _("pc_start"), ovi_overflow_record_get_pc_start (record), TRUE);
-  add_field_u64 (self, _("para_base"), ovi_overflow_record_get_para_base (record), TRUE);
-  add_field_u64 (self, _("kernel_code"), ovi_overflow_record_get_kernel_code (record), TRUE);
-  add_field_u64 (self, _("Block index"), ovi_overflow_record_get_block_idx (record), FALSE);
+  add_field_u64 (self, _ ("Model id"), ovi_overflow_record_get_model_id (record), FALSE);
+  add_field_u64 (self, _ ("Stream id"), ovi_overflow_record_get_stream_id (record), FALSE);
+  add_field_u64 (self, _ ("Task id"), ovi_overflow_record_get_task_id (record), FALSE);
+  add_field_u64 (self, _ ("Task type"), ovi_overflow_record_get_task_type (record), FALSE);
+  add_field_u64 (self, _ ("pc_start"), ovi_overflow_record_get_pc_start (record), TRUE);
+  add_field_u64 (self, _ ("para_base"), ovi_overflow_record_get_para_base (record), TRUE);
+  add_field_u64 (self, _ ("kernel_code"), ovi_overflow_record_get_kernel_code (record), TRUE);
+  add_field_u64 (self, _ ("Block index"), ovi_overflow_record_get_block_idx (record), FALSE);
   if (ovi_overflow_record_has_context (record))
     {
-      add_field_u64 (self, _("Context id"), ovi_overflow_record_get_context_id (record), FALSE);
-      add_field_u64 (self, _("Thread id"), ovi_overflow_record_get_thread_id (record), FALSE);
+      add_field_u64 (self, _ ("Context id"), ovi_overflow_record_get_context_id (record), FALSE);
+      add_field_u64 (self, _ ("Thread id"), ovi_overflow_record_get_thread_id (record), FALSE);
     }
   extra = ovi_overflow_record_dup_extra_fields (record);
   for (guint i = 0; extra != NULL && i < extra->len; i++)
@@ -368,7 +360,7 @@ ovi_record_view_set_record (OviRecordView     *self,
     }
   file = ovi_overflow_record_get_file (record);
   if (file != NULL)
-    add_field (self, _("Overflow file"), ovi_dump_file_get_relative_path (file));
+    add_field (self, _ ("Overflow file"), ovi_dump_file_get_relative_path (file));
 
   show_operator (self, record);
   gtk_stack_set_visible_child_name (self->stack, "record");

@@ -32,7 +32,8 @@ struct _OviTensorView
 
 G_DEFINE_FINAL_TYPE (OviTensorView, ovi_tensor_view, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_TENSOR,
   N_PROPS
@@ -46,7 +47,7 @@ typedef struct
   guint bins;
   OviHistogramScale scale;
   OviAnalysis *analysis;
-  OviAnalysis *logical;     /* device layouts: the values in NCHW / ND / NCDHW order */
+  OviAnalysis *logical; /* device layouts: the values in NCHW / ND / NCDHW order */
   OviHistogram *histogram;
 } Job;
 
@@ -70,28 +71,25 @@ analyze_logical (OviTensor *tensor)
   guint n_dims, n_original;
   const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
   const guint64 *original = ovi_tensor_get_original_shape (tensor, &n_original);
-  g_autoptr(GBytes) data = ovi_tensor_load_data (tensor, NULL);
-  g_autoptr(GBytes) logical = NULL;
+  g_autoptr (GBytes) data = ovi_tensor_load_data (tensor, NULL);
+  g_autoptr (GBytes) logical = NULL;
   guint64 count = 1;
 
   for (guint i = 0; i < n_original; i++)
     count *= original[i];
-  if (data == NULL
-      || !(logical = ovi_layout_to_logical (ovi_tensor_get_format (tensor), ovi_tensor_get_dtype (tensor),
-                                            shape, n_dims, original, n_original, data, NULL)))
+  if (data == NULL || !(logical = ovi_layout_to_logical (ovi_tensor_get_format (tensor),
+                                                         ovi_tensor_get_dtype (tensor), shape,
+                                                         n_dims, original, n_original, data, NULL)))
     return NULL;
   return ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), logical, count, NULL);
 }
 
 static void
-analyze_thread (GTask        *task,
-                gpointer      source_object,
-                gpointer      task_data,
-                GCancellable *cancellable)
+analyze_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
   Job *job = task_data;
   GError *error = NULL;
-  int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
+  int saved_nice = ovi_thread_set_nice (10); /* the window's thread comes first */
 
   job->analysis = ovi_tensor_analyze (job->tensor, &error);
   if (job->analysis != NULL && ovi_layout_is_device (ovi_tensor_get_format (job->tensor)))
@@ -106,18 +104,14 @@ analyze_thread (GTask        *task,
     {
       job->histogram = ovi_analysis_histogram (job->analysis, job->bins, job->scale, &error);
       if (job->histogram == NULL)
-        g_task_return_error (task, error);   /* the file changed since it was analysed */
+        g_task_return_error (task, error); /* the file changed since it was analysed */
       else
         g_task_return_boolean (task, TRUE);
     }
 }
 
 static void
-add_info (OviTensorView *self,
-          int            row,
-          int            column,
-          const char    *name,
-          const char    *value)
+add_info (OviTensorView *self, int row, int column, const char *name, const char *value)
 {
   GtkWidget *name_label = gtk_label_new (name);
   GtkWidget *value_label = gtk_label_new (value);
@@ -140,21 +134,19 @@ format_double (double value)
 }
 
 static char *
-format_count_with_first (guint64 count,
-                         gint64  first)
+format_count_with_first (guint64 count, gint64 first)
 {
   if (count == 0)
     return g_strdup ("0");
   /* Translators: a count of values, then the flat index of the first one */
-  return g_strdup_printf (_("%llu (first at %lld)"), (unsigned long long) count, (long long) first);
+  return g_strdup_printf (_ ("%llu (first at %lld)"), (unsigned long long) count,
+                          (long long) first);
 }
 
 static char *
-format_position_in (const guint64 *shape,
-                    guint          n_dims,
-                    gint64         index)
+format_position_in (const guint64 *shape, guint n_dims, gint64 index)
 {
-  g_autoptr(GString) str = g_string_new (NULL);
+  g_autoptr (GString) str = g_string_new (NULL);
   guint64 rest = index;
   g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
 
@@ -173,8 +165,7 @@ format_position_in (const guint64 *shape,
 }
 
 static char *
-format_position (OviTensor *tensor,
-                 gint64     index)
+format_position (OviTensor *tensor, gint64 index)
 {
   guint n_dims = 0;
   const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
@@ -192,41 +183,38 @@ clear_grid (GtkGrid *grid)
 }
 
 static void
-show_properties (OviTensorView *self,
-                 OviTensor     *tensor)
+show_properties (OviTensorView *self, OviTensor *tensor)
 {
   g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (tensor));
   g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (tensor));
   g_autofree char *shape = ovi_tensor_dup_shape_string (tensor);
-  g_autofree char *size = g_format_size_full (ovi_tensor_get_size (tensor), G_FORMAT_SIZE_LONG_FORMAT);
+  g_autofree char *size =
+      g_format_size_full (ovi_tensor_get_size (tensor), G_FORMAT_SIZE_LONG_FORMAT);
   g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_tensor_get_count (tensor));
 
-  add_info (self, 0, 0, _("Data type"), dtype);
-  add_info (self, 1, 0, _("Format"), format);
-  add_info (self, 2, 0, _("Shape"), shape);
-  add_info (self, 3, 0, _("Size"), size);
-  add_info (self, 4, 0, _("Elements"), count);
+  add_info (self, 0, 0, _ ("Data type"), dtype);
+  add_info (self, 1, 0, _ ("Format"), format);
+  add_info (self, 2, 0, _ ("Shape"), shape);
+  add_info (self, 3, 0, _ ("Size"), size);
+  add_info (self, 4, 0, _ ("Elements"), count);
   if (ovi_layout_is_device (ovi_tensor_get_format (tensor)))
     {
       guint n_original;
       const guint64 *original = ovi_tensor_get_original_shape (tensor, &n_original);
-      g_autoptr(GString) text = g_string_new ("[");
+      g_autoptr (GString) text = g_string_new ("[");
       g_autofree char *logical_format = ovi_format_dup_label (
-        ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
+          ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
 
       for (guint i = 0; i < n_original; i++)
         g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? ", " : "", original[i]);
       g_string_append_printf (text, "] %s", logical_format);
-      add_info (self, 5, 0, _("Logical shape"), n_original ? text->str : _("not in the header"));
+      add_info (self, 5, 0, _ ("Logical shape"), n_original ? text->str : _ ("not in the header"));
     }
 }
 
 /* The values around element @index of @analysis, the bad one marked. */
 static void
-show_neighbours (OviTensorView *self,
-                 OviAnalysis   *analysis,
-                 gint64         index,
-                 guint64        count)
+show_neighbours (OviTensorView *self, OviAnalysis *analysis, gint64 index, guint64 count)
 {
   gint64 first = MAX (index - 4, 0), last = MIN (index + 4, (gint64) count - 1);
 
@@ -256,8 +244,7 @@ show_neighbours (OviTensorView *self,
 }
 
 static void
-locate_clicked (GtkButton     *button,
-                OviTensorView *self)
+locate_clicked (GtkButton *button, OviTensorView *self)
 {
   OviAnalysis *analysis = g_object_get_data (G_OBJECT (button), "analysis");
   gint64 index = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "index"));
@@ -268,21 +255,22 @@ locate_clicked (GtkButton     *button,
 /* One button per kind of bad value: where the first one is, in the logical
  * layout when the tensor is stored in a device one. */
 static void
-show_locator (OviTensorView *self,
-              OviTensor     *tensor,
-              OviAnalysis   *analysis,
-              OviAnalysis   *logical)
+show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, OviAnalysis *logical)
 {
   OviAnalysis *a = logical ? logical : analysis;
   const OviStats *s = ovi_analysis_get_stats (a);
   const guint64 *shape;
   guint n_dims;
   GtkWidget *child;
-  const struct { const char *what; gint64 index; } kinds[] = {
-    { N_("First NaN"), s->first_nan },
-    { N_("First +Inf"), s->first_pos_inf },
-    { N_("First −Inf"), s->first_neg_inf },
-    { N_("First saturated value"), s->first_saturated },
+  const struct
+  {
+    const char *what;
+    gint64 index;
+  } kinds[] = {
+    { N_ ("First NaN"), s->first_nan },
+    { N_ ("First +Inf"), s->first_pos_inf },
+    { N_ ("First −Inf"), s->first_neg_inf },
+    { N_ ("First saturated value"), s->first_saturated },
   };
   gboolean shown = FALSE;
 
@@ -305,10 +293,10 @@ show_locator (OviTensorView *self,
         continue;
       position = format_position_in (shape, n_dims, kinds[k].index);
       /* Translators: "First NaN at 30 (0, 0, 3, 6)" */
-      label = g_strdup_printf (_("%s at %" G_GINT64_FORMAT " %s"), _(kinds[k].what), kinds[k].index,
-                               position);
+      label = g_strdup_printf (_ ("%s at %" G_GINT64_FORMAT " %s"), _ (kinds[k].what),
+                               kinds[k].index, position);
       button = gtk_button_new_with_label (label);
-      gtk_widget_set_tooltip_text (button, _("Show the values around it"));
+      gtk_widget_set_tooltip_text (button, _ ("Show the values around it"));
       g_object_set_data_full (G_OBJECT (button), "analysis", ovi_analysis_ref (a),
                               (GDestroyNotify) ovi_analysis_unref);
       g_object_set_data (G_OBJECT (button), "index", GSIZE_TO_POINTER ((gsize) kinds[k].index));
@@ -324,9 +312,7 @@ show_locator (OviTensorView *self,
 }
 
 static void
-show_stats (OviTensorView *self,
-            OviTensor     *tensor,
-            const OviStats *stats)
+show_stats (OviTensorView *self, OviTensor *tensor, const OviStats *stats)
 {
   g_autofree char *min = format_double (stats->min);
   g_autofree char *max = format_double (stats->max);
@@ -340,29 +326,29 @@ show_stats (OviTensorView *self,
   g_autofree char *neg_inf = format_count_with_first (stats->neg_inf, stats->first_neg_inf);
   g_autofree char *saturated = format_count_with_first (stats->saturated, stats->first_saturated);
 
-  add_info (self, 0, 1, _("Minimum"), min);
-  add_info (self, 1, 1, _("Maximum"), max);
-  add_info (self, 2, 1, _("Mean"), mean);
-  add_info (self, 3, 1, _("Standard deviation"), std);
-  add_info (self, 4, 1, _("Largest magnitude"), max_abs);
-  add_info (self, 0, 2, _("Finite values"), finite);
-  add_info (self, 1, 2, _("Zeros"), zeros);
-  add_info (self, 2, 2, _("NaN"), nan);
-  add_info (self, 3, 2, _("+Inf"), pos_inf);
-  add_info (self, 4, 2, _("−Inf"), neg_inf);
-  add_info (self, 5, 2, _("Saturated (±max)"), saturated);
+  add_info (self, 0, 1, _ ("Minimum"), min);
+  add_info (self, 1, 1, _ ("Maximum"), max);
+  add_info (self, 2, 1, _ ("Mean"), mean);
+  add_info (self, 3, 1, _ ("Standard deviation"), std);
+  add_info (self, 4, 1, _ ("Largest magnitude"), max_abs);
+  add_info (self, 0, 2, _ ("Finite values"), finite);
+  add_info (self, 1, 2, _ ("Zeros"), zeros);
+  add_info (self, 2, 2, _ ("NaN"), nan);
+  add_info (self, 3, 2, _ ("+Inf"), pos_inf);
+  add_info (self, 4, 2, _ ("−Inf"), neg_inf);
+  add_info (self, 5, 2, _ ("Saturated (±max)"), saturated);
 
   if (stats->first_nonfinite >= 0)
     {
       g_autofree char *position = format_position (tensor, stats->first_nonfinite);
       OviAnalysis *analysis = ovi_tensor_peek_analysis (tensor);
       double value = analysis ? ovi_analysis_value_at (analysis, stats->first_nonfinite) : NAN;
-      g_autofree char *value_text = isnan (value) ? g_strdup ("NaN")
-                                                  : g_strdup (value > 0 ? "+Inf" : "−Inf");
+      g_autofree char *value_text =
+          isnan (value) ? g_strdup ("NaN") : g_strdup (value > 0 ? "+Inf" : "−Inf");
       g_autofree char *text =
-        /* Translators: flat index, index per dimension, value (NaN or ±Inf) */
-        g_strdup_printf (_("First non-finite value at index %lld %s: %s"),
-                         (long long) stats->first_nonfinite, position, value_text);
+          /* Translators: flat index, index per dimension, value (NaN or ±Inf) */
+          g_strdup_printf (_ ("First non-finite value at index %lld %s: %s"),
+                           (long long) stats->first_nonfinite, position, value_text);
 
       gtk_label_set_text (self->first_label, text);
       gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "dim-label");
@@ -370,29 +356,26 @@ show_stats (OviTensorView *self,
     }
   else
     {
-      gtk_label_set_text (self->first_label, _("All values are finite."));
+      gtk_label_set_text (self->first_label, _ ("All values are finite."));
       gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "error");
       gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "dim-label");
     }
 }
 
 static void
-set_busy (OviTensorView *self,
-          gboolean       busy)
+set_busy (OviTensorView *self, gboolean busy)
 {
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
 }
 
 static void
-analyze_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr(OviTensorView) self = user_data;
+  g_autoptr (OviTensorView) self = user_data;
   GTask *task = G_TASK (result);
   Job *job = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!g_task_propagate_boolean (task, &error))
     {
@@ -417,7 +400,7 @@ static void
 refresh (OviTensorView *self)
 {
   OviTensor *tensor = ovi_tensor_view_get_tensor (self);
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   Job *job;
 
   g_cancellable_cancel (self->cancellable);
@@ -437,7 +420,7 @@ refresh (OviTensorView *self)
   if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
     {
       gtk_label_set_text (self->message_label,
-                          _("No statistics: the data type of this tensor is not supported."));
+                          _ ("No statistics: the data type of this tensor is not supported."));
       gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
       return;
     }
@@ -447,7 +430,7 @@ refresh (OviTensorView *self)
   job->tensor = g_object_ref (tensor);
   job->bins = gtk_spin_button_get_value_as_int (self->bins_spin);
   job->scale = gtk_check_button_get_active (self->symlog_check) ? OVI_HISTOGRAM_SYMLOG
-                                                               : OVI_HISTOGRAM_LINEAR;
+                                                                : OVI_HISTOGRAM_LINEAR;
   task = g_task_new (NULL, self->cancellable, analyze_done, g_object_ref (self));
   g_task_set_source_tag (task, refresh);
   g_task_set_task_data (task, job, job_free);
@@ -469,10 +452,7 @@ selected_changed (OviTensorView *self)
 }
 
 static void
-ovi_tensor_view_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
+ovi_tensor_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   switch (prop_id)
     {
@@ -512,14 +492,14 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
 
   /* The selected tensor, what "Selected Tensor" exports write. */
   properties[PROP_TENSOR] =
-    g_param_spec_object ("tensor", NULL, NULL, OVI_TYPE_TENSOR,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+      g_param_spec_object ("tensor", NULL, NULL, OVI_TYPE_TENSOR,
+                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (OVI_TYPE_HISTOGRAM_VIEW);
   g_type_ensure (OVI_TYPE_TENSOR);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/npu_tools/OverflowInspector/ovi-tensor-view.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-tensor-view.ui");
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, first_label);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, locate_box);
@@ -553,8 +533,7 @@ ovi_tensor_view_new (void)
 }
 
 void
-ovi_tensor_view_set_file (OviTensorView *self,
-                          OviDumpFile   *file)
+ovi_tensor_view_set_file (OviTensorView *self, OviDumpFile *file)
 {
   GPtrArray *tensors;
 
@@ -577,7 +556,7 @@ ovi_tensor_view_set_file (OviTensorView *self,
       gtk_label_set_text (self->title_label, title);
     }
   else
-    gtk_label_set_text (self->title_label, _("No operator selected"));
+    gtk_label_set_text (self->title_label, _ ("No operator selected"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->tensor_dropdown), tensors && tensors->len > 0);
 
   ovi_tensor_view_select_tensor (self, 0);
@@ -592,8 +571,7 @@ ovi_tensor_view_get_file (OviTensorView *self)
 }
 
 void
-ovi_tensor_view_select_tensor (OviTensorView *self,
-                               guint          position)
+ovi_tensor_view_select_tensor (OviTensorView *self, guint position)
 {
   g_return_if_fail (OVI_IS_TENSOR_VIEW (self));
 
@@ -606,7 +584,7 @@ ovi_tensor_view_get_tensor (OviTensorView *self)
 {
   g_return_val_if_fail (OVI_IS_TENSOR_VIEW (self), NULL);
   if (self->tensor_dropdown == NULL)
-    return NULL;   /* disposed */
+    return NULL; /* disposed */
   return gtk_drop_down_get_selected_item (self->tensor_dropdown);
 }
 
@@ -625,12 +603,13 @@ ovi_tensor_view_get_histogram (OviTensorView *self)
 }
 
 void
-ovi_tensor_view_bind_settings (OviTensorView *self,
-                               GSettings     *settings)
+ovi_tensor_view_bind_settings (OviTensorView *self, GSettings *settings)
 {
   g_return_if_fail (OVI_IS_TENSOR_VIEW (self));
 
   g_settings_bind (settings, "histogram-bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "histogram-log-counts", self->log_check, "active", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "histogram-symlog", self->symlog_check, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "histogram-log-counts", self->log_check, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "histogram-symlog", self->symlog_check, "active",
+                   G_SETTINGS_BIND_DEFAULT);
 }

@@ -9,16 +9,17 @@
 struct _OviTreeNode
 {
   GObject parent_instance;
-  OviTreeNode *parent;           /* unowned */
+  OviTreeNode *parent; /* unowned */
   OviTreeLevel level;
-  char *values[N_LEVELS];        /* NULL where the path has no such level */
+  char *values[N_LEVELS]; /* NULL where the path has no such level */
   char *label;
   guint count;
   GListStore *children;
-  GHashTable *child_index;       /* value -> OviTreeNode, unowned */
+  GHashTable *child_index; /* value -> OviTreeNode, unowned */
 };
 
-enum {
+enum
+{
   PROP_0,
   PROP_LABEL,
   PROP_COUNT,
@@ -30,8 +31,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (OviTreeNode, ovi_tree_node, G_TYPE_OBJECT)
 
 static void
-file_values (OviDumpFile *file,
-             const char  *values[N_LEVELS])
+file_values (OviDumpFile *file, const char *values[N_LEVELS])
 {
   values[0] = ovi_dump_file_get_time (file);
   values[1] = ovi_dump_file_get_device (file);
@@ -40,24 +40,23 @@ file_values (OviDumpFile *file,
 }
 
 static char *
-make_label (OviTreeLevel level,
-            const char  *value)
+make_label (OviTreeLevel level, const char *value)
 {
   switch (level)
     {
     case OVI_TREE_LEVEL_ROOT:
-      return g_strdup (value ? value : _("All"));
+      return g_strdup (value ? value : _ ("All"));
     case OVI_TREE_LEVEL_TIME:
       return g_strdup (value);
     case OVI_TREE_LEVEL_DEVICE:
       /* Translators: %s is a device number */
-      return g_strdup_printf (_("Device %s"), value);
+      return g_strdup_printf (_ ("Device %s"), value);
     case OVI_TREE_LEVEL_MODEL:
       /* Translators: %s is a model (sub-graph) id or name */
-      return g_strdup_printf (_("Model %s"), value);
+      return g_strdup_printf (_ ("Model %s"), value);
     case OVI_TREE_LEVEL_ITERATION:
       /* Translators: %s is an iteration number */
-      return g_strdup_printf (_("Iteration %s"), value);
+      return g_strdup_printf (_ ("Iteration %s"), value);
     default:
       g_assert_not_reached ();
     }
@@ -77,10 +76,7 @@ ovi_tree_node_finalize (GObject *object)
 }
 
 static void
-ovi_tree_node_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
+ovi_tree_node_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   OviTreeNode *self = OVI_TREE_NODE (object);
 
@@ -106,11 +102,10 @@ ovi_tree_node_class_init (OviTreeNodeClass *klass)
   object_class->get_property = ovi_tree_node_get_property;
 
   properties[PROP_LABEL] =
-    g_param_spec_string ("label", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+      g_param_spec_string ("label", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_COUNT] =
-    g_param_spec_uint ("count", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+      g_param_spec_uint ("count", NULL, NULL, 0, G_MAXUINT, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -120,9 +115,7 @@ ovi_tree_node_init (OviTreeNode *self)
 }
 
 static OviTreeNode *
-node_new (OviTreeNode  *parent,
-          OviTreeLevel  level,
-          const char   *value)
+node_new (OviTreeNode *parent, OviTreeLevel level, const char *value)
 {
   OviTreeNode *self = g_object_new (OVI_TYPE_TREE_NODE, NULL);
 
@@ -181,8 +174,7 @@ ovi_tree_node_get_children (OviTreeNode *self)
  * folder directly gives a flat tree instead of empty intermediate nodes.
  * Returns the deepest node of the file (unowned). */
 OviTreeNode *
-ovi_tree_node_add_file (OviTreeNode *self,
-                        OviDumpFile *file)
+ovi_tree_node_add_file (OviTreeNode *self, OviDumpFile *file)
 {
   const char *values[N_LEVELS];
   OviTreeNode *node = self;
@@ -200,7 +192,7 @@ ovi_tree_node_add_file (OviTreeNode *self,
       child = g_hash_table_lookup (node->child_index, values[i]);
       if (child == NULL)
         {
-          g_autoptr(OviTreeNode) created = node_new (node, i + 1, values[i]);
+          g_autoptr (OviTreeNode) created = node_new (node, i + 1, values[i]);
 
           child = created;
           g_hash_table_insert (node->child_index, g_strdup (values[i]), child);
@@ -212,8 +204,7 @@ ovi_tree_node_add_file (OviTreeNode *self,
 }
 
 void
-ovi_tree_node_add_record (OviTreeNode *self,
-                          OviDumpFile *file)
+ovi_tree_node_add_record (OviTreeNode *self, OviDumpFile *file)
 {
   g_return_if_fail (OVI_IS_TREE_NODE (self));
 
@@ -225,8 +216,7 @@ ovi_tree_node_add_record (OviTreeNode *self,
 }
 
 gboolean
-ovi_tree_node_matches (OviTreeNode *self,
-                       OviDumpFile *file)
+ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file)
 {
   const char *values[N_LEVELS];
 

@@ -20,16 +20,13 @@ typedef enum
 #define OVI_TYPE_TREE_NODE (ovi_tree_node_get_type ())
 G_DECLARE_FINAL_TYPE (OviTreeNode, ovi_tree_node, OVI, TREE_NODE, GObject)
 
-OviTreeNode *ovi_tree_node_new_root     (const char  *label);
-const char  *ovi_tree_node_get_label    (OviTreeNode *self);
-guint        ovi_tree_node_get_count    (OviTreeNode *self);
-OviTreeLevel ovi_tree_node_get_level    (OviTreeNode *self);
-GListModel  *ovi_tree_node_get_children (OviTreeNode *self);
-OviTreeNode *ovi_tree_node_add_file     (OviTreeNode *self,
-                                         OviDumpFile *file);
-void         ovi_tree_node_add_record   (OviTreeNode *self,
-                                         OviDumpFile *file);
-gboolean     ovi_tree_node_matches      (OviTreeNode *self,
-                                         OviDumpFile *file);
+OviTreeNode *ovi_tree_node_new_root (const char *label);
+const char *ovi_tree_node_get_label (OviTreeNode *self);
+guint ovi_tree_node_get_count (OviTreeNode *self);
+OviTreeLevel ovi_tree_node_get_level (OviTreeNode *self);
+GListModel *ovi_tree_node_get_children (OviTreeNode *self);
+OviTreeNode *ovi_tree_node_add_file (OviTreeNode *self, OviDumpFile *file);
+void ovi_tree_node_add_record (OviTreeNode *self, OviDumpFile *file);
+gboolean ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file);
 
 G_END_DECLS

@@ -3,9 +3,9 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ovi-ignore-window.h"
 #include "ovi-op-row.h"
 #include "ovi-tree-node.h"
-#include "ovi-ignore-window.h"
 #include "ovi-window.h"
 
 struct _OviWindow
@@ -57,18 +57,18 @@ struct _OviWindow
   GPtrArray *recent_rows;
 
   OviDumpFolder *folder;
-  GCancellable *cancellable;         /* the scan; the Cancel button */
-  GCancellable *stats_cancellable;   /* operator statistics of this folder */
+  GCancellable *cancellable;       /* the scan; the Cancel button */
+  GCancellable *stats_cancellable; /* operator statistics of this folder */
   OviTreeNode *tree_root;
-  OviTreeNode *tree_node;        /* the selected node */
+  OviTreeNode *tree_node; /* the selected node */
   GListStore *op_rows;
-  GHashTable *op_row_index;      /* OviDumpFile -> OviOpRow */
+  GHashTable *op_row_index; /* OviDumpFile -> OviOpRow */
   GThreadPool *stats_pool;
   guint pending_stats;
-  GPtrArray *pending_rows;   /* OviOpRow, waiting to join the operator table */
+  GPtrArray *pending_rows; /* OviOpRow, waiting to join the operator table */
   guint rows_flush_id;
   guint grow_id;
-  GAsyncQueue *stats_done;   /* StatsJob, finished by the workers */
+  GAsyncQueue *stats_done; /* StatsJob, finished by the workers */
   guint stats_drain_id;
   GtkCustomFilter *record_custom_filter;
   GtkCustomFilter *op_custom_filter;
@@ -79,15 +79,13 @@ G_DEFINE_FINAL_TYPE (OviWindow, ovi_window, ADW_TYPE_APPLICATION_WINDOW)
 /* --- formatting closures used by the .ui ------------------------------- */
 
 static char *
-format_position (gpointer unused,
-                 guint    position)
+format_position (gpointer unused, guint position)
 {
   return g_strdup_printf ("%u", position + 1);
 }
 
 static GStrv
-first_classes (gpointer unused,
-               gboolean is_first)
+first_classes (gpointer unused, gboolean is_first)
 {
   static const char *first[] = { "numeric", "first-overflow", NULL };
   static const char *other[] = { "numeric", NULL };
@@ -96,17 +94,15 @@ first_classes (gpointer unused,
 }
 
 static char *
-format_op_name (gpointer    unused,
-                const char *op_name)
+format_op_name (gpointer unused, const char *op_name)
 {
   if (op_name == NULL || *op_name == '\0')
-    return g_strdup (_("No matching op dump file"));
+    return g_strdup (_ ("No matching op dump file"));
   return g_strdup (op_name);
 }
 
 static GStrv
-op_name_classes (gpointer    unused,
-                 const char *op_name)
+op_name_classes (gpointer unused, const char *op_name)
 {
   static const char *missing[] = { "dim-label", NULL };
   static const char *none[] = { NULL };
@@ -115,24 +111,19 @@ op_name_classes (gpointer    unused,
 }
 
 static guint64
-iteration_number (gpointer    unused,
-                  const char *iteration)
+iteration_number (gpointer unused, const char *iteration)
 {
   return iteration ? g_ascii_strtoull (iteration, NULL, 10) : 0;
 }
 
 static char *
-search_text (gpointer    unused,
-             const char *op_type,
-             const char *op_name)
+search_text (gpointer unused, const char *op_type, const char *op_name)
 {
   return g_strconcat (op_type ? op_type : "", " ", op_name ? op_name : "", NULL);
 }
 
 static char *
-format_count (gpointer unused,
-              gboolean analyzed,
-              guint64  count)
+format_count (gpointer unused, gboolean analyzed, guint64 count)
 {
   if (!analyzed)
     return g_strdup ("…");
@@ -140,8 +131,7 @@ format_count (gpointer unused,
 }
 
 static GStrv
-count_classes (gpointer unused,
-               guint64  count)
+count_classes (gpointer unused, guint64 count)
 {
   static const char *bad[] = { "numeric", "error", NULL };
   static const char *fine[] = { "numeric", NULL };
@@ -151,15 +141,13 @@ count_classes (gpointer unused,
 
 /* Records of ignored operators stay listed, greyed. */
 static gboolean
-not_ignored (gpointer unused,
-             gboolean ignored)
+not_ignored (gpointer unused, gboolean ignored)
 {
   return !ignored;
 }
 
 static char *
-format_max_abs (gpointer unused,
-                double   max_abs)
+format_max_abs (gpointer unused, double max_abs)
 {
   if (max_abs < 0)
     return g_strdup ("…");
@@ -167,8 +155,7 @@ format_max_abs (gpointer unused,
 }
 
 static GStrv
-max_abs_classes (gpointer unused,
-                 double   max_abs)
+max_abs_classes (gpointer unused, double max_abs)
 {
   static const char *bad[] = { "numeric", "warning", NULL };
   static const char *fine[] = { "numeric", NULL };
@@ -178,8 +165,7 @@ max_abs_classes (gpointer unused,
 }
 
 static GStrv
-count_badge_classes (gpointer unused,
-                     guint    count)
+count_badge_classes (gpointer unused, guint count)
 {
   static const char *some[] = { "count-badge", "overflowed", NULL };
   static const char *none[] = { "count-badge", "dim-label", NULL };
@@ -190,8 +176,7 @@ count_badge_classes (gpointer unused,
 /* --- toasts ------------------------------------------------------------ */
 
 static void
-show_toast (OviWindow  *self,
-            const char *title)
+show_toast (OviWindow *self, const char *title)
 {
   AdwToast *toast = adw_toast_new (title);
 
@@ -200,8 +185,7 @@ show_toast (OviWindow  *self,
 }
 
 static void
-show_error (OviWindow    *self,
-            const GError *error)
+show_error (OviWindow *self, const GError *error)
 {
   show_toast (self, error->message);
 }
@@ -216,7 +200,7 @@ update_actions (OviWindow *self)
   gboolean have_tensor, have_record;
 
   if (self->tensor_view == NULL || self->record_selection == NULL)
-    return;   /* disposing */
+    return; /* disposing */
   have_tensor = ovi_tensor_view_get_tensor (self->tensor_view) != NULL;
   have_record = gtk_single_selection_get_selected_item (self->record_selection) != NULL;
 
@@ -240,8 +224,9 @@ update_progress (OviWindow *self)
   if (self->folder == NULL)
     return;
   ovi_dump_folder_get_progress (self->folder, &progress);
-  text = g_strdup_printf (_("%llu files seen, %llu dump files, %llu overflow records"),
-                          (unsigned long long) progress.files_seen, (unsigned long long) progress.dump_files,
+  text = g_strdup_printf (_ ("%llu files seen, %llu dump files, %llu overflow records"),
+                          (unsigned long long) progress.files_seen,
+                          (unsigned long long) progress.dump_files,
                           (unsigned long long) progress.overflow_records);
   gtk_label_set_text (self->progress_label, text);
   if (ovi_dump_folder_get_loading (self->folder))
@@ -251,8 +236,10 @@ update_progress (OviWindow *self)
 static void
 update_problems (OviWindow *self)
 {
-  guint n = self->folder ? g_list_model_get_n_items (ovi_dump_folder_get_problems (self->folder)) : 0;
-  g_autofree char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u problem", "%u problems", n), n);
+  guint n =
+      self->folder ? g_list_model_get_n_items (ovi_dump_folder_get_problems (self->folder)) : 0;
+  g_autofree char *label =
+      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u problem", "%u problems", n), n);
 
   adw_button_content_set_label (self->problems_content, label);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_button),
@@ -266,15 +253,17 @@ static void
 update_record_stack (OviWindow *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->record_filter_model));
-  guint total = self->folder ? g_list_model_get_n_items (ovi_dump_folder_get_records (self->folder)) : 0;
+  guint total =
+      self->folder ? g_list_model_get_n_items (ovi_dump_folder_get_records (self->folder)) : 0;
 
   if (n > 0)
     gtk_stack_set_visible_child_name (self->record_stack, "table");
   else
     {
-      adw_status_page_set_description (self->record_empty_page,
-                                       total > 0 ? _("No record matches the search, the unit or the selected node.")
-                                                 : _("No overflow file in this folder records an overflow."));
+      adw_status_page_set_description (
+          self->record_empty_page,
+          total > 0 ? _ ("No record matches the search, the unit or the selected node.")
+                    : _ ("No overflow file in this folder records an overflow."));
       gtk_stack_set_visible_child_name (self->record_stack, "empty");
     }
 }
@@ -303,8 +292,7 @@ stats_job_free (gpointer data)
 }
 
 static void
-stats_job_done (OviWindow *self,
-                StatsJob  *job)
+stats_job_done (OviWindow *self, StatsJob *job)
 {
   if (!g_cancellable_is_cancelled (job->cancellable))
     {
@@ -343,12 +331,11 @@ drain_stats (gpointer data)
 }
 
 static void
-stats_worker (gpointer data,
-              gpointer user_data)
+stats_worker (gpointer data, gpointer user_data)
 {
   StatsJob *job = data;
   GAsyncQueue *done;
-  int saved_nice = ovi_thread_set_nice (10);   /* the window's thread comes first */
+  int saved_nice = ovi_thread_set_nice (10); /* the window's thread comes first */
 
   if (!g_cancellable_is_cancelled (job->cancellable))
     {
@@ -380,8 +367,7 @@ stats_worker (gpointer data,
  * idle, and a slice grown at every frame regardless would hand it the rows
  * of several frames at once. */
 static gboolean
-grow_slice (GtkSliceListModel  *slice,
-            GtkFilterListModel *filtered)
+grow_slice (GtkSliceListModel *slice, GtkFilterListModel *filtered)
 {
   guint size = gtk_slice_list_model_get_size (slice);
   GListModel *model = gtk_slice_list_model_get_model (slice);
@@ -390,14 +376,13 @@ grow_slice (GtkSliceListModel  *slice,
     return FALSE;
   if (gtk_filter_list_model_get_pending (filtered) > 0)
     return TRUE;
-  gtk_slice_list_model_set_size (slice, size + ROWS_PER_FRAME >= FIRST_ROWS ? G_MAXUINT : size + ROWS_PER_FRAME);
+  gtk_slice_list_model_set_size (
+      slice, size + ROWS_PER_FRAME >= FIRST_ROWS ? G_MAXUINT : size + ROWS_PER_FRAME);
   return TRUE;
 }
 
 static gboolean
-grow_tables (GtkWidget     *widget,
-             GdkFrameClock *frame_clock,
-             gpointer       data)
+grow_tables (GtkWidget *widget, GdkFrameClock *frame_clock, gpointer data)
 {
   OviWindow *self = OVI_WINDOW (widget);
   gboolean more = grow_slice (self->record_slice, self->record_filter_model);
@@ -416,7 +401,7 @@ table_rows_changed (OviWindow *self)
     return;
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     self->grow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_tables, NULL, NULL);
-  else   /* no frames to spread the rows over, and no rows built yet */
+  else /* no frames to spread the rows over, and no rows built yet */
     {
       gtk_slice_list_model_set_size (self->record_slice, G_MAXUINT);
       gtk_slice_list_model_set_size (self->op_slice, G_MAXUINT);
@@ -425,8 +410,7 @@ table_rows_changed (OviWindow *self)
 
 /* Operators in the order they ran: by timestamp, then by path. */
 static int
-compare_rows (OviOpRow *a,
-              OviOpRow *b)
+compare_rows (OviOpRow *a, OviOpRow *b)
 {
   OviDumpFile *x = ovi_op_row_get_file (a), *y = ovi_op_row_get_file (b);
   guint64 tx = ovi_dump_file_get_timestamp (x), ty = ovi_dump_file_get_timestamp (y);
@@ -437,8 +421,7 @@ compare_rows (OviOpRow *a,
 }
 
 static int
-compare_row_pointers (gconstpointer a,
-                      gconstpointer b)
+compare_row_pointers (gconstpointer a, gconstpointer b)
 {
   return compare_rows (*(OviOpRow **) a, *(OviOpRow **) b);
 }
@@ -454,7 +437,7 @@ flush_rows (gpointer data)
   OviWindow *self = data;
   GListModel *rows = G_LIST_MODEL (self->op_rows);
   guint n = g_list_model_get_n_items (rows), lo = 0, hi = n;
-  g_autoptr(GPtrArray) merged = NULL;
+  g_autoptr (GPtrArray) merged = NULL;
 
   self->rows_flush_id = 0;
   if (self->pending_rows->len == 0)
@@ -464,7 +447,7 @@ flush_rows (gpointer data)
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      g_autoptr(OviOpRow) row = g_list_model_get_item (rows, mid);
+      g_autoptr (OviOpRow) row = g_list_model_get_item (rows, mid);
 
       if (compare_rows (row, g_ptr_array_index (self->pending_rows, 0)) <= 0)
         lo = mid + 1;
@@ -483,16 +466,13 @@ flush_rows (gpointer data)
 }
 
 static void
-add_files (OviWindow *self,
-           GListModel *files,
-           guint       position,
-           guint       n)
+add_files (OviWindow *self, GListModel *files, guint position, guint n)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_object_unref);
 
   for (guint i = position; i < position + n; i++)
     {
-      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       OviOpRow *row;
       StatsJob *job;
 
@@ -521,11 +501,7 @@ add_files (OviWindow *self,
 }
 
 static void
-files_changed (OviWindow  *self,
-               guint       position,
-               guint       removed,
-               guint       added,
-               GListModel *files)
+files_changed (OviWindow *self, guint position, guint removed, guint added, GListModel *files)
 {
   /* The folder only appends while it scans and empties itself on reload. */
   if (removed > 0)
@@ -534,16 +510,12 @@ files_changed (OviWindow  *self,
 }
 
 static void
-records_changed (OviWindow  *self,
-                 guint       position,
-                 guint       removed,
-                 guint       added,
-                 GListModel *records)
+records_changed (OviWindow *self, guint position, guint removed, guint added, GListModel *records)
 {
   table_rows_changed (self);
   for (guint i = position; i < position + added; i++)
     {
-      g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
       OviDumpFile *file = ovi_overflow_record_get_file (record);
 
       if (file != NULL)
@@ -552,28 +524,29 @@ records_changed (OviWindow  *self,
 }
 
 static gboolean
-record_filter_func (gpointer item,
-                    gpointer user_data)
+record_filter_func (gpointer item, gpointer user_data)
 {
   OviWindow *self = user_data;
   OviOverflowRecord *record = item;
   guint unit = gtk_drop_down_get_selected (self->unit_dropdown);
 
-  if (unit != GTK_INVALID_LIST_POSITION && unit > 0 && ovi_overflow_record_get_unit (record) != unit - 1)
+  if (unit != GTK_INVALID_LIST_POSITION && unit > 0 &&
+      ovi_overflow_record_get_unit (record) != unit - 1)
     return FALSE;
-  return self->tree_node == NULL || ovi_tree_node_matches (self->tree_node, ovi_overflow_record_get_file (record));
+  return self->tree_node == NULL ||
+         ovi_tree_node_matches (self->tree_node, ovi_overflow_record_get_file (record));
 }
 
 static gboolean
-op_filter_func (gpointer item,
-                gpointer user_data)
+op_filter_func (gpointer item, gpointer user_data)
 {
   OviWindow *self = user_data;
   OviOpRow *row = item;
 
   if (gtk_toggle_button_get_active (self->abnormal_toggle) && !ovi_op_row_get_abnormal (row))
     return FALSE;
-  return self->tree_node == NULL || ovi_tree_node_matches (self->tree_node, ovi_op_row_get_file (row));
+  return self->tree_node == NULL ||
+         ovi_tree_node_matches (self->tree_node, ovi_op_row_get_file (row));
 }
 
 static void
@@ -598,8 +571,7 @@ tree_selection_changed (OviWindow *self)
 }
 
 static GListModel *
-create_tree_children (gpointer item,
-                      gpointer user_data)
+create_tree_children (gpointer item, gpointer user_data)
 {
   GListModel *children = ovi_tree_node_get_children (item);
 
@@ -612,7 +584,7 @@ record_selection_changed (OviWindow *self)
   OviOverflowRecord *record;
 
   if (self->record_details == NULL)
-    return;   /* disposing */
+    return; /* disposing */
   record = gtk_single_selection_get_selected_item (self->record_selection);
   ovi_record_view_set_record (self->record_details, record);
   update_actions (self);
@@ -624,7 +596,7 @@ op_selection_changed (OviWindow *self)
   OviOpRow *row;
 
   if (self->tensor_view == NULL)
-    return;   /* disposing */
+    return; /* disposing */
   row = gtk_single_selection_get_selected_item (self->op_selection);
   if (row != NULL)
     ovi_tensor_view_set_file (self->tensor_view, ovi_op_row_get_file (row));
@@ -634,26 +606,24 @@ op_selection_changed (OviWindow *self)
 static void
 select_first_record (OviWindow *self)
 {
-  if (gtk_single_selection_get_selected_item (self->record_selection) == NULL
-      && g_list_model_get_n_items (G_LIST_MODEL (self->record_selection)) > 0)
+  if (gtk_single_selection_get_selected_item (self->record_selection) == NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->record_selection)) > 0)
     gtk_single_selection_set_selected (self->record_selection, 0);
 }
 
 static void
-load_done (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+load_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr(OviWindow) self = user_data;
+  g_autoptr (OviWindow) self = user_data;
   OviDumpFolder *folder = OVI_DUMP_FOLDER (object);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!ovi_dump_folder_load_finish (folder, result, &error))
     {
       if (folder != self->folder)
         return;
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        show_toast (self, _("Scan cancelled: showing what was found so far"));
+        show_toast (self, _ ("Scan cancelled: showing what was found so far"));
       else
         show_error (self, error);
     }
@@ -672,7 +642,8 @@ load_done (GObject      *object,
   select_first_record (self);
   if (ovi_record_view_get_record (self->record_details) != NULL)
     {
-      OviDumpFile *op = ovi_overflow_record_get_op (ovi_record_view_get_record (self->record_details));
+      OviDumpFile *op =
+          ovi_overflow_record_get_op (ovi_record_view_get_record (self->record_details));
 
       if (op != NULL)
         {
@@ -690,20 +661,20 @@ load_done (GObject      *object,
 static void
 apply_ignore_list (OviWindow *self)
 {
-  g_auto(GStrv) patterns = NULL;
-  g_autoptr(OviIgnoreList) list = NULL;
+  g_auto (GStrv) patterns = NULL;
+  g_autoptr (OviIgnoreList) list = NULL;
 
   if (self->folder == NULL || self->settings == NULL)
     return;
   patterns = g_settings_get_strv (self->settings, "ignore-patterns");
-  list = ovi_ignore_list_new ((const char * const *) patterns);
+  list = ovi_ignore_list_new ((const char *const *) patterns);
   ovi_dump_folder_set_ignore_list (self->folder, ovi_ignore_list_get_size (list) ? list : NULL);
 }
 
 static void
 ignore_list_changed (OviWindow *self)
 {
-  g_autoptr(OviOverflowRecord) record = NULL;
+  g_autoptr (OviOverflowRecord) record = NULL;
 
   apply_ignore_list (self);
   update_record_stack (self);
@@ -717,32 +688,29 @@ ignore_list_changed (OviWindow *self)
 }
 
 static void
-ignore_op_type_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
+ignore_op_type_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   OviWindow *self = OVI_WINDOW (widget);
-  g_auto(GStrv) patterns = g_settings_get_strv (self->settings, "ignore-patterns");
+  g_auto (GStrv) patterns = g_settings_get_strv (self->settings, "ignore-patterns");
   g_autofree char *pattern = g_strdup_printf ("type:%s", g_variant_get_string (parameter, NULL));
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) result = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) result = NULL;
   g_autofree char *message = NULL;
 
-  if (g_strv_contains ((const char * const *) patterns, pattern))
+  if (g_strv_contains ((const char *const *) patterns, pattern))
     return;
   g_strv_builder_addv (builder, (const char **) patterns);
   g_strv_builder_add (builder, pattern);
   result = g_strv_builder_end (builder);
-  g_settings_set_strv (self->settings, "ignore-patterns", (const char * const *) result);
+  g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
   /* Translators: %s is an operator type such as Cast */
-  message = g_strdup_printf (_("Operators of type %s are now ignored"), g_variant_get_string (parameter, NULL));
+  message = g_strdup_printf (_ ("Operators of type %s are now ignored"),
+                             g_variant_get_string (parameter, NULL));
   show_toast (self, message);
 }
 
 static void
-edit_ignore_list_action (GtkWidget  *widget,
-                         const char *action_name,
-                         GVariant   *parameter)
+edit_ignore_list_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   OviWindow *self = OVI_WINDOW (widget);
 
@@ -752,7 +720,7 @@ edit_ignore_list_action (GtkWidget  *widget,
 static void
 rebuild_recent (OviWindow *self)
 {
-  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-folders");
+  g_auto (GStrv) recent = g_settings_get_strv (self->settings, "recent-folders");
 
   for (guint i = 0; i < self->recent_rows->len; i++)
     adw_preferences_group_remove (self->recent_group, g_ptr_array_index (self->recent_rows, i));
@@ -765,7 +733,8 @@ rebuild_recent (OviWindow *self)
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), recent[i]);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                                 gtk_image_new_from_icon_name ("go-next-symbolic"));
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-path");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", recent[i]);
@@ -811,11 +780,10 @@ close_folder (OviWindow *self)
 }
 
 static void
-load_folder (OviWindow *self,
-             GFile     *root)
+load_folder (OviWindow *self, GFile *root)
 {
-  g_autoptr(GtkTreeListModel) tree = NULL;
-  g_autoptr(GListStore) roots = NULL;
+  g_autoptr (GtkTreeListModel) tree = NULL;
+  g_autoptr (GListStore) roots = NULL;
   g_autofree char *path = g_file_get_path (root);
   g_autofree char *name = g_file_get_basename (root);
 
@@ -843,7 +811,8 @@ load_folder (OviWindow *self,
 
   gtk_slice_list_model_set_model (self->record_slice, ovi_dump_folder_get_records (self->folder));
   ovi_compare_view_set_folder (self->compare_view, self->folder);
-  gtk_sort_list_model_set_model (self->problem_sort_model, ovi_dump_folder_get_problems (self->folder));
+  gtk_sort_list_model_set_model (self->problem_sort_model,
+                                 ovi_dump_folder_get_problems (self->folder));
 
   gtk_window_set_title (GTK_WINDOW (self), name);
   adw_window_title_set_subtitle (self->window_title, path);
@@ -852,7 +821,8 @@ load_folder (OviWindow *self,
   gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
 
-  ovi_application_add_recent (OVI_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), path);
+  ovi_application_add_recent (OVI_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                              path);
   apply_ignore_list (self);
   ovi_dump_folder_load_async (self->folder, self->cancellable, load_done, g_object_ref (self));
   update_problems (self);
@@ -864,8 +834,7 @@ load_folder (OviWindow *self,
 /* --- opening ------------------------------------------------------------ */
 
 void
-ovi_window_open_file (OviWindow *self,
-                      GFile     *file)
+ovi_window_open_file (OviWindow *self, GFile *file)
 {
   g_autofree char *path = NULL;
 
@@ -875,13 +844,13 @@ ovi_window_open_file (OviWindow *self,
   path = g_file_get_path (file);
   if (path == NULL)
     {
-      show_toast (self, _("Only local folders can be opened"));
+      show_toast (self, _ ("Only local folders can be opened"));
       return;
     }
   if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_UNKNOWN)
     {
       g_autofree char *name = g_file_get_parse_name (file);
-      g_autofree char *message = g_strdup_printf (_("“%s” does not exist"), name);
+      g_autofree char *message = g_strdup_printf (_ ("“%s” does not exist"), name);
 
       show_toast (self, message);
       return;
@@ -891,27 +860,24 @@ ovi_window_open_file (OviWindow *self,
 
 #if GTK_CHECK_VERSION(4, 10, 0)
 static void
-folder_chosen (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
+folder_chosen (GObject *object, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr(OviWindow) self = user_data;
-  g_autoptr(GFile) file = gtk_file_dialog_select_folder_finish (GTK_FILE_DIALOG (object), result, NULL);
+  g_autoptr (OviWindow) self = user_data;
+  g_autoptr (GFile) file =
+      gtk_file_dialog_select_folder_finish (GTK_FILE_DIALOG (object), result, NULL);
 
   if (file != NULL)
     ovi_window_open_file (self, file);
 }
 #else
 static void
-folder_chosen (GtkNativeDialog *dialog,
-               int              response,
-               gpointer         user_data)
+folder_chosen (GtkNativeDialog *dialog, int response, gpointer user_data)
 {
-  g_autoptr(OviWindow) self = user_data;
+  g_autoptr (OviWindow) self = user_data;
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
       if (file != NULL)
         ovi_window_open_file (self, file);
@@ -921,21 +887,20 @@ folder_chosen (GtkNativeDialog *dialog,
 #endif
 
 static void
-open_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
+open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   OviWindow *self = OVI_WINDOW (widget);
 
 #if GTK_CHECK_VERSION(4, 10, 0)
-  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
 
-  gtk_file_dialog_set_title (dialog, _("Open Dump Folder"));
-  gtk_file_dialog_select_folder (dialog, GTK_WINDOW (self), NULL, folder_chosen, g_object_ref (self));
+  gtk_file_dialog_set_title (dialog, _ ("Open Dump Folder"));
+  gtk_file_dialog_select_folder (dialog, GTK_WINDOW (self), NULL, folder_chosen,
+                                 g_object_ref (self));
 #else
-  GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (_("Open Dump Folder"), GTK_WINDOW (self),
-                                 GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("_Open"), _("_Cancel"));
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+      _ ("Open Dump Folder"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Open"),
+      _ ("_Cancel"));
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   g_signal_connect (dialog, "response", G_CALLBACK (folder_chosen), g_object_ref (self));
@@ -944,33 +909,27 @@ open_action (GtkWidget  *widget,
 }
 
 static void
-open_example_action (GtkWidget  *widget,
-                     const char *action_name,
-                     GVariant   *parameter)
+open_example_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   g_autofree char *path = ovi_application_dup_example_dir ();
-  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
 
   ovi_window_open_file (OVI_WINDOW (widget), file);
 }
 
 static void
-open_path_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
+open_path_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
+  g_autoptr (GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
 
   ovi_window_open_file (OVI_WINDOW (widget), file);
 }
 
 static void
-reload_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+reload_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   OviWindow *self = OVI_WINDOW (widget);
-  g_autoptr(GFile) root = NULL;
+  g_autoptr (GFile) root = NULL;
 
   if (self->folder == NULL)
     return;
@@ -979,17 +938,13 @@ reload_action (GtkWidget  *widget,
 }
 
 static void
-cancel_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   g_cancellable_cancel (OVI_WINDOW (widget)->cancellable);
 }
 
 static void
-search_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   OviWindow *self = OVI_WINDOW (widget);
 
@@ -1005,19 +960,13 @@ search_action (GtkWidget  *widget,
 }
 
 static void
-show_problems_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
+show_problems_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   ovi_window_show_page (OVI_WINDOW (widget), "problems");
 }
 
 static gboolean
-on_drop (GtkDropTarget *target,
-         const GValue  *value,
-         double         x,
-         double         y,
-         OviWindow     *self)
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWindow *self)
 {
   GSList *files = g_value_get_boxed (value);
 
@@ -1030,10 +979,7 @@ on_drop (GtkDropTarget *target,
 /* --- export ------------------------------------------------------------- */
 
 gboolean
-ovi_window_export_to_path (OviWindow        *self,
-                           OviWindowExport   what,
-                           const char       *path,
-                           GError          **error)
+ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error)
 {
   OviTensor *tensor = ovi_tensor_view_get_tensor (self->tensor_view);
   OviOverflowRecord *record = gtk_single_selection_get_selected_item (self->record_selection);
@@ -1044,13 +990,15 @@ ovi_window_export_to_path (OviWindow        *self,
 
   if (self->folder == NULL)
     {
-      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED, _("No folder is open"));
+      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                           _ ("No folder is open"));
       return FALSE;
     }
   if (ovi_dump_folder_contains_path (self->folder, path))
     {
       g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
-                           _("Not written: the destination is inside the inspected folder. Choose another folder."));
+                           _ ("Not written: the destination is inside the inspected folder. Choose "
+                              "another folder."));
       return FALSE;
     }
 
@@ -1059,22 +1007,25 @@ ovi_window_export_to_path (OviWindow        *self,
     case OVI_WINDOW_EXPORT_REPORT_JSON:
     case OVI_WINDOW_EXPORT_REPORT_TEXT:
       contents = what == OVI_WINDOW_EXPORT_REPORT_JSON ? ovi_report_to_json (self->folder)
-                                                        : ovi_report_to_text (self->folder);
+                                                       : ovi_report_to_text (self->folder);
       return ovi_export_write_contents (path, contents, strlen (contents),
                                         OVI_EXPORT_FLAGS_OVERWRITE, error);
     case OVI_WINDOW_EXPORT_TENSOR_NPY:
     case OVI_WINDOW_EXPORT_TENSOR_TXT:
       if (tensor == NULL)
         {
-          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED, _("No tensor is selected"));
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("No tensor is selected"));
           return FALSE;
         }
-      return ovi_export_tensor (tensor, what == OVI_WINDOW_EXPORT_TENSOR_NPY ? OVI_EXPORT_NPY : OVI_EXPORT_TXT,
-                                path, OVI_EXPORT_FLAGS_OVERWRITE, error);
+      return ovi_export_tensor (
+          tensor, what == OVI_WINDOW_EXPORT_TENSOR_NPY ? OVI_EXPORT_NPY : OVI_EXPORT_TXT, path,
+          OVI_EXPORT_FLAGS_OVERWRITE, error);
     case OVI_WINDOW_EXPORT_OVERFLOW_JSON:
       if (record == NULL || ovi_overflow_record_get_file (record) == NULL)
         {
-          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED, _("No overflow record is selected"));
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("No overflow record is selected"));
           return FALSE;
         }
       return ovi_export_overflow_json (ovi_overflow_record_get_file (record), path,
@@ -1085,18 +1036,16 @@ ovi_window_export_to_path (OviWindow        *self,
 }
 
 static void
-open_folder_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+open_folder_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
+  g_autoptr (GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
 
 #if GTK_CHECK_VERSION(4, 10, 0)
-  g_autoptr(GtkFileLauncher) launcher = gtk_file_launcher_new (file);
+  g_autoptr (GtkFileLauncher) launcher = gtk_file_launcher_new (file);
 
   gtk_file_launcher_open_containing_folder (launcher, GTK_WINDOW (widget), NULL, NULL, NULL);
 #else
-  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autoptr (GFile) parent = g_file_get_parent (file);
   g_autofree char *uri = g_file_get_uri (parent ? parent : file);
 
   gtk_show_uri (GTK_WINDOW (widget), uri, GDK_CURRENT_TIME);
@@ -1104,19 +1053,17 @@ open_folder_action (GtkWidget  *widget,
 }
 
 static void
-export_to_file (OviWindow       *self,
-                OviWindowExport  what,
-                GFile           *file)
+export_to_file (OviWindow *self, OviWindowExport what, GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
   g_autofree char *title = NULL;
   AdwToast *toast;
 
   if (path == NULL)
     {
-      show_toast (self, _("Only local files can be written"));
+      show_toast (self, _ ("Only local files can be written"));
       return;
     }
   if (!ovi_window_export_to_path (self, what, path, &error))
@@ -1125,9 +1072,9 @@ export_to_file (OviWindow       *self,
       return;
     }
   name = g_path_get_basename (path);
-  title = g_strdup_printf (_("Exported “%s”"), name);
+  title = g_strdup_printf (_ ("Exported “%s”"), name);
   toast = adw_toast_new (title);
-  adw_toast_set_button_label (toast, _("Open Folder"));
+  adw_toast_set_button_label (toast, _ ("Open Folder"));
   adw_toast_set_action_name (toast, "win.open-folder");
   adw_toast_set_action_target_value (toast, g_variant_new_string (path));
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
@@ -1135,12 +1082,10 @@ export_to_file (OviWindow       *self,
 
 #if GTK_CHECK_VERSION(4, 10, 0)
 static void
-save_chosen (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+save_chosen (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   OviWindow *self = OVI_WINDOW (g_object_get_data (object, "window"));
-  g_autoptr(GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, NULL);
+  g_autoptr (GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, NULL);
 
   if (file != NULL)
     export_to_file (self, GPOINTER_TO_INT (user_data), file);
@@ -1148,15 +1093,13 @@ save_chosen (GObject      *object,
 }
 #else
 static void
-save_chosen (GtkNativeDialog *dialog,
-             int              response,
-             gpointer         user_data)
+save_chosen (GtkNativeDialog *dialog, int response, gpointer user_data)
 {
   OviWindow *self = OVI_WINDOW (g_object_get_data (G_OBJECT (dialog), "window"));
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
 
       if (file != NULL)
         export_to_file (self, GPOINTER_TO_INT (user_data), file);
@@ -1167,14 +1110,12 @@ save_chosen (GtkNativeDialog *dialog,
 #endif
 
 static void
-export_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
+export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   OviWindow *self = OVI_WINDOW (widget);
   OviWindowExport what;
   g_autofree char *name = NULL;
-  g_autoptr(GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autoptr (GFile) home = g_file_new_for_path (g_get_home_dir ());
   OviOverflowRecord *record = gtk_single_selection_get_selected_item (self->record_selection);
   OviTensor *tensor = ovi_tensor_view_get_tensor (self->tensor_view);
 
@@ -1183,11 +1124,13 @@ export_action (GtkWidget  *widget,
   else if (g_str_equal (action_name, "win.export-report-text"))
     what = OVI_WINDOW_EXPORT_REPORT_TEXT, name = g_strdup ("overflow-report.txt");
   else if (g_str_equal (action_name, "win.export-tensor-npy") && tensor != NULL)
-    what = OVI_WINDOW_EXPORT_TENSOR_NPY, name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_NPY);
+    what = OVI_WINDOW_EXPORT_TENSOR_NPY,
+    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_NPY);
   else if (g_str_equal (action_name, "win.export-tensor-txt") && tensor != NULL)
-    what = OVI_WINDOW_EXPORT_TENSOR_TXT, name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_TXT);
-  else if (g_str_equal (action_name, "win.export-overflow-json") && record != NULL
-           && ovi_overflow_record_get_file (record) != NULL)
+    what = OVI_WINDOW_EXPORT_TENSOR_TXT,
+    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_TXT);
+  else if (g_str_equal (action_name, "win.export-overflow-json") && record != NULL &&
+           ovi_overflow_record_get_file (record) != NULL)
     what = OVI_WINDOW_EXPORT_OVERFLOW_JSON,
     name = ovi_export_overflow_file_name (ovi_overflow_record_get_file (record));
   else
@@ -1195,9 +1138,9 @@ export_action (GtkWidget  *widget,
 
 #if GTK_CHECK_VERSION(4, 10, 0)
   {
-    g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+    g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
 
-    gtk_file_dialog_set_title (dialog, _("Export"));
+    gtk_file_dialog_set_title (dialog, _ ("Export"));
     gtk_file_dialog_set_initial_name (dialog, name);
     gtk_file_dialog_set_initial_folder (dialog, home);
     g_object_set_data (G_OBJECT (dialog), "window", self);
@@ -1207,8 +1150,8 @@ export_action (GtkWidget  *widget,
 #else
   {
     GtkFileChooserNative *dialog =
-      gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                   _("_Export"), _("_Cancel"));
+        gtk_file_chooser_native_new (_ ("Export"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                     _ ("_Export"), _ ("_Cancel"));
 
     gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
@@ -1221,9 +1164,7 @@ export_action (GtkWidget  *widget,
 }
 
 static void
-export_menu_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
+export_menu_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   gtk_menu_button_popup (OVI_WINDOW (widget)->export_button);
 }
@@ -1231,10 +1172,7 @@ export_menu_action (GtkWidget  *widget,
 /* --- window ------------------------------------------------------------- */
 
 static void
-show_tensor_cb (OviWindow     *self,
-                OviDumpFile   *op,
-                guint          index,
-                OviRecordView *view)
+show_tensor_cb (OviWindow *self, OviDumpFile *op, guint index, OviRecordView *view)
 {
   ovi_window_show_tensor (self, op, index);
 }
@@ -1263,8 +1201,7 @@ ovi_window_close_request (GtkWindow *window)
 /* Called once the window has its application, which non-construct
  * properties only get after constructed(). */
 static void
-setup_settings (OviWindow      *self,
-                OviApplication *app)
+setup_settings (OviWindow *self, OviApplication *app)
 {
   self->settings = g_object_ref (ovi_application_get_settings (app));
   gtk_window_set_default_size (GTK_WINDOW (self),
@@ -1272,13 +1209,14 @@ setup_settings (OviWindow      *self,
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  g_settings_bind (self->settings, "sidebar-width", self->sidebar_paned, "position", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "sidebar-width", self->sidebar_paned, "position",
+                   G_SETTINGS_BIND_DEFAULT);
   ovi_tensor_view_bind_settings (self->tensor_view, self->settings);
   ovi_compare_view_bind_settings (self->compare_view, self->settings);
   g_signal_connect_object (self->settings, "changed::recent-folders", G_CALLBACK (rebuild_recent),
                            self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->settings, "changed::ignore-patterns", G_CALLBACK (ignore_list_changed),
-                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::ignore-patterns",
+                           G_CALLBACK (ignore_list_changed), self, G_CONNECT_SWAPPED);
   rebuild_recent (self);
 }
 
@@ -1346,8 +1284,8 @@ ovi_window_class_init (OviWindowClass *klass)
   g_type_ensure (OVI_TYPE_TENSOR_VIEW);
   g_type_ensure (OVI_TYPE_TREE_NODE);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/npu_tools/OverflowInspector/ovi-window.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-window.ui");
   gtk_widget_class_bind_template_child (widget_class, OviWindow, abnormal_toggle);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, export_button);
@@ -1411,7 +1349,8 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-path", "s", open_path_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
-  gtk_widget_class_install_action (widget_class, "win.edit-ignore-list", NULL, edit_ignore_list_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-ignore-list", NULL,
+                                   edit_ignore_list_action);
   gtk_widget_class_install_action (widget_class, "win.ignore-op-type", "s", ignore_op_type_action);
   gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
@@ -1440,12 +1379,13 @@ ovi_window_init (OviWindow *self)
   gtk_slice_list_model_set_model (self->op_slice, G_LIST_MODEL (self->op_rows));
   g_signal_connect_swapped (self->op_rows, "items-changed", G_CALLBACK (table_rows_changed), self);
 
-  gtk_string_list_append (self->unit_list, _("All Units"));
+  gtk_string_list_append (self->unit_list, _ ("All Units"));
   for (OviUnit unit = 0; unit <= OVI_UNIT_LAST; unit++)
     gtk_string_list_append (self->unit_list, ovi_unit_name (unit));
 
   self->record_custom_filter = gtk_custom_filter_new (record_filter_func, self, NULL);
-  gtk_multi_filter_append (GTK_MULTI_FILTER (self->record_filter), GTK_FILTER (self->record_custom_filter));
+  gtk_multi_filter_append (GTK_MULTI_FILTER (self->record_filter),
+                           GTK_FILTER (self->record_custom_filter));
   self->op_custom_filter = gtk_custom_filter_new (op_filter_func, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->op_custom_filter));
 
@@ -1462,7 +1402,8 @@ ovi_window_init (OviWindow *self)
 
   /* The application icon once installed; a generic one when run from the
    * build tree. */
-  if (gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self))), APP_ID))
+  if (gtk_icon_theme_has_icon (
+          gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self))), APP_ID))
     adw_status_page_set_icon_name (self->start_page, APP_ID);
 
   gtk_stack_set_visible_child_name (self->main_stack, "start");
@@ -1510,26 +1451,22 @@ gboolean
 ovi_window_get_busy (OviWindow *self)
 {
   g_return_val_if_fail (OVI_IS_WINDOW (self), FALSE);
-  return ovi_window_get_loading (self) || self->pending_stats > 0
-         || self->rows_flush_id != 0 || self->grow_id != 0
-         || gtk_sort_list_model_get_pending (self->record_sort_model) > 0
-         || gtk_filter_list_model_get_pending (self->record_filter_model) > 0
-         || gtk_sort_list_model_get_pending (self->op_sort_model) > 0
-         || gtk_filter_list_model_get_pending (self->op_filter_model) > 0;
+  return ovi_window_get_loading (self) || self->pending_stats > 0 || self->rows_flush_id != 0 ||
+         self->grow_id != 0 || gtk_sort_list_model_get_pending (self->record_sort_model) > 0 ||
+         gtk_filter_list_model_get_pending (self->record_filter_model) > 0 ||
+         gtk_sort_list_model_get_pending (self->op_sort_model) > 0 ||
+         gtk_filter_list_model_get_pending (self->op_filter_model) > 0;
 }
 
 void
-ovi_window_show_page (OviWindow  *self,
-                      const char *name)
+ovi_window_show_page (OviWindow *self, const char *name)
 {
   g_return_if_fail (OVI_IS_WINDOW (self));
   adw_view_stack_set_visible_child_name (self->view_stack, name);
 }
 
 void
-ovi_window_show_tensor (OviWindow   *self,
-                        OviDumpFile *op,
-                        guint        index)
+ovi_window_show_tensor (OviWindow *self, OviDumpFile *op, guint index)
 {
   OviOpRow *row;
   guint n;
@@ -1541,7 +1478,7 @@ ovi_window_show_tensor (OviWindow   *self,
   n = g_list_model_get_n_items (G_LIST_MODEL (self->op_selection));
   for (guint i = 0; row != NULL && i < n; i++)
     {
-      g_autoptr(OviOpRow) item = g_list_model_get_item (G_LIST_MODEL (self->op_selection), i);
+      g_autoptr (OviOpRow) item = g_list_model_get_item (G_LIST_MODEL (self->op_selection), i);
 
       if (item == row)
         {
@@ -1555,8 +1492,7 @@ ovi_window_show_tensor (OviWindow   *self,
 }
 
 gboolean
-ovi_window_select_record (OviWindow         *self,
-                          OviOverflowRecord *record)
+ovi_window_select_record (OviWindow *self, OviOverflowRecord *record)
 {
   guint n;
 
@@ -1565,7 +1501,8 @@ ovi_window_select_record (OviWindow         *self,
   n = g_list_model_get_n_items (G_LIST_MODEL (self->record_selection));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(OviOverflowRecord) item = g_list_model_get_item (G_LIST_MODEL (self->record_selection), i);
+      g_autoptr (OviOverflowRecord) item =
+          g_list_model_get_item (G_LIST_MODEL (self->record_selection), i);
 
       if (item == record)
         {
@@ -1614,8 +1551,7 @@ ovi_window_get_tree_model (OviWindow *self)
 }
 
 void
-ovi_window_select_tree_row (OviWindow *self,
-                            guint      position)
+ovi_window_select_tree_row (OviWindow *self, guint position)
 {
   gtk_single_selection_set_selected (self->tree_selection, position);
 }

@@ -13,24 +13,29 @@ ovi_cli_report (int argc, char **argv)
   g_autofree char *ignore_path = NULL;
   g_autoptr (OviIgnoreList) ignore = NULL;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object instead of text"), NULL },
-    { "ignore", 'i', 0, G_OPTION_ARG_FILENAME, &ignore_path, N_("Operators to ignore: one pattern a line, type:GLOB, name:GLOB or GLOB"), N_("FILE") },
-    { "records-only", 0, 0, G_OPTION_ARG_NONE, &records_only, N_("Skip classifying every operator (faster: reads only the linked operators' tensors)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print one JSON object instead of text"), NULL },
+    { "ignore", 'i', 0, G_OPTION_ARG_FILENAME, &ignore_path,
+      N_ ("Operators to ignore: one pattern a line, type:GLOB, name:GLOB or GLOB"), N_ ("FILE") },
+    { "records-only", 0, 0, G_OPTION_ARG_NONE, &records_only,
+      N_ ("Skip classifying every operator (faster: reads only the linked operators' tensors)"),
+      NULL },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new (_("PATH — every overflow record, first overflow first"));
+  g_autoptr (GOptionContext) context =
+      g_option_context_new (_ ("PATH — every overflow record, first overflow first"));
   g_autoptr (GError) error = NULL;
   g_autoptr (OviDumpFolder) folder = NULL;
   g_autoptr (GFile) root = NULL;
   g_autofree char *out = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context, _("Exit status: 0 when every file was read, 1 when some "
-                                           "were broken (listed in the report), 2 for usage errors."));
+  g_option_context_set_summary (context,
+                                _ ("Exit status: 0 when every file was read, 1 when some "
+                                   "were broken (listed in the report), 2 for usage errors."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return ovi_cli_usage_error (context, error->message);
   if (argc != 2)
-    return ovi_cli_usage_error (context, _("report takes exactly one PATH"));
+    return ovi_cli_usage_error (context, _ ("report takes exactly one PATH"));
 
   if (ignore_path && !(ignore = ovi_ignore_list_load (ignore_path, &error)))
     {
@@ -47,9 +52,11 @@ ovi_cli_report (int argc, char **argv)
     }
   if (ignore)
     ovi_dump_folder_set_ignore_list (folder, ignore);
-  out = json ? ovi_report_to_json_full (folder, records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL)
-             : ovi_report_to_text_full (folder, records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL);
+  out = json ? ovi_report_to_json_full (folder,
+                                        records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL)
+             : ovi_report_to_text_full (folder,
+                                        records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL);
   fputs (out, stdout);
   return g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) ? OVI_EXIT_BROKEN_INPUT
-                                                                         : OVI_EXIT_OK;
+                                                                          : OVI_EXIT_OK;
 }

@@ -23,7 +23,9 @@ histogram_json (const OviHistogram *h)
   for (guint i = 0; i < h->n_bins; i++)
     json_builder_add_int_value (b, (gint64) h->counts[i]);
   json_builder_end_array (b);
-#define COUNT(key, v) json_builder_set_member_name (b, key); json_builder_add_int_value (b, (gint64) (v));
+#define COUNT(key, v)                                                                              \
+  json_builder_set_member_name (b, key);                                                           \
+  json_builder_add_int_value (b, (gint64) (v));
   COUNT ("nan", h->nan);
   COUNT ("neg_inf", h->neg_inf);
   COUNT ("pos_inf", h->pos_inf);
@@ -55,9 +57,9 @@ print_histogram (const OviHistogram *h)
   if (h->pos_inf)
     printf ("    %-28s %12" G_GUINT64_FORMAT "\n", "+Inf", h->pos_inf);
   if (h->neg_saturated)
-    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _("saturated at -max"), h->neg_saturated);
+    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _ ("saturated at -max"), h->neg_saturated);
   if (h->pos_saturated)
-    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _("saturated at +max"), h->pos_saturated);
+    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _ ("saturated at +max"), h->pos_saturated);
 }
 
 static void
@@ -69,16 +71,17 @@ print_stats (OviTensor *t, const OviStats *s)
   g_autofree char *shape = ovi_tensor_dup_shape_string (t);
 
   printf ("%s  %s %s %s  (%" G_GUINT64_FORMAT " %s)\n", label, dtype, format, shape, s->count,
-          _("elements"));
+          _ ("elements"));
   if (s->finite)
     printf ("  min %.9g  max %.9g  mean %.9g  std %.9g\n", s->min, s->max, s->mean, s->std);
   else
-    printf ("  %s\n", _("no finite values"));
+    printf ("  %s\n", _ ("no finite values"));
   printf ("  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT "  -inf %" G_GUINT64_FORMAT
           "  zeros %" G_GUINT64_FORMAT "  saturated %" G_GUINT64_FORMAT "\n",
           s->nan, s->pos_inf, s->neg_inf, s->zeros, s->saturated);
   if (s->first_nonfinite >= 0)
-    printf ("  %s %" G_GINT64_FORMAT "\n", _("first non-finite value at index"), s->first_nonfinite);
+    printf ("  %s %" G_GINT64_FORMAT "\n", _ ("first non-finite value at index"),
+            s->first_nonfinite);
 }
 
 int
@@ -87,12 +90,13 @@ ovi_cli_stats (int argc, char **argv)
   int bins = 10;
   gboolean json = FALSE, symlog = FALSE;
   const GOptionEntry entries[] = {
-    { "bins", 'b', 0, G_OPTION_ARG_INT, &bins, N_("Number of histogram bins (default 10)"), "N" },
-    { "symlog", 0, 0, G_OPTION_ARG_NONE, &symlog, N_("Symmetric-log bin edges"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print one JSON object instead of text"), NULL },
+    { "bins", 'b', 0, G_OPTION_ARG_INT, &bins, N_ ("Number of histogram bins (default 10)"), "N" },
+    { "symlog", 0, 0, G_OPTION_ARG_NONE, &symlog, N_ ("Symmetric-log bin edges"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print one JSON object instead of text"), NULL },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new (_("FILE — statistics of every tensor in one dump file"));
+  g_autoptr (GOptionContext) context =
+      g_option_context_new (_ ("FILE — statistics of every tensor in one dump file"));
   g_autoptr (GError) error = NULL;
   g_autoptr (OviDumpFile) file = NULL;
   g_autoptr (JsonBuilder) b = json_builder_new ();
@@ -103,9 +107,9 @@ ovi_cli_stats (int argc, char **argv)
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return ovi_cli_usage_error (context, error->message);
   if (argc != 2)
-    return ovi_cli_usage_error (context, _("stats takes exactly one FILE"));
+    return ovi_cli_usage_error (context, _ ("stats takes exactly one FILE"));
   if (bins < 1 || bins > 100000)
-    return ovi_cli_usage_error (context, _("--bins takes a number from 1 to 100000"));
+    return ovi_cli_usage_error (context, _ ("--bins takes a number from 1 to 100000"));
 
   if (!(file = ovi_dump_file_load (argv[1], NULL, &error)))
     {
@@ -138,11 +142,10 @@ ovi_cli_stats (int argc, char **argv)
 
       if (ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
         analysis = ovi_tensor_analyze (t, &local_error);
-      if (analysis
-          && !(h = ovi_analysis_histogram (analysis, bins,
-                                           symlog ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR,
-                                           &local_error)))
-        g_clear_pointer (&analysis, ovi_analysis_unref);   /* the file changed meanwhile */
+      if (analysis && !(h = ovi_analysis_histogram (
+                            analysis, bins, symlog ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR,
+                            &local_error)))
+        g_clear_pointer (&analysis, ovi_analysis_unref); /* the file changed meanwhile */
       if (local_error)
         status = OVI_EXIT_BROKEN_INPUT;
 
@@ -164,7 +167,7 @@ ovi_cli_stats (int argc, char **argv)
           g_autofree char *label = ovi_tensor_dup_label (t);
           g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
           printf ("%s  %s  %s\n", label, dtype,
-                  local_error ? local_error->message : _("no statistics for this dtype"));
+                  local_error ? local_error->message : _ ("no statistics for this dtype"));
         }
       printf ("\n");
     }

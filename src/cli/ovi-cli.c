@@ -12,19 +12,21 @@ static const struct
   int (*run) (int argc, char **argv);
   const char *summary;
 } commands[] = {
-  { "convert", ovi_cli_convert, N_("Convert dump files to .npy, .txt or .bin, and overflow files to JSON") },
-  { "report", ovi_cli_report, N_("List every overflow record, first overflow first") },
-  { "stats", ovi_cli_stats, N_("Statistics and histogram of every tensor in one dump file") },
+  { "convert", ovi_cli_convert,
+    N_ ("Convert dump files to .npy, .txt or .bin, and overflow files to JSON") },
+  { "report", ovi_cli_report, N_ ("List every overflow record, first overflow first") },
+  { "stats", ovi_cli_stats, N_ ("Statistics and histogram of every tensor in one dump file") },
 };
 
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "%s\n  overflow-inspector-cli COMMAND [OPTION…] PATH…\n\n%s\n", _("Usage:"),
-           _("Commands:"));
+  fprintf (out, "%s\n  overflow-inspector-cli COMMAND [OPTION…] PATH…\n\n%s\n", _ ("Usage:"),
+           _ ("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-8s %s\n", commands[i].name, _(commands[i].summary));
-  fprintf (out, "\n%s\n", _("Run “overflow-inspector-cli COMMAND --help” for the options of a command."));
+    fprintf (out, "  %-8s %s\n", commands[i].name, _ (commands[i].summary));
+  fprintf (out, "\n%s\n",
+           _ ("Run “overflow-inspector-cli COMMAND --help” for the options of a command."));
 }
 
 int
@@ -53,8 +55,8 @@ main (int argc, char **argv)
       printf ("overflow-inspector-cli %s\n", PACKAGE_VERSION);
       return OVI_EXIT_OK;
     }
-  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h")
-      || g_str_equal (argv[1], "help"))
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
+      g_str_equal (argv[1], "help"))
     {
       print_usage (stdout);
       return OVI_EXIT_OK;
@@ -63,7 +65,7 @@ main (int argc, char **argv)
     if (g_str_equal (argv[1], commands[i].name))
       return commands[i].run (argc - 1, argv + 1);
 
-  fprintf (stderr, _("overflow-inspector-cli: unknown command “%s”\n\n"), argv[1]);
+  fprintf (stderr, _ ("overflow-inspector-cli: unknown command “%s”\n\n"), argv[1]);
   print_usage (stderr);
   return OVI_EXIT_USAGE;
 }

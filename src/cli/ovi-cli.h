@@ -10,8 +10,8 @@ G_BEGIN_DECLS
 #define OVI_EXIT_USAGE 2
 
 int ovi_cli_convert (int argc, char **argv);
-int ovi_cli_report  (int argc, char **argv);
-int ovi_cli_stats   (int argc, char **argv);
+int ovi_cli_report (int argc, char **argv);
+int ovi_cli_stats (int argc, char **argv);
 
 int ovi_cli_usage_error (GOptionContext *context, const char *message);
 

@@ -26,15 +26,16 @@ ovi_blame_describe (OviBlame blame)
   switch (blame)
     {
     case OVI_BLAME_NORMAL:
-      return _("Inputs and outputs hold only finite, unsaturated values");
+      return _ ("Inputs and outputs hold only finite, unsaturated values");
     case OVI_BLAME_ORIGIN:
-      return _("Origin: its inputs are clean and its outputs are not, so this operator produced the overflow");
+      return _ ("Origin: its inputs are clean and its outputs are not, so this operator produced "
+                "the overflow");
     case OVI_BLAME_PROPAGATED:
-      return _("Propagated: its inputs were already abnormal");
+      return _ ("Propagated: its inputs were already abnormal");
     case OVI_BLAME_ABSORBED:
-      return _("Absorbed: abnormal inputs, clean outputs");
+      return _ ("Absorbed: abnormal inputs, clean outputs");
     default:
-      return _("Not analysed");
+      return _ ("Not analysed");
     }
 }
 
@@ -109,7 +110,7 @@ ovi_dump_file_classify (OviDumpFile *file)
 struct _OviIgnoreList
 {
   gatomicrefcount ref_count;
-  GPtrArray *types;   /* GPatternSpec */
+  GPtrArray *types; /* GPatternSpec */
   GPtrArray *names;
   GPtrArray *either;
 };
@@ -158,8 +159,7 @@ ovi_ignore_list_load (const char *path, GError **error)
 
   if (!g_file_get_contents (path, &contents, NULL, &local_error))
     {
-      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s",
-                   local_error->message);
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s", local_error->message);
       return NULL;
     }
   if (!g_utf8_validate (contents, -1, NULL))
@@ -204,8 +204,8 @@ match_any (GPtrArray *specs, const char *s)
 gboolean
 ovi_ignore_list_matches (OviIgnoreList *self, const char *op_type, const char *op_name)
 {
-  return match_any (self->types, op_type) || match_any (self->names, op_name)
-         || match_any (self->either, op_type) || match_any (self->either, op_name);
+  return match_any (self->types, op_type) || match_any (self->names, op_name) ||
+         match_any (self->either, op_type) || match_any (self->either, op_name);
 }
 
 guint

@@ -8,32 +8,29 @@ G_BEGIN_DECLS
  * saturated values while its inputs are clean produced the overflow. */
 typedef enum
 {
-  OVI_BLAME_UNKNOWN,     /* not analysed, or its data could not be read */
-  OVI_BLAME_NORMAL,      /* inputs and outputs clean */
-  OVI_BLAME_ORIGIN,      /* inputs clean, outputs abnormal */
-  OVI_BLAME_PROPAGATED,  /* inputs abnormal, outputs abnormal */
-  OVI_BLAME_ABSORBED,    /* inputs abnormal, outputs clean */
+  OVI_BLAME_UNKNOWN,    /* not analysed, or its data could not be read */
+  OVI_BLAME_NORMAL,     /* inputs and outputs clean */
+  OVI_BLAME_ORIGIN,     /* inputs clean, outputs abnormal */
+  OVI_BLAME_PROPAGATED, /* inputs abnormal, outputs abnormal */
+  OVI_BLAME_ABSORBED,   /* inputs abnormal, outputs clean */
 } OviBlame;
 
-const char *ovi_blame_name              (OviBlame       blame);
-const char *ovi_blame_describe          (OviBlame       blame);
-gboolean    ovi_stats_is_abnormal       (const OviStats *stats);
-OviBlame    ovi_dump_file_classify      (OviDumpFile   *file);
-OviBlame    ovi_dump_file_peek_blame    (OviDumpFile   *file);
+const char *ovi_blame_name (OviBlame blame);
+const char *ovi_blame_describe (OviBlame blame);
+gboolean ovi_stats_is_abnormal (const OviStats *stats);
+OviBlame ovi_dump_file_classify (OviDumpFile *file);
+OviBlame ovi_dump_file_peek_blame (OviDumpFile *file);
 
 /* False positives: operators to leave out of "first overflow" and of the
  * origins, matched by type or name with glob patterns. */
 typedef struct _OviIgnoreList OviIgnoreList;
 
-OviIgnoreList *ovi_ignore_list_new      (const char *const *patterns);
-OviIgnoreList *ovi_ignore_list_load     (const char        *path,
-                                         GError           **error);
-OviIgnoreList *ovi_ignore_list_ref      (OviIgnoreList     *self);
-void           ovi_ignore_list_unref    (OviIgnoreList     *self);
-gboolean       ovi_ignore_list_matches  (OviIgnoreList     *self,
-                                         const char        *op_type,
-                                         const char        *op_name);
-guint          ovi_ignore_list_get_size (OviIgnoreList     *self);
+OviIgnoreList *ovi_ignore_list_new (const char *const *patterns);
+OviIgnoreList *ovi_ignore_list_load (const char *path, GError **error);
+OviIgnoreList *ovi_ignore_list_ref (OviIgnoreList *self);
+void ovi_ignore_list_unref (OviIgnoreList *self);
+gboolean ovi_ignore_list_matches (OviIgnoreList *self, const char *op_type, const char *op_name);
+guint ovi_ignore_list_get_size (OviIgnoreList *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviIgnoreList, ovi_ignore_list_unref)
 

@@ -3,17 +3,16 @@
 /* The GTK-free model of a dump folder: files, overflow records, tensors,
  * statistics and exporters. */
 
+#include "ovi-blame.h"
 #include "ovi-dtype.h"
+#include "ovi-dump-file.h"
+#include "ovi-dump-folder.h"
 #include "ovi-error.h"
+#include "ovi-export.h"
 #include "ovi-file-name.h"
 #include "ovi-layout.h"
-#include "ovi-stats.h"
-#include "ovi-tensor.h"
-#include "ovi-dump-file.h"
 #include "ovi-overflow-record.h"
 #include "ovi-problem.h"
-#include "ovi-dump-folder.h"
-#include "ovi-blame.h"
-#include "ovi-export.h"
 #include "ovi-report.h"
-#include "ovi-dump-writer.h"
+#include "ovi-stats.h"
+#include "ovi-tensor.h"

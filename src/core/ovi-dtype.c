@@ -16,42 +16,24 @@ typedef struct
 
 /* Names as in dump-format.md; bits for types whose element size is known. */
 static const DtypeInfo dtypes[] = {
-  { 0, "undefined", 0, FALSE, NULL },
-  { 1, "float32", 32, TRUE, "<f4" },
-  { 2, "float16", 16, TRUE, "<f2" },
-  { 3, "int8", 8, TRUE, "|i1" },
-  { 4, "uint8", 8, TRUE, "|u1" },
-  { 5, "int16", 16, TRUE, "<i2" },
-  { 6, "uint16", 16, TRUE, "<u2" },
-  { 7, "int32", 32, TRUE, "<i4" },
-  { 8, "int64", 64, TRUE, "<i8" },
-  { 9, "uint32", 32, TRUE, "<u4" },
-  { 10, "uint64", 64, TRUE, "<u8" },
-  { 11, "bool", 8, TRUE, "|b1" },
-  { 12, "float64", 64, TRUE, "<f8" },
-  { 13, "string", 0, FALSE, NULL },
-  { 14, "dual_sub_int8", 0, FALSE, NULL },
-  { 15, "dual_sub_uint8", 0, FALSE, NULL },
-  { 16, "complex64", 64, TRUE, "<c8" },
-  { 17, "complex128", 128, TRUE, "<c16" },
-  { 18, "qint8", 8, FALSE, NULL },
-  { 19, "qint16", 16, FALSE, NULL },
-  { 20, "qint32", 32, FALSE, NULL },
-  { 21, "quint8", 8, FALSE, NULL },
-  { 22, "quint16", 16, FALSE, NULL },
-  { 23, "resource", 0, FALSE, NULL },
-  { 24, "string_ref", 0, FALSE, NULL },
-  { 25, "dual", 0, FALSE, NULL },
-  { 26, "variant", 0, FALSE, NULL },
-  { 27, "bfloat16", 16, TRUE, "<f4" },
-  { 28, "int4", 4, TRUE, "|i1" },
-  { 29, "uint1", 1, FALSE, NULL },
-  { 30, "int2", 2, FALSE, NULL },
-  { 31, "uint2", 2, FALSE, NULL },
-  { 32, "complex32", 32, FALSE, NULL },
-  { 33, "hifloat8", 8, FALSE, NULL },
-  { 34, "float8_e5m2", 8, TRUE, "<f4" },
-  { 35, "float8_e4m3fn", 8, TRUE, "<f4" },
+  { 0, "undefined", 0, FALSE, NULL },      { 1, "float32", 32, TRUE, "<f4" },
+  { 2, "float16", 16, TRUE, "<f2" },       { 3, "int8", 8, TRUE, "|i1" },
+  { 4, "uint8", 8, TRUE, "|u1" },          { 5, "int16", 16, TRUE, "<i2" },
+  { 6, "uint16", 16, TRUE, "<u2" },        { 7, "int32", 32, TRUE, "<i4" },
+  { 8, "int64", 64, TRUE, "<i8" },         { 9, "uint32", 32, TRUE, "<u4" },
+  { 10, "uint64", 64, TRUE, "<u8" },       { 11, "bool", 8, TRUE, "|b1" },
+  { 12, "float64", 64, TRUE, "<f8" },      { 13, "string", 0, FALSE, NULL },
+  { 14, "dual_sub_int8", 0, FALSE, NULL }, { 15, "dual_sub_uint8", 0, FALSE, NULL },
+  { 16, "complex64", 64, TRUE, "<c8" },    { 17, "complex128", 128, TRUE, "<c16" },
+  { 18, "qint8", 8, FALSE, NULL },         { 19, "qint16", 16, FALSE, NULL },
+  { 20, "qint32", 32, FALSE, NULL },       { 21, "quint8", 8, FALSE, NULL },
+  { 22, "quint16", 16, FALSE, NULL },      { 23, "resource", 0, FALSE, NULL },
+  { 24, "string_ref", 0, FALSE, NULL },    { 25, "dual", 0, FALSE, NULL },
+  { 26, "variant", 0, FALSE, NULL },       { 27, "bfloat16", 16, TRUE, "<f4" },
+  { 28, "int4", 4, TRUE, "|i1" },          { 29, "uint1", 1, FALSE, NULL },
+  { 30, "int2", 2, FALSE, NULL },          { 31, "uint2", 2, FALSE, NULL },
+  { 32, "complex32", 32, FALSE, NULL },    { 33, "hifloat8", 8, FALSE, NULL },
+  { 34, "float8_e5m2", 8, TRUE, "<f4" },   { 35, "float8_e4m3fn", 8, TRUE, "<f4" },
 };
 
 static const DtypeInfo *
@@ -185,7 +167,11 @@ ovi_half_to_float (guint16 h)
   guint32 sign = (h & 0x8000u) << 16;
   guint32 exp = (h >> 10) & 0x1f;
   guint32 mant = h & 0x3ff;
-  union { guint32 u; float f; } v;
+  union
+  {
+    guint32 u;
+    float f;
+  } v;
 
   if (exp == 0x1f)
     v.u = sign | 0x7f800000u | (mant << 13);
@@ -205,17 +191,25 @@ ovi_half_to_float (guint16 h)
 guint16
 ovi_float_to_half (float f)
 {
-  union { float f; guint32 u; } v = { f };
+  union
+  {
+    float f;
+    guint32 u;
+  } v = { f };
   guint32 sign = (v.u >> 16) & 0x8000u;
   guint32 abs = v.u & 0x7fffffffu;
 
   if (abs >= 0x7f800000u)
     return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0);
-  if (abs >= 0x477ff000u)      /* rounds to 65520 or more */
+  if (abs >= 0x477ff000u) /* rounds to 65520 or more */
     return sign | 0x7c00u;
-  if (abs < 0x38800000u)       /* below the smallest normal half */
+  if (abs < 0x38800000u) /* below the smallest normal half */
     {
-      union { guint32 u; float f; } magic = { 0x3f000000u };  /* 0.5 */
+      union
+      {
+        guint32 u;
+        float f;
+      } magic = { 0x3f000000u }; /* 0.5 */
       float a;
       v.u = abs;
       /* Adding 0.5 aligns the subnormal bits at the bottom of the mantissa,
@@ -226,7 +220,7 @@ ovi_float_to_half (float f)
     }
   {
     guint32 mant_odd = (abs >> 13) & 1;
-    abs += 0xc8000fffu + mant_odd;   /* rebias exponent and round */
+    abs += 0xc8000fffu + mant_odd; /* rebias exponent and round */
     return sign | (guint16) (abs >> 13);
   }
 }
@@ -234,7 +228,11 @@ ovi_float_to_half (float f)
 guint16
 ovi_float_to_bfloat16 (float f)
 {
-  union { float f; guint32 u; } v = { f };
+  union
+  {
+    float f;
+    guint32 u;
+  } v = { f };
   if ((v.u & 0x7fffffffu) > 0x7f800000u)
     return (v.u >> 16) | 0x40;
   return (v.u + 0x7fffu + ((v.u >> 16) & 1)) >> 16;
@@ -272,7 +270,11 @@ ovi_float_to_float8 (int dtype, float f)
 float
 ovi_bfloat16_to_float (guint16 b)
 {
-  union { guint32 u; float f; } v;
+  union
+  {
+    guint32 u;
+    float f;
+  } v;
   v.u = (guint32) b << 16;
   return v.f;
 }
@@ -346,21 +348,56 @@ ovi_dtype_npy_descr (int dtype)
 }
 
 static const char *const formats[] = {
-  [0] = "NCHW", [1] = "NHWC", [2] = "ND", [3] = "NC1HWC0", [4] = "FRACTAL_Z",
-  [5] = "NC1C0HWPAD", [6] = "NHWC1C0", [7] = "FSR_NCHW", [8] = "FRACTAL_DECONV",
-  [9] = "C1HWNC0", [10] = "FRACTAL_DECONV_TRANSPOSE",
-  [11] = "FRACTAL_DECONV_SP_STRIDE_TRANS", [12] = "NC1HWC0_C04",
-  [13] = "FRACTAL_Z_C04", [14] = "CHWN", [15] = "FRACTAL_DECONV_SP_STRIDE8_TRANS",
-  [16] = "HWCN", [17] = "NC1KHKWHWC0", [18] = "BN_WEIGHT", [19] = "FILTER_HWCK",
-  [20] = "HASHTABLE_LOOKUP_LOOKUPS", [21] = "HASHTABLE_LOOKUP_KEYS",
-  [22] = "HASHTABLE_LOOKUP_VALUE", [23] = "HASHTABLE_LOOKUP_OUTPUT",
-  [24] = "HASHTABLE_LOOKUP_HITS", [25] = "C1HWNCoC0", [26] = "MD", [27] = "NDHWC",
-  [28] = "FRACTAL_ZZ", [29] = "FRACTAL_NZ", [30] = "NCDHW", [31] = "DHWCN",
-  [32] = "NDC1HWC0", [33] = "FRACTAL_Z_3D", [34] = "CN", [35] = "NC", [36] = "DHWNC",
-  [37] = "FRACTAL_Z_3D_TRANSPOSE", [38] = "FRACTAL_ZN_LSTM", [39] = "FRACTAL_Z_G",
-  [40] = "RESERVED", [41] = "ALL", [42] = "NULL", [43] = "ND_RNN_BIAS",
-  [44] = "FRACTAL_ZN_RNN", [45] = "YUV", [46] = "YUV_A", [47] = "NCL",
-  [48] = "FRACTAL_Z_WINO", [49] = "C1HWC0",
+  [0] = "NCHW",
+  [1] = "NHWC",
+  [2] = "ND",
+  [3] = "NC1HWC0",
+  [4] = "FRACTAL_Z",
+  [5] = "NC1C0HWPAD",
+  [6] = "NHWC1C0",
+  [7] = "FSR_NCHW",
+  [8] = "FRACTAL_DECONV",
+  [9] = "C1HWNC0",
+  [10] = "FRACTAL_DECONV_TRANSPOSE",
+  [11] = "FRACTAL_DECONV_SP_STRIDE_TRANS",
+  [12] = "NC1HWC0_C04",
+  [13] = "FRACTAL_Z_C04",
+  [14] = "CHWN",
+  [15] = "FRACTAL_DECONV_SP_STRIDE8_TRANS",
+  [16] = "HWCN",
+  [17] = "NC1KHKWHWC0",
+  [18] = "BN_WEIGHT",
+  [19] = "FILTER_HWCK",
+  [20] = "HASHTABLE_LOOKUP_LOOKUPS",
+  [21] = "HASHTABLE_LOOKUP_KEYS",
+  [22] = "HASHTABLE_LOOKUP_VALUE",
+  [23] = "HASHTABLE_LOOKUP_OUTPUT",
+  [24] = "HASHTABLE_LOOKUP_HITS",
+  [25] = "C1HWNCoC0",
+  [26] = "MD",
+  [27] = "NDHWC",
+  [28] = "FRACTAL_ZZ",
+  [29] = "FRACTAL_NZ",
+  [30] = "NCDHW",
+  [31] = "DHWCN",
+  [32] = "NDC1HWC0",
+  [33] = "FRACTAL_Z_3D",
+  [34] = "CN",
+  [35] = "NC",
+  [36] = "DHWNC",
+  [37] = "FRACTAL_Z_3D_TRANSPOSE",
+  [38] = "FRACTAL_ZN_LSTM",
+  [39] = "FRACTAL_Z_G",
+  [40] = "RESERVED",
+  [41] = "ALL",
+  [42] = "NULL",
+  [43] = "ND_RNN_BIAS",
+  [44] = "FRACTAL_ZN_RNN",
+  [45] = "YUV",
+  [46] = "YUV_A",
+  [47] = "NCL",
+  [48] = "FRACTAL_Z_WINO",
+  [49] = "C1HWC0",
 };
 
 const char *

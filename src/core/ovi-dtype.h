@@ -28,41 +28,36 @@ typedef enum
   OVI_DTYPE_FLOAT8_E4M3FN = 35,
 } OviDtype;
 
-const char *ovi_dtype_name            (int dtype);
-char       *ovi_dtype_dup_label       (int dtype);
-gboolean    ovi_dtype_is_supported    (int dtype);
-guint       ovi_dtype_bits            (int dtype);
-gboolean    ovi_dtype_is_float        (int dtype);
-gboolean    ovi_dtype_is_complex      (int dtype);
-double      ovi_dtype_max_finite      (int dtype);
-gboolean    ovi_dtype_size_for_count  (int      dtype,
-                                       guint64  count,
-                                       guint64 *size);
-double      ovi_dtype_decode_pattern  (int      dtype,
-                                       guint32  pattern);
-const char *ovi_dtype_npy_descr       (int dtype);
-const char *ovi_format_name           (int format);
-char       *ovi_format_dup_label      (int format);
+const char *ovi_dtype_name (int dtype);
+char *ovi_dtype_dup_label (int dtype);
+gboolean ovi_dtype_is_supported (int dtype);
+guint ovi_dtype_bits (int dtype);
+gboolean ovi_dtype_is_float (int dtype);
+gboolean ovi_dtype_is_complex (int dtype);
+double ovi_dtype_max_finite (int dtype);
+gboolean ovi_dtype_size_for_count (int dtype, guint64 count, guint64 *size);
+double ovi_dtype_decode_pattern (int dtype, guint32 pattern);
+const char *ovi_dtype_npy_descr (int dtype);
+const char *ovi_format_name (int format);
+char *ovi_format_dup_label (int format);
 
-float       ovi_half_to_float         (guint16 h);
-guint16     ovi_float_to_half         (float   f);
-guint16     ovi_float_to_bfloat16     (float   f);
-guint8      ovi_float_to_float8       (int     dtype,
-                                       float   f);
-float       ovi_bfloat16_to_float     (guint16 b);
-float       ovi_float8_e5m2_to_float  (guint8 b);
-float       ovi_float8_e4m3fn_to_float(guint8 b);
+float ovi_half_to_float (guint16 h);
+guint16 ovi_float_to_half (float f);
+guint16 ovi_float_to_bfloat16 (float f);
+guint8 ovi_float_to_float8 (int dtype, float f);
+float ovi_bfloat16_to_float (guint16 b);
+float ovi_float8_e5m2_to_float (guint8 b);
+float ovi_float8_e4m3fn_to_float (guint8 b);
 
 /* Elements of a tensor as stored: little-endian (every Ascend host is) and
  * at any alignment, since the data section starts wherever the header
  * ends. memcpy compiles to a plain load. */
-#define OVI_DEFINE_LOAD(name, type)                              \
-  static inline type                                              \
-  ovi_load_##name (const guint8 *d, guint64 i)                    \
-  {                                                               \
-    type v;                                                       \
-    __builtin_memcpy (&v, d + i * sizeof (type), sizeof (type));  \
-    return v;                                                     \
+#define OVI_DEFINE_LOAD(name, type)                                                                \
+  static inline type ovi_load_##name (const guint8 *d, guint64 i)                                  \
+  {                                                                                                \
+    type v;                                                                                        \
+    __builtin_memcpy (&v, d + i * sizeof (type), sizeof (type));                                   \
+    return v;                                                                                      \
   }
 OVI_DEFINE_LOAD (u16, guint16)
 OVI_DEFINE_LOAD (f32, float)

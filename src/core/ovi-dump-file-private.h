@@ -4,26 +4,17 @@
 
 G_BEGIN_DECLS
 
-char  **ovi_path_split                (const char *path);
-int     ovi_natural_path_compare      (const char *a,
-                                       const char *b);
-GBytes *ovi_dump_file_dup_overflow_payload (OviDumpFile *self,
-                                            GError     **error);
+char **ovi_path_split (const char *path);
+int ovi_natural_path_compare (const char *a, const char *b);
+GBytes *ovi_dump_file_dup_overflow_payload (OviDumpFile *self, GError **error);
 
-OviDumpFile *ovi_dump_file_load_at      (int          dirfd,
-                                        const char  *entry,
-                                        const char  *path,
-                                        const char  *name,
-                                        GError     **error);
-void         ovi_dump_file_set_location_like (OviDumpFile *self,
-                                              const char  *relative_path,
-                                              OviDumpFile *sibling);
+OviDumpFile *ovi_dump_file_load_at (
+    int dirfd, const char *entry, const char *path, const char *name, GError **error);
+void ovi_dump_file_set_location_like (OviDumpFile *self,
+                                      const char *relative_path,
+                                      OviDumpFile *sibling);
 
-void         ovi_dump_file_set_blame   (OviDumpFile *self,
-                                        int          blame);
-int          ovi_dump_file_open_range  (OviDumpFile *self,
-                                        guint64      offset,
-                                        guint64      size,
-                                        GError     **error);
+void ovi_dump_file_set_blame (OviDumpFile *self, int blame);
+int ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
 
 G_END_DECLS

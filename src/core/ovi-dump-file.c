@@ -44,11 +44,11 @@ struct _OviDumpFile
   char *version;
   char *op_name;
   guint64 dump_time;
-  GArray *infos;          /* TensorInfo: the tensors, described compactly */
-  GArray *dims;           /* guint64: every shape of @infos, one after the other */
-  GPtrArray *tensors;     /* OviTensor, made on first request */
+  GArray *infos;      /* TensorInfo: the tensors, described compactly */
+  GArray *dims;       /* guint64: every shape of @infos, one after the other */
+  GPtrArray *tensors; /* OviTensor, made on first request */
 
-  gint blame;   /* OviBlame, written once by whichever thread classifies */
+  gint blame; /* OviBlame, written once by whichever thread classifies */
 
   char *time;
   char *device;
@@ -196,15 +196,18 @@ ovi_dump_file_class_init (OviDumpFileClass *klass)
   properties[PROP_OP_TYPE] = g_param_spec_string ("op-type", NULL, NULL, NULL, flags);
   properties[PROP_OP_NAME] = g_param_spec_string ("op-name", NULL, NULL, NULL, flags);
   properties[PROP_TASK_ID] = g_param_spec_uint64 ("task-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_STREAM_ID] = g_param_spec_uint64 ("stream-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_TIMESTAMP] = g_param_spec_uint64 ("timestamp", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_STREAM_ID] =
+      g_param_spec_uint64 ("stream-id", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_TIMESTAMP] =
+      g_param_spec_uint64 ("timestamp", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_N_INPUTS] = g_param_spec_uint ("n-inputs", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_N_OUTPUTS] = g_param_spec_uint ("n-outputs", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_TIME] = g_param_spec_string ("time", NULL, NULL, NULL, flags);
   properties[PROP_DEVICE] = g_param_spec_string ("device", NULL, NULL, NULL, flags);
   properties[PROP_MODEL] = g_param_spec_string ("model", NULL, NULL, NULL, flags);
   properties[PROP_ITERATION] = g_param_spec_string ("iteration", NULL, NULL, NULL, flags);
-  properties[PROP_FILE_SIZE] = g_param_spec_uint64 ("file-size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_FILE_SIZE] =
+      g_param_spec_uint64 ("file-size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LAYOUT_NAME] = g_param_spec_string ("layout-name", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -230,8 +233,8 @@ read_at (int fd, void *buf, gsize length, guint64 offset, GError **error)
       if (n < 0)
         {
           int saved = errno;
-          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
-                       "cannot read: %s", g_strerror (saved));
+          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read: %s",
+                       g_strerror (saved));
           return FALSE;
         }
       if (n == 0)
@@ -274,14 +277,14 @@ collect_tensors (const Ovi__Dumpdata__DumpData *msg)
   for (gsize i = 0; i < msg->n_input; i++)
     {
       const Ovi__Dumpdata__OpInput *in = msg->input[i];
-      TensorDesc d = { OVI_TENSOR_INPUT, i, in->data_type, in->format, in->shape,
+      TensorDesc d = { OVI_TENSOR_INPUT,   i,        in->data_type, in->format, in->shape,
                        in->original_shape, in->size, in->data };
       g_array_append_val (descs, d);
     }
   for (gsize i = 0; i < msg->n_output; i++)
     {
       const Ovi__Dumpdata__OpOutput *out = msg->output[i];
-      TensorDesc d = { OVI_TENSOR_OUTPUT, i, out->data_type, out->format, out->shape,
+      TensorDesc d = { OVI_TENSOR_OUTPUT,   i,         out->data_type, out->format, out->shape,
                        out->original_shape, out->size, out->data };
       g_array_append_val (descs, d);
     }
@@ -303,15 +306,17 @@ collect_tensors (const Ovi__Dumpdata__DumpData *msg)
 static gboolean
 message_is_empty (const Ovi__Dumpdata__DumpData *msg)
 {
-  return (msg->version == NULL || *msg->version == '\0')
-         && (msg->op_name == NULL || *msg->op_name == '\0')
-         && msg->n_input == 0 && msg->n_output == 0 && msg->n_buffer == 0 && msg->n_space == 0;
+  return (msg->version == NULL || *msg->version == '\0') &&
+         (msg->op_name == NULL || *msg->op_name == '\0') && msg->n_input == 0 &&
+         msg->n_output == 0 && msg->n_buffer == 0 && msg->n_space == 0;
 }
 
 /* Checks each tensor's size against its shape and dtype and creates the
  * tensors; @data_offset is where the data section starts (new layout). */
 static gboolean
-build_tensors (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg, guint64 data_offset,
+build_tensors (OviDumpFile *self,
+               const Ovi__Dumpdata__DumpData *msg,
+               guint64 data_offset,
                GError **error)
 {
   g_autoptr (GArray) descs = collect_tensors (msg);
@@ -331,22 +336,24 @@ build_tensors (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg, guint64 da
             {
               g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
                            "%s %u: size field says %" G_GUINT64_FORMAT " bytes but %" G_GSIZE_FORMAT
-                           " bytes are stored", kind_word (d->kind), d->index, size, d->data.len);
+                           " bytes are stored",
+                           kind_word (d->kind), d->index, size, d->data.len);
               return FALSE;
             }
           size = d->data.len;
         }
 
-      if (n_dims > 0 && d->kind != OVI_TENSOR_BUFFER && d->kind != OVI_TENSOR_SPACE
-          && ovi_dtype_bits (d->dtype) > 0)
+      if (n_dims > 0 && d->kind != OVI_TENSOR_BUFFER && d->kind != OVI_TENSOR_SPACE &&
+          ovi_dtype_bits (d->dtype) > 0)
         {
           g_autofree char *dtype = ovi_dtype_dup_label (d->dtype);
-          if (!ovi_shape_count (dims, n_dims, &count)
-              || !ovi_dtype_size_for_count (d->dtype, count, &expected))
+          if (!ovi_shape_count (dims, n_dims, &count) ||
+              !ovi_dtype_size_for_count (d->dtype, count, &expected))
             {
               g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
                            "%s %u: the element count of its shape times the size of %s does "
-                           "not fit in 64 bits", kind_word (d->kind), d->index, dtype);
+                           "not fit in 64 bits",
+                           kind_word (d->kind), d->index, dtype);
               return FALSE;
             }
           if (expected != size)
@@ -360,8 +367,8 @@ build_tensors (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg, guint64 da
         }
 
       {
-        TensorInfo info = { d->kind, d->index, d->dtype, d->format, self->dims->len, n_dims, 0,
-                            0, size, offset };
+        TensorInfo info = { d->kind, d->index, d->dtype, d->format, self->dims->len,
+                            n_dims,  0,        0,        size,      offset };
         g_array_append_vals (self->dims, dims, n_dims);
         info.original_start = self->dims->len;
         if (d->original_shape)
@@ -453,15 +460,19 @@ arena_clear (Arena *arena)
 /* @head holds the first @head_length bytes of the file, usually the whole
  * header, which then needs no second read. */
 static gboolean
-load_new_layout (OviDumpFile *self, int fd, const guint8 *head, gsize head_length,
-                 guint64 header_length, GError **error)
+load_new_layout (OviDumpFile *self,
+                 int fd,
+                 const guint8 *head,
+                 gsize head_length,
+                 guint64 header_length,
+                 GError **error)
 {
   g_autofree guint8 *allocated = NULL;
   const guint8 *header = head + 8;
   Ovi__Dumpdata__DumpData *msg;
   guint64 total, data_length = self->file_size - 8 - header_length;
   gboolean ok = FALSE;
-  _Alignas (16) guint8 arena_buf[16384];
+  _Alignas(16) guint8 arena_buf[16384];
   Arena arena = { arena_buf, sizeof arena_buf, 0, NULL };
   ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
 
@@ -492,9 +503,9 @@ load_new_layout (OviDumpFile *self, int fd, const guint8 *head, gsize head_lengt
     g_set_error (error, OVI_DUMP_FILE_ERROR,
                  total > data_length ? OVI_DUMP_FILE_ERROR_TRUNCATED
                                      : OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
-                 "the header lists %" G_GUINT64_FORMAT " bytes of tensor data but %"
-                 G_GUINT64_FORMAT " bytes follow it%s", total, data_length,
-                 total > data_length ? " (truncated)" : "");
+                 "the header lists %" G_GUINT64_FORMAT
+                 " bytes of tensor data but %" G_GUINT64_FORMAT " bytes follow it%s",
+                 total, data_length, total > data_length ? " (truncated)" : "");
   else
     {
       self->layout = OVI_LAYOUT_NEW;
@@ -519,7 +530,7 @@ unpack_whole_file (OviDumpFile *self, GError **error)
   if (bytes == NULL)
     return NULL;
   return ovi__dumpdata__dump_data__unpack (NULL, g_bytes_get_size (bytes),
-                                          g_bytes_get_data (bytes, NULL));
+                                           g_bytes_get_data (bytes, NULL));
 }
 
 static gboolean
@@ -563,7 +574,8 @@ read_header (OviDumpFile *self, int fd, GError **error)
     {
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_TRUNCATED,
                    "truncated: %" G_GUINT64_FORMAT " bytes, a dump file holds more than its "
-                   "8-byte header length", self->file_size);
+                   "8-byte header length",
+                   self->file_size);
       return FALSE;
     }
   if (!read_at (fd, head, head_length, 0, error))
@@ -584,8 +596,8 @@ read_header (OviDumpFile *self, int fd, GError **error)
         return TRUE;
       /* A header that parsed is this layout's verdict; only an unparsable one
        * may still be an old-layout file. */
-      if (!g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE)
-          && !g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE))
+      if (!g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE) &&
+          !g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE))
         {
           g_propagate_error (error, g_steal_pointer (&new_error));
           return FALSE;
@@ -601,9 +613,9 @@ read_header (OviDumpFile *self, int fd, GError **error)
 
   /* An old-layout message that parsed but is wrong says what is wrong;
    * otherwise the new layout's complaint is the one to report. */
-  if (!g_error_matches (old_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE)
-      && !(new_error && g_error_matches (old_error, OVI_DUMP_FILE_ERROR,
-                                         OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE)))
+  if (!g_error_matches (old_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE) &&
+      !(new_error &&
+        g_error_matches (old_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE)))
     g_propagate_error (error, g_steal_pointer (&old_error));
   else if (new_error)
     g_propagate_error (error, g_steal_pointer (&new_error));
@@ -618,8 +630,8 @@ read_header (OviDumpFile *self, int fd, GError **error)
 /* Opens @entry relative to @dirfd (AT_FDCWD for a path) and reads its
  * header. The name to parse is @name, or the entry's base name. */
 OviDumpFile *
-ovi_dump_file_load_at (int dirfd, const char *entry, const char *path, const char *name,
-                       GError **error)
+ovi_dump_file_load_at (
+    int dirfd, const char *entry, const char *path, const char *name, GError **error)
 {
   g_autoptr (OviDumpFile) self = NULL;
   struct stat st;
@@ -890,7 +902,8 @@ read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
     {
       close (fd);
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
-                   "%s: not enough memory for %" G_GUINT64_FORMAT " bytes", self->relative_path, size);
+                   "%s: not enough memory for %" G_GUINT64_FORMAT " bytes", self->relative_path,
+                   size);
       return NULL;
     }
   if (!read_at (fd, buf, size, offset, &local_error))
@@ -929,8 +942,8 @@ ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint ind
   if (!(msg = unpack_whole_file (self, error)))
     {
       if (error && *error == NULL)
-        g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                     "%s no longer parses", self->relative_path);
+        g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED, "%s no longer parses",
+                     self->relative_path);
       return NULL;
     }
   descs = collect_tensors (msg);
@@ -1075,11 +1088,11 @@ ovi_dump_file_get_tensors (OviDumpFile *self)
       for (guint i = 0; i < self->infos->len; i++)
         {
           const TensorInfo *t = &g_array_index (self->infos, TensorInfo, i);
-          g_ptr_array_add (tensors, ovi_tensor_new (self, t->kind, t->index, t->dtype, t->format,
-                                                    t->n_dims ? dims + t->dims_start : NULL,
-                                                    t->n_dims,
-                                                    t->n_original ? dims + t->original_start : NULL,
-                                                    t->n_original, t->size, t->offset));
+          g_ptr_array_add (tensors,
+                           ovi_tensor_new (self, t->kind, t->index, t->dtype, t->format,
+                                           t->n_dims ? dims + t->dims_start : NULL, t->n_dims,
+                                           t->n_original ? dims + t->original_start : NULL,
+                                           t->n_original, t->size, t->offset));
         }
       g_once_init_leave (&self->tensors, tensors);
     }

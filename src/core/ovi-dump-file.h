@@ -9,47 +9,38 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  OVI_LAYOUT_NEW,   /* u64 header length, DumpData header, raw data */
-  OVI_LAYOUT_OLD,   /* one DumpData message with the data inline */
+  OVI_LAYOUT_NEW, /* u64 header length, DumpData header, raw data */
+  OVI_LAYOUT_OLD, /* one DumpData message with the data inline */
 } OviLayout;
 
 #define OVI_TYPE_DUMP_FILE (ovi_dump_file_get_type ())
 G_DECLARE_FINAL_TYPE (OviDumpFile, ovi_dump_file, OVI, DUMP_FILE, GObject)
 
-OviDumpFile *ovi_dump_file_load              (const char  *path,
-                                              const char  *name,
-                                              GError     **error);
-const char  *ovi_dump_file_get_path          (OviDumpFile *self);
-const char  *ovi_dump_file_get_name          (OviDumpFile *self);
-const char  *ovi_dump_file_get_relative_path (OviDumpFile *self);
-const char  *ovi_dump_file_get_relative_dir  (OviDumpFile *self);
+OviDumpFile *ovi_dump_file_load (const char *path, const char *name, GError **error);
+const char *ovi_dump_file_get_path (OviDumpFile *self);
+const char *ovi_dump_file_get_name (OviDumpFile *self);
+const char *ovi_dump_file_get_relative_path (OviDumpFile *self);
+const char *ovi_dump_file_get_relative_dir (OviDumpFile *self);
 const OviFileName *ovi_dump_file_get_file_name (OviDumpFile *self);
-OviFileKind  ovi_dump_file_get_kind          (OviDumpFile *self);
-OviLayout    ovi_dump_file_get_layout        (OviDumpFile *self);
-const char  *ovi_dump_file_get_op_type       (OviDumpFile *self);
-const char  *ovi_dump_file_get_op_name       (OviDumpFile *self);
-const char  *ovi_dump_file_get_version       (OviDumpFile *self);
-guint64      ovi_dump_file_get_dump_time     (OviDumpFile *self);
-guint64      ovi_dump_file_get_task_id       (OviDumpFile *self);
-guint64      ovi_dump_file_get_stream_id     (OviDumpFile *self);
-guint64      ovi_dump_file_get_timestamp     (OviDumpFile *self);
-guint64      ovi_dump_file_get_file_size     (OviDumpFile *self);
-GPtrArray   *ovi_dump_file_get_tensors       (OviDumpFile *self);
-guint        ovi_dump_file_count_tensors     (OviDumpFile *self,
-                                              OviTensorKind kind);
-const char  *ovi_dump_file_get_time          (OviDumpFile *self);
-const char  *ovi_dump_file_get_device        (OviDumpFile *self);
-const char  *ovi_dump_file_get_model         (OviDumpFile *self);
-const char  *ovi_dump_file_get_iteration     (OviDumpFile *self);
-void         ovi_dump_file_set_location      (OviDumpFile *self,
-                                              const char  *relative_path);
-GBytes      *ovi_dump_file_map_range         (OviDumpFile *self,
-                                              guint64      offset,
-                                              guint64      size,
-                                              GError     **error);
-GBytes      *ovi_dump_file_load_inline_data  (OviDumpFile  *self,
-                                              OviTensorKind kind,
-                                              guint         index,
-                                              GError      **error);
+OviFileKind ovi_dump_file_get_kind (OviDumpFile *self);
+OviLayout ovi_dump_file_get_layout (OviDumpFile *self);
+const char *ovi_dump_file_get_op_type (OviDumpFile *self);
+const char *ovi_dump_file_get_op_name (OviDumpFile *self);
+const char *ovi_dump_file_get_version (OviDumpFile *self);
+guint64 ovi_dump_file_get_dump_time (OviDumpFile *self);
+guint64 ovi_dump_file_get_task_id (OviDumpFile *self);
+guint64 ovi_dump_file_get_stream_id (OviDumpFile *self);
+guint64 ovi_dump_file_get_timestamp (OviDumpFile *self);
+guint64 ovi_dump_file_get_file_size (OviDumpFile *self);
+GPtrArray *ovi_dump_file_get_tensors (OviDumpFile *self);
+guint ovi_dump_file_count_tensors (OviDumpFile *self, OviTensorKind kind);
+const char *ovi_dump_file_get_time (OviDumpFile *self);
+const char *ovi_dump_file_get_device (OviDumpFile *self);
+const char *ovi_dump_file_get_model (OviDumpFile *self);
+const char *ovi_dump_file_get_iteration (OviDumpFile *self);
+void ovi_dump_file_set_location (OviDumpFile *self, const char *relative_path);
+GBytes *ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
+GBytes *
+ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint index, GError **error);
 
 G_END_DECLS

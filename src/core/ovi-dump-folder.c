@@ -1,16 +1,16 @@
 #include "config.h"
 
-#include <errno.h>
-#include <string.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "ovi-dump-file-private.h"
 #include "ovi-blame.h"
+#include "ovi-dump-file-private.h"
 #include "ovi-dump-folder.h"
 #include "ovi-error.h"
 
@@ -39,11 +39,11 @@ struct _OviDumpFolder
 
   /* An asynchronous load: the scanning thread queues its batches, and one
    * source on the main context takes them in a few milliseconds at a time. */
-  GMainContext *context;   /* where the batches are applied */
-  GTask *load_task;        /* returned once its last batch is applied */
+  GMainContext *context; /* where the batches are applied */
+  GTask *load_task;      /* returned once its last batch is applied */
   GMutex deliveries_lock;
-  GQueue deliveries;       /* Batch; guarded by deliveries_lock */
-  GSource *pump;           /* attached while deliveries wait; guarded */
+  GQueue deliveries; /* Batch; guarded by deliveries_lock */
+  GSource *pump;     /* attached while deliveries wait; guarded */
 };
 
 G_DEFINE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, G_TYPE_OBJECT)
@@ -70,7 +70,7 @@ typedef struct
   GPtrArray *records;
   GPtrArray *problems;
   gboolean last;
-  GError *error;           /* in the last batch, when the scan failed */
+  GError *error; /* in the last batch, when the scan failed */
 } Batch;
 
 typedef void (*BatchFunc) (OviDumpFolder *self, Batch *batch);
@@ -79,7 +79,7 @@ typedef struct
 {
   OviDumpFolder *self;
   GCancellable *cancellable;
-  GHashTable *visited;       /* "dev:ino" of folders entered */
+  GHashTable *visited; /* "dev:ino" of folders entered */
   BatchFunc emit;
 } Scan;
 
@@ -166,12 +166,14 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
 
   properties[PROP_ROOT] = g_param_spec_object ("root", NULL, NULL, G_TYPE_FILE, flags);
   properties[PROP_ROOT_PATH] = g_param_spec_string ("root-path", NULL, NULL, NULL, flags);
-  properties[PROP_FILES_SEEN] = g_param_spec_uint64 ("files-seen", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_DUMP_FILES] = g_param_spec_uint64 ("dump-files", NULL, NULL, 0, G_MAXUINT64, 0, flags);
-  properties[PROP_OVERFLOW_RECORDS] = g_param_spec_uint64 ("overflow-records", NULL, NULL, 0,
-                                                           G_MAXUINT64, 0, flags);
-  properties[PROP_PROBLEM_COUNT] = g_param_spec_uint64 ("problem-count", NULL, NULL, 0,
-                                                        G_MAXUINT64, 0, flags);
+  properties[PROP_FILES_SEEN] =
+      g_param_spec_uint64 ("files-seen", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_DUMP_FILES] =
+      g_param_spec_uint64 ("dump-files", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_OVERFLOW_RECORDS] =
+      g_param_spec_uint64 ("overflow-records", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_PROBLEM_COUNT] =
+      g_param_spec_uint64 ("problem-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -305,7 +307,7 @@ join_relative (const char *dir, const char *name)
 typedef struct
 {
   char *entry;
-  const char *original;   /* from mapping.csv, owned by the mapping */
+  const char *original; /* from mapping.csv, owned by the mapping */
   OviDumpFile *file;
   GError *error;
 } Candidate;
@@ -359,7 +361,7 @@ load_all (Scan *scan, int dirfd, const char *path, GArray *candidates)
 
   for (guint t = 0; t < n_threads; t++)
     {
-      jobs[t] = (LoadJob) { scan, dirfd, path, candidates, t, n_threads };
+      jobs[t] = (LoadJob){ scan, dirfd, path, candidates, t, n_threads };
       if (t > 0)
         threads[t] = g_thread_new ("ovi-scan", load_candidates, &jobs[t]);
     }
@@ -503,8 +505,8 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
         }
       /* Symlinks and file systems without d_type need a stat, which follows
        * links; folder loops are cut by the visited set. */
-      if (is_dir || (!is_file && ent->d_type != DT_FIFO && ent->d_type != DT_SOCK
-                     && ent->d_type != DT_CHR && ent->d_type != DT_BLK))
+      if (is_dir || (!is_file && ent->d_type != DT_FIFO && ent->d_type != DT_SOCK &&
+                     ent->d_type != DT_CHR && ent->d_type != DT_BLK))
         {
           if (fstatat (dirfd (dir), name, &st, 0) != 0)
             continue;
@@ -602,9 +604,9 @@ compare_records (gconstpointer a, gconstpointer b, gpointer user_data)
 static gboolean
 is_ignored (OviDumpFolder *self, OviDumpFile *op)
 {
-  return self->ignore && op
-         && ovi_ignore_list_matches (self->ignore, ovi_dump_file_get_op_type (op),
-                                     ovi_dump_file_get_op_name (op));
+  return self->ignore && op &&
+         ovi_ignore_list_matches (self->ignore, ovi_dump_file_get_op_type (op),
+                                  ovi_dump_file_get_op_name (op));
 }
 
 /* Positions in first-overflow order; the first record not ignored is the
@@ -696,7 +698,7 @@ ovi_dump_folder_classify_all (OviDumpFolder *self, GCancellable *cancellable)
     g_ptr_array_add (files, g_list_model_get_item (G_LIST_MODEL (self->files), i));
   for (guint t = 0; t < n_threads; t++)
     {
-      jobs[t] = (ClassifyJob) { files, t, n_threads, cancellable };
+      jobs[t] = (ClassifyJob){ files, t, n_threads, cancellable };
       if (t > 0)
         threads[t] = g_thread_new ("ovi-classify", classify_files, &jobs[t]);
     }
@@ -725,8 +727,8 @@ ovi_dump_folder_find_origins (OviDumpFolder *self, GCancellable *cancellable)
   /* Files come folder by folder in first-overflow order. */
   for (guint i = 0; i <= n; i++)
     {
-      g_autoptr (OviDumpFile) f = i < n ? g_list_model_get_item (G_LIST_MODEL (self->files), i)
-                                        : NULL;
+      g_autoptr (OviDumpFile) f =
+          i < n ? g_list_model_get_item (G_LIST_MODEL (self->files), i) : NULL;
 
       if (best && (f == NULL || !g_str_equal (ovi_dump_file_get_relative_dir (f),
                                               ovi_dump_file_get_relative_dir (best))))
@@ -851,7 +853,7 @@ pump_deliveries (gpointer data)
       g_mutex_lock (&self->deliveries_lock);
       batch = g_queue_pop_head (&self->deliveries);
       if (batch == NULL)
-        self->pump = NULL;   /* the next delivery attaches a new one */
+        self->pump = NULL; /* the next delivery attaches a new one */
       g_mutex_unlock (&self->deliveries_lock);
       if (batch == NULL)
         {
@@ -883,7 +885,7 @@ deliver (OviDumpFolder *self, Batch *batch)
       g_source_set_callback (self->pump, pump_deliveries, g_object_ref (self), g_object_unref);
       g_source_set_static_name (self->pump, "[ovi] apply batches");
       g_source_attach (self->pump, self->context);
-      g_source_unref (self->pump);   /* the context holds it while attached */
+      g_source_unref (self->pump); /* the context holds it while attached */
     }
   g_mutex_unlock (&self->deliveries_lock);
 }
@@ -939,8 +941,10 @@ notify_tick (gpointer data)
  * the scan runs, and the progress properties are notified as it goes.
  */
 void
-ovi_dump_folder_load_async (OviDumpFolder *self, GCancellable *cancellable,
-                            GAsyncReadyCallback callback, gpointer user_data)
+ovi_dump_folder_load_async (OviDumpFolder *self,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data)
 {
   g_autoptr (GTask) scan = NULL;
 
@@ -1042,7 +1046,6 @@ ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
       g_free (probe);
       probe = parent;
     }
-  return g_str_equal (real, root)
-         || (g_str_has_prefix (real, root)
-             && (real[strlen (root)] == '/' || g_str_equal (root, "/")));
+  return g_str_equal (real, root) ||
+         (g_str_has_prefix (real, root) && (real[strlen (root)] == '/' || g_str_equal (root, "/")));
 }

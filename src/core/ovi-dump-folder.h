@@ -20,38 +20,27 @@ typedef struct
 #define OVI_TYPE_DUMP_FOLDER (ovi_dump_folder_get_type ())
 G_DECLARE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, OVI, DUMP_FOLDER, GObject)
 
-OviDumpFolder *ovi_dump_folder_new            (GFile               *root);
-GFile         *ovi_dump_folder_get_root       (OviDumpFolder       *self);
-const char    *ovi_dump_folder_get_root_path  (OviDumpFolder       *self);
-gboolean       ovi_dump_folder_load           (OviDumpFolder       *self,
-                                               GCancellable        *cancellable,
-                                               GError             **error);
-void           ovi_dump_folder_load_async     (OviDumpFolder       *self,
-                                               GCancellable        *cancellable,
-                                               GAsyncReadyCallback  callback,
-                                               gpointer             user_data);
-gboolean       ovi_dump_folder_load_finish    (OviDumpFolder       *self,
-                                               GAsyncResult        *result,
-                                               GError             **error);
-GListModel    *ovi_dump_folder_get_files      (OviDumpFolder       *self);
-GListModel    *ovi_dump_folder_get_records    (OviDumpFolder       *self);
-GListModel    *ovi_dump_folder_get_problems   (OviDumpFolder       *self);
-void           ovi_dump_folder_get_progress   (OviDumpFolder       *self,
-                                               OviScanProgress     *progress);
-gboolean       ovi_dump_folder_get_loading    (OviDumpFolder       *self);
-gboolean       ovi_dump_folder_contains_path  (OviDumpFolder       *self,
-                                               const char          *path);
-void           ovi_dump_folder_set_ignore_list (OviDumpFolder     *self,
-                                                OviIgnoreList     *list);
+OviDumpFolder *ovi_dump_folder_new (GFile *root);
+GFile *ovi_dump_folder_get_root (OviDumpFolder *self);
+const char *ovi_dump_folder_get_root_path (OviDumpFolder *self);
+gboolean ovi_dump_folder_load (OviDumpFolder *self, GCancellable *cancellable, GError **error);
+void ovi_dump_folder_load_async (OviDumpFolder *self,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data);
+gboolean ovi_dump_folder_load_finish (OviDumpFolder *self, GAsyncResult *result, GError **error);
+GListModel *ovi_dump_folder_get_files (OviDumpFolder *self);
+GListModel *ovi_dump_folder_get_records (OviDumpFolder *self);
+GListModel *ovi_dump_folder_get_problems (OviDumpFolder *self);
+void ovi_dump_folder_get_progress (OviDumpFolder *self, OviScanProgress *progress);
+gboolean ovi_dump_folder_get_loading (OviDumpFolder *self);
+gboolean ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path);
+void ovi_dump_folder_set_ignore_list (OviDumpFolder *self, OviIgnoreList *list);
 OviIgnoreList *ovi_dump_folder_get_ignore_list (OviDumpFolder *self);
-gboolean       ovi_dump_folder_is_ignored     (OviDumpFolder       *self,
-                                               OviDumpFile         *op);
-void           ovi_dump_folder_classify_all   (OviDumpFolder       *self,
-                                               GCancellable        *cancellable);
-GPtrArray     *ovi_dump_folder_find_origins   (OviDumpFolder       *self,
-                                               GCancellable        *cancellable);
-int            ovi_thread_set_nice            (int                  nice_value);
-GHashTable    *ovi_parse_mapping_csv          (const char          *contents,
-                                               gsize                length);
+gboolean ovi_dump_folder_is_ignored (OviDumpFolder *self, OviDumpFile *op);
+void ovi_dump_folder_classify_all (OviDumpFolder *self, GCancellable *cancellable);
+GPtrArray *ovi_dump_folder_find_origins (OviDumpFolder *self, GCancellable *cancellable);
+int ovi_thread_set_nice (int nice_value);
+GHashTable *ovi_parse_mapping_csv (const char *contents, gsize length);
 
 G_END_DECLS

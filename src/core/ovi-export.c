@@ -1,4 +1,4 @@
-#define _GNU_SOURCE   /* copy_file_range */
+#define _GNU_SOURCE /* copy_file_range */
 #include "config.h"
 
 #include <errno.h>
@@ -124,8 +124,12 @@ ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GErr
  * (copy_file_range), else through a small buffer: a 1 GiB tensor never
  * passes through this process's memory. */
 static gboolean
-atomic_file_copy (OviAtomicFile *self, int in_fd, guint64 offset, guint64 length,
-                  const char *in_name, GError **error)
+atomic_file_copy (OviAtomicFile *self,
+                  int in_fd,
+                  guint64 offset,
+                  guint64 length,
+                  const char *in_name,
+                  GError **error)
 {
   off_t in_offset = offset;
   gboolean in_kernel = TRUE;
@@ -139,7 +143,8 @@ atomic_file_copy (OviAtomicFile *self, int in_fd, guint64 offset, guint64 length
       if (in_kernel)
         {
           n = copy_file_range (in_fd, &in_offset, self->fd, NULL, MIN (length, 1u << 30), 0);
-          if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP))
+          if (n < 0 &&
+              (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP))
             {
               in_kernel = FALSE;
               continue;
@@ -241,13 +246,13 @@ ovi_atomic_file_free (OviAtomicFile *self)
 }
 
 gboolean
-ovi_export_write_contents (const char *path, const char *contents, gsize length,
-                           OviExportFlags flags, GError **error)
+ovi_export_write_contents (
+    const char *path, const char *contents, gsize length, OviExportFlags flags, GError **error)
 {
   g_autoptr (OviAtomicFile) out = ovi_atomic_file_new (path, flags, error);
 
-  return out && ovi_atomic_file_write (out, contents, length, error)
-         && ovi_atomic_file_commit (out, error);
+  return out && ovi_atomic_file_write (out, contents, length, error) &&
+         ovi_atomic_file_commit (out, error);
 }
 
 /* What each dtype becomes in .npy and .txt, as the vendor tools convert:
@@ -343,8 +348,13 @@ npy_header (int dtype, const guint64 *shape, guint n_dims, gsize *length)
 }
 
 static gboolean
-write_npy (OviAtomicFile *out, int dtype, const guint64 *shape, guint n_dims, GBytes *data,
-           guint64 count, GError **error)
+write_npy (OviAtomicFile *out,
+           int dtype,
+           const guint64 *shape,
+           guint n_dims,
+           GBytes *data,
+           guint64 count,
+           GError **error)
 {
   const guint8 *d = g_bytes_get_data (data, NULL);
   gsize header_length, item = npy_item_size (dtype);
@@ -382,13 +392,20 @@ txt_value (int dtype, const guint8 *d, guint64 i)
 {
   switch (dtype)
     {
-    case OVI_DTYPE_FLOAT32: return ovi_load_f32 (d, i);
-    case OVI_DTYPE_FLOAT64: return ovi_load_f64 (d, i);
-    case OVI_DTYPE_INT32: return ovi_load_i32 (d, i);
-    case OVI_DTYPE_UINT32: return ovi_load_u32 (d, i);
-    case OVI_DTYPE_INT64: return (double) ovi_load_i64 (d, i);
-    case OVI_DTYPE_UINT64: return (double) ovi_load_u64 (d, i);
-    default: g_assert_not_reached ();
+    case OVI_DTYPE_FLOAT32:
+      return ovi_load_f32 (d, i);
+    case OVI_DTYPE_FLOAT64:
+      return ovi_load_f64 (d, i);
+    case OVI_DTYPE_INT32:
+      return ovi_load_i32 (d, i);
+    case OVI_DTYPE_UINT32:
+      return ovi_load_u32 (d, i);
+    case OVI_DTYPE_INT64:
+      return (double) ovi_load_i64 (d, i);
+    case OVI_DTYPE_UINT64:
+      return (double) ovi_load_u64 (d, i);
+    default:
+      g_assert_not_reached ();
     }
 }
 
@@ -406,8 +423,8 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
     {
       for (guint64 i = 0; i < count; i++)
         {
-          double re = dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i)
-                                                   : ovi_load_f64 (d, 2 * i);
+          double re =
+              dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i) : ovi_load_f64 (d, 2 * i);
           double im = dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i + 1)
                                                    : ovi_load_f64 (d, 2 * i + 1);
           char a[32], b[32];
@@ -429,8 +446,9 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
 
       for (guint64 i = 0; i < count; i++)
         {
-          guint32 p = bits == 16 ? ovi_load_u16 (d, i)
-                      : bits == 8 ? d[i] : (d[i / 2] >> (4 * (i & 1))) & 0xf;
+          guint32 p = bits == 16  ? ovi_load_u16 (d, i)
+                      : bits == 8 ? d[i]
+                                  : (d[i / 2] >> (4 * (i & 1))) & 0xf;
           if (dtype == OVI_DTYPE_BOOL)
             p = p != 0;
           if (lengths[p] == 0)
@@ -462,8 +480,13 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
  * Writes a tensor as .npy, .txt or raw .bin, atomically.
  */
 gboolean
-ovi_export_tensor_data (int dtype, const guint64 *shape, guint n_dims, GBytes *data,
-                        OviExportFormat format, const char *path, OviExportFlags flags,
+ovi_export_tensor_data (int dtype,
+                        const guint64 *shape,
+                        guint n_dims,
+                        GBytes *data,
+                        OviExportFormat format,
+                        const char *path,
+                        OviExportFlags flags,
                         GError **error)
 {
   g_autoptr (OviAtomicFile) out = NULL;
@@ -516,7 +539,10 @@ typedef enum
 /* The common case, a tensor written as it is stored (raw .bin, or .npy of
  * a dtype numpy has), copied from the dump file without loading it. */
 static CopyResult
-copy_tensor (OviTensor *tensor, OviExportFormat format, const char *path, OviExportFlags flags,
+copy_tensor (OviTensor *tensor,
+             OviExportFormat format,
+             const char *path,
+             OviExportFlags flags,
              GError **error)
 {
   g_autoptr (OviAtomicFile) out = NULL;
@@ -538,12 +564,12 @@ copy_tensor (OviTensor *tensor, OviExportFormat format, const char *path, OviExp
     }
   if (format == OVI_EXPORT_NPY)
     {
-      if ((flags & OVI_EXPORT_FLAGS_LOGICAL) && ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+      if ((flags & OVI_EXPORT_FLAGS_LOGICAL) &&
+          ovi_layout_is_device (ovi_tensor_get_format (tensor)))
         return COPY_NOT_POSSIBLE;
-      if (!ovi_dtype_is_supported (dtype) || ovi_dtype_npy_descr (dtype) == NULL
-          || convert_elements (dtype, NULL, 0, 0, NULL)
-          || !ovi_shape_count (shape, n_dims, &count) || count > G_MAXUINT64 / npy_item_size (dtype)
-          || count * npy_item_size (dtype) > length)
+      if (!ovi_dtype_is_supported (dtype) || ovi_dtype_npy_descr (dtype) == NULL ||
+          convert_elements (dtype, NULL, 0, 0, NULL) || !ovi_shape_count (shape, n_dims, &count) ||
+          count > G_MAXUINT64 / npy_item_size (dtype) || count * npy_item_size (dtype) > length)
         return COPY_NOT_POSSIBLE;
       length = count * npy_item_size (dtype);
       header = npy_header (dtype, shape, n_dims, &header_length);
@@ -559,10 +585,10 @@ copy_tensor (OviTensor *tensor, OviExportFormat format, const char *path, OviExp
       close (fd);
       return COPY_FAILED;
     }
-  ok = ovi_atomic_file_write (out, header, header_length, error)
-       && atomic_file_copy (out, fd, offset, length,
-                            ovi_dump_file_get_name (ovi_tensor_get_file (tensor)), error)
-       && ovi_atomic_file_commit (out, error);
+  ok = ovi_atomic_file_write (out, header, header_length, error) &&
+       atomic_file_copy (out, fd, offset, length,
+                         ovi_dump_file_get_name (ovi_tensor_get_file (tensor)), error) &&
+       ovi_atomic_file_commit (out, error);
   close (fd);
   return ok ? COPY_DONE : COPY_FAILED;
 }
@@ -574,8 +600,11 @@ copy_tensor (OviTensor *tensor, OviExportFormat format, const char *path, OviExp
  * bytes whatever @format says.
  */
 gboolean
-ovi_export_tensor (OviTensor *tensor, OviExportFormat format, const char *path,
-                   OviExportFlags flags, GError **error)
+ovi_export_tensor (OviTensor *tensor,
+                   OviExportFormat format,
+                   const char *path,
+                   OviExportFlags flags,
+                   GError **error)
 {
   g_autoptr (GBytes) data = NULL;
   OviTensorKind kind = ovi_tensor_get_kind (tensor);
@@ -597,8 +626,8 @@ ovi_export_tensor (OviTensor *tensor, OviExportFormat format, const char *path,
     }
   if (!(data = ovi_tensor_load_data (tensor, error)))
     return FALSE;
-  if ((flags & OVI_EXPORT_FLAGS_LOGICAL) && format != OVI_EXPORT_BIN
-      && ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+  if ((flags & OVI_EXPORT_FLAGS_LOGICAL) && format != OVI_EXPORT_BIN &&
+      ovi_layout_is_device (ovi_tensor_get_format (tensor)))
     {
       const guint64 *original;
       guint n_original;
@@ -606,8 +635,8 @@ ovi_export_tensor (OviTensor *tensor, OviExportFormat format, const char *path,
 
       original = ovi_tensor_get_original_shape (tensor, &n_original);
       if (!(logical = ovi_layout_to_logical (ovi_tensor_get_format (tensor),
-                                             ovi_tensor_get_dtype (tensor), shape, n_dims,
-                                             original, n_original, data, error)))
+                                             ovi_tensor_get_dtype (tensor), shape, n_dims, original,
+                                             n_original, data, error)))
         return FALSE;
       g_bytes_unref (data);
       data = logical;
@@ -682,7 +711,9 @@ ovi_export_tensor_file_name (OviTensor *tensor, OviExportFormat format)
  * Writes the overflow file's record as the vendor converter's JSON.
  */
 gboolean
-ovi_export_overflow_json (OviDumpFile *overflow_file, const char *path, OviExportFlags flags,
+ovi_export_overflow_json (OviDumpFile *overflow_file,
+                          const char *path,
+                          OviExportFlags flags,
                           GError **error)
 {
   g_autoptr (GBytes) payload = ovi_dump_file_dup_overflow_payload (overflow_file, error);

@@ -18,50 +18,41 @@ typedef enum
 {
   OVI_EXPORT_FLAGS_NONE = 0,
   OVI_EXPORT_FLAGS_OVERWRITE = 1 << 0,
-  OVI_EXPORT_FLAGS_LOGICAL = 1 << 1,   /* device layouts back to NCHW / ND / NCDHW */
+  OVI_EXPORT_FLAGS_LOGICAL = 1 << 1, /* device layouts back to NCHW / ND / NCDHW */
 } OviExportFlags;
 
 /* Atomic output: written next to the destination under a temporary name and
  * renamed over it on commit; abort (or freeing without commit) removes it. */
 typedef struct _OviAtomicFile OviAtomicFile;
 
-OviAtomicFile *ovi_atomic_file_new     (const char     *path,
-                                        OviExportFlags  flags,
-                                        GError        **error);
-gboolean       ovi_atomic_file_write   (OviAtomicFile  *self,
-                                        const void     *data,
-                                        gsize           length,
-                                        GError        **error);
-gboolean       ovi_atomic_file_commit  (OviAtomicFile  *self,
-                                        GError        **error);
-void           ovi_atomic_file_free    (OviAtomicFile  *self);
+OviAtomicFile *ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error);
+gboolean
+ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GError **error);
+gboolean ovi_atomic_file_commit (OviAtomicFile *self, GError **error);
+void ovi_atomic_file_free (OviAtomicFile *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviAtomicFile, ovi_atomic_file_free)
 
-gboolean  ovi_export_write_contents   (const char      *path,
-                                       const char      *contents,
-                                       gsize            length,
-                                       OviExportFlags   flags,
-                                       GError         **error);
-gboolean  ovi_export_tensor           (OviTensor       *tensor,
-                                       OviExportFormat  format,
-                                       const char      *path,
-                                       OviExportFlags   flags,
-                                       GError         **error);
-gboolean  ovi_export_tensor_data      (int              dtype,
-                                       const guint64   *shape,
-                                       guint            n_dims,
-                                       GBytes          *data,
-                                       OviExportFormat  format,
-                                       const char      *path,
-                                       OviExportFlags   flags,
-                                       GError         **error);
-char     *ovi_export_tensor_file_name (OviTensor       *tensor,
-                                       OviExportFormat  format);
-gboolean  ovi_export_overflow_json    (OviDumpFile     *overflow_file,
-                                       const char      *path,
-                                       OviExportFlags   flags,
-                                       GError         **error);
-char     *ovi_export_overflow_file_name (OviDumpFile   *overflow_file);
+gboolean ovi_export_write_contents (
+    const char *path, const char *contents, gsize length, OviExportFlags flags, GError **error);
+gboolean ovi_export_tensor (OviTensor *tensor,
+                            OviExportFormat format,
+                            const char *path,
+                            OviExportFlags flags,
+                            GError **error);
+gboolean ovi_export_tensor_data (int dtype,
+                                 const guint64 *shape,
+                                 guint n_dims,
+                                 GBytes *data,
+                                 OviExportFormat format,
+                                 const char *path,
+                                 OviExportFlags flags,
+                                 GError **error);
+char *ovi_export_tensor_file_name (OviTensor *tensor, OviExportFormat format);
+gboolean ovi_export_overflow_json (OviDumpFile *overflow_file,
+                                   const char *path,
+                                   OviExportFlags flags,
+                                   GError **error);
+char *ovi_export_overflow_file_name (OviDumpFile *overflow_file);
 
 G_END_DECLS

@@ -102,8 +102,8 @@ ovi_file_name_parse (const char *name, OviFileName *out)
   n_parts = g_strv_length (parts);
 
   /* exception_info.{stream}.{task}.{ts}: stream before task. */
-  if (n_parts == 4 && g_str_equal (parts[0], "exception_info")
-      && is_number (parts[1]) && is_number (parts[2]) && is_number (parts[3]))
+  if (n_parts == 4 && g_str_equal (parts[0], "exception_info") && is_number (parts[1]) &&
+      is_number (parts[2]) && is_number (parts[3]))
     {
       out->kind = OVI_FILE_KIND_EXCEPTION;
       out->op_type = g_strdup (parts[0]);
@@ -116,9 +116,10 @@ ovi_file_name_parse (const char *name, OviFileName *out)
     }
 
   /* {kernel|exception_info}.{stream}.{task}.{core_type}.{core_id}.{ts} */
-  if (n_parts == 6 && (g_str_equal (parts[0], "exception_info") || g_str_equal (parts[0], "kernel"))
-      && is_number (parts[1]) && is_number (parts[2]) && is_number (parts[3])
-      && is_number (parts[4]) && is_number (parts[5]))
+  if (n_parts == 6 &&
+      (g_str_equal (parts[0], "exception_info") || g_str_equal (parts[0], "kernel")) &&
+      is_number (parts[1]) && is_number (parts[2]) && is_number (parts[3]) &&
+      is_number (parts[4]) && is_number (parts[5]))
     {
       out->kind = OVI_FILE_KIND_EXCEPTION;
       out->op_type = g_strdup (parts[0]);
@@ -167,8 +168,8 @@ ovi_file_name_parse (const char *name, OviFileName *out)
       return FALSE;
     }
 
-  if (g_ascii_strcasecmp (out->op_type, "Opdebug") == 0
-      && g_ascii_strcasecmp (out->op_name, "Node_OpDebug") == 0)
+  if (g_ascii_strcasecmp (out->op_type, "Opdebug") == 0 &&
+      g_ascii_strcasecmp (out->op_name, "Node_OpDebug") == 0)
     out->kind = OVI_FILE_KIND_OVERFLOW;
   else
     out->kind = OVI_FILE_KIND_OP_DUMP;

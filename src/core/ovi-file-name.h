@@ -29,8 +29,7 @@ typedef struct
   guint has_context : 1;
 } OviFileName;
 
-gboolean ovi_file_name_parse (const char  *name,
-                              OviFileName *out);
-void     ovi_file_name_clear (OviFileName *name);
+gboolean ovi_file_name_parse (const char *name, OviFileName *out);
+void ovi_file_name_clear (OviFileName *name);
 
 G_END_DECLS

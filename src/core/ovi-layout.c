@@ -19,13 +19,13 @@ enum
   FRACTAL_Z_3D = 33,
 };
 
-#define N0 16   /* the cube unit's block of batch (FRACTAL_Z) and rows (FRACTAL_NZ) */
+#define N0 16 /* the cube unit's block of batch (FRACTAL_Z) and rows (FRACTAL_NZ) */
 
 gboolean
 ovi_layout_is_device (int format)
 {
-  return format == NC1HWC0 || format == NC1HWC0_C04 || format == FRACTAL_Z
-         || format == FRACTAL_NZ || format == NDC1HWC0 || format == FRACTAL_Z_3D;
+  return format == NC1HWC0 || format == NC1HWC0_C04 || format == FRACTAL_Z ||
+         format == FRACTAL_NZ || format == NDC1HWC0 || format == FRACTAL_Z_3D;
 }
 
 /**
@@ -95,8 +95,8 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
       if (p->format == NC1HWC0_C04 && c0 != 4)
         return fail (error, "NC1HWC0_C04 needs C0 = 4");
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
-      if (shape[0] != p->orig[0] || shape[1] != c1 || shape[2] != p->orig[2]
-          || shape[3] != p->orig[3])
+      if (shape[0] != p->orig[0] || shape[1] != c1 || shape[2] != p->orig[2] ||
+          shape[3] != p->orig[3])
         return fail (error, "the shape does not match NC1HWC0 of the original shape");
       break;
     case FRACTAL_Z:
@@ -105,8 +105,8 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
         return fail (error, "FRACTAL_Z needs a 4-D shape and a 4-D (NCHW) original shape");
       c0 = shape[3];
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
-      if (shape[2] != N0 || shape[0] != c1 * p->orig[2] * p->orig[3]
-          || shape[1] != (p->orig[0] + N0 - 1) / N0)
+      if (shape[2] != N0 || shape[0] != c1 * p->orig[2] * p->orig[3] ||
+          shape[1] != (p->orig[0] + N0 - 1) / N0)
         return fail (error, "the shape does not match FRACTAL_Z of the original shape");
       break;
     case FRACTAL_NZ:
@@ -119,8 +119,8 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
         for (guint i = 0; i + 2 < p->n_orig; i++)
           if (shape[i] != p->orig[i])
             return fail (error, "the batch dimensions differ from the original shape");
-        if (!m0 || !n0 || shape[n_dims - 4] != (n + n0 - 1) / n0
-            || shape[n_dims - 3] != (m + m0 - 1) / m0)
+        if (!m0 || !n0 || shape[n_dims - 4] != (n + n0 - 1) / n0 ||
+            shape[n_dims - 3] != (m + m0 - 1) / m0)
           return fail (error, "the shape does not match FRACTAL_NZ of the original shape");
       }
       break;
@@ -130,8 +130,8 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
         return fail (error, "NDC1HWC0 needs a 6-D shape and a 5-D (NCDHW) original shape");
       c0 = shape[5];
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
-      if (shape[0] != p->orig[0] || shape[1] != p->orig[2] || shape[2] != c1
-          || shape[3] != p->orig[3] || shape[4] != p->orig[4])
+      if (shape[0] != p->orig[0] || shape[1] != p->orig[2] || shape[2] != c1 ||
+          shape[3] != p->orig[3] || shape[4] != p->orig[4])
         return fail (error, "the shape does not match NDC1HWC0 of the original shape");
       break;
     case FRACTAL_Z_3D:
@@ -140,8 +140,8 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
         return fail (error, "FRACTAL_Z_3D needs a 4-D shape and a 5-D (NCDHW) original shape");
       c0 = shape[3];
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
-      if (shape[2] != N0 || shape[0] != p->orig[2] * c1 * p->orig[3] * p->orig[4]
-          || shape[1] != (p->orig[0] + N0 - 1) / N0)
+      if (shape[2] != N0 || shape[0] != p->orig[2] * c1 * p->orig[3] * p->orig[4] ||
+          shape[1] != (p->orig[0] + N0 - 1) / N0)
         return fail (error, "the shape does not match FRACTAL_Z_3D of the original shape");
       break;
     default:
@@ -175,8 +175,8 @@ source_index (const Plan *p, const guint64 *o)
     case NDC1HWC0:
       {
         guint64 c0 = d[5];
-        return ((((o[0] * d[1] + o[2]) * d[2] + o[1] / c0) * d[3] + o[3]) * d[4] + o[4]) * c0
-               + o[1] % c0;
+        return ((((o[0] * d[1] + o[2]) * d[2] + o[1] / c0) * d[3] + o[3]) * d[4] + o[4]) * c0 +
+               o[1] % c0;
       }
     case FRACTAL_Z_3D:
       {
@@ -206,8 +206,13 @@ source_index (const Plan *p, const guint64 *o)
  *   layout or the dtype has elements smaller than a byte
  */
 GBytes *
-ovi_layout_to_logical (int format, int dtype, const guint64 *shape, guint n_dims,
-                       const guint64 *original_shape, guint n_original, GBytes *data,
+ovi_layout_to_logical (int format,
+                       int dtype,
+                       const guint64 *shape,
+                       guint n_dims,
+                       const guint64 *original_shape,
+                       guint n_original,
+                       GBytes *data,
                        GError **error)
 {
   guint bits = ovi_dtype_bits (dtype);

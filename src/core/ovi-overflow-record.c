@@ -24,13 +24,13 @@ struct _OviOverflowRecord
   guint64 pc_start, para_base, kernel_code, block_idx;
   guint64 status[4];
   guint n_status;
-  GPtrArray *extra;   /* "name=value" of the fields only some units have */
+  GPtrArray *extra; /* "name=value" of the fields only some units have */
 
   OviDumpFile *file;
   OviDumpFile *op;
   guint position;
-  gboolean ignored;   /* its operator is on the user's ignore list */
-  gboolean first;     /* the first overflow that is not ignored */
+  gboolean ignored; /* its operator is on the user's ignore list */
+  gboolean first;   /* the first overflow that is not ignored */
 };
 
 G_DEFINE_FINAL_TYPE (OviOverflowRecord, ovi_overflow_record, G_TYPE_OBJECT)
@@ -76,8 +76,7 @@ ovi_overflow_record_finalize (GObject *object)
 }
 
 static void
-ovi_overflow_record_get_property (GObject *object, guint prop_id, GValue *value,
-                                  GParamSpec *pspec)
+ovi_overflow_record_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   OviOverflowRecord *self = OVI_OVERFLOW_RECORD (object);
 
@@ -151,7 +150,8 @@ ovi_overflow_record_class_init (OviOverflowRecordClass *klass)
   object_class->finalize = ovi_overflow_record_finalize;
   object_class->get_property = ovi_overflow_record_get_property;
 
-#define U64(id, name) properties[id] = g_param_spec_uint64 (name, NULL, NULL, 0, G_MAXUINT64, 0, flags)
+#define U64(id, name)                                                                              \
+  properties[id] = g_param_spec_uint64 (name, NULL, NULL, 0, G_MAXUINT64, 0, flags)
 #define STR(id, name) properties[id] = g_param_spec_string (name, NULL, NULL, NULL, flags)
   STR (PROP_UNIT_NAME, "unit-name");
   U64 (PROP_MODEL_ID, "model-id");
@@ -168,12 +168,12 @@ ovi_overflow_record_class_init (OviOverflowRecordClass *klass)
   STR (PROP_ITERATION, "iteration");
   STR (PROP_RELATIVE_DIR, "relative-dir");
   U64 (PROP_TIMESTAMP, "timestamp");
-  properties[PROP_POSITION] = g_param_spec_uint ("position", NULL, NULL, 0, G_MAXUINT, 0,
-                                                 flags | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_IS_FIRST] = g_param_spec_boolean ("is-first", NULL, NULL, FALSE,
-                                                    flags | G_PARAM_EXPLICIT_NOTIFY);
-  properties[PROP_IGNORED] = g_param_spec_boolean ("ignored", NULL, NULL, FALSE,
-                                                   flags | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_POSITION] =
+      g_param_spec_uint ("position", NULL, NULL, 0, G_MAXUINT, 0, flags | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_IS_FIRST] =
+      g_param_spec_boolean ("is-first", NULL, NULL, FALSE, flags | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_IGNORED] =
+      g_param_spec_boolean ("ignored", NULL, NULL, FALSE, flags | G_PARAM_EXPLICIT_NOTIFY);
 #undef U64
 #undef STR
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -195,12 +195,12 @@ ovi_unit_name (OviUnit unit)
 
 /* dump-format.md section 4, "Reading the status". */
 static const OviStatusBit status_bits[] = {
-  { 0x08, "NEG", N_("Sign flip of the most negative signed integer") },
-  { 0x10, "INT", N_("Integer add, subtract, multiply or multiply-add overflow") },
-  { 0x20, "FP", N_("Floating-point overflow") },
-  { 0x80, "F2U", N_("Float-to-unsigned conversion of a negative input") },
-  { 0x100, "FP16", N_("Overflow converting FP32 to FP16 or INT32 to FP16") },
-  { 0x400, "CUBE", N_("CUBE accumulation overflow") },
+  { 0x08, "NEG", N_ ("Sign flip of the most negative signed integer") },
+  { 0x10, "INT", N_ ("Integer add, subtract, multiply or multiply-add overflow") },
+  { 0x20, "FP", N_ ("Floating-point overflow") },
+  { 0x80, "F2U", N_ ("Float-to-unsigned conversion of a negative input") },
+  { 0x100, "FP16", N_ ("Overflow converting FP32 to FP16 or INT32 to FP16") },
+  { 0x400, "CUBE", N_ ("CUBE accumulation overflow") },
 };
 
 /**
@@ -299,7 +299,12 @@ add_extra (OviOverflowRecord *self, const char *name, guint64 value, gboolean he
 static void
 decode_classic (const guint8 *p, GPtrArray *records)
 {
-  static const struct { OviUnit unit; gsize info; gsize status; } blocks[] = {
+  static const struct
+  {
+    OviUnit unit;
+    gsize info;
+    gsize status;
+  } blocks[] = {
     { OVI_UNIT_DHA_ATOMIC_ADD, 0, 512 },
     { OVI_UNIT_L2_ATOMIC_ADD, 128, 768 },
     { OVI_UNIT_AI_CORE, 256, 1024 + 16 },
@@ -362,8 +367,10 @@ decode_new (const guint8 *p, GPtrArray *records, GError **error)
   for (guint i = 0; i < n_fields; i++)
     f[i] = u64_at (p, 24 + 8 * i);
 
-  r = record_new (acc_type == 0 ? OVI_UNIT_AIC : acc_type == 1 ? OVI_UNIT_AIV
-                  : acc_type == 2 ? OVI_UNIT_AICPU : OVI_UNIT_SDMA);
+  r = record_new (acc_type == 0   ? OVI_UNIT_AIC
+                  : acc_type == 1 ? OVI_UNIT_AIV
+                  : acc_type == 2 ? OVI_UNIT_AICPU
+                                  : OVI_UNIT_SDMA);
   r->model_id = f[0];
   r->stream_id = f[1];
   r->task_id = f[2];
@@ -455,8 +462,8 @@ ovi_overflow_decode_file (OviDumpFile *file, GError **error)
     }
   if (!(payload = ovi_dump_file_dup_overflow_payload (file, error)))
     return NULL;
-  records = ovi_overflow_decode (g_bytes_get_data (payload, NULL), g_bytes_get_size (payload),
-                                 error);
+  records =
+      ovi_overflow_decode (g_bytes_get_data (payload, NULL), g_bytes_get_size (payload), error);
   for (guint i = 0; records && i < records->len; i++)
     ovi_overflow_record_set_file (g_ptr_array_index (records, i), file);
   return records;
@@ -464,7 +471,7 @@ ovi_overflow_decode_file (OviDumpFile *file, GError **error)
 
 static void
 json_field (GString *s, const char *indent, const char *key, gboolean last, const char *fmt, ...)
-  G_GNUC_PRINTF (5, 6);
+    G_GNUC_PRINTF (5, 6);
 
 static void
 json_field (GString *s, const char *indent, const char *key, gboolean last, const char *fmt, ...)
@@ -482,8 +489,13 @@ json_field (GString *s, const char *indent, const char *key, gboolean last, cons
 #define HEX "\"0x%" G_GINT64_MODIFIER "x\""
 
 static void
-classic_block_json (GString *s, const char *name, const guint8 *p, gsize info, gsize status,
-                    gboolean aicore, gboolean last)
+classic_block_json (GString *s,
+                    const char *name,
+                    const guint8 *p,
+                    gsize info,
+                    gsize status,
+                    gboolean aicore,
+                    gboolean last)
 {
   const char *in = "        ";
 
@@ -516,12 +528,15 @@ ovi_overflow_vendor_json (const guint8 *p, gsize length, GError **error)
 {
   static const char *const acc_names[] = { "AIC", "AIV", "AICPU", "SDMA" };
   /* Field names and whether the vendor prints them in hex, per acc_type. */
-  static const char *const aic_fields[] = { "model_id", "stream_id", "task_id", "task_type",
-    "context_id", "thread_id", "pc_start", "para_base", "core_id", "block_id", "status", NULL };
-  static const char *const aicpu_fields[] = { "model_id", "stream_id", "task_id", "task_type",
-    "context_id", "cpu_id", "thread_id", "status", NULL };
-  static const char *const sdma_fields[] = { "model_id", "stream_id", "task_id", "task_type",
-    "context_id", "thread_id", "src_addr", "dst_addr", "channel_id", "status", NULL };
+  static const char *const aic_fields[] = { "model_id",   "stream_id", "task_id",  "task_type",
+                                            "context_id", "thread_id", "pc_start", "para_base",
+                                            "core_id",    "block_id",  "status",   NULL };
+  static const char *const aicpu_fields[] = { "model_id",  "stream_id",  "task_id",
+                                              "task_type", "context_id", "cpu_id",
+                                              "thread_id", "status",     NULL };
+  static const char *const sdma_fields[] = { "model_id",   "stream_id", "task_id",  "task_type",
+                                             "context_id", "thread_id", "src_addr", "dst_addr",
+                                             "channel_id", "status",    NULL };
   GString *s;
 
   if (length != PAYLOAD_SIZE)
@@ -566,8 +581,8 @@ ovi_overflow_vendor_json (const guint8 *p, gsize length, GError **error)
         {
           const char *f = fields[i];
           gboolean last = fields[i + 1] == NULL;
-          gboolean hex = g_str_equal (f, "pc_start") || g_str_equal (f, "para_base")
-                         || g_str_equal (f, "src_addr") || g_str_equal (f, "dst_addr");
+          gboolean hex = g_str_equal (f, "pc_start") || g_str_equal (f, "para_base") ||
+                         g_str_equal (f, "src_addr") || g_str_equal (f, "dst_addr");
 
           if (last && acc_type <= 1 && version == 1)
             {
@@ -865,8 +880,8 @@ ovi_overflow_match_op (OviOverflowRecord *record, GPtrArray *op_files)
       const OviFileName *n = ovi_dump_file_get_file_name (f);
 
       /* Older names carry no stream id: the task id is all they can match. */
-      if (n->kind != OVI_FILE_KIND_OP_DUMP || n->task_id != record->task_id
-          || (n->has_stream_id && n->stream_id != record->stream_id))
+      if (n->kind != OVI_FILE_KIND_OP_DUMP || n->task_id != record->task_id ||
+          (n->has_stream_id && n->stream_id != record->stream_id))
         continue;
       if (n->has_context && narrow_context && n->context_id != record->context_id)
         continue;

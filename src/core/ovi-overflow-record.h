@@ -22,62 +22,49 @@ typedef struct
 {
   guint64 bit;
   const char *name;
-  const char *description;   /* translated with gettext */
+  const char *description; /* translated with gettext */
 } OviStatusBit;
 
 #define OVI_TYPE_OVERFLOW_RECORD (ovi_overflow_record_get_type ())
 G_DECLARE_FINAL_TYPE (OviOverflowRecord, ovi_overflow_record, OVI, OVERFLOW_RECORD, GObject)
 
-GPtrArray   *ovi_overflow_decode                  (const guint8 *payload,
-                                                   gsize         length,
-                                                   GError      **error);
-GPtrArray   *ovi_overflow_decode_file             (OviDumpFile  *file,
-                                                   GError      **error);
-char        *ovi_overflow_vendor_json             (const guint8 *payload,
-                                                   gsize         length,
-                                                   GError      **error);
-const char  *ovi_unit_name                        (OviUnit       unit);
-const OviStatusBit *ovi_status_bits               (guint        *n_bits);
-GArray      *ovi_status_split                     (guint64       status);
-char        *ovi_status_dup_summary               (guint64       status);
+GPtrArray *ovi_overflow_decode (const guint8 *payload, gsize length, GError **error);
+GPtrArray *ovi_overflow_decode_file (OviDumpFile *file, GError **error);
+char *ovi_overflow_vendor_json (const guint8 *payload, gsize length, GError **error);
+const char *ovi_unit_name (OviUnit unit);
+const OviStatusBit *ovi_status_bits (guint *n_bits);
+GArray *ovi_status_split (guint64 status);
+char *ovi_status_dup_summary (guint64 status);
 
-OviUnit      ovi_overflow_record_get_unit         (OviOverflowRecord *self);
-const char  *ovi_overflow_record_get_unit_name    (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_model_id     (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_stream_id    (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_task_id      (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_task_type    (OviOverflowRecord *self);
-gboolean     ovi_overflow_record_has_context      (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_context_id   (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_thread_id    (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_pc_start     (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_para_base    (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_kernel_code  (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_block_idx    (OviOverflowRecord *self);
-guint64      ovi_overflow_record_get_status       (OviOverflowRecord *self);
-const guint64 *ovi_overflow_record_get_status_words (OviOverflowRecord *self,
-                                                   guint             *n_words);
-guint64      ovi_overflow_record_get_flags_mask   (OviOverflowRecord *self);
-char        *ovi_overflow_record_dup_status_hex   (OviOverflowRecord *self);
-char        *ovi_overflow_record_dup_status_summary (OviOverflowRecord *self);
-GPtrArray   *ovi_overflow_record_dup_extra_fields (OviOverflowRecord *self);
-OviDumpFile *ovi_overflow_record_get_file         (OviOverflowRecord *self);
-OviDumpFile *ovi_overflow_record_get_op           (OviOverflowRecord *self);
-void         ovi_overflow_record_set_file         (OviOverflowRecord *self,
-                                                   OviDumpFile       *file);
-void         ovi_overflow_record_set_op           (OviOverflowRecord *self,
-                                                   OviDumpFile       *op);
-guint        ovi_overflow_record_get_position     (OviOverflowRecord *self);
-void         ovi_overflow_record_set_position     (OviOverflowRecord *self,
-                                                   guint              position);
-gboolean     ovi_overflow_record_get_is_first     (OviOverflowRecord *self);
-gboolean     ovi_overflow_record_get_ignored      (OviOverflowRecord *self);
-void         ovi_overflow_record_set_marks        (OviOverflowRecord *self,
-                                                   gboolean           ignored,
-                                                   gboolean           first);
-int          ovi_overflow_record_compare          (OviOverflowRecord *a,
-                                                   OviOverflowRecord *b);
-OviDumpFile *ovi_overflow_match_op                (OviOverflowRecord *record,
-                                                   GPtrArray         *op_files);
+OviUnit ovi_overflow_record_get_unit (OviOverflowRecord *self);
+const char *ovi_overflow_record_get_unit_name (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_model_id (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_stream_id (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_task_id (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_task_type (OviOverflowRecord *self);
+gboolean ovi_overflow_record_has_context (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_context_id (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_thread_id (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_pc_start (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_para_base (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_kernel_code (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_block_idx (OviOverflowRecord *self);
+guint64 ovi_overflow_record_get_status (OviOverflowRecord *self);
+const guint64 *ovi_overflow_record_get_status_words (OviOverflowRecord *self, guint *n_words);
+guint64 ovi_overflow_record_get_flags_mask (OviOverflowRecord *self);
+char *ovi_overflow_record_dup_status_hex (OviOverflowRecord *self);
+char *ovi_overflow_record_dup_status_summary (OviOverflowRecord *self);
+GPtrArray *ovi_overflow_record_dup_extra_fields (OviOverflowRecord *self);
+OviDumpFile *ovi_overflow_record_get_file (OviOverflowRecord *self);
+OviDumpFile *ovi_overflow_record_get_op (OviOverflowRecord *self);
+void ovi_overflow_record_set_file (OviOverflowRecord *self, OviDumpFile *file);
+void ovi_overflow_record_set_op (OviOverflowRecord *self, OviDumpFile *op);
+guint ovi_overflow_record_get_position (OviOverflowRecord *self);
+void ovi_overflow_record_set_position (OviOverflowRecord *self, guint position);
+gboolean ovi_overflow_record_get_is_first (OviOverflowRecord *self);
+gboolean ovi_overflow_record_get_ignored (OviOverflowRecord *self);
+void ovi_overflow_record_set_marks (OviOverflowRecord *self, gboolean ignored, gboolean first);
+int ovi_overflow_record_compare (OviOverflowRecord *a, OviOverflowRecord *b);
+OviDumpFile *ovi_overflow_match_op (OviOverflowRecord *record, GPtrArray *op_files);
 
 G_END_DECLS

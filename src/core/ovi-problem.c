@@ -12,7 +12,13 @@ struct _OviProblem
 
 G_DEFINE_FINAL_TYPE (OviProblem, ovi_problem, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_FILE, PROP_MESSAGE, N_PROPS };
+enum
+{
+  PROP_0,
+  PROP_FILE,
+  PROP_MESSAGE,
+  N_PROPS
+};
 static GParamSpec *properties[N_PROPS];
 
 static void
@@ -47,10 +53,10 @@ ovi_problem_class_init (OviProblemClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   object_class->finalize = ovi_problem_finalize;
   object_class->get_property = ovi_problem_get_property;
-  properties[PROP_FILE] = g_param_spec_string ("file", NULL, NULL, NULL,
-                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_MESSAGE] = g_param_spec_string ("message", NULL, NULL, NULL,
-                                                  G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FILE] =
+      g_param_spec_string ("file", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MESSAGE] =
+      g_param_spec_string ("message", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

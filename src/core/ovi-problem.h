@@ -7,9 +7,8 @@ G_BEGIN_DECLS
 #define OVI_TYPE_PROBLEM (ovi_problem_get_type ())
 G_DECLARE_FINAL_TYPE (OviProblem, ovi_problem, OVI, PROBLEM, GObject)
 
-OviProblem *ovi_problem_new          (const char   *relative_path,
-                                      const GError *error);
-const char *ovi_problem_get_file     (OviProblem   *self);
-const char *ovi_problem_get_message  (OviProblem   *self);
+OviProblem *ovi_problem_new (const char *relative_path, const GError *error);
+const char *ovi_problem_get_file (OviProblem *self);
+const char *ovi_problem_get_message (OviProblem *self);
 
 G_END_DECLS

@@ -110,17 +110,17 @@ add_first_bad (JsonBuilder *b, OviTensor *tensor, OviAnalysis *analysis)
       for (guint i = 0; i < n_original; i++)
         count *= original[i];
       if (data)
-        converted = ovi_layout_to_logical (ovi_tensor_get_format (tensor),
-                                           ovi_tensor_get_dtype (tensor), shape, n_dims, original,
-                                           n_original, data, NULL);
+        converted =
+            ovi_layout_to_logical (ovi_tensor_get_format (tensor), ovi_tensor_get_dtype (tensor),
+                                   shape, n_dims, original, n_original, data, NULL);
       if (converted)
-        logical = ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), converted, count,
-                                              NULL);
+        logical =
+            ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), converted, count, NULL);
     }
   if (logical)
     {
       g_autofree char *format = ovi_format_dup_label (
-        ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
+          ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
       json_builder_set_member_name (b, "logical_shape");
       json_builder_begin_array (b);
       for (guint i = 0; i < n_original; i++)
@@ -202,9 +202,12 @@ ovi_report_tensor_json (OviTensor *tensor)
   add_double_or_null (b, "max", s ? s->max : 0, s && s->finite);
   add_double_or_null (b, "mean", s ? s->mean : 0, s && s->finite);
   add_double_or_null (b, "std", s ? s->std : 0, s && s->finite);
-#define COUNT(key, field) \
-  json_builder_set_member_name (b, key); \
-  if (s) json_builder_add_int_value (b, (gint64) s->field); else json_builder_add_null_value (b);
+#define COUNT(key, field)                                                                          \
+  json_builder_set_member_name (b, key);                                                           \
+  if (s)                                                                                           \
+    json_builder_add_int_value (b, (gint64) s->field);                                             \
+  else                                                                                             \
+    json_builder_add_null_value (b);
   COUNT ("nan", nan);
   COUNT ("pos_inf", pos_inf);
   COUNT ("neg_inf", neg_inf);
@@ -219,9 +222,9 @@ ovi_report_tensor_json (OviTensor *tensor)
     add_first_bad (b, tensor, analysis);
   if (analysis == NULL)
     {
-      g_autofree char *why = error ? g_strdup (error->message)
-                                   : g_strdup_printf ("unsupported dtype %d",
-                                                      ovi_tensor_get_dtype (tensor));
+      g_autofree char *why =
+          error ? g_strdup (error->message)
+                : g_strdup_printf ("unsupported dtype %d", ovi_tensor_get_dtype (tensor));
       add_string (b, "error", why);
     }
   json_builder_end_object (b);
@@ -276,8 +279,8 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
   json_builder_begin_array (b);
   for (guint i = 0; i < bits->len; i++)
     {
-      g_autofree char *hex = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x",
-                                              g_array_index (bits, guint64, i));
+      g_autofree char *hex =
+          g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", g_array_index (bits, guint64, i));
       json_builder_add_string_value (b, hex);
     }
   json_builder_end_array (b);
@@ -454,7 +457,7 @@ append_tensor_text (GString *s, OviTensor *t)
   g_string_append_printf (s, "    %-9s %s %s %s\n     ", label, dtype, format, shape);
   if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
     {
-      g_string_append_printf (s, " %s\n", _("no statistics for this dtype"));
+      g_string_append_printf (s, " %s\n", _ ("no statistics for this dtype"));
       return;
     }
   if (!(analysis = ovi_tensor_analyze (t, &error)))
@@ -467,7 +470,8 @@ append_tensor_text (GString *s, OviTensor *t)
   append_value (s, "max", st->max, st->finite);
   append_value (s, "mean", st->mean, st->finite);
   append_value (s, "std", st->std, st->finite);
-  g_string_append_printf (s, "  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT
+  g_string_append_printf (s,
+                          "  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT
                           "  -inf %" G_GUINT64_FORMAT "  saturated %" G_GUINT64_FORMAT "\n",
                           st->nan, st->pos_inf, st->neg_inf, st->saturated);
 }
@@ -496,12 +500,12 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   guint n_bits;
   const OviStatusBit *known = ovi_status_bits (&n_bits);
 
-  g_string_append_printf (s, "%s %s\n", _("Overflow report for"), root);
-  g_string_append_printf (s, "%s: %u, %s: %u, %s: %u\n\n", _("Overflow records"), n_records,
-                          _("dump files"), g_list_model_get_n_items (ovi_dump_folder_get_files (folder)),
-                          _("problems"), n_problems);
+  g_string_append_printf (s, "%s %s\n", _ ("Overflow report for"), root);
+  g_string_append_printf (
+      s, "%s: %u, %s: %u, %s: %u\n\n", _ ("Overflow records"), n_records, _ ("dump files"),
+      g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), _ ("problems"), n_problems);
   if (n_records == 0)
-    g_string_append_printf (s, "%s\n\n", _("No overflow was recorded in this folder."));
+    g_string_append_printf (s, "%s\n\n", _ ("No overflow was recorded in this folder."));
 
   for (guint i = 0; i < n_records; i++)
     {
@@ -509,43 +513,44 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
       OviDumpFile *file = ovi_overflow_record_get_file (r);
       OviDumpFile *op = ovi_overflow_record_get_op (r);
       g_autofree char *summary = ovi_overflow_record_dup_status_summary (r);
-      g_autofree char *dir = g_filename_display_name (*ovi_dump_file_get_relative_dir (file)
-                                                      ? ovi_dump_file_get_relative_dir (file) : ".");
+      g_autofree char *dir = g_filename_display_name (
+          *ovi_dump_file_get_relative_dir (file) ? ovi_dump_file_get_relative_dir (file) : ".");
       g_autofree char *name = g_filename_display_name (ovi_dump_file_get_name (file));
       guint64 mask = ovi_overflow_record_get_flags_mask (r);
       OviUnit unit = ovi_overflow_record_get_unit (r);
 
       g_string_append_printf (s, "#%u%s%s  %s %s\n", i + 1,
-                              ovi_overflow_record_get_is_first (r) ? _(" (first overflow)") : "",
-                              ovi_overflow_record_get_ignored (r) ? _(" (ignored)") : "",
-                              _("in"), dir);
-      g_string_append_printf (s, "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT
-                              "  task %" G_GUINT64_FORMAT "  status %s\n",
-                              ovi_overflow_record_get_unit_name (r),
-                              ovi_overflow_record_get_model_id (r),
-                              ovi_overflow_record_get_stream_id (r),
-                              ovi_overflow_record_get_task_id (r), summary);
+                              ovi_overflow_record_get_is_first (r) ? _ (" (first overflow)") : "",
+                              ovi_overflow_record_get_ignored (r) ? _ (" (ignored)") : "", _ ("in"),
+                              dir);
+      g_string_append_printf (
+          s,
+          "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT "  task %" G_GUINT64_FORMAT
+          "  status %s\n",
+          ovi_overflow_record_get_unit_name (r), ovi_overflow_record_get_model_id (r),
+          ovi_overflow_record_get_stream_id (r), ovi_overflow_record_get_task_id (r), summary);
       if (unit == OVI_UNIT_AI_CORE || unit == OVI_UNIT_AIC || unit == OVI_UNIT_AIV)
         {
           g_autoptr (GArray) bits = ovi_status_split (mask);
           for (guint j = 0; j < bits->len; j++)
             {
               guint64 bit = g_array_index (bits, guint64, j);
-              const char *what = _("unknown bit");
+              const char *what = _ ("unknown bit");
               for (guint k = 0; k < n_bits; k++)
                 if (known[k].bit == bit)
-                  what = _(known[k].description);
+                  what = _ (known[k].description);
               g_string_append_printf (s, "    0x%" G_GINT64_MODIFIER "x  %s\n", bit, what);
             }
         }
-      g_string_append_printf (s, "  %s %s\n", _("file"), name);
+      g_string_append_printf (s, "  %s %s\n", _ ("file"), name);
       if (op == NULL)
-        g_string_append_printf (s, "  %s\n", _("operator: no op dump file matches this task and stream id"));
+        g_string_append_printf (s, "  %s\n",
+                                _ ("operator: no op dump file matches this task and stream id"));
       else
         {
           GPtrArray *tensors = ovi_dump_file_get_tensors (op);
           g_autofree char *op_file = g_filename_display_name (ovi_dump_file_get_name (op));
-          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _("operator"),
+          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"),
                                   ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op),
                                   ovi_blame_name (ovi_dump_file_classify (op)), op_file);
           for (guint j = 0; j < tensors->len; j++)
@@ -562,24 +567,27 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
     {
       g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
 
-      g_string_append_printf (s, "%s\n", _("Where the abnormal values start (earliest origin operator of each iteration):"));
+      g_string_append_printf (
+          s, "%s\n",
+          _ ("Where the abnormal values start (earliest origin operator of each iteration):"));
       if (origins->len == 0)
-        g_string_append_printf (s, "  %s\n", _("no operator turns clean inputs into NaN, Inf or saturated outputs"));
+        g_string_append_printf (
+            s, "  %s\n", _ ("no operator turns clean inputs into NaN, Inf or saturated outputs"));
       for (guint i = 0; i < origins->len; i++)
         {
           OviDumpFile *o = g_ptr_array_index (origins, i);
-          g_autofree char *dir = g_filename_display_name (*ovi_dump_file_get_relative_dir (o)
-                                                          ? ovi_dump_file_get_relative_dir (o) : ".");
+          g_autofree char *dir = g_filename_display_name (
+              *ovi_dump_file_get_relative_dir (o) ? ovi_dump_file_get_relative_dir (o) : ".");
           g_string_append_printf (s, "  %s  %s %s%s\n", dir, ovi_dump_file_get_op_type (o),
                                   ovi_dump_file_get_op_name (o),
-                                  i == 0 ? _("  (first iteration with an origin)") : "");
+                                  i == 0 ? _ ("  (first iteration with an origin)") : "");
         }
       g_string_append_c (s, '\n');
     }
 
   if (n_problems)
     {
-      g_string_append_printf (s, "%s\n", _("Files that could not be read:"));
+      g_string_append_printf (s, "%s\n", _ ("Files that could not be read:"));
       for (guint i = 0; i < n_problems; i++)
         {
           g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);

@@ -27,9 +27,9 @@
  * exactly, without converting an element in the hot loop. */
 typedef struct
 {
-  GBytes *bytes;        /* the tensor in memory, or */
-  char *path;           /* a range of a file that must keep its size */
-  char *name;           /* the file, in messages */
+  GBytes *bytes; /* the tensor in memory, or */
+  char *path;    /* a range of a file that must keep its size */
+  char *name;    /* the file, in messages */
   guint64 offset;
   guint64 file_size;
 } Source;
@@ -38,24 +38,24 @@ struct _OviAnalysis
 {
   gatomicrefcount ref_count;
   int dtype;
-  guint bits;           /* per element */
+  guint bits; /* per element */
   Source source;
   guint64 count;
-  gint64 window_start;  /* values around the first non-finite one */
+  gint64 window_start; /* values around the first non-finite one */
   guint window_length;
   double window[2 * NEIGHBOURS + 1];
   OviStats stats;
-  double range_min;     /* finite values that are not saturated */
+  double range_min; /* finite values that are not saturated */
   double range_max;
-  guint pattern_bits;   /* 16, 8, 4 for counted types; 0 otherwise */
-  guint64 *table;       /* 1 << pattern_bits counts */
+  guint pattern_bits; /* 16, 8, 4 for counted types; 0 otherwise */
+  guint64 *table;     /* 1 << pattern_bits counts */
 };
 
 typedef struct
 {
   guint64 finite, nan, pos_inf, neg_inf, zeros, saturated;
   double min, max, range_min, range_max;
-  long double sum, sumsq;   /* long double: float64 values near 1e308 square past double */
+  long double sum, sumsq; /* long double: float64 values near 1e308 square past double */
   gint64 first_nan, first_pos_inf, first_neg_inf, first_saturated;
 } Partial;
 
@@ -524,8 +524,10 @@ finish_stats (OviAnalysis *self, const Partial *p, double shift)
 /* Calls @func on elements from the first on, a chunk at a time, until it
  * returns FALSE or the tensor ends. */
 static gboolean
-walk (OviAnalysis *self, gboolean (*func) (OviAnalysis *, const guint8 *, guint64, guint64, gpointer),
-      gpointer data, GError **error)
+walk (OviAnalysis *self,
+      gboolean (*func) (OviAnalysis *, const guint8 *, guint64, guint64, gpointer),
+      gpointer data,
+      GError **error)
 {
   guint64 step = chunk_elements (self);
   gboolean ok = TRUE;
@@ -555,7 +557,7 @@ walk (OviAnalysis *self, gboolean (*func) (OviAnalysis *, const guint8 *, guint6
 
 typedef struct
 {
-  gint8 *kind;       /* per pattern: 0 nan, 1 +inf, 2 -inf, 3 saturated, -1 */
+  gint8 *kind; /* per pattern: 0 nan, 1 +inf, 2 -inf, 3 saturated, -1 */
   gboolean need[4];
 } FirstSearch;
 
@@ -627,12 +629,11 @@ stats_from_table (OviAnalysis *self, GError **error)
   search.need[3] = p.saturated > 0;
   self->stats.first_nan = self->stats.first_pos_inf = -1;
   self->stats.first_neg_inf = self->stats.first_saturated = -1;
-  if ((search.need[0] || search.need[1] || search.need[2] || search.need[3])
-      && !walk (self, find_firsts, &search, error))
+  if ((search.need[0] || search.need[1] || search.need[2] || search.need[3]) &&
+      !walk (self, find_firsts, &search, error))
     return FALSE;
-  self->stats.first_nonfinite = first_of (first_of (self->stats.first_nan,
-                                                    self->stats.first_pos_inf),
-                                          self->stats.first_neg_inf);
+  self->stats.first_nonfinite = first_of (
+      first_of (self->stats.first_nan, self->stats.first_pos_inf), self->stats.first_neg_inf);
   return TRUE;
 }
 
@@ -672,7 +673,7 @@ keep_window (OviAnalysis *self, GError **error)
   if (first < 0)
     return TRUE;
   start = first > NEIGHBOURS ? (guint64) first - NEIGHBOURS : 0;
-  start &= ~G_GUINT64_CONSTANT (1);   /* int4 starts on a byte */
+  start &= ~G_GUINT64_CONSTANT (1); /* int4 starts on a byte */
   n = MIN (self->count - start, G_N_ELEMENTS (self->window));
   if (!reader_open (&r, self, error) || !(d = reader_get (&r, start, n, error)))
     {
@@ -680,9 +681,10 @@ keep_window (OviAnalysis *self, GError **error)
       return FALSE;
     }
   for (guint64 i = 0; i < n; i++)
-    self->window[i] = self->pattern_bits
-                        ? ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, i))
-                        : element_value (self->dtype, d, i);
+    self->window[i] =
+        self->pattern_bits
+            ? ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, i))
+            : element_value (self->dtype, d, i);
   reader_close (&r);
   self->window_start = start;
   self->window_length = n;
@@ -704,8 +706,8 @@ analyze (OviAnalysis *self, GError **error)
       jobs[i].analysis = self;
       /* Shares start on even elements: int4 packs two a byte. */
       jobs[i].start = self->count * i / n_jobs & ~G_GUINT64_CONSTANT (1);
-      jobs[i].end = i + 1 < n_jobs ? self->count * (i + 1) / n_jobs & ~G_GUINT64_CONSTANT (1)
-                                   : self->count;
+      jobs[i].end =
+          i + 1 < n_jobs ? self->count * (i + 1) / n_jobs & ~G_GUINT64_CONSTANT (1) : self->count;
       jobs[i].shift = shift;
     }
   run_parallel (jobs, n_jobs);
@@ -802,8 +804,14 @@ ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **err
  * (also later, for histograms), never loading it whole.
  */
 OviAnalysis *
-ovi_analysis_new_for_file (int dtype, const char *path, const char *name, guint64 offset,
-                           guint64 size, guint64 count, guint64 file_size, GError **error)
+ovi_analysis_new_for_file (int dtype,
+                           const char *path,
+                           const char *name,
+                           guint64 offset,
+                           guint64 size,
+                           guint64 count,
+                           guint64 file_size,
+                           GError **error)
 {
   OviAnalysis *self;
   guint64 needed;
@@ -816,8 +824,8 @@ ovi_analysis_new_for_file (int dtype, const char *path, const char *name, guint6
     }
   if (offset > file_size || size > file_size - offset)
     {
-      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE,
-                   "%s is too short for its tensor", name);
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE, "%s is too short for its tensor",
+                   name);
       return NULL;
     }
   if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > size)
@@ -910,9 +918,9 @@ ovi_analysis_value_at (OviAnalysis *self, guint64 index)
   start = self->bits == 4 ? index & ~G_GUINT64_CONSTANT (1) : index;
   if (reader_open (&r, self, NULL) && (d = reader_get (&r, start, index - start + 1, NULL)))
     value = self->pattern_bits
-              ? ovi_dtype_decode_pattern (self->dtype,
-                                          element_pattern (self->pattern_bits, d, index - start))
-              : element_value (self->dtype, d, index - start);
+                ? ovi_dtype_decode_pattern (self->dtype,
+                                            element_pattern (self->pattern_bits, d, index - start))
+                : element_value (self->dtype, d, index - start);
   reader_close (&r);
   return value;
 }
@@ -970,7 +978,8 @@ bin_add (Binner *b, double v, guint64 n)
   else if (b->sat > 0 && fabs (v) == b->sat)
     *(v > 0 ? &h->pos_saturated : &h->neg_saturated) += n;
   else
-    h->counts[bin_of (h, h->scale == OVI_HISTOGRAM_SYMLOG ? symlog (v, b->c) : v, b->lo, b->hi, v)] += n;
+    h->counts[bin_of (h, h->scale == OVI_HISTOGRAM_SYMLOG ? symlog (v, b->c) : v, b->lo, b->hi,
+                      v)] += n;
 }
 
 static gboolean

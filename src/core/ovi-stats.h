@@ -19,8 +19,8 @@ typedef struct
   guint64 pos_inf;
   guint64 neg_inf;
   guint64 zeros;
-  guint64 saturated;        /* |x| equal to the type's largest finite value */
-  gint64 first_nonfinite;   /* flat index, -1 when all values are finite */
+  guint64 saturated;      /* |x| equal to the type's largest finite value */
+  gint64 first_nonfinite; /* flat index, -1 when all values are finite */
   gint64 first_nan;
   gint64 first_pos_inf;
   gint64 first_neg_inf;
@@ -39,47 +39,38 @@ typedef struct
 {
   guint n_bins;
   OviHistogramScale scale;
-  double *edges;            /* n_bins + 1 */
-  guint64 *counts;          /* n_bins */
+  double *edges;   /* n_bins + 1 */
+  guint64 *counts; /* n_bins */
   guint64 nan;
   guint64 neg_inf;
   guint64 pos_inf;
   guint64 neg_saturated;
   guint64 pos_saturated;
-  double saturation_value;  /* the type's largest finite value, 0 if none */
+  double saturation_value; /* the type's largest finite value, 0 if none */
 } OviHistogram;
 
 typedef struct _OviAnalysis OviAnalysis;
 
-OviAnalysis    *ovi_analysis_new          (int                dtype,
-                                           GBytes            *data,
-                                           GError           **error);
-OviAnalysis    *ovi_analysis_new_for_count (int           dtype,
-                                           GBytes            *data,
-                                           guint64            count,
-                                           GError           **error);
-OviAnalysis    *ovi_analysis_ref          (OviAnalysis       *self);
-void            ovi_analysis_unref        (OviAnalysis       *self);
-const OviStats *ovi_analysis_get_stats    (OviAnalysis       *self);
-int             ovi_analysis_get_dtype    (OviAnalysis       *self);
-OviAnalysis    *ovi_analysis_new_for_file (int                dtype,
-                                           const char        *path,
-                                           const char        *name,
-                                           guint64            offset,
-                                           guint64            size,
-                                           guint64            count,
-                                           guint64            file_size,
-                                           GError           **error);
-OviHistogram   *ovi_analysis_histogram    (OviAnalysis       *self,
-                                           guint              n_bins,
-                                           OviHistogramScale  scale,
-                                           GError           **error);
-double          ovi_analysis_value_at     (OviAnalysis       *self,
-                                           guint64            index);
+OviAnalysis *ovi_analysis_new (int dtype, GBytes *data, GError **error);
+OviAnalysis *ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **error);
+OviAnalysis *ovi_analysis_ref (OviAnalysis *self);
+void ovi_analysis_unref (OviAnalysis *self);
+const OviStats *ovi_analysis_get_stats (OviAnalysis *self);
+int ovi_analysis_get_dtype (OviAnalysis *self);
+OviAnalysis *ovi_analysis_new_for_file (int dtype,
+                                        const char *path,
+                                        const char *name,
+                                        guint64 offset,
+                                        guint64 size,
+                                        guint64 count,
+                                        guint64 file_size,
+                                        GError **error);
+OviHistogram *
+ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale, GError **error);
+double ovi_analysis_value_at (OviAnalysis *self, guint64 index);
 
-void            ovi_histogram_free        (OviHistogram      *histogram);
-int             ovi_histogram_find_bin    (const OviHistogram *histogram,
-                                           double             value);
+void ovi_histogram_free (OviHistogram *histogram);
+int ovi_histogram_find_bin (const OviHistogram *histogram, double value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviAnalysis, ovi_analysis_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviHistogram, ovi_histogram_free)

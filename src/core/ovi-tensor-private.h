@@ -4,26 +4,22 @@
 
 G_BEGIN_DECLS
 
-OviTensor *ovi_tensor_new (OviDumpFile   *file,
-                           OviTensorKind  kind,
-                           guint          index,
-                           int            dtype,
-                           int            format,
+OviTensor *ovi_tensor_new (OviDumpFile *file,
+                           OviTensorKind kind,
+                           guint index,
+                           int dtype,
+                           int format,
                            const guint64 *shape,
-                           guint          n_dims,
+                           guint n_dims,
                            const guint64 *original_shape,
-                           guint          n_original_dims,
-                           guint64        size,
-                           guint64        offset);
+                           guint n_original_dims,
+                           guint64 size,
+                           guint64 offset);
 
-void       ovi_tensor_forget_file (OviTensor *self);
+void ovi_tensor_forget_file (OviTensor *self);
 
-int        ovi_tensor_open_data   (OviTensor *self,
-                                   guint64   *offset,
-                                   GError   **error);
+int ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error);
 
-gboolean   ovi_shape_count (const guint64 *shape,
-                            guint          n_dims,
-                            guint64       *count);
+gboolean ovi_shape_count (const guint64 *shape, guint n_dims, guint64 *count);
 
 G_END_DECLS

@@ -11,7 +11,7 @@ struct _OviTensor
 {
   GObject parent_instance;
 
-  OviDumpFile *file;   /* unowned: the file owns its tensors and clears this */
+  OviDumpFile *file; /* unowned: the file owns its tensors and clears this */
   OviTensorKind kind;
   guint index;
   int dtype;
@@ -139,17 +139,17 @@ ovi_shape_count (const guint64 *shape, guint n_dims, guint64 *count)
 }
 
 OviTensor *
-ovi_tensor_new (OviDumpFile   *file,
-                OviTensorKind  kind,
-                guint          index,
-                int            dtype,
-                int            format,
+ovi_tensor_new (OviDumpFile *file,
+                OviTensorKind kind,
+                guint index,
+                int dtype,
+                int format,
                 const guint64 *shape,
-                guint          n_dims,
+                guint n_dims,
                 const guint64 *original_shape,
-                guint          n_original_dims,
-                guint64        size,
-                guint64        offset)
+                guint n_original_dims,
+                guint64 size,
+                guint64 offset)
 {
   OviTensor *self = g_object_new (OVI_TYPE_TENSOR, NULL);
   guint bits = ovi_dtype_bits (dtype);
@@ -379,10 +379,9 @@ ovi_tensor_analyze (OviTensor *self, GError **error)
     count = bits >= 8 ? self->size / (bits / 8) : self->size * 8 / bits;
   if (file != NULL && ovi_dump_file_get_layout (file) != OVI_LAYOUT_OLD)
     /* Read from the file a chunk at a time, not loaded whole. */
-    analysis = ovi_analysis_new_for_file (self->dtype, ovi_dump_file_get_path (file),
-                                          ovi_dump_file_get_relative_path (file), self->offset,
-                                          self->size, count, ovi_dump_file_get_file_size (file),
-                                          error);
+    analysis = ovi_analysis_new_for_file (
+        self->dtype, ovi_dump_file_get_path (file), ovi_dump_file_get_relative_path (file),
+        self->offset, self->size, count, ovi_dump_file_get_file_size (file), error);
   else if ((data = ovi_tensor_load_data (self, error)))
     analysis = ovi_analysis_new_for_count (self->dtype, data, count, error);
   if (analysis == NULL)

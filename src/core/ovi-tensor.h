@@ -19,24 +19,20 @@ G_DECLARE_FINAL_TYPE (OviTensor, ovi_tensor, OVI, TENSOR, GObject)
 
 typedef struct _OviDumpFile OviDumpFile;
 
-OviTensorKind  ovi_tensor_get_kind            (OviTensor  *self);
-const char    *ovi_tensor_get_kind_name       (OviTensor  *self);
-guint          ovi_tensor_get_index           (OviTensor  *self);
-int            ovi_tensor_get_dtype           (OviTensor  *self);
-int            ovi_tensor_get_format          (OviTensor  *self);
-const guint64 *ovi_tensor_get_shape           (OviTensor  *self,
-                                               guint      *n_dims);
-const guint64 *ovi_tensor_get_original_shape  (OviTensor  *self,
-                                               guint      *n_dims);
-char          *ovi_tensor_dup_shape_string    (OviTensor  *self);
-guint64        ovi_tensor_get_size            (OviTensor  *self);
-guint64        ovi_tensor_get_count           (OviTensor  *self);
-char          *ovi_tensor_dup_label           (OviTensor  *self);
-OviDumpFile   *ovi_tensor_get_file            (OviTensor  *self);
-GBytes        *ovi_tensor_load_data           (OviTensor  *self,
-                                               GError    **error);
-OviAnalysis   *ovi_tensor_analyze             (OviTensor  *self,
-                                               GError    **error);
-OviAnalysis   *ovi_tensor_peek_analysis       (OviTensor  *self);
+OviTensorKind ovi_tensor_get_kind (OviTensor *self);
+const char *ovi_tensor_get_kind_name (OviTensor *self);
+guint ovi_tensor_get_index (OviTensor *self);
+int ovi_tensor_get_dtype (OviTensor *self);
+int ovi_tensor_get_format (OviTensor *self);
+const guint64 *ovi_tensor_get_shape (OviTensor *self, guint *n_dims);
+const guint64 *ovi_tensor_get_original_shape (OviTensor *self, guint *n_dims);
+char *ovi_tensor_dup_shape_string (OviTensor *self);
+guint64 ovi_tensor_get_size (OviTensor *self);
+guint64 ovi_tensor_get_count (OviTensor *self);
+char *ovi_tensor_dup_label (OviTensor *self);
+OviDumpFile *ovi_tensor_get_file (OviTensor *self);
+GBytes *ovi_tensor_load_data (OviTensor *self, GError **error);
+OviAnalysis *ovi_tensor_analyze (OviTensor *self, GError **error);
+OviAnalysis *ovi_tensor_peek_analysis (OviTensor *self);
 
 G_END_DECLS

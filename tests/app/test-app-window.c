@@ -6,8 +6,8 @@
 #include <math.h>
 
 #include "ovi-application.h"
-#include "ovi-tree-node.h"
 #include "ovi-op-row.h"
+#include "ovi-tree-node.h"
 #include "ovi-window.h"
 
 /* UI tests: open the example dump folder in a real window and check what a
@@ -31,16 +31,18 @@ timeout_cb (gpointer data)
 }
 
 /* Runs the main loop until @cond is true; fails the test after 20 s. */
-#define WAIT_UNTIL(cond)                                                         \
-  G_STMT_START {                                                                 \
-    gboolean timed_out_ = FALSE;                                                 \
-    guint id_ = g_timeout_add_seconds (20, timeout_cb, &timed_out_);             \
-    while (!(cond) && !timed_out_)                                               \
-      g_main_context_iteration (NULL, TRUE);                                     \
-    if (timed_out_)                                                              \
-      g_error ("timed out waiting for %s", #cond);                               \
-    g_source_remove (id_);                                                       \
-  } G_STMT_END
+#define WAIT_UNTIL(cond)                                                                           \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    gboolean timed_out_ = FALSE;                                                                   \
+    guint id_ = g_timeout_add_seconds (20, timeout_cb, &timed_out_);                               \
+    while (!(cond) && !timed_out_)                                                                 \
+      g_main_context_iteration (NULL, TRUE);                                                       \
+    if (timed_out_)                                                                                \
+      g_error ("timed out waiting for %s", #cond);                                                 \
+    g_source_remove (id_);                                                                         \
+  }                                                                                                \
+  G_STMT_END
 
 typedef struct
 {
@@ -71,7 +73,7 @@ settle (guint ms)
 
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
-      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+      g_autoptr (GtkWidget) window = g_list_model_get_item (toplevels, i);
       GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
       FrameCount count = { window, 0 };
       gulong id;
@@ -86,10 +88,9 @@ settle (guint ms)
 }
 
 static void
-fixture_setup (Fixture       *f,
-               gconstpointer  data)
+fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   f->tmpdir = g_dir_make_tmp ("ovi-app-test-XXXXXX", &error);
   g_assert_no_error (error);
@@ -104,8 +105,7 @@ fixture_setup (Fixture       *f,
 }
 
 static void
-fixture_teardown (Fixture       *f,
-                  gconstpointer  data)
+fixture_teardown (Fixture *f, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
   g_clear_object (&f->window);
@@ -117,8 +117,7 @@ fixture_teardown (Fixture       *f,
 /* --- reading what the column view shows --------------------------------- */
 
 static void
-collect_labels (GtkWidget *widget,
-                GString   *out)
+collect_labels (GtkWidget *widget, GString *out)
 {
   if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
     {
@@ -127,13 +126,13 @@ collect_labels (GtkWidget *widget,
       g_string_append (out, gtk_label_get_text (GTK_LABEL (widget)));
       return;
     }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
     collect_labels (child, out);
 }
 
 static int
-compare_y (gconstpointer a,
-           gconstpointer b)
+compare_y (gconstpointer a, gconstpointer b)
 {
   graphene_point_t pa, pb;
   GtkWidget *wa = *(GtkWidget **) a, *wb = *(GtkWidget **) b;
@@ -152,15 +151,17 @@ static GPtrArray *
 visible_rows (GtkColumnView *view)
 {
   GtkWidget *list = NULL;
-  g_autoptr(GPtrArray) widgets = g_ptr_array_new ();
+  g_autoptr (GPtrArray) widgets = g_ptr_array_new ();
   GPtrArray *rows = g_ptr_array_new_with_free_func (g_free);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child; child = gtk_widget_get_next_sibling (child))
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child;
+       child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
       list = child;
   g_assert_nonnull (list);
 
-  for (GtkWidget *row = gtk_widget_get_first_child (list); row; row = gtk_widget_get_next_sibling (row))
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row;
+       row = gtk_widget_get_next_sibling (row))
     if (gtk_widget_get_mapped (row) && gtk_widget_get_first_child (row) != NULL)
       g_ptr_array_add (widgets, row);
   g_ptr_array_sort (widgets, compare_y);
@@ -175,25 +176,22 @@ visible_rows (GtkColumnView *view)
 }
 
 static char *
-cell (GPtrArray *rows,
-      guint      row,
-      guint      column)
+cell (GPtrArray *rows, guint row, guint column)
 {
-  g_auto(GStrv) cells = g_strsplit (g_ptr_array_index (rows, row), "|", -1);
+  g_auto (GStrv) cells = g_strsplit (g_ptr_array_index (rows, row), "|", -1);
 
   g_assert_cmpuint (column, <, g_strv_length (cells));
   return g_strdup (cells[column]);
 }
 
 static GtkColumnViewColumn *
-column_by_title (GtkColumnView *view,
-                 const char    *title)
+column_by_title (GtkColumnView *view, const char *title)
 {
   GListModel *columns = gtk_column_view_get_columns (view);
 
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
-      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
 
       if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
         return column;
@@ -202,14 +200,13 @@ column_by_title (GtkColumnView *view,
 }
 
 static OviOverflowRecord *
-find_record (OviWindow *window,
-             guint64    status)
+find_record (OviWindow *window, guint64 status)
 {
   GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (window));
 
   for (guint i = 0; i < g_list_model_get_n_items (records); i++)
     {
-      g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
 
       if (ovi_overflow_record_get_status (record) == status)
         return record;
@@ -220,12 +217,11 @@ find_record (OviWindow *window,
 /* --- tests -------------------------------------------------------------- */
 
 static void
-test_overflow_table (Fixture       *f,
-                     gconstpointer  data)
+test_overflow_table (Fixture *f, gconstpointer data)
 {
   GtkColumnView *view = ovi_window_get_record_view (f->window);
   GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
-  g_autoptr(GPtrArray) rows = visible_rows (view);
+  g_autoptr (GPtrArray) rows = visible_rows (view);
   guint n = g_list_model_get_n_items (records);
 
   g_assert_cmpuint (n, >=, 5);
@@ -235,7 +231,7 @@ test_overflow_table (Fixture       *f,
    * columns in the order of the issue. */
   for (guint i = 0; i < rows->len; i++)
     {
-      g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
       g_autofree char *position = cell (rows, i, 0);
       g_autofree char *iteration = cell (rows, i, 1);
       g_autofree char *unit = cell (rows, i, 2);
@@ -247,18 +243,20 @@ test_overflow_table (Fixture       *f,
 
       g_test_message ("row %u: %s", i, (char *) g_ptr_array_index (rows, i));
       g_assert_cmpstr (position, ==, expected_position);
-      g_assert_cmpstr (iteration, ==, ovi_dump_file_get_iteration (ovi_overflow_record_get_file (record)));
+      g_assert_cmpstr (iteration, ==,
+                       ovi_dump_file_get_iteration (ovi_overflow_record_get_file (record)));
       g_assert_cmpstr (unit, ==, ovi_overflow_record_get_unit_name (record));
       g_assert_cmpstr (status, ==, expected_status);
       if (op == NULL)
-        g_assert_cmpstr (op_name, ==, _("No matching op dump file"));
+        g_assert_cmpstr (op_name, ==, _ ("No matching op dump file"));
       else
         g_assert_cmpstr (op_name, ==, ovi_dump_file_get_op_name (op));
     }
 
   /* The scan's counts stay in the progress line. */
   {
-    GtkLabel *progress = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_label"));
+    GtkLabel *progress = GTK_LABEL (
+        gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_label"));
     g_autofree char *expected = g_strdup_printf ("%u overflow records", n);
 
     g_assert_nonnull (strstr (gtk_label_get_text (progress), expected));
@@ -272,10 +270,7 @@ test_overflow_table (Fixture       *f,
 }
 
 static void
-assert_sorted (GPtrArray *rows,
-               guint      column,
-               gboolean   numeric,
-               gboolean   descending)
+assert_sorted (GPtrArray *rows, guint column, gboolean numeric, gboolean descending)
 {
   for (guint i = 1; i < rows->len; i++)
     {
@@ -303,7 +298,7 @@ static void
 wait_sorted (OviWindow *window)
 {
   GtkSortListModel *sorted = GTK_SORT_LIST_MODEL (
-    gtk_widget_get_template_child (GTK_WIDGET (window), OVI_TYPE_WINDOW, "record_sort_model"));
+      gtk_widget_get_template_child (GTK_WIDGET (window), OVI_TYPE_WINDOW, "record_sort_model"));
 
   settle (50);
   WAIT_UNTIL (gtk_sort_list_model_get_pending (sorted) == 0);
@@ -311,14 +306,13 @@ wait_sorted (OviWindow *window)
 }
 
 static void
-test_sort_by_header (Fixture       *f,
-                     gconstpointer  data)
+test_sort_by_header (Fixture *f, gconstpointer data)
 {
   GtkColumnView *view = ovi_window_get_record_view (f->window);
-  g_autoptr(GPtrArray) before = visible_rows (view);
-  g_autoptr(GPtrArray) by_task = NULL;
-  g_autoptr(GPtrArray) by_unit = NULL;
-  g_autoptr(GPtrArray) back = NULL;
+  g_autoptr (GPtrArray) before = visible_rows (view);
+  g_autoptr (GPtrArray) by_task = NULL;
+  g_autoptr (GPtrArray) by_unit = NULL;
+  g_autoptr (GPtrArray) back = NULL;
   g_autofree char *first = NULL;
 
   gtk_column_view_sort_by_column (view, column_by_title (view, "Task"), GTK_SORT_DESCENDING);
@@ -343,14 +337,16 @@ test_sort_by_header (Fixture       *f,
 }
 
 static void
-test_search_and_unit_filter (Fixture       *f,
-                             gconstpointer  data)
+test_search_and_unit_filter (Fixture *f, gconstpointer data)
 {
   GtkColumnView *view = ovi_window_get_record_view (f->window);
-  GtkWidget *search = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search");
-  GtkDropDown *units = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "unit_dropdown"));
-  const char *op_type = ovi_dump_file_get_op_type (ovi_overflow_record_get_op (find_record (f->window, 272)));
-  g_autoptr(GPtrArray) rows = NULL;
+  GtkWidget *search = (GtkWidget *) gtk_widget_get_template_child (
+      GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search");
+  GtkDropDown *units = GTK_DROP_DOWN (
+      gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "unit_dropdown"));
+  const char *op_type =
+      ovi_dump_file_get_op_type (ovi_overflow_record_get_op (find_record (f->window, 272)));
+  g_autoptr (GPtrArray) rows = NULL;
 
   /* The search matches op type or name. */
   gtk_editable_set_text (GTK_EDITABLE (search), op_type);
@@ -371,7 +367,7 @@ test_search_and_unit_filter (Fixture       *f,
 
     for (guint i = 0; i < g_list_model_get_n_items (records); i++)
       {
-        g_autoptr(OviOverflowRecord) record = g_list_model_get_item (records, i);
+        g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
 
         n_sdma += ovi_overflow_record_get_unit (record) == OVI_UNIT_SDMA;
       }
@@ -383,8 +379,7 @@ test_search_and_unit_filter (Fixture       *f,
 }
 
 static void
-test_tree_narrows (Fixture       *f,
-                   gconstpointer  data)
+test_tree_narrows (Fixture *f, gconstpointer data)
 {
   GListModel *tree = ovi_window_get_tree_model (f->window);
   GtkColumnView *view = ovi_window_get_record_view (f->window);
@@ -392,9 +387,9 @@ test_tree_narrows (Fixture       *f,
 
   for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (tree, i);
-      g_autoptr(OviTreeNode) node = gtk_tree_list_row_get_item (row);
-      g_autoptr(GPtrArray) rows = NULL;
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (tree, i);
+      g_autoptr (OviTreeNode) node = gtk_tree_list_row_get_item (row);
+      g_autoptr (GPtrArray) rows = NULL;
 
       if (ovi_tree_node_get_level (node) != OVI_TREE_LEVEL_ITERATION)
         continue;
@@ -409,8 +404,7 @@ test_tree_narrows (Fixture       *f,
 }
 
 static void
-test_checklist_0x110 (Fixture       *f,
-                      gconstpointer  data)
+test_checklist_0x110 (Fixture *f, gconstpointer data)
 {
   OviOverflowRecord *record = find_record (f->window, 272);
   g_autofree char *checklist = NULL;
@@ -429,27 +423,30 @@ test_checklist_0x110 (Fixture       *f,
 
 /* The tensor of the example with the most kinds of abnormal values. */
 static gboolean
-find_abnormal_tensor (OviWindow    *window,
+find_abnormal_tensor (OviWindow *window,
                       OviDumpFile **file_out,
-                      guint        *index_out,
-                      OviStats     *stats_out)
+                      guint *index_out,
+                      OviStats *stats_out)
 {
   GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (window));
   int best = 0;
 
   for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
-      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
       if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
         continue;
       for (guint t = 0; tensors && t < tensors->len; t++)
         {
-          g_autoptr(OviAnalysis) analysis = ovi_tensor_analyze (g_ptr_array_index (tensors, t), NULL);
+          g_autoptr (OviAnalysis) analysis =
+              ovi_tensor_analyze (g_ptr_array_index (tensors, t), NULL);
           const OviStats *stats = analysis ? ovi_analysis_get_stats (analysis) : NULL;
 
-          int score = stats ? (stats->nan > 0) + (stats->pos_inf > 0) + (stats->neg_inf > 0) + (stats->saturated > 0) : 0;
+          int score = stats ? (stats->nan > 0) + (stats->pos_inf > 0) + (stats->neg_inf > 0) +
+                                  (stats->saturated > 0)
+                            : 0;
 
           if (score > best)
             {
@@ -490,14 +487,15 @@ all_abnormal_tensors (OviWindow *window)
 
   for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
-      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
       if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
         continue;
       for (guint t = 0; tensors && t < tensors->len; t++)
         {
-          g_autoptr(OviAnalysis) analysis = ovi_tensor_analyze (g_ptr_array_index (tensors, t), NULL);
+          g_autoptr (OviAnalysis) analysis =
+              ovi_tensor_analyze (g_ptr_array_index (tensors, t), NULL);
           const OviStats *stats = analysis ? ovi_analysis_get_stats (analysis) : NULL;
 
           if (stats && stats->nan + stats->pos_inf + stats->neg_inf + stats->saturated > 0)
@@ -515,8 +513,7 @@ all_abnormal_tensors (OviWindow *window)
 }
 
 static guint64
-count_in (const char *text,
-          const char *prefix)
+count_in (const char *text, const char *prefix)
 {
   const char *p = strstr (text, prefix);
 
@@ -525,10 +522,9 @@ count_in (const char *text,
 }
 
 static void
-test_histogram_special_bins (Fixture       *f,
-                             gconstpointer  data)
+test_histogram_special_bins (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GPtrArray) abnormal = all_abnormal_tensors (f->window);
+  g_autoptr (GPtrArray) abnormal = all_abnormal_tensors (f->window);
   OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
   OviHistogramView *histogram = ovi_tensor_view_get_histogram (tensor_view);
   guint64 nan = 0, pos_inf = 0, saturated = 0;
@@ -546,7 +542,8 @@ test_histogram_special_bins (Fixture       *f,
       int width, height;
 
       ovi_window_show_tensor (f->window, a->file, a->index);
-      WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) && ovi_histogram_view_get_n_series (histogram) == 1);
+      WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) &&
+                  ovi_histogram_view_get_n_series (histogram) == 1);
       settle (100);
       width = gtk_widget_get_width (GTK_WIDGET (histogram));
       height = gtk_widget_get_height (GTK_WIDGET (histogram));
@@ -557,17 +554,21 @@ test_histogram_special_bins (Fixture       *f,
        * apart, 56 px left and 8 px right margins). */
       neg_inf_text = ovi_histogram_view_dup_text_at (histogram, 56 + 13, height / 2);
       neg_sat_text = ovi_histogram_view_dup_text_at (histogram, 56 + 26 + 2 + 13, height / 2);
-      pos_sat_text = ovi_histogram_view_dup_text_at (histogram, width - 8 - 3 * 26 - 4 + 13, height / 2);
-      pos_inf_text = ovi_histogram_view_dup_text_at (histogram, width - 8 - 2 * 26 - 2 + 13, height / 2);
+      pos_sat_text =
+          ovi_histogram_view_dup_text_at (histogram, width - 8 - 3 * 26 - 4 + 13, height / 2);
+      pos_inf_text =
+          ovi_histogram_view_dup_text_at (histogram, width - 8 - 2 * 26 - 2 + 13, height / 2);
       nan_text = ovi_histogram_view_dup_text_at (histogram, width - 8 - 13, height / 2);
       regular_text = ovi_histogram_view_dup_text_at (histogram, width / 2, height / 2);
       g_test_message ("%s: %s / %s / %s / %s / %s / %s", ovi_dump_file_get_op_name (a->file),
-                      neg_inf_text, neg_sat_text, pos_sat_text, pos_inf_text, nan_text, regular_text);
+                      neg_inf_text, neg_sat_text, pos_sat_text, pos_inf_text, nan_text,
+                      regular_text);
 
       g_assert_cmpuint (count_in (nan_text, "Not a number: "), ==, a->stats.nan);
       g_assert_cmpuint (count_in (pos_inf_text, "Positive infinity: "), ==, a->stats.pos_inf);
       g_assert_cmpuint (count_in (neg_inf_text, "Negative infinity: "), ==, a->stats.neg_inf);
-      g_assert_cmpuint (count_in (neg_sat_text, "): ") + count_in (pos_sat_text, "): "), ==, a->stats.saturated);
+      g_assert_cmpuint (count_in (neg_sat_text, "): ") + count_in (pos_sat_text, "): "), ==,
+                        a->stats.saturated);
       g_assert_nonnull (strstr (regular_text, "Bin "));
       nan += a->stats.nan;
       pos_inf += a->stats.pos_inf;
@@ -579,15 +580,20 @@ test_histogram_special_bins (Fixture       *f,
   g_assert_cmpuint (saturated, >, 0);
 
   /* More bins recompute the histogram off the main thread. */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (tensor_view), OVI_TYPE_TENSOR_VIEW, "bins_spin")), 128);
-  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) && ovi_histogram_view_get_n_series (histogram) == 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (gtk_widget_get_template_child (
+                                 GTK_WIDGET (tensor_view), OVI_TYPE_TENSOR_VIEW, "bins_spin")),
+                             128);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) &&
+              ovi_histogram_view_get_n_series (histogram) == 1);
 
   /* The histogram settings are kept. */
   {
-    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_autoptr (GSettings) settings = g_settings_new (APP_ID);
 
     g_assert_cmpuint (g_settings_get_uint (settings, "histogram-bins"), ==, 128);
-    gtk_check_button_set_active (GTK_CHECK_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (tensor_view), OVI_TYPE_TENSOR_VIEW, "log_check")), TRUE);
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (gtk_widget_get_template_child (
+                                     GTK_WIDGET (tensor_view), OVI_TYPE_TENSOR_VIEW, "log_check")),
+                                 TRUE);
     g_assert_true (g_settings_get_boolean (settings, "histogram-log-counts"));
     g_assert_true (ovi_histogram_view_get_log_counts (histogram));
     g_settings_reset (settings, "histogram-bins");
@@ -596,11 +602,10 @@ test_histogram_special_bins (Fixture       *f,
 }
 
 static void
-test_operator_table (Fixture       *f,
-                     gconstpointer  data)
+test_operator_table (Fixture *f, gconstpointer data)
 {
   GtkColumnView *view = ovi_window_get_op_view (f->window);
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
   gboolean abnormal_seen = FALSE;
 
   ovi_window_show_page (f->window, "operators");
@@ -613,7 +618,7 @@ test_operator_table (Fixture       *f,
     g_assert_cmpuint (g_list_model_get_n_items (model), >, 10);
     for (guint i = 0; i < g_list_model_get_n_items (model); i++)
       {
-        g_autoptr(OviOpRow) row = g_list_model_get_item (model, i);
+        g_autoptr (OviOpRow) row = g_list_model_get_item (model, i);
         guint64 t = ovi_dump_file_get_timestamp (ovi_op_row_get_file (row));
 
         g_assert_cmpuint (t, >=, last);
@@ -622,8 +627,8 @@ test_operator_table (Fixture       *f,
   }
   gtk_column_view_sort_by_column (view, column_by_title (view, "NaN"), GTK_SORT_DESCENDING);
   settle (50);
-  WAIT_UNTIL (gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (
-    gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "op_sort_model"))) == 0);
+  WAIT_UNTIL (gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (gtk_widget_get_template_child (
+                  GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "op_sort_model"))) == 0);
   settle (100);
   /* The list keeps its top item in view across a re-sort: scroll up as a
    * user would. */
@@ -647,8 +652,7 @@ test_operator_table (Fixture       *f,
 }
 
 static void
-test_export (Fixture       *f,
-             gconstpointer  data)
+test_export (Fixture *f, gconstpointer data)
 {
   g_autofree char *json_path = g_build_filename (f->tmpdir, "report.json", NULL);
   g_autofree char *text_path = g_build_filename (f->tmpdir, "report.txt", NULL);
@@ -658,15 +662,16 @@ test_export (Fixture       *f,
   g_autofree char *inside = g_build_filename (example, "report.json", NULL);
   g_autofree char *contents = NULL;
   g_autofree char *expected = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(OviDumpFile) file = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
   OviStats stats;
   guint index = 0;
   gsize length;
 
   /* Report as JSON: the same document the CLI writes. */
-  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_JSON, json_path, &error));
+  g_assert_true (
+      ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_JSON, json_path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (json_path, &contents, &length, &error));
   expected = ovi_report_to_json (ovi_window_get_folder (f->window));
@@ -676,14 +681,16 @@ test_export (Fixture       *f,
   g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
   g_clear_pointer (&contents, g_free);
 
-  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_TEXT, text_path, &error));
+  g_assert_true (
+      ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_TEXT, text_path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_test (text_path, G_FILE_TEST_IS_REGULAR));
 
   /* The selected tensor as .npy. */
   g_assert_true (find_abnormal_tensor (f->window, &file, &index, &stats));
   ovi_window_show_tensor (f->window, file, index);
-  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_TENSOR_NPY, npy_path, &error));
+  g_assert_true (
+      ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_TENSOR_NPY, npy_path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (npy_path, &contents, &length, &error));
   g_assert_cmpuint (length, >, 10);
@@ -692,7 +699,8 @@ test_export (Fixture       *f,
 
   /* The selected overflow file as the vendor JSON. */
   g_assert_true (ovi_window_select_record (f->window, find_record (f->window, 272)));
-  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_OVERFLOW_JSON, vendor_path, &error));
+  g_assert_true (
+      ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_OVERFLOW_JSON, vendor_path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (vendor_path, &contents, &length, &error));
   g_assert_true (json_parser_load_from_data (parser, contents, length, &error));
@@ -701,7 +709,8 @@ test_export (Fixture       *f,
   g_assert_nonnull (strstr (contents, "272"));
 
   /* Never inside the inspected folder. */
-  g_assert_false (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_JSON, inside, &error));
+  g_assert_false (
+      ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_REPORT_JSON, inside, &error));
   g_assert_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP);
   g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
 
@@ -712,8 +721,7 @@ test_export (Fixture       *f,
 }
 
 static void
-test_compare (Fixture       *f,
-              gconstpointer  data)
+test_compare (Fixture *f, gconstpointer data)
 {
   OviCompareView *compare = ovi_window_get_compare_view (f->window);
   OviHistogramView *histogram = ovi_compare_view_get_histogram (compare);
@@ -729,20 +737,23 @@ test_compare (Fixture       *f,
 }
 
 static void
-test_problems (Fixture       *f,
-               gconstpointer  data)
+test_problems (Fixture *f, gconstpointer data)
 {
   GListModel *problems = ovi_dump_folder_get_problems (ovi_window_get_folder (f->window));
-  GtkColumnView *view = GTK_COLUMN_VIEW (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problem_view"));
-  g_autoptr(GPtrArray) rows = NULL;
+  GtkColumnView *view = GTK_COLUMN_VIEW (
+      gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problem_view"));
+  g_autoptr (GPtrArray) rows = NULL;
 
   ovi_window_show_page (f->window, "problems");
   settle (200);
   {
-    GtkWidget *button = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problems_button"));
-    AdwButtonContent *content = ADW_BUTTON_CONTENT (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problems_content"));
-    g_autofree char *expected = g_strdup_printf ("%u problem%s", g_list_model_get_n_items (problems),
-                                                 g_list_model_get_n_items (problems) == 1 ? "" : "s");
+    GtkWidget *button = GTK_WIDGET (
+        gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problems_button"));
+    AdwButtonContent *content = ADW_BUTTON_CONTENT (gtk_widget_get_template_child (
+        GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problems_content"));
+    g_autofree char *expected =
+        g_strdup_printf ("%u problem%s", g_list_model_get_n_items (problems),
+                         g_list_model_get_n_items (problems) == 1 ? "" : "s");
 
     g_assert_cmpuint (g_list_model_get_n_items (problems), >, 0);
     g_assert_true (gtk_widget_get_visible (button));
@@ -757,7 +768,7 @@ test_problems (Fixture       *f,
 static void
 test_window_state (void)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
   OviWindow *window;
 
   g_settings_set_int (settings, "window-width", 900);
@@ -789,7 +800,8 @@ static void
 test_open_several (void)
 {
   g_autofree char *example = ovi_application_dup_example_dir ();
-  g_autofree char *iteration = g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+  g_autofree char *iteration =
+      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
   GFile *files[2];
   OviWindow *opened[2];
   GList *windows;
@@ -824,14 +836,13 @@ test_open_several (void)
 /* --- screenshots -------------------------------------------------------- */
 
 static void
-save_png (GtkWidget  *widget,
-          const char *name)
+save_png (GtkWidget *widget, const char *name)
 {
   const char *dir = g_getenv ("OVI_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
   g_autofree char *path = g_build_filename (dir, name, NULL);
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
@@ -852,14 +863,14 @@ most_repeated_op (OviWindow *window)
 {
   GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (window));
   OviDumpFile *first_op = ovi_overflow_record_get_op (find_record (window, 272));
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
   const char *best = ovi_dump_file_get_op_name (first_op);
   guint best_count = 0;
 
   for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
-      g_autoptr(OviDumpFile) file = g_list_model_get_item (files, i);
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       const char *name = ovi_dump_file_get_op_name (file);
       char *key;
       guint count;
@@ -871,7 +882,8 @@ most_repeated_op (OviWindow *window)
         continue;
       count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1;
       g_hash_table_insert (counts, (gpointer) name, GUINT_TO_POINTER (count));
-      if (count > best_count || (count == best_count && g_strcmp0 (name, ovi_dump_file_get_op_name (first_op)) == 0))
+      if (count > best_count ||
+          (count == best_count && g_strcmp0 (name, ovi_dump_file_get_op_name (first_op)) == 0))
         {
           best = name;
           best_count = count;
@@ -881,8 +893,7 @@ most_repeated_op (OviWindow *window)
 }
 
 static void
-test_screenshots (Fixture       *f,
-                  gconstpointer  data)
+test_screenshots (Fixture *f, gconstpointer data)
 {
   GtkWidget *window = GTK_WIDGET (f->window);
   OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
@@ -907,7 +918,7 @@ test_screenshots (Fixture       *f,
   /* The output of the first overflowing operator that holds non-finite values. */
   for (guint i = 0; i < tensors->len; i++)
     {
-      g_autoptr(OviAnalysis) analysis = ovi_tensor_analyze (g_ptr_array_index (tensors, i), NULL);
+      g_autoptr (OviAnalysis) analysis = ovi_tensor_analyze (g_ptr_array_index (tensors, i), NULL);
 
       if (analysis && ovi_analysis_get_stats (analysis)->first_nonfinite >= 0)
         index = i;
@@ -932,7 +943,7 @@ test_screenshots (Fixture       *f,
 
     for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
       {
-        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+        g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
         if (g_strcmp0 (gtk_column_view_column_get_title (column), "Class") == 0)
           gtk_column_view_sort_by_column (ops, column, GTK_SORT_ASCENDING);
       }
@@ -941,7 +952,8 @@ test_screenshots (Fixture       *f,
     for (GtkWidget *w = GTK_WIDGET (ops); w; w = gtk_widget_get_parent (w))
       if (GTK_IS_SCROLLED_WINDOW (w))
         {
-          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (w)), 0);
+          gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (w)),
+                                    0);
           break;
         }
   }
@@ -949,33 +961,41 @@ test_screenshots (Fixture       *f,
 }
 
 static void
-test_shortcuts (Fixture       *f,
-                gconstpointer  data)
+test_shortcuts (Fixture *f, gconstpointer data)
 {
-  static const struct { const char *action; const char *accel; } expected[] = {
-    { "win.open", "<Control>o" }, { "win.search", "<Control>f" }, { "win.export", "<Control>e" },
-    { "win.reload", "F5" }, { "window.close", "<Control>w" }, { "app.quit", "<Control>q" },
+  static const struct
+  {
+    const char *action;
+    const char *accel;
+  } expected[] = {
+    { "win.open", "<Control>o" }, { "win.search", "<Control>f" },   { "win.export", "<Control>e" },
+    { "win.reload", "F5" },       { "window.close", "<Control>w" }, { "app.quit", "<Control>q" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
-      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), expected[i].action);
+      g_auto (GStrv) accels =
+          gtk_application_get_accels_for_action (GTK_APPLICATION (app), expected[i].action);
 
-      g_assert_true (g_strv_contains ((const char * const *) accels, expected[i].accel));
+      g_assert_true (g_strv_contains ((const char *const *) accels, expected[i].accel));
     }
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (f->window)));
 
   /* Ctrl+F lands in the search field of the overflow table. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
   settle (100);
-  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)),
-                                         GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search")))
-                 || gtk_root_get_focus (GTK_ROOT (f->window)) == GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search")));
+  g_assert_true (
+      gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)),
+                              GTK_WIDGET (gtk_widget_get_template_child (
+                                  GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search"))) ||
+      gtk_root_get_focus (GTK_ROOT (f->window)) ==
+          GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW,
+                                                     "record_search")));
 
   /* The opened folder heads the recent folders of the start page. */
   {
-    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-folders");
+    g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+    g_auto (GStrv) recent = g_settings_get_strv (settings, "recent-folders");
     g_autofree char *example = ovi_application_dup_example_dir ();
 
     g_assert_nonnull (recent[0]);
@@ -991,10 +1011,10 @@ test_shortcuts (Fixture       *f,
 
     for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
       {
-        g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+        g_autoptr (GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
 
-        if (toplevel != GTK_WINDOW (f->window) && gtk_widget_get_visible (GTK_WIDGET (toplevel))
-            && gtk_window_get_transient_for (toplevel) == GTK_WINDOW (f->window))
+        if (toplevel != GTK_WINDOW (f->window) && gtk_widget_get_visible (GTK_WIDGET (toplevel)) &&
+            gtk_window_get_transient_for (toplevel) == GTK_WINDOW (f->window))
           about = toplevel;
       }
     g_assert_nonnull (about);
@@ -1003,27 +1023,30 @@ test_shortcuts (Fixture       *f,
 
   /* F5 rescans and gives the same records. */
   {
-    guint before = g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window)));
+    guint before =
+        g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window)));
 
     gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
     WAIT_UNTIL (!ovi_window_get_busy (f->window));
-    g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))), ==, before);
+    g_assert_cmpuint (
+        g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))),
+        ==, before);
   }
 }
 
 static void
-test_drop_folder (Fixture       *f,
-                  gconstpointer  data)
+test_drop_folder (Fixture *f, gconstpointer data)
 {
   g_autofree char *example = ovi_application_dup_example_dir ();
-  g_autofree char *iteration = g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  g_autofree char *iteration =
+      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
   GtkDropTarget *target = NULL;
-  g_autoptr(GFile) file = g_file_new_for_path (iteration);
+  g_autoptr (GFile) file = g_file_new_for_path (iteration);
   GSList *list = g_slist_prepend (NULL, file);
   GValue value = G_VALUE_INIT;
   gboolean accepted = FALSE;
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
 
   if (!g_file_test (iteration, G_FILE_TEST_IS_DIR))
     {
@@ -1033,7 +1056,7 @@ test_drop_folder (Fixture       *f,
     }
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
 
       if (GTK_IS_DROP_TARGET (controller))
         target = GTK_DROP_TARGET (controller);
@@ -1050,9 +1073,12 @@ test_drop_folder (Fixture       *f,
 
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (200);
-  g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (f->window)), ==, iteration);
+  g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (f->window)), ==,
+                   iteration);
   rows = visible_rows (ovi_window_get_record_view (f->window));
-  g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))));
+  g_assert_cmpuint (
+      rows->len, ==,
+      g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))));
   g_assert_cmpuint (rows->len, >, 0);
   for (guint i = 0; i < rows->len; i++)
     {
@@ -1062,8 +1088,7 @@ test_drop_folder (Fixture       *f,
 }
 
 static void
-test_cancel (Fixture       *f,
-             gconstpointer  data)
+test_cancel (Fixture *f, gconstpointer data)
 {
   /* Cancel right after starting a rescan: the scan stops, the window keeps
    * what was found and stays usable. */
@@ -1073,7 +1098,8 @@ test_cancel (Fixture       *f,
   /* The statistics of the operators found so far still complete. */
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (100);
-  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_revealer"))));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (
+      GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_revealer"))));
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
@@ -1081,13 +1107,12 @@ test_cancel (Fixture       *f,
 }
 
 static void
-test_open_single_file (Fixture       *f,
-                       gconstpointer  data)
+test_open_single_file (Fixture *f, gconstpointer data)
 {
   OviOverflowRecord *record = find_record (f->window, 272);
   const char *path = ovi_dump_file_get_path (ovi_overflow_record_get_file (record));
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GPtrArray) rows = NULL;
   g_autofree char *status = NULL;
 
   ovi_window_open_file (f->window, file);
@@ -1102,7 +1127,7 @@ test_open_single_file (Fixture       *f,
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -1121,20 +1146,19 @@ remove_tree (const char *path)
  * table takes them a few rows a frame, then all the rest, and ends with
  * every operator, in the order they ran. */
 static void
-test_large_table (Fixture       *f,
-                  gconstpointer  data)
+test_large_table (Fixture *f, gconstpointer data)
 {
-  g_autofree char *source = g_build_filename (g_getenv ("OVI_EXAMPLE_DIR"), "20261202101500", "0",
-                                              "resnet50_train", "11", "3",
-                                              "Cast.gradients_Cast_3.57.7.1764670500000200", NULL);
+  g_autofree char *source =
+      g_build_filename (g_getenv ("OVI_EXAMPLE_DIR"), "20261202101500", "0", "resnet50_train", "11",
+                        "3", "Cast.gradients_Cast_3.57.7.1764670500000200", NULL);
   g_autofree char *time_dir = g_build_filename (f->tmpdir, "20261204000000", NULL);
   g_autofree char *iteration = g_build_filename (time_dir, "0", "1", "1", NULL);
   g_autofree char *contents = NULL;
   gsize length = 0;
   GtkColumnView *view = ovi_window_get_op_view (f->window);
   GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
-  g_autoptr(GFile) root = g_file_new_for_path (f->tmpdir);
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GFile) root = g_file_new_for_path (f->tmpdir);
+  g_autoptr (GPtrArray) rows = NULL;
   g_autofree char *first_task = NULL;
 
   g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
@@ -1142,8 +1166,8 @@ test_large_table (Fixture       *f,
   for (guint i = 0; i < 450; i++)
     {
       /* in reverse name order, so the run order is not the listing order */
-      g_autofree char *name = g_strdup_printf ("Cast.op_%03u.%u.7.%" G_GUINT64_FORMAT, 449 - i, 1000 + i,
-                                               (guint64) 1764670500000000 + i);
+      g_autofree char *name = g_strdup_printf ("Cast.op_%03u.%u.7.%" G_GUINT64_FORMAT, 449 - i,
+                                               1000 + i, (guint64) 1764670500000000 + i);
       g_autofree char *path = g_build_filename (iteration, name, NULL);
 
       g_assert_true (g_file_set_contents (path, contents, length, NULL));
@@ -1162,8 +1186,7 @@ test_large_table (Fixture       *f,
 }
 
 int
-main (int   argc,
-      char *argv[])
+main (int argc, char *argv[])
 {
   g_autofree char *xdg = g_dir_make_tmp ("ovi-app-xdg-XXXXXX", NULL);
   const char *vars[] = { "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR" };
@@ -1200,7 +1223,8 @@ main (int   argc,
   adw_init ();
 
   app = ovi_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
   if (!g_application_register (G_APPLICATION (app), NULL, NULL))
     return 1;
 

@@ -47,8 +47,15 @@ static const double with_65504[] = { 65504, 1, 2, 3 };
 
 /* {type}.{name}.{task}.7.{ts} in @dir, one input and one output of 4. */
 static char *
-write_op (const char *dir, const char *op_type, const char *op_name, guint task, guint64 ts,
-          int in_dtype, const double *in, int out_dtype, const double *out)
+write_op (const char *dir,
+          const char *op_type,
+          const char *op_name,
+          guint task,
+          guint64 ts,
+          int in_dtype,
+          const double *in,
+          int out_dtype,
+          const double *out)
 {
   g_autoptr (OviDumpWriter) w = ovi_dump_writer_new (op_name);
   g_autofree char *file_op = g_strdelimit (g_strdup (op_name), "./\\ ", '_');
@@ -110,8 +117,8 @@ test_classify (Fixture *f, gconstpointer data)
                                           with_nan, OVI_DTYPE_FLOAT32, with_nan);
   g_autofree char *absorbed = write_op (iter, "Select", "net/Select", 3, 300, OVI_DTYPE_FLOAT16,
                                         with_inf, OVI_DTYPE_FLOAT16, clean);
-  g_autofree char *normal = write_op (iter, "Mul", "net/Mul", 4, 400, OVI_DTYPE_FLOAT32, clean,
-                                      OVI_DTYPE_FLOAT32, clean);
+  g_autofree char *normal =
+      write_op (iter, "Mul", "net/Mul", 4, 400, OVI_DTYPE_FLOAT32, clean, OVI_DTYPE_FLOAT32, clean);
   g_autofree char *saturated = write_op (iter, "Conv2D", "net/Conv", 5, 500, OVI_DTYPE_FLOAT32,
                                          with_65504, OVI_DTYPE_FLOAT16, with_65504);
   g_autoptr (OviDumpFolder) folder = NULL;
@@ -133,8 +140,7 @@ test_classify (Fixture *f, gconstpointer data)
 
   /* the verdict is kept */
   g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, absorbed)), ==,
-                   OVI_BLAME_ABSORBED);
+  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, absorbed)), ==, OVI_BLAME_ABSORBED);
 
   g_assert_cmpstr (ovi_blame_name (OVI_BLAME_UNKNOWN), ==, "unknown");
   g_assert_cmpstr (ovi_blame_name (OVI_BLAME_NORMAL), ==, "normal");
@@ -233,8 +239,8 @@ test_origins (Fixture *f, gconstpointer data)
   static const char *const lists[][2] = {
     { "type:Cast", NULL },
     { "name:*uninit*", NULL },
-    { "*uninit*", NULL },   /* bare glob, matching the name */
-    { "Ca?t", NULL },       /* bare glob, matching the type */
+    { "*uninit*", NULL }, /* bare glob, matching the name */
+    { "Ca?t", NULL },     /* bare glob, matching the type */
   };
 
   write_origins (f, &o);
@@ -250,10 +256,8 @@ test_origins (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ovi_dump_file_get_relative_dir (cast), ==, MODEL "/10");
   /* every operator was classified on the way */
   g_assert_cmpint (ovi_dump_file_peek_blame (mul), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.relu)), ==,
-                   OVI_BLAME_PROPAGATED);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.normal2)), ==,
-                   OVI_BLAME_NORMAL);
+  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.relu)), ==, OVI_BLAME_PROPAGATED);
+  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.normal2)), ==, OVI_BLAME_NORMAL);
   g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.absorbed2)), ==,
                    OVI_BLAME_ABSORBED);
 
@@ -333,8 +337,8 @@ test_origins_numeric_order (Fixture *f, gconstpointer data)
   JsonObject *root;
 
   write_origins (f, &o);
-  early = write_op (it2, "Exp", "net/Exp", 22, 1200, OVI_DTYPE_FLOAT32, clean,
-                    OVI_DTYPE_FLOAT32, with_inf);
+  early = write_op (it2, "Exp", "net/Exp", 22, 1200, OVI_DTYPE_FLOAT32, clean, OVI_DTYPE_FLOAT32,
+                    with_inf);
   folder = load (f->dir);
   origins = ovi_dump_folder_find_origins (folder, NULL);
   g_assert_cmpuint (origins->len, ==, 2);
@@ -342,8 +346,7 @@ test_origins_numeric_order (Fixture *f, gconstpointer data)
   g_assert_true (g_ptr_array_index (origins, 1) == find_file (folder, o.cast));
   json = ovi_report_to_json (folder);
   root = parse_object (parser, json);
-  g_assert_cmpstr (json_object_get_string_member (root, "first_origin_iteration"), ==,
-                   MODEL "/2");
+  g_assert_cmpstr (json_object_get_string_member (root, "first_origin_iteration"), ==, MODEL "/2");
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "origins")), ==, 2);
   origins_clear (&o);
 }
@@ -372,9 +375,9 @@ test_ignore_list_load (Fixture *f, gconstpointer data)
   g_assert_true (ovi_ignore_list_matches (list, "Cast", "net/a"));
   g_assert_false (ovi_ignore_list_matches (list, "CastV2", "net/a"));
   g_assert_true (ovi_ignore_list_matches (list, "Mul", "scope/uninit_var"));
-  g_assert_false (ovi_ignore_list_matches (list, "uninit", "scope/var"));  /* name: only names */
-  g_assert_true (ovi_ignore_list_matches (list, "Relu", "net/x"));         /* bare: type */
-  g_assert_true (ovi_ignore_list_matches (list, "Add", "Relu_grad/Add"));  /* bare: name */
+  g_assert_false (ovi_ignore_list_matches (list, "uninit", "scope/var")); /* name: only names */
+  g_assert_true (ovi_ignore_list_matches (list, "Relu", "net/x"));        /* bare: type */
+  g_assert_true (ovi_ignore_list_matches (list, "Add", "Relu_grad/Add")); /* bare: name */
   g_assert_false (ovi_ignore_list_matches (list, "Add", "net/Relu"));
   g_assert_false (ovi_ignore_list_matches (list, "#", "# another comment"));
 
@@ -443,8 +446,7 @@ test_report_json (Fixture *f, gconstpointer data)
   json = ovi_report_to_json (folder);
   root = parse_object (parser, json);
 
-  g_assert_cmpstr (json_object_get_string_member (root, "first_origin_iteration"), ==,
-                   MODEL "/10");
+  g_assert_cmpstr (json_object_get_string_member (root, "first_origin_iteration"), ==, MODEL "/10");
   origins = json_object_get_array_member (root, "origins");
   g_assert_cmpuint (json_array_get_length (origins), ==, 1);
   op = json_array_get_object_element (origins, 0);
@@ -456,18 +458,19 @@ test_report_json (Fixture *f, gconstpointer data)
   g_assert_false (json_object_get_boolean_member (op, "ignored"));
 
   abnormal = json_object_get_array_member (root, "abnormal_operators");
-  g_assert_cmpuint (json_array_get_length (abnormal), ==, 4);  /* Cast, Abs, Relu, Select */
+  g_assert_cmpuint (json_array_get_length (abnormal), ==, 4); /* Cast, Abs, Relu, Select */
   g_assert_cmpstr (json_object_get_string_member (find_by (abnormal, "op_type", "Cast"), "class"),
                    ==, "origin");
   g_assert_cmpstr (json_object_get_string_member (find_by (abnormal, "op_type", "Abs"), "class"),
                    ==, "origin");
-  g_assert_null (find_by (abnormal, "op_type", "Mul"));  /* iteration 2's Mul is normal */
+  g_assert_null (find_by (abnormal, "op_type", "Mul")); /* iteration 2's Mul is normal */
   g_assert_cmpstr (json_object_get_string_member (find_by (abnormal, "op_type", "Relu"), "class"),
                    ==, "propagated");
-  g_assert_cmpstr (json_object_get_string_member (find_by (abnormal, "op_type", "Select"),
-                                                  "class"), ==, "absorbed");
-  g_assert_cmpstr (json_object_get_string_member (find_by (abnormal, "op_type", "Select"),
-                                                  "iteration"), ==, MODEL "/2");
+  g_assert_cmpstr (json_object_get_string_member (find_by (abnormal, "op_type", "Select"), "class"),
+                   ==, "absorbed");
+  g_assert_cmpstr (
+      json_object_get_string_member (find_by (abnormal, "op_type", "Select"), "iteration"), ==,
+      MODEL "/2");
 
   records = json_object_get_array_member (root, "records");
   g_assert_cmpuint (json_array_get_length (records), ==, 2);
@@ -481,8 +484,9 @@ test_report_json (Fixture *f, gconstpointer data)
     cast_op = json_object_get_object_member (r0, "op");
     g_assert_cmpstr (json_object_get_string_member (cast_op, "op_type"), ==, "Cast");
     g_assert_cmpstr (json_object_get_string_member (cast_op, "class"), ==, "origin");
-    g_assert_cmpstr (json_object_get_string_member (
-                       json_object_get_object_member (r1, "op"), "class"), ==, "origin");
+    g_assert_cmpstr (
+        json_object_get_string_member (json_object_get_object_member (r1, "op"), "class"), ==,
+        "origin");
   }
   tensors = json_object_get_array_member (cast_op, "tensors");
   g_assert_cmpuint (json_array_get_length (tensors), ==, 2);
@@ -505,8 +509,8 @@ test_report_json (Fixture *f, gconstpointer data)
   pos = json_object_get_object_member (fb, "pos_inf");
   g_assert_cmpint (json_object_get_int_member (pos, "index"), ==, 1);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (pos, "coords")), ==, 1);
-  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (pos, "coords"), 0),
-                   ==, 1);
+  g_assert_cmpint (json_array_get_int_element (json_object_get_array_member (pos, "coords"), 0), ==,
+                   1);
 
   /* with an ignore list, the report follows */
   {
@@ -527,11 +531,12 @@ test_report_json (Fixture *f, gconstpointer data)
     g_assert_true (json_object_get_boolean_member (r1, "first"));
     origins = json_object_get_array_member (root2, "origins");
     g_assert_cmpuint (json_array_get_length (origins), ==, 1);
-    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (origins, 0),
-                                                    "op_type"), ==, "Abs");
+    g_assert_cmpstr (
+        json_object_get_string_member (json_array_get_object_element (origins, 0), "op_type"), ==,
+        "Abs");
     g_assert_true (json_object_get_boolean_member (
-      find_by (json_object_get_array_member (root2, "abnormal_operators"), "op_type", "Cast"),
-      "ignored"));
+        find_by (json_object_get_array_member (root2, "abnormal_operators"), "op_type", "Cast"),
+        "ignored"));
   }
   origins_clear (&o);
 }
@@ -714,8 +719,8 @@ run_cli (char **out, ...)
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
   envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, &err, &status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, out,
+                               &err, &status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
@@ -727,8 +732,8 @@ find_op (JsonArray *ops, const char *iteration, const char *op_type)
   for (guint i = 0; i < json_array_get_length (ops); i++)
     {
       JsonObject *o = json_array_get_object_element (ops, i);
-      if (g_str_equal (json_object_get_string_member (o, "iteration"), iteration)
-          && g_str_equal (json_object_get_string_member (o, "op_type"), op_type))
+      if (g_str_equal (json_object_get_string_member (o, "iteration"), iteration) &&
+          g_str_equal (json_object_get_string_member (o, "op_type"), op_type))
         return o;
     }
   return NULL;
@@ -747,15 +752,17 @@ test_example_cli (Fixture *f, gconstpointer data)
   int rc;
 
   rc = run_cli (&out, "report", "--json", example, NULL);
-  g_assert_cmpint (rc, ==, 1);  /* the example holds one truncated file */
+  g_assert_cmpint (rc, ==, 1); /* the example holds one truncated file */
   root = parse_object (parser, out);
   g_assert_cmpstr (json_object_get_string_member (root, "first_origin_iteration"), ==, EX_IT3);
   origins = json_object_get_array_member (root, "origins");
   g_assert_cmpuint (json_array_get_length (origins), >=, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (origins, 0),
-                                                  "op_type"), ==, "Cast");
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (origins, 0),
-                                                  "op_name"), ==, "gradients/Cast_3");
+  g_assert_cmpstr (
+      json_object_get_string_member (json_array_get_object_element (origins, 0), "op_type"), ==,
+      "Cast");
+  g_assert_cmpstr (
+      json_object_get_string_member (json_array_get_object_element (origins, 0), "op_name"), ==,
+      "gradients/Cast_3");
   abnormal = json_object_get_array_member (root, "abnormal_operators");
   g_assert_nonnull (find_op (abnormal, EX_IT3, "Cast"));
   g_assert_cmpstr (json_object_get_string_member (find_op (abnormal, EX_IT3, "Cast"), "class"), ==,
@@ -786,15 +793,16 @@ test_example_cli (Fixture *f, gconstpointer data)
     g_assert_cmpuint (json_array_get_length (records), >=, 2);
     r0 = json_array_get_object_element (records, 0);
     r1 = json_array_get_object_element (records, 1);
-    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (r0, "op"),
-                                                    "op_type"), ==, "Cast");
+    g_assert_cmpstr (
+        json_object_get_string_member (json_object_get_object_member (r0, "op"), "op_type"), ==,
+        "Cast");
     g_assert_true (json_object_get_boolean_member (r0, "ignored"));
     g_assert_false (json_object_get_boolean_member (r0, "first"));
     g_assert_false (json_object_get_boolean_member (r1, "ignored"));
     g_assert_true (json_object_get_boolean_member (r1, "first"));
     for (guint i = 2; i < json_array_get_length (records); i++)
-      g_assert_false (json_object_get_boolean_member (json_array_get_object_element (records, i),
-                                                      "first"));
+      g_assert_false (
+          json_object_get_boolean_member (json_array_get_object_element (records, i), "first"));
   }
 
   /* the text report with --ignore says so too */

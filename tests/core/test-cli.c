@@ -16,9 +16,9 @@
 typedef struct
 {
   char *dir;
-  char *in;       /* {dir}/in: a small dump tree */
-  char *iter;     /* {in}/20261202101500/0/11/3 */
-  char *out;      /* {dir}/out */
+  char *in;   /* {dir}/in: a small dump tree */
+  char *iter; /* {in}/20261202101500/0/11/3 */
+  char *out;  /* {dir}/out */
 } Fixture;
 
 static const char *
@@ -51,8 +51,8 @@ run (const char *cwd, char **out, char **err, ...)
 
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
   envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
-  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               out, err, &status, &error));
+  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, out,
+                               err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("exit %d\nstdout: %s\nstderr: %s", WIFEXITED (status) ? WEXITSTATUS (status) : -1,
                   out && *out ? *out : "", err && *err ? *err : "");
@@ -179,7 +179,8 @@ test_convert (Fixture *f, gconstpointer data)
   g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==, 0);
   g_assert_cmpstr (err, ==, "");
   listing = list_dir (out_dir);
-  g_assert_cmpstr (listing, ==, "Cast.net_Cast.57.7.100.input.0.npy "
+  g_assert_cmpstr (listing, ==,
+                   "Cast.net_Cast.57.7.100.input.0.npy "
                    "Cast.net_Cast.57.7.100.output.0.npy "
                    "Opdebug.Node_OpDebug.2.7.200.output.0.json");
 
@@ -226,7 +227,8 @@ test_convert (Fixture *f, gconstpointer data)
   g_assert_cmpstr (err, ==, "");
   g_clear_pointer (&listing, g_free);
   listing = list_dir (out_dir);
-  g_assert_cmpstr (listing, ==, "Cast.net_Cast.57.7.100.input.0.npy "
+  g_assert_cmpstr (listing, ==,
+                   "Cast.net_Cast.57.7.100.input.0.npy "
                    "Cast.net_Cast.57.7.100.output.0.npy "
                    "Opdebug.Node_OpDebug.2.7.200.output.0.json");
 }
@@ -241,15 +243,17 @@ test_convert_formats (Fixture *f, gconstpointer data)
   g_autofree char *contents = NULL;
   gsize length;
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "txt", "-o", "out", "in", NULL), ==, 0);
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "txt", "-o", "out", "in", NULL), ==,
+                   0);
   g_assert_true (g_file_get_contents (txt, &contents, NULL, NULL));
-  g_assert_cmpstr (contents, ==,
-                   "5.000000000000000000e-01\ninf\n-1.000000000000000000e+00\n");
+  g_assert_cmpstr (contents, ==, "5.000000000000000000e-01\ninf\n-1.000000000000000000e+00\n");
   g_clear_pointer (&contents, g_free);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "bin", "--force", "-o", "out", "in", NULL), ==, 0);
+  g_assert_cmpint (
+      run (f->dir, &out, &err, "convert", "--to", "bin", "--force", "-o", "out", "in", NULL), ==,
+      0);
   g_assert_true (g_file_get_contents (bin, &contents, &length, NULL));
   {
     const guint16 expected[] = { 0x3800, 0x7c00, 0xbc00 };
@@ -264,7 +268,8 @@ test_convert_formats (Fixture *f, gconstpointer data)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "csv", "-o", "out", "in", NULL), ==, 2);
+  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "csv", "-o", "out", "in", NULL), ==,
+                   2);
   g_assert_nonnull (strstr (err, "npy, txt or bin"));
 }
 
@@ -272,8 +277,10 @@ static void
 test_convert_broken (Fixture *f, gconstpointer data)
 {
   g_autofree char *out = NULL, *err = NULL;
-  g_autofree char *broken = ovi_fixture_write_bytes (f->iter, "Sub.s.6.7.300", "\x10\0\0\0\0\0\0\0ab", 10);
-  g_autofree char *expected = g_strdup_printf ("%s: header length 16 is larger than the file", broken);
+  g_autofree char *broken =
+      ovi_fixture_write_bytes (f->iter, "Sub.s.6.7.300", "\x10\0\0\0\0\0\0\0ab", 10);
+  g_autofree char *expected =
+      g_strdup_printf ("%s: header length 16 is larger than the file", broken);
   g_autofree char *npy_out = out_file (f, "Cast.net_Cast.57.7.100.output.0.npy");
   g_autofree char *json = out_file (f, "Opdebug.Node_OpDebug.2.7.200.output.0.json");
   g_autofree char *sub = out_file (f, "Sub.s.6.7.300.output.0.npy");
@@ -351,10 +358,10 @@ test_report_json (void)
   g_autoptr (JsonNode) root = NULL;
   JsonObject *o, *r0, *op, *err0;
   JsonArray *records, *errors, *flags;
-  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC", "AIV", "AICPU",
-                                       "L2 Atomic Add", "SDMA" };
-  static const char *const keys[] = { "file", "iteration", "unit", "model_id", "stream_id",
-                                      "task_id", "status", "status_hex", "flags", "op" };
+  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC", "AIV",
+                                       "AICPU",   "L2 Atomic Add",  "SDMA" };
+  static const char *const keys[] = { "file",    "iteration", "unit",       "model_id", "stream_id",
+                                      "task_id", "status",    "status_hex", "flags",    "op" };
 
   /* exit 1: the example holds one broken file */
   g_assert_cmpint (run (NULL, &out, &err, "report", "--json", example, NULL), ==, 1);
@@ -374,8 +381,9 @@ test_report_json (void)
     }
 
   r0 = json_array_get_object_element (records, 0);
-  g_assert_cmpstr (json_object_get_string_member (r0, "file"), ==,
-                   "20261202101500/0/resnet50_train/11/3/Opdebug.Node_OpDebug.2.7.1764670500000250");
+  g_assert_cmpstr (
+      json_object_get_string_member (r0, "file"), ==,
+      "20261202101500/0/resnet50_train/11/3/Opdebug.Node_OpDebug.2.7.1764670500000250");
   g_assert_cmpstr (json_object_get_string_member (r0, "iteration"), ==,
                    "20261202101500/0/resnet50_train/11/3");
   g_assert_cmpint (json_object_get_int_member (r0, "status"), ==, 272);
@@ -404,9 +412,10 @@ test_report_json (void)
   /* AIV/AIC records carry context ids; AICPU matches no op dump */
   g_assert_true (json_object_has_member (json_array_get_object_element (records, 2), "context_id"));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
-                      json_array_get_object_element (records, 2), "status_words")), ==, 4);
-  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (json_array_get_object_element (records, 4),
-                                                               "op")));
+                        json_array_get_object_element (records, 2), "status_words")),
+                    ==, 4);
+  g_assert_true (JSON_NODE_HOLDS_NULL (
+      json_object_get_member (json_array_get_object_element (records, 4), "op")));
 
   g_assert_cmpuint (json_array_get_length (errors), ==, 1);
   err0 = json_array_get_object_element (errors, 0);
@@ -460,8 +469,9 @@ test_stats_json (Fixture *f, gconstpointer data)
     g_assert_cmpfloat (json_object_get_double_member (t0, "min"), ==, -2.5);
     g_assert_cmpint (json_object_get_int_member (t1, "pos_inf"), ==, 1);
     g_assert_cmpint (json_object_get_int_member (t1, "first_nonfinite"), ==, 1);
-    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (t1, "histogram"),
-                                                 "pos_inf"), ==, 1);
+    g_assert_cmpint (
+        json_object_get_int_member (json_object_get_object_member (t1, "histogram"), "pos_inf"), ==,
+        1);
   }
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);

@@ -31,8 +31,8 @@ write_op (const char *dir, const char *op_type, const char *op_name, guint task,
 {
   g_autoptr (OviDumpWriter) w = ovi_dump_writer_new (op_name);
   g_autofree char *file_op = g_strdelimit (g_strdup (op_name), "./\\ ", '_');
-  g_autofree char *name = g_strdup_printf ("%s.%s.%u.7.%" G_GUINT64_FORMAT, op_type, file_op,
-                                           task, ts);
+  g_autofree char *name =
+      g_strdup_printf ("%s.%s.%u.7.%" G_GUINT64_FORMAT, op_type, file_op, task, ts);
   const guint64 shape[] = { 4 };
   static const double in[] = { 1, 2, 3, 4 };
   static const double out[] = { 0.5, -1, 8, 16 };
@@ -100,7 +100,7 @@ find_file (OviDumpFolder *folder, const char *relative_path)
       g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
       if (g_str_equal (ovi_dump_file_get_relative_path (f), relative_path))
         {
-          g_assert_null (found);  /* listed once */
+          g_assert_null (found); /* listed once */
           found = f;             /* the folder keeps its reference */
         }
     }
@@ -160,8 +160,8 @@ assert_one_problem (OviDumpFolder *folder, const char *rel, const char *const *w
 
 /* Writes @data as @name next to the good files, loads, checks. */
 static OviDumpFolder *
-check_broken (Fixture *f, const char *name, const void *data, gsize length,
-              const char *const *words)
+check_broken (
+    Fixture *f, const char *name, const void *data, gsize length, const char *const *words)
 {
   g_autofree char *rel = g_strconcat (ITER "/", name, NULL);
   OviDumpFolder *folder;
@@ -383,7 +383,7 @@ test_huge_field_length (Fixture *f, gconstpointer data)
   g_object_unref (check_broken (f, BROKEN_NAME, file->data, file->len, words));
   /* peak resident size stays far below anything a 2^60 claim would take */
   g_assert_no_errno (getrusage (RUSAGE_SELF, &usage));
-  g_assert_cmpint (usage.ru_maxrss, <, 512 * 1024);  /* KiB */
+  g_assert_cmpint (usage.ru_maxrss, <, 512 * 1024); /* KiB */
 }
 
 /* 100000 nested groups of an unknown field (start-group tags, wire type 3,
@@ -642,8 +642,7 @@ test_many_empty_files (Fixture *f, gconstpointer data)
       g_assert_cmpint (fd, >=, 0);
       close (fd);
     }
-  g_test_message ("created %d files in %.2f s", N_EMPTY,
-                  (g_get_monotonic_time () - start) / 1e6);
+  g_test_message ("created %d files in %.2f s", N_EMPTY, (g_get_monotonic_time () - start) / 1e6);
   start = g_get_monotonic_time ();
   folder = load (f->dir);
   g_test_message ("loaded in %.2f s", (g_get_monotonic_time () - start) / 1e6);
@@ -682,8 +681,8 @@ report_json (OviDumpFolder *folder)
 static void
 check_non_utf8 (Fixture *f, const char *file_op_type, const char *header_op_name)
 {
-  g_autofree char *good_name = g_strdup_printf ("%s.net_Relu\xff\xfe.92.7.1700000000000700",
-                                                file_op_type);
+  g_autofree char *good_name =
+      g_strdup_printf ("%s.net_Relu\xff\xfe.92.7.1700000000000700", file_op_type);
   g_autofree char *bad_name = g_strdup ("Mul.net_Mul\xff.93.7.1700000000000800");
   g_autoptr (OviDumpWriter) w = ovi_dump_writer_new (header_op_name);
   const guint64 shape[] = { 2 };
@@ -741,8 +740,8 @@ check_non_utf8 (Fixture *f, const char *file_op_type, const char *header_op_name
   g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
   {
     JsonArray *records = json_object_get_array_member (json_node_get_object (root), "records");
-    JsonArray *abnormal = json_object_get_array_member (json_node_get_object (root),
-                                                        "abnormal_operators");
+    JsonArray *abnormal =
+        json_object_get_array_member (json_node_get_object (root), "abnormal_operators");
     JsonObject *op = NULL;
     g_assert_cmpuint (json_array_get_length (records), ==, 2);
     for (guint i = 0; i < 2; i++)
@@ -753,8 +752,7 @@ check_non_utf8 (Fixture *f, const char *file_op_type, const char *header_op_name
       }
     g_assert_nonnull (op);
     g_assert_true (g_str_has_prefix (json_object_get_string_member (op, "op_name"), "net/Relu"));
-    g_assert_true (g_str_has_prefix (json_object_get_string_member (op, "file"),
-                                     ITER "/Relu"));
+    g_assert_true (g_str_has_prefix (json_object_get_string_member (op, "file"), ITER "/Relu"));
     g_assert_true (g_str_has_prefix (json_object_get_string_member (op, "op_type"), "Relu"));
     g_assert_cmpstr (json_object_get_string_member (op, "class"), ==, "origin");
     g_assert_cmpuint (json_array_get_length (abnormal), ==, 1);

@@ -68,8 +68,12 @@ dtype_cases (void)
   static const guint8 boolv[] = { 0, 1, 1, 0, 2 };
   DtypeCase *c;
 
-#define ADD(dt, nm, cnt, bytes) \
-  c = g_new0 (DtypeCase, 1); c->dtype = dt; c->name = nm; c->count = cnt; c->data = bytes; \
+#define ADD(dt, nm, cnt, bytes)                                                                    \
+  c = g_new0 (DtypeCase, 1);                                                                       \
+  c->dtype = dt;                                                                                   \
+  c->name = nm;                                                                                    \
+  c->count = cnt;                                                                                  \
+  c->data = bytes;                                                                                 \
   g_ptr_array_add (cases, c);
   ADD (OVI_DTYPE_FLOAT32, "float32", 6, ovi_fixture_encode (OVI_DTYPE_FLOAT32, fvals, 6));
   ADD (OVI_DTYPE_FLOAT16, "float16", 6, ovi_fixture_encode (OVI_DTYPE_FLOAT16, fvals, 6));
@@ -85,7 +89,8 @@ dtype_cases (void)
   ADD (OVI_DTYPE_UINT64, "uint64", 6, ovi_fixture_encode (OVI_DTYPE_UINT64, uvals, 6));
   ADD (OVI_DTYPE_BOOL, "bool", 5, raw (boolv, sizeof boolv));
   ADD (OVI_DTYPE_INT4, "int4", 5, ovi_fixture_encode (OVI_DTYPE_INT4, i4vals, 5));
-  ADD (OVI_DTYPE_FLOAT8_E5M2, "float8_e5m2", 6, ovi_fixture_encode (OVI_DTYPE_FLOAT8_E5M2, fvals, 6));
+  ADD (OVI_DTYPE_FLOAT8_E5M2, "float8_e5m2", 6,
+       ovi_fixture_encode (OVI_DTYPE_FLOAT8_E5M2, fvals, 6));
   ADD (OVI_DTYPE_FLOAT8_E4M3FN, "float8_e4m3fn", 6,
        ovi_fixture_encode (OVI_DTYPE_FLOAT8_E4M3FN, fvals, 6));
   ADD (OVI_DTYPE_COMPLEX64, "complex64", 3, raw (c64, sizeof c64));
@@ -123,8 +128,8 @@ test_dtypes (Fixture *f, gconstpointer data)
     {
       DtypeCase *c = g_ptr_array_index (cases, i);
       g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/op.with dots");
-      g_autofree char *name = g_strdup_printf ("Op.scope_op_%s.%u.2.1700000000000%03u", c->name,
-                                               10 + i, i);
+      g_autofree char *name =
+          g_strdup_printf ("Op.scope_op_%s.%u.2.1700000000000%03u", c->name, 10 + i, i);
       g_autofree char *path = NULL;
       g_autoptr (OviDumpFile) file = NULL;
       g_autoptr (GError) error = NULL;
@@ -231,11 +236,18 @@ test_order (Fixture *f, gconstpointer data)
   static const guint8 sp0[] = { 0x50, 0x51, 0x52, 0x53, 0x54 };
   static const guint8 sp1[] = { 0x60 };
   static const float o1[] = { 8, 9, 10 };
-  g_autoptr (GBytes) bo0 = raw (o0, sizeof o0), bi0 = raw (i0, sizeof i0), bi1 = raw (i1, sizeof i1),
-                     bb0 = raw (b0, sizeof b0), bs0 = raw (sp0, sizeof sp0), bs1 = raw (sp1, sizeof sp1),
+  g_autoptr (GBytes) bo0 = raw (o0, sizeof o0), bi0 = raw (i0, sizeof i0),
+                     bi1 = raw (i1, sizeof i1), bb0 = raw (b0, sizeof b0),
+                     bs0 = raw (sp0, sizeof sp0), bs1 = raw (sp1, sizeof sp1),
                      bo1 = raw (o1, sizeof o1);
-  struct { OviTensorKind kind; guint index; GBytes *bytes; guint64 count; } expected[] = {
-    { OVI_TENSOR_INPUT, 0, bi0, 3 }, { OVI_TENSOR_INPUT, 1, bi1, 2 },
+  struct
+  {
+    OviTensorKind kind;
+    guint index;
+    GBytes *bytes;
+    guint64 count;
+  } expected[] = {
+    { OVI_TENSOR_INPUT, 0, bi0, 3 },  { OVI_TENSOR_INPUT, 1, bi1, 2 },
     { OVI_TENSOR_OUTPUT, 0, bo0, 2 }, { OVI_TENSOR_OUTPUT, 1, bo1, 3 },
     { OVI_TENSOR_BUFFER, 0, bb0, 3 }, { OVI_TENSOR_SPACE, 0, bs0, 5 },
     { OVI_TENSOR_SPACE, 1, bs1, 1 },
@@ -351,8 +363,8 @@ pb_dump (const guint64 *dims, guint n, GBytes *data, OviLayout layout, gboolean 
     pb_bytes (in, 4, d, size);
   pb_u64 (in, 5, size);
   pb_sub (in, 6, pb_shape (dims, n, !packed));
-  pb_u64 (in, 8, 0x12345678);       /* address */
-  pb_u64 (in, 10, 3);               /* arg_index: newer than our schema */
+  pb_u64 (in, 8, 0x12345678); /* address */
+  pb_u64 (in, 10, 3);         /* arg_index: newer than our schema */
 
   pb_bytes (msg, 1, "2.0", 3);
   pb_u64 (msg, 2, 1634155934514051);
@@ -361,8 +373,8 @@ pb_dump (const guint64 *dims, guint n, GBytes *data, OviLayout layout, gboolean 
   pb_bytes (attr, 1, "k", 1);
   pb_bytes (attr, 2, "v", 1);
   pb_sub (msg, 7, attr);
-  pb_bytes (msg, 9, "dfx", 3);      /* dfx_message: unknown here */
-  pb_u64 (msg, 1000, 7);            /* an unknown field number */
+  pb_bytes (msg, 9, "dfx", 3); /* dfx_message: unknown here */
+  pb_u64 (msg, 1000, 7);       /* an unknown field number */
 
   if (layout == OVI_LAYOUT_NEW)
     {
@@ -396,9 +408,8 @@ test_packed_unpacked (Fixture *f, gconstpointer data)
         OviLayout layout = l ? OVI_LAYOUT_OLD : OVI_LAYOUT_NEW;
         g_autoptr (GBytes) file_bytes = pb_dump (shape, 4, bytes, layout, k == 0);
         g_autofree char *name = g_strdup_printf ("Pk.pk.%u.%u.5", k, l);
-        g_autofree char *path = ovi_fixture_write_bytes (f->dir, name,
-                                                         g_bytes_get_data (file_bytes, NULL),
-                                                         g_bytes_get_size (file_bytes));
+        g_autofree char *path = ovi_fixture_write_bytes (
+            f->dir, name, g_bytes_get_data (file_bytes, NULL), g_bytes_get_size (file_bytes));
         g_autoptr (OviDumpFile) file = NULL;
         g_autoptr (GError) error = NULL;
         g_autoptr (GBytes) d = NULL;
@@ -622,8 +633,8 @@ test_listing_is_fast (Fixture *f, gconstpointer data)
     {
       g_autoptr (OviDumpFile) file = ovi_dump_file_load (path, NULL, &error);
       g_assert_no_error (error);
-      g_assert_cmpuint (ovi_tensor_get_size (g_ptr_array_index (ovi_dump_file_get_tensors (file), 0)),
-                        ==, size);
+      g_assert_cmpuint (
+          ovi_tensor_get_size (g_ptr_array_index (ovi_dump_file_get_tensors (file), 0)), ==, size);
     }
   elapsed = g_get_monotonic_time () - start;
   g_test_message ("10 loads of a 50 MB file: %" G_GINT64_FORMAT " us", elapsed);
@@ -633,8 +644,8 @@ test_listing_is_fast (Fixture *f, gconstpointer data)
 /* ---- broken files ---- */
 
 static void
-assert_broken (Fixture *f, const char *name, const void *bytes, gsize length, int code,
-               const char *fragment)
+assert_broken (
+    Fixture *f, const char *name, const void *bytes, gsize length, int code, const char *fragment)
 {
   g_autofree char *path = ovi_fixture_write_bytes (f->dir, name, bytes, length);
   g_autoptr (GError) error = NULL;
@@ -799,8 +810,8 @@ static void
 test_not_a_dump_name (Fixture *f, gconstpointer data)
 {
   g_autoptr (GBytes) good = good_file (2);
-  g_autofree char *path = ovi_fixture_write_bytes (f->dir, "1", g_bytes_get_data (good, NULL),
-                                                   g_bytes_get_size (good));
+  g_autofree char *path =
+      ovi_fixture_write_bytes (f->dir, "1", g_bytes_get_data (good, NULL), g_bytes_get_size (good));
   g_autoptr (GError) error = NULL;
   g_autoptr (OviDumpFile) file = ovi_dump_file_load (path, NULL, &error);
 

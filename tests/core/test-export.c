@@ -115,8 +115,13 @@ assert_dict (const Npy *npy, const char *descr, const char *shape)
 }
 
 static char *
-export_data (Fixture *f, const char *name, int dtype, const guint64 *shape, guint n_dims,
-             GBytes *data, OviExportFormat format)
+export_data (Fixture *f,
+             const char *name,
+             int dtype,
+             const guint64 *shape,
+             guint n_dims,
+             GBytes *data,
+             OviExportFormat format)
 {
   g_autoptr (GError) error = NULL;
   char *path = g_build_filename (f->dir, name, NULL);
@@ -135,7 +140,8 @@ test_npy (Fixture *f, gconstpointer data)
     static const double v[] = { 1, -2.5, 65504, NAN, -INFINITY, 0 };
     const guint64 shape[] = { 2, 3 };
     g_autoptr (GBytes) d = ovi_fixture_encode (OVI_DTYPE_FLOAT16, v, 6);
-    g_autofree char *path = export_data (f, "f16.npy", OVI_DTYPE_FLOAT16, shape, 2, d, OVI_EXPORT_NPY);
+    g_autofree char *path =
+        export_data (f, "f16.npy", OVI_DTYPE_FLOAT16, shape, 2, d, OVI_EXPORT_NPY);
     Npy npy = { 0 };
 
     npy_read (&npy, path);
@@ -148,7 +154,8 @@ test_npy (Fixture *f, gconstpointer data)
     static const double v[] = { 1.5, -2.25, 65536, 3.3895313892515355e38, 0.0078125 };
     const guint64 shape[] = { 5 };
     g_autoptr (GBytes) d = ovi_fixture_encode (OVI_DTYPE_BFLOAT16, v, 5);
-    g_autofree char *path = export_data (f, "bf16.npy", OVI_DTYPE_BFLOAT16, shape, 1, d, OVI_EXPORT_NPY);
+    g_autofree char *path =
+        export_data (f, "bf16.npy", OVI_DTYPE_BFLOAT16, shape, 1, d, OVI_EXPORT_NPY);
     Npy npy = { 0 };
     float expected[5];
 
@@ -193,8 +200,8 @@ test_npy (Fixture *f, gconstpointer data)
     static const double v[] = { -448 };
     const float expected[] = { -448 };
     g_autoptr (GBytes) d = ovi_fixture_encode (OVI_DTYPE_FLOAT8_E4M3FN, v, 1);
-    g_autofree char *path = export_data (f, "e4.npy", OVI_DTYPE_FLOAT8_E4M3FN, NULL, 0, d,
-                                         OVI_EXPORT_NPY);
+    g_autofree char *path =
+        export_data (f, "e4.npy", OVI_DTYPE_FLOAT8_E4M3FN, NULL, 0, d, OVI_EXPORT_NPY);
     Npy npy = { 0 };
 
     npy_read (&npy, path);
@@ -207,8 +214,8 @@ test_npy (Fixture *f, gconstpointer data)
     static const double raw[] = { 1, 2, 3, 4 };
     const guint64 shape[] = { 1, 2, 1, 1 };
     g_autoptr (GBytes) d = g_bytes_new (raw, sizeof raw);
-    g_autofree char *path = export_data (f, "c.npy", OVI_DTYPE_COMPLEX128, shape, 4, d,
-                                         OVI_EXPORT_NPY);
+    g_autofree char *path =
+        export_data (f, "c.npy", OVI_DTYPE_COMPLEX128, shape, 4, d, OVI_EXPORT_NPY);
     Npy npy = { 0 };
 
     npy_read (&npy, path);
@@ -248,7 +255,8 @@ test_txt (Fixture *f, gconstpointer data)
     static const double v[] = { 65504, NAN, -INFINITY, INFINITY, 0, -2.5, 1e-7 };
     const guint64 shape[] = { 7 };
     g_autoptr (GBytes) d = ovi_fixture_encode (OVI_DTYPE_FLOAT16, v, 7);
-    g_autofree char *path = export_data (f, "f16.txt", OVI_DTYPE_FLOAT16, shape, 1, d, OVI_EXPORT_TXT);
+    g_autofree char *path =
+        export_data (f, "f16.txt", OVI_DTYPE_FLOAT16, shape, 1, d, OVI_EXPORT_TXT);
     g_autofree char *text = NULL;
 
     g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -265,7 +273,8 @@ test_txt (Fixture *f, gconstpointer data)
     static const float v[] = { -NAN, 0.1f, -3 };
     const guint64 shape[] = { 3 };
     g_autoptr (GBytes) d = g_bytes_new (v, sizeof v);
-    g_autofree char *path = export_data (f, "f32.txt", OVI_DTYPE_FLOAT32, shape, 1, d, OVI_EXPORT_TXT);
+    g_autofree char *path =
+        export_data (f, "f32.txt", OVI_DTYPE_FLOAT32, shape, 1, d, OVI_EXPORT_TXT);
     g_autofree char *text = NULL;
 
     g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -291,7 +300,8 @@ test_txt (Fixture *f, gconstpointer data)
     static const float v[] = { 1, 2, 3, -4 };
     const guint64 shape[] = { 2 };
     g_autoptr (GBytes) d = g_bytes_new (v, sizeof v);
-    g_autofree char *path = export_data (f, "c.txt", OVI_DTYPE_COMPLEX64, shape, 1, d, OVI_EXPORT_TXT);
+    g_autofree char *path =
+        export_data (f, "c.txt", OVI_DTYPE_COMPLEX64, shape, 1, d, OVI_EXPORT_TXT);
     g_autofree char *text = NULL;
 
     g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -303,7 +313,8 @@ test_txt (Fixture *f, gconstpointer data)
     static const double v[] = { -2147483648.0, 7 };
     const guint64 shape[] = { 2 };
     g_autoptr (GBytes) d = ovi_fixture_encode (OVI_DTYPE_INT32, v, 2);
-    g_autofree char *path = export_data (f, "i32.txt", OVI_DTYPE_INT32, shape, 1, d, OVI_EXPORT_TXT);
+    g_autofree char *path =
+        export_data (f, "i32.txt", OVI_DTYPE_INT32, shape, 1, d, OVI_EXPORT_TXT);
     g_autofree char *text = NULL;
 
     g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -332,8 +343,8 @@ test_bin_and_errors (Fixture *f, gconstpointer data)
   g_assert_cmpint (st.st_mode & 0777, ==, 0644);
 
   /* an unknown dtype has no .npy */
-  g_assert_false (ovi_export_tensor_data (40, shape, 1, d, OVI_EXPORT_NPY, npy,
-                                          OVI_EXPORT_FLAGS_NONE, &error));
+  g_assert_false (
+      ovi_export_tensor_data (40, shape, 1, d, OVI_EXPORT_NPY, npy, OVI_EXPORT_FLAGS_NONE, &error));
   g_assert_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED);
   g_clear_error (&error);
   /* fewer bytes than the shape needs */
@@ -358,16 +369,18 @@ test_file_names (Fixture *f, gconstpointer data)
   g_autoptr (GError) error = NULL;
   GPtrArray *t;
   static const char *const expected_npy[] = {
-    "Add.a.1.2.3.input.0.npy", "Add.a.1.2.3.input.1.npy", "Add.a.1.2.3.output.0.npy",
+    "Add.a.1.2.3.input.0.npy",    "Add.a.1.2.3.input.1.npy", "Add.a.1.2.3.output.0.npy",
     "Add.a.1.2.3.l1buffer.0.bin", "Add.a.1.2.3.space.0.bin",
   };
   static const char *const expected_txt[] = {
-    "Add.a.1.2.3.input.0.txt", "Add.a.1.2.3.input.1.txt", "Add.a.1.2.3.output.0.txt",
+    "Add.a.1.2.3.input.0.txt",    "Add.a.1.2.3.input.1.txt", "Add.a.1.2.3.output.0.txt",
     "Add.a.1.2.3.l1buffer.0.bin", "Add.a.1.2.3.space.0.bin",
   };
   static const char *const expected_bin[] = {
-    "Add.a.1.2.3.input.0.6.float16.NCHW.bin", "Add.a.1.2.3.input.1.2.unknown_dtype_40.ND.bin",
-    "Add.a.1.2.3.output.0.6.float32.NCHW.bin", "Add.a.1.2.3.l1buffer.0.bin",
+    "Add.a.1.2.3.input.0.6.float16.NCHW.bin",
+    "Add.a.1.2.3.input.1.2.unknown_dtype_40.ND.bin",
+    "Add.a.1.2.3.output.0.6.float32.NCHW.bin",
+    "Add.a.1.2.3.l1buffer.0.bin",
     "Add.a.1.2.3.space.0.bin",
   };
 
@@ -593,7 +606,7 @@ test_fsize_limit (Fixture *f, gconstpointer data)
 static void
 test_copied_tensor (Fixture *f, gconstpointer data)
 {
-  const guint64 count = 1500000;   /* 3 MB of float16: more than one buffer */
+  const guint64 count = 1500000; /* 3 MB of float16: more than one buffer */
   const guint64 shape[] = { 1500, 1000 };
   g_autofree double *values = g_new (double, count);
   g_autofree char *shm = NULL;
@@ -636,16 +649,16 @@ test_copied_tensor (Fixture *f, gconstpointer data)
           gsize bin_length;
           Npy npy = { 0 };
 
-          g_assert_true (ovi_export_tensor (t, OVI_EXPORT_NPY, npy_path, OVI_EXPORT_FLAGS_OVERWRITE,
-                                            &error));
+          g_assert_true (
+              ovi_export_tensor (t, OVI_EXPORT_NPY, npy_path, OVI_EXPORT_FLAGS_OVERWRITE, &error));
           g_assert_no_error (error);
           npy_read (&npy, npy_path);
           assert_dict (&npy, "<f2", "(1500, 1000)");
           g_assert_cmpmem (npy.data, npy.data_length, g_bytes_get_data (stored, NULL), count * 2);
           npy_clear (&npy);
 
-          g_assert_true (ovi_export_tensor (t, OVI_EXPORT_BIN, bin_path, OVI_EXPORT_FLAGS_OVERWRITE,
-                                            &error));
+          g_assert_true (
+              ovi_export_tensor (t, OVI_EXPORT_BIN, bin_path, OVI_EXPORT_FLAGS_OVERWRITE, &error));
           g_assert_no_error (error);
           g_assert_true (g_file_get_contents (bin_path, &bin, &bin_length, NULL));
           g_assert_cmpmem (bin, bin_length, g_bytes_get_data (stored, NULL), count * 2);

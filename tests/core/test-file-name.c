@@ -25,8 +25,8 @@ typedef struct
 static const NameCase cases[] = {
   /* {op_type}.{op_name}.{task}.{stream}.{ts} */
   { "Add.op.1.2.3", OVI_FILE_KIND_OP_DUMP, "Add", "op", 1, TRUE, 2, 3, FALSE, 0, FALSE, 0, 0 },
-  { "MatMul.gradients_MatMul_grad_MatMul.55.7.1764670500000100", OVI_FILE_KIND_OP_DUMP,
-    "MatMul", "gradients_MatMul_grad_MatMul", 55, TRUE, 7, 1764670500000100, FALSE, 0, FALSE, 0, 0 },
+  { "MatMul.gradients_MatMul_grad_MatMul.55.7.1764670500000100", OVI_FILE_KIND_OP_DUMP, "MatMul",
+    "gradients_MatMul_grad_MatMul", 55, TRUE, 7, 1764670500000100, FALSE, 0, FALSE, 0, 0 },
   /* with .{a}.{ctx}.{thread}.{b} */
   { "Conv2D.resnet_layer3_conv2.120.5.1764670560000110.4.2.7.0", OVI_FILE_KIND_OP_DUMP, "Conv2D",
     "resnet_layer3_conv2", 120, TRUE, 5, 1764670560000110, FALSE, 0, TRUE, 2, 7 },
@@ -41,23 +41,23 @@ static const NameCase cases[] = {
   { "Cast.op_a.57.1597922031178434.4.3.2.0", OVI_FILE_KIND_OP_DUMP, "Cast", "op_a", 57, FALSE, 0,
     1597922031178434, FALSE, 0, TRUE, 3, 2 },
   /* adump: {op_type}.{op_name}.{dump_number}.{task}.{stream}.{ts} */
-  { "Relu.net_relu.9.21.4.1700000000000001", OVI_FILE_KIND_OP_DUMP, "Relu", "net_relu", 21, TRUE,
-    4, 1700000000000001, TRUE, 9, FALSE, 0, 0 },
+  { "Relu.net_relu.9.21.4.1700000000000001", OVI_FILE_KIND_OP_DUMP, "Relu", "net_relu", 21, TRUE, 4,
+    1700000000000001, TRUE, 9, FALSE, 0, 0 },
   /* adump with .FFTSPLUS.{ctx}.{thread}.{dev} */
   { "Relu.net_relu.9.21.4.1700000000000001.FFTSPLUS.6.5.1", OVI_FILE_KIND_OP_DUMP, "Relu",
     "net_relu", 21, TRUE, 4, 1700000000000001, TRUE, 9, TRUE, 6, 5 },
   /* overflow files */
   { "Opdebug.Node_OpDebug.59.1597922031178434", OVI_FILE_KIND_OVERFLOW, "Opdebug", "Node_OpDebug",
     59, FALSE, 0, 1597922031178434, FALSE, 0, FALSE, 0, 0 },
-  { "Opdebug.Node_OpDebug.2.7.1764670500000250", OVI_FILE_KIND_OVERFLOW, "Opdebug",
-    "Node_OpDebug", 2, TRUE, 7, 1764670500000250, FALSE, 0, FALSE, 0, 0 },
+  { "Opdebug.Node_OpDebug.2.7.1764670500000250", OVI_FILE_KIND_OVERFLOW, "Opdebug", "Node_OpDebug",
+    2, TRUE, 7, 1764670500000250, FALSE, 0, FALSE, 0, 0 },
   { "OpDebug.Node_Opdebug.3.5.1764670560000150.4.2.0.0", OVI_FILE_KIND_OVERFLOW, "OpDebug",
     "Node_Opdebug", 3, TRUE, 5, 1764670560000150, FALSE, 0, TRUE, 2, 0 },
   { "OPDEBUG.node_opdebug.4.9.100", OVI_FILE_KIND_OVERFLOW, "OPDEBUG", "node_opdebug", 4, TRUE, 9,
     100, FALSE, 0, FALSE, 0, 0 },
   /* exception dumps: stream before task */
-  { "exception_info.7.31.1700000000000002", OVI_FILE_KIND_EXCEPTION, "exception_info", "", 31,
-    TRUE, 7, 1700000000000002, FALSE, 0, FALSE, 0, 0 },
+  { "exception_info.7.31.1700000000000002", OVI_FILE_KIND_EXCEPTION, "exception_info", "", 31, TRUE,
+    7, 1700000000000002, FALSE, 0, FALSE, 0, 0 },
   /* an op name of digits only is still a name */
   { "Add.123.1.2.3", OVI_FILE_KIND_OP_DUMP, "Add", "123", 1, TRUE, 2, 3, FALSE, 0, FALSE, 0, 0 },
   /* u64 values up to 2^64-1 */
@@ -101,8 +101,18 @@ static void
 test_rejected (void)
 {
   static const char *const names[] = {
-    "mapping.csv", "statistic.csv", "x.npy", "Add.op.1.2.3.output.0.npy", "README", "a.b",
-    "acl_dump_0.json", "Add.op.1.2.3.output.0.json", "", "...", "Add..1.2.3", ".op.1.2.3",
+    "mapping.csv",
+    "statistic.csv",
+    "x.npy",
+    "Add.op.1.2.3.output.0.npy",
+    "README",
+    "a.b",
+    "acl_dump_0.json",
+    "Add.op.1.2.3.output.0.json",
+    "",
+    "...",
+    "Add..1.2.3",
+    ".op.1.2.3",
     "Opdebug.Node_OpDebug.2.7.1764670500000250.output.0.json",
     "exception_info.7.x.1",
   };

@@ -35,13 +35,13 @@ teardown (Fixture *f, gconstpointer data)
 
 /* An op dump file {type}.{name}.{task}.{stream}.{ts} in @dir. */
 static void
-write_op (const char *dir, const char *op_type, const char *op_name, guint task, guint stream,
-          guint64 ts)
+write_op (
+    const char *dir, const char *op_type, const char *op_name, guint task, guint stream, guint64 ts)
 {
   g_autoptr (OviDumpWriter) w = ovi_dump_writer_new (op_name);
   g_autofree char *file_op = g_strdelimit (g_strdup (op_name), "./\\ ", '_');
-  g_autofree char *name = g_strdup_printf ("%s.%s.%u.%u.%" G_GUINT64_FORMAT, op_type, file_op,
-                                           task, stream, ts);
+  g_autofree char *name =
+      g_strdup_printf ("%s.%s.%u.%u.%" G_GUINT64_FORMAT, op_type, file_op, task, stream, ts);
   const guint64 shape[] = { 3 };
   static const double v[] = { 1, 65504, -2 };
 
@@ -56,7 +56,8 @@ write_overflow (const char *dir, guint task, guint stream, guint64 ts, guint64 s
 {
   OviClassicBlock core = { 11, stream, task, 0, 0x1000, 0x2000, 0, 0, status };
   g_autoptr (GBytes) p = ovi_overflow_payload_classic (NULL, NULL, &core);
-  g_autofree char *name = g_strdup_printf ("Opdebug.Node_OpDebug.2.%u.%" G_GUINT64_FORMAT, stream, ts);
+  g_autofree char *name =
+      g_strdup_printf ("Opdebug.Node_OpDebug.2.%u.%" G_GUINT64_FORMAT, stream, ts);
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autoptr (GError) error = NULL;
 
@@ -92,13 +93,16 @@ find_file (OviDumpFolder *folder, const char *name)
     {
       g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
       if (g_str_equal (ovi_dump_file_get_name (f), name))
-        return f;  /* the folder keeps its reference */
+        return f; /* the folder keeps its reference */
     }
   return NULL;
 }
 
 static void
-assert_hierarchy (OviDumpFile *file, const char *time, const char *device, const char *model,
+assert_hierarchy (OviDumpFile *file,
+                  const char *time,
+                  const char *device,
+                  const char *model,
                   const char *iteration)
 {
   g_assert_nonnull (file);
@@ -157,11 +161,10 @@ test_levels (Fixture *f, gconstpointer data)
 static void
 test_model_name_levels (Fixture *f, gconstpointer data)
 {
-  g_autofree char *cann = g_build_filename (f->dir, "cann", "20261202101500", "1", "resnet50",
-                                            "11", "7", NULL);
-  g_autofree char *wrapped = g_build_filename (f->dir, "wrap", "rank_3", "20261202101501",
-                                               "step_2", "20261202101502", "5", "bert", "12", "9",
-                                               NULL);
+  g_autofree char *cann =
+      g_build_filename (f->dir, "cann", "20261202101500", "1", "resnet50", "11", "7", NULL);
+  g_autofree char *wrapped = g_build_filename (f->dir, "wrap", "rank_3", "20261202101501", "step_2",
+                                               "20261202101502", "5", "bert", "12", "9", NULL);
   g_autofree char *ms = g_build_filename (f->dir, "ms", "rank_0", "debug_files", "42", NULL);
   g_autofree char *no_time = g_build_filename (f->dir, "plain", "2", "13", "4", NULL);
   g_autoptr (OviDumpFolder) folder = NULL;
@@ -198,9 +201,14 @@ test_record_order (Fixture *f, gconstpointer data)
   g_autofree char *i100 = g_build_filename (base, "100", NULL);
   g_autoptr (OviDumpFolder) folder = NULL;
   GListModel *records;
-  static const struct { const char *iter; guint64 ts; guint64 status; } expected[] = {
-    { "9", 900, 0x20 }, { "9", 950, 0x10 }, { "10", 100, 0x100 }, { "10", 500, 0x400 },
-    { "100", 50, 0x8 },
+  static const struct
+  {
+    const char *iter;
+    guint64 ts;
+    guint64 status;
+  } expected[] = {
+    { "9", 900, 0x20 },   { "9", 950, 0x10 }, { "10", 100, 0x100 },
+    { "10", 500, 0x400 }, { "100", 50, 0x8 },
   };
 
   write_overflow (i10, 20, 1, 500, 0x400);
@@ -222,7 +230,8 @@ test_record_order (Fixture *f, gconstpointer data)
       g_assert_cmpuint (ovi_overflow_record_get_position (r), ==, i);
       g_assert_cmpint (ovi_overflow_record_get_is_first (r), ==, i == 0);
       if (i == 1)
-        g_assert_cmpstr (ovi_dump_file_get_name (ovi_overflow_record_get_op (r)), ==, "Cast.c.10.1.940");
+        g_assert_cmpstr (ovi_dump_file_get_name (ovi_overflow_record_get_op (r)), ==,
+                         "Cast.c.10.1.940");
       else
         g_assert_null (ovi_overflow_record_get_op (r));
     }
@@ -272,8 +281,8 @@ test_many_files (Fixture *f, gconstpointer data)
       g_assert_cmpstr (ovi_dump_file_get_name (file), ==, name);
       g_assert_cmpuint (ovi_dump_file_get_task_id (file), ==, i);
       assert_hierarchy (file, "20261202101500", "0", "11", "7");
-      g_assert_cmpuint (ovi_tensor_get_count (g_ptr_array_index (ovi_dump_file_get_tensors (file), 0)),
-                        ==, 3);
+      g_assert_cmpuint (
+          ovi_tensor_get_count (g_ptr_array_index (ovi_dump_file_get_tensors (file), 0)), ==, 3);
     }
   for (guint i = 0; i < n_broken; i++)
     {
@@ -287,7 +296,8 @@ test_many_files (Fixture *f, gconstpointer data)
     g_autoptr (OviOverflowRecord) r1 = g_list_model_get_item (records, 1);
     g_autoptr (OviOverflowRecord) r2 = g_list_model_get_item (records, 2);
     g_assert_cmpstr (ovi_dump_file_get_name (ovi_overflow_record_get_op (r0)), ==, "Op.o.7.1.1007");
-    g_assert_cmpstr (ovi_dump_file_get_name (ovi_overflow_record_get_op (r1)), ==, "Op.o.149.1.1149");
+    g_assert_cmpstr (ovi_dump_file_get_name (ovi_overflow_record_get_op (r1)), ==,
+                     "Op.o.149.1.1149");
     g_assert_null (ovi_overflow_record_get_op (r2));
   }
 }
@@ -690,11 +700,11 @@ test_example (void)
   g_autofree char *path = g_build_filename (SOURCE_ROOT, "data", "example-dump", NULL);
   g_autoptr (OviDumpFolder) folder = load (path);
   GListModel *records = ovi_dump_folder_get_records (folder);
-  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC", "AIV", "AICPU",
-                                       "L2 Atomic Add", "SDMA" };
+  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC", "AIV",
+                                       "AICPU",   "L2 Atomic Add",  "SDMA" };
   static const char *const iterations[] = { "3", "3", "4", "4", "4", "10", "10" };
-  static const char *const op_types[] = { "Cast", "ReduceSum", "Conv2D", "BatchMatMul", NULL,
-                                          "Mul", "AssignAdd" };
+  static const char *const op_types[] = { "Cast", "ReduceSum", "Conv2D",   "BatchMatMul",
+                                          NULL,   "Mul",       "AssignAdd" };
   g_autoptr (OviProblem) problem = NULL;
 
   g_assert_cmpuint (n_items (records), ==, 7);
@@ -718,7 +728,8 @@ test_example (void)
         {
           g_assert_cmpuint (ovi_overflow_record_get_status (r), ==, 272);
           g_assert_cmpstr (ovi_dump_file_get_op_name (op), ==, "gradients/Cast_3");
-          g_assert_cmpstr (ovi_dump_file_get_name (op), ==, "Cast.gradients_Cast_3.57.7.1764670500000200");
+          g_assert_cmpstr (ovi_dump_file_get_name (op), ==,
+                           "Cast.gradients_Cast_3.57.7.1764670500000200");
         }
       if (i == 2)
         /* the context id picks the second Conv2D execution */
@@ -727,7 +738,8 @@ test_example (void)
     }
   g_assert_cmpuint (n_items (ovi_dump_folder_get_problems (folder)), ==, 1);
   problem = g_list_model_get_item (ovi_dump_folder_get_problems (folder), 0);
-  g_assert_true (g_str_has_suffix (ovi_problem_get_file (problem), "Sub.loss_Sub_1.230.3.1764671000000400"));
+  g_assert_true (
+      g_str_has_suffix (ovi_problem_get_file (problem), "Sub.loss_Sub_1.230.3.1764671000000400"));
   g_assert_nonnull (strstr (ovi_problem_get_message (problem), "truncated"));
   /* the mapping.csv long name is there under its original name */
   {
@@ -739,7 +751,8 @@ test_example (void)
         if (g_str_has_prefix (ovi_dump_file_get_name (file), "AssignAdd.fp_bp_very_long_scope_"))
           {
             found = TRUE;
-            g_assert_cmpstr (ovi_dump_file_get_op_name (file), ==, "fp_bp/very_long_scope/AssignAdd");
+            g_assert_cmpstr (ovi_dump_file_get_op_name (file), ==,
+                             "fp_bp/very_long_scope/AssignAdd");
             g_assert_cmpuint (ovi_dump_file_get_task_id (file), ==, 210);
           }
       }

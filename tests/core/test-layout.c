@@ -60,9 +60,9 @@ typedef struct
   int format;
   guint n_orig;
   guint64 orig[6];
-  guint64 c0;          /* for the C0 layouts */
+  guint64 c0; /* for the C0 layouts */
   guint n_dev;
-  guint64 dev[8];      /* filled by device_shape() */
+  guint64 dev[8]; /* filled by device_shape() */
 } Case;
 
 /* The device shape from the definitions. */
@@ -74,19 +74,25 @@ device_shape (Case *c)
 
   switch (c->format)
     {
-    case 3:   /* NC1HWC0: (N, C1, H, W, C0) */
-    case 12:  /* NC1HWC0_C04 */
+    case 3:  /* NC1HWC0: (N, C1, H, W, C0) */
+    case 12: /* NC1HWC0_C04 */
       c1 = ceil_div (o[1], c->c0);
       c->n_dev = 5;
-      c->dev[0] = o[0]; c->dev[1] = c1; c->dev[2] = o[2]; c->dev[3] = o[3]; c->dev[4] = c->c0;
+      c->dev[0] = o[0];
+      c->dev[1] = c1;
+      c->dev[2] = o[2];
+      c->dev[3] = o[3];
+      c->dev[4] = c->c0;
       break;
-    case 4:   /* FRACTAL_Z: (C1*H*W, ceil(N/16), 16, C0) */
+    case 4: /* FRACTAL_Z: (C1*H*W, ceil(N/16), 16, C0) */
       c1 = ceil_div (o[1], c->c0);
       c->n_dev = 4;
-      c->dev[0] = c1 * o[2] * o[3]; c->dev[1] = ceil_div (o[0], N0); c->dev[2] = N0;
+      c->dev[0] = c1 * o[2] * o[3];
+      c->dev[1] = ceil_div (o[0], N0);
+      c->dev[2] = N0;
       c->dev[3] = c->c0;
       break;
-    case 29:  /* FRACTAL_NZ: (..., ceil(N/16), ceil(M/16), 16, 16) */
+    case 29: /* FRACTAL_NZ: (..., ceil(N/16), ceil(M/16), 16, 16) */
       {
         guint nb = c->n_orig - 2;
         for (guint i = 0; i < nb; i++)
@@ -98,16 +104,22 @@ device_shape (Case *c)
         c->n_dev = nb + 4;
       }
       break;
-    case 32:  /* NDC1HWC0: NCDHW -> (N, D, C1, H, W, C0) */
+    case 32: /* NDC1HWC0: NCDHW -> (N, D, C1, H, W, C0) */
       c1 = ceil_div (o[1], c->c0);
       c->n_dev = 6;
-      c->dev[0] = o[0]; c->dev[1] = o[2]; c->dev[2] = c1; c->dev[3] = o[3]; c->dev[4] = o[4];
+      c->dev[0] = o[0];
+      c->dev[1] = o[2];
+      c->dev[2] = c1;
+      c->dev[3] = o[3];
+      c->dev[4] = o[4];
       c->dev[5] = c->c0;
       break;
-    case 33:  /* FRACTAL_Z_3D: NCDHW -> (D*C1*H*W, ceil(N/16), 16, C0) */
+    case 33: /* FRACTAL_Z_3D: NCDHW -> (D*C1*H*W, ceil(N/16), 16, C0) */
       c1 = ceil_div (o[1], c->c0);
       c->n_dev = 4;
-      c->dev[0] = o[2] * c1 * o[3] * o[4]; c->dev[1] = ceil_div (o[0], N0); c->dev[2] = N0;
+      c->dev[0] = o[2] * c1 * o[3] * o[4];
+      c->dev[1] = ceil_div (o[0], N0);
+      c->dev[2] = N0;
       c->dev[3] = c->c0;
       break;
     default:
@@ -125,33 +137,49 @@ device_index (const Case *c, const guint64 *l)
   switch (c->format)
     {
     case 3:
-    case 12:  /* (n,c,h,w) at [n][c/C0][h][w][c%C0] */
-      d[0] = l[0]; d[1] = l[1] / C0; d[2] = l[2]; d[3] = l[3]; d[4] = l[1] % C0;
+    case 12: /* (n,c,h,w) at [n][c/C0][h][w][c%C0] */
+      d[0] = l[0];
+      d[1] = l[1] / C0;
+      d[2] = l[2];
+      d[3] = l[3];
+      d[4] = l[1] % C0;
       break;
-    case 4:   /* (n,c,h,w) at [(c/C0)*H*W + h*W + w][n/16][n%16][c%C0] */
+    case 4: /* (n,c,h,w) at [(c/C0)*H*W + h*W + w][n/16][n%16][c%C0] */
       {
         guint64 H = c->orig[2], W = c->orig[3];
         d[0] = (l[1] / C0) * H * W + l[2] * W + l[3];
-        d[1] = l[0] / 16; d[2] = l[0] % 16; d[3] = l[1] % C0;
+        d[1] = l[0] / 16;
+        d[2] = l[0] % 16;
+        d[3] = l[1] % C0;
       }
       break;
-    case 29:  /* (b..., m, n) at [b...][n/16][m/16][m%16][n%16] */
+    case 29: /* (b..., m, n) at [b...][n/16][m/16][m%16][n%16] */
       {
         guint nb = c->n_orig - 2;
         guint64 m = l[nb], n = l[nb + 1];
         for (guint i = 0; i < nb; i++)
           d[i] = l[i];
-        d[nb] = n / 16; d[nb + 1] = m / 16; d[nb + 2] = m % 16; d[nb + 3] = n % 16;
+        d[nb] = n / 16;
+        d[nb + 1] = m / 16;
+        d[nb + 2] = m % 16;
+        d[nb + 3] = n % 16;
       }
       break;
-    case 32:  /* (n,c,d,h,w) at [n][d][c/C0][h][w][c%C0] */
-      d[0] = l[0]; d[1] = l[2]; d[2] = l[1] / C0; d[3] = l[3]; d[4] = l[4]; d[5] = l[1] % C0;
+    case 32: /* (n,c,d,h,w) at [n][d][c/C0][h][w][c%C0] */
+      d[0] = l[0];
+      d[1] = l[2];
+      d[2] = l[1] / C0;
+      d[3] = l[3];
+      d[4] = l[4];
+      d[5] = l[1] % C0;
       break;
-    case 33:  /* at [((d*C1 + c/C0)*H + h)*W + w][n/16][n%16][c%C0] */
+    case 33: /* at [((d*C1 + c/C0)*H + h)*W + w][n/16][n%16][c%C0] */
       {
         guint64 C1 = ceil_div (c->orig[1], C0), H = c->orig[3], W = c->orig[4];
         d[0] = ((l[2] * C1 + l[1] / C0) * H + l[3]) * W + l[4];
-        d[1] = l[0] / 16; d[2] = l[0] % 16; d[3] = l[1] % C0;
+        d[1] = l[0] / 16;
+        d[2] = l[0] % 16;
+        d[3] = l[1] % C0;
       }
       break;
     default:
@@ -201,8 +229,8 @@ read_npy (const char *path, char **dict, GBytes **data)
     }
   else
     {
-      header_len = (guint8) contents[8] | ((guint8) contents[9] << 8)
-                   | ((guint8) contents[10] << 16) | ((guint) (guint8) contents[11] << 24);
+      header_len = (guint8) contents[8] | ((guint8) contents[9] << 8) |
+                   ((guint8) contents[10] << 16) | ((guint) (guint8) contents[11] << 24);
       start = 12;
     }
   g_assert_cmpuint (start + header_len, <=, length);
@@ -226,8 +254,8 @@ run_cli (const char *const *args)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
   envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
   g_assert_no_error (error);
   g_test_message ("cli stdout: %s\nstderr: %s", out, err);
   g_assert_true (WIFEXITED (status));
@@ -291,10 +319,10 @@ check_case (Fixture *f, Case *c, int dtype)
   g_test_message ("%s dtype %d: %" G_GUINT64_FORMAT " logical, %" G_GUINT64_FORMAT " device",
                   c->label, dtype, count, dev_count);
   if (dtype == OVI_DTYPE_FLOAT16)
-    g_assert_cmpuint (count, <=, 2048);  /* distinct integers in float16 */
+    g_assert_cmpuint (count, <=, 2048); /* distinct integers in float16 */
   if (dtype == OVI_DTYPE_INT8)
     g_assert_cmpuint (count, <=, 127);
-  g_assert_cmpuint (dev_count, >, count);  /* every case needs padding */
+  g_assert_cmpuint (dev_count, >, count); /* every case needs padding */
 
   logical = g_new (double, count);
   device = g_new (double, dev_count);
@@ -305,7 +333,7 @@ check_case (Fixture *f, Case *c, int dtype)
     {
       guint64 di = device_index (c, l);
       logical[i] = (double) (i + 1);
-      g_assert_cmpuint (seen[di], ==, 0);  /* the mapping is one-to-one */
+      g_assert_cmpuint (seen[di], ==, 0); /* the mapping is one-to-one */
       seen[di] = 1;
       device[di] = logical[i];
       for (int k = (int) c->n_orig - 1; k >= 0; k--)
@@ -498,11 +526,11 @@ test_formats (void)
     g_assert_true (ovi_layout_is_device (device[i]));
   for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
     g_assert_false (ovi_layout_is_device (plain[i]));
-  g_assert_cmpint (ovi_layout_logical_format (3, 4), ==, 0);    /* NCHW */
+  g_assert_cmpint (ovi_layout_logical_format (3, 4), ==, 0); /* NCHW */
   g_assert_cmpint (ovi_layout_logical_format (12, 4), ==, 0);
   g_assert_cmpint (ovi_layout_logical_format (4, 4), ==, 0);
-  g_assert_cmpint (ovi_layout_logical_format (29, 3), ==, 2);   /* ND */
-  g_assert_cmpint (ovi_layout_logical_format (32, 5), ==, 30);  /* NCDHW */
+  g_assert_cmpint (ovi_layout_logical_format (29, 3), ==, 2);  /* ND */
+  g_assert_cmpint (ovi_layout_logical_format (32, 5), ==, 30); /* NCDHW */
   g_assert_cmpint (ovi_layout_logical_format (33, 5), ==, 30);
 }
 
@@ -516,7 +544,7 @@ test_errors (void)
   const guint64 four_d[] = { 2, 1, 2, 3 };
   const guint64 c04_bad[] = { 2, 1, 2, 3, 16 };
   const guint64 nz_orig[] = { 20, 35 };
-  const guint64 nz_wrong[] = { 2, 2, 16, 16 };  /* N1 must be 3 */
+  const guint64 nz_wrong[] = { 2, 2, 16, 16 }; /* N1 must be 3 */
   g_autofree guint8 *zeros = g_malloc0 (2 * 1 * 2 * 4 * 16 * 4);
   g_autoptr (GBytes) data = g_bytes_new (zeros, 2 * 1 * 2 * 4 * 16 * 4);
   g_autoptr (GBytes) ok = NULL;
@@ -527,15 +555,17 @@ test_errors (void)
   g_assert_nonnull (ok);
   g_assert_cmpuint (g_bytes_get_size (ok), ==, 36 * 4);
 
-#define EXPECT_FAIL(call, words)                            \
-  G_STMT_START {                                            \
-    g_autoptr (GError) e = NULL;                            \
-    r = call;                                               \
-    g_assert_null (r);                                      \
-    g_assert_nonnull (e);                                   \
-    g_test_message ("%s", e->message);                      \
-    g_assert_nonnull (strstr (e->message, words));          \
-  } G_STMT_END
+#define EXPECT_FAIL(call, words)                                                                   \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    g_autoptr (GError) e = NULL;                                                                   \
+    r = call;                                                                                      \
+    g_assert_null (r);                                                                             \
+    g_assert_nonnull (e);                                                                          \
+    g_test_message ("%s", e->message);                                                             \
+    g_assert_nonnull (strstr (e->message, words));                                                 \
+  }                                                                                                \
+  G_STMT_END
 #define CALL(fmt, dt, s, n, o, no) ovi_layout_to_logical (fmt, dt, s, n, o, no, data, &e)
 
   EXPECT_FAIL (CALL (3, OVI_DTYPE_FLOAT32, wrong_w, 5, orig, 4), "does not match NC1HWC0");

@@ -49,7 +49,9 @@ extra (OviOverflowRecord *r)
 static void
 test_classic_aicore (void)
 {
-  OviClassicBlock core = { 514, 563, 57, 2, 0x1008005b0000, 0x100800297000, 0x1008005b0e00, 3, 272 };
+  OviClassicBlock core = {
+    514, 563, 57, 2, 0x1008005b0000, 0x100800297000, 0x1008005b0e00, 3, 272
+  };
   g_autoptr (GBytes) p = ovi_overflow_payload_classic (NULL, NULL, &core);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) records = decode (p, &error);
@@ -237,8 +239,8 @@ test_new_aic_v0 (void)
 static void
 test_new_aiv_v1 (void)
 {
-  const guint64 f[] = { 21, 6, 130, 4, 1, 1, 0x1008007b0000, 0x100800497000, 12, 7,
-                        0, 0x400, 0x8, 0x10000 };
+  const guint64 f[] = { 21, 6, 130, 4,     1,   1,      0x1008007b0000, 0x100800497000,
+                        12, 7, 0,   0x400, 0x8, 0x10000 };
   g_autoptr (GBytes) p = ovi_overflow_payload_new (1, 1, f, 14);
   g_autoptr (GPtrArray) records = decode (p, NULL);
   OviOverflowRecord *r;
@@ -334,8 +336,8 @@ test_new_bad_data_len (void)
   g_autoptr (GPtrArray) records = NULL;
   g_autofree char *ex = NULL;
 
-  d[20] = 88;   /* data_len 88 for SDMA, which has 80 */
-  d[8] = 0;     /* valid 0 */
+  d[20] = 88; /* data_len 88 for SDMA, which has 80 */
+  d[8] = 0;   /* valid 0 */
   records = ovi_overflow_decode (d, 2048, NULL);
   g_assert_cmpuint (records->len, ==, 1);
   g_assert_cmpuint (ovi_overflow_record_get_status (g_ptr_array_index (records, 0)), ==, 2);
@@ -386,38 +388,37 @@ test_json_classic (void)
   g_autoptr (GBytes) p = ovi_overflow_payload_classic (&dha, &l2, &core);
   g_autoptr (GError) error = NULL;
   g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
-  const char *expected =
-    "{\n"
-    "    \"DHA Atomic Add\": {\n"
-    "        \"model_id\": 18446744073709551615,\n"
-    "        \"stream_id\": 7,\n"
-    "        \"task_id\": 61,\n"
-    "        \"task_type\": 1,\n"
-    "        \"pc_start\": \"0x0\",\n"
-    "        \"para_base\": \"0xabc\",\n"
-    "        \"status\": 0\n"
-    "    },\n"
-    "    \"L2 Atomic Add\": {\n"
-    "        \"model_id\": 12,\n"
-    "        \"stream_id\": 3,\n"
-    "        \"task_id\": 200,\n"
-    "        \"task_type\": 1,\n"
-    "        \"pc_start\": \"0x1008008b0000\",\n"
-    "        \"para_base\": \"0x100800597000\",\n"
-    "        \"status\": 3\n"
-    "    },\n"
-    "    \"AI Core\": {\n"
-    "        \"model_id\": 514,\n"
-    "        \"stream_id\": 563,\n"
-    "        \"task_id\": 57,\n"
-    "        \"task_type\": 0,\n"
-    "        \"pc_start\": \"0x1008005b0000\",\n"
-    "        \"para_base\": \"0x100800297000\",\n"
-    "        \"kernel_code\": \"0x0\",\n"
-    "        \"block_idx\": 1,\n"
-    "        \"status\": 32\n"
-    "    }\n"
-    "}";
+  const char *expected = "{\n"
+                         "    \"DHA Atomic Add\": {\n"
+                         "        \"model_id\": 18446744073709551615,\n"
+                         "        \"stream_id\": 7,\n"
+                         "        \"task_id\": 61,\n"
+                         "        \"task_type\": 1,\n"
+                         "        \"pc_start\": \"0x0\",\n"
+                         "        \"para_base\": \"0xabc\",\n"
+                         "        \"status\": 0\n"
+                         "    },\n"
+                         "    \"L2 Atomic Add\": {\n"
+                         "        \"model_id\": 12,\n"
+                         "        \"stream_id\": 3,\n"
+                         "        \"task_id\": 200,\n"
+                         "        \"task_type\": 1,\n"
+                         "        \"pc_start\": \"0x1008008b0000\",\n"
+                         "        \"para_base\": \"0x100800597000\",\n"
+                         "        \"status\": 3\n"
+                         "    },\n"
+                         "    \"AI Core\": {\n"
+                         "        \"model_id\": 514,\n"
+                         "        \"stream_id\": 563,\n"
+                         "        \"task_id\": 57,\n"
+                         "        \"task_type\": 0,\n"
+                         "        \"pc_start\": \"0x1008005b0000\",\n"
+                         "        \"para_base\": \"0x100800297000\",\n"
+                         "        \"kernel_code\": \"0x0\",\n"
+                         "        \"block_idx\": 1,\n"
+                         "        \"status\": 32\n"
+                         "    }\n"
+                         "}";
 
   g_assert_no_error (error);
   g_assert_cmpstr (json, ==, expected);
@@ -426,40 +427,51 @@ test_json_classic (void)
 static void
 test_json_new_aic_v1 (void)
 {
-  const guint64 f[] = { 11, 5, 120, 4, 2, 0, 0x1008006b0000, 0x100800397000, 3, 2, 0x20, 0, 0,
+  const guint64 f[] = { 11,
+                        5,
+                        120,
+                        4,
+                        2,
+                        0,
+                        0x1008006b0000,
+                        0x100800397000,
+                        3,
+                        2,
+                        0x20,
+                        0,
+                        0,
                         G_GUINT64_CONSTANT (9223372036854775808) };
   g_autoptr (GBytes) p = ovi_overflow_payload_new (1, 0, f, 14);
   g_autoptr (GError) error = NULL;
   g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
-  const char *expected =
-    "{\n"
-    "    \"magic\": \"0x5a5a5a5a\",\n"
-    "    \"version\": 1,\n"
-    "    \"acc_list\": {\n"
-    "        \"valid\": 1,\n"
-    "        \"acc_type\": \"AIC\",\n"
-    "        \"rsv\": 0,\n"
-    "        \"data_len\": 112,\n"
-    "        \"data\": {\n"
-    "            \"model_id\": 11,\n"
-    "            \"stream_id\": 5,\n"
-    "            \"task_id\": 120,\n"
-    "            \"task_type\": 4,\n"
-    "            \"context_id\": 2,\n"
-    "            \"thread_id\": 0,\n"
-    "            \"pc_start\": \"0x1008006b0000\",\n"
-    "            \"para_base\": \"0x100800397000\",\n"
-    "            \"core_id\": 3,\n"
-    "            \"block_id\": 2,\n"
-    "            \"status\": [\n"
-    "                32,\n"
-    "                0,\n"
-    "                0,\n"
-    "                9223372036854775808\n"
-    "            ]\n"
-    "        }\n"
-    "    }\n"
-    "}";
+  const char *expected = "{\n"
+                         "    \"magic\": \"0x5a5a5a5a\",\n"
+                         "    \"version\": 1,\n"
+                         "    \"acc_list\": {\n"
+                         "        \"valid\": 1,\n"
+                         "        \"acc_type\": \"AIC\",\n"
+                         "        \"rsv\": 0,\n"
+                         "        \"data_len\": 112,\n"
+                         "        \"data\": {\n"
+                         "            \"model_id\": 11,\n"
+                         "            \"stream_id\": 5,\n"
+                         "            \"task_id\": 120,\n"
+                         "            \"task_type\": 4,\n"
+                         "            \"context_id\": 2,\n"
+                         "            \"thread_id\": 0,\n"
+                         "            \"pc_start\": \"0x1008006b0000\",\n"
+                         "            \"para_base\": \"0x100800397000\",\n"
+                         "            \"core_id\": 3,\n"
+                         "            \"block_id\": 2,\n"
+                         "            \"status\": [\n"
+                         "                32,\n"
+                         "                0,\n"
+                         "                0,\n"
+                         "                9223372036854775808\n"
+                         "            ]\n"
+                         "        }\n"
+                         "    }\n"
+                         "}";
 
   g_assert_no_error (error);
   g_assert_cmpstr (json, ==, expected);
@@ -472,29 +484,28 @@ test_json_new_sdma (void)
   g_autoptr (GBytes) p = ovi_overflow_payload_new (0, 3, f, 10);
   g_autoptr (GError) error = NULL;
   g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
-  const char *expected =
-    "{\n"
-    "    \"magic\": \"0x5a5a5a5a\",\n"
-    "    \"version\": 0,\n"
-    "    \"acc_list\": {\n"
-    "        \"valid\": 1,\n"
-    "        \"acc_type\": \"SDMA\",\n"
-    "        \"rsv\": 0,\n"
-    "        \"data_len\": 80,\n"
-    "        \"data\": {\n"
-    "            \"model_id\": 11,\n"
-    "            \"stream_id\": 3,\n"
-    "            \"task_id\": 210,\n"
-    "            \"task_type\": 5,\n"
-    "            \"context_id\": 0,\n"
-    "            \"thread_id\": 65535,\n"
-    "            \"src_addr\": \"0x12c0000\",\n"
-    "            \"dst_addr\": \"0x0\",\n"
-    "            \"channel_id\": 4,\n"
-    "            \"status\": 2\n"
-    "        }\n"
-    "    }\n"
-    "}";
+  const char *expected = "{\n"
+                         "    \"magic\": \"0x5a5a5a5a\",\n"
+                         "    \"version\": 0,\n"
+                         "    \"acc_list\": {\n"
+                         "        \"valid\": 1,\n"
+                         "        \"acc_type\": \"SDMA\",\n"
+                         "        \"rsv\": 0,\n"
+                         "        \"data_len\": 80,\n"
+                         "        \"data\": {\n"
+                         "            \"model_id\": 11,\n"
+                         "            \"stream_id\": 3,\n"
+                         "            \"task_id\": 210,\n"
+                         "            \"task_type\": 5,\n"
+                         "            \"context_id\": 0,\n"
+                         "            \"thread_id\": 65535,\n"
+                         "            \"src_addr\": \"0x12c0000\",\n"
+                         "            \"dst_addr\": \"0x0\",\n"
+                         "            \"channel_id\": 4,\n"
+                         "            \"status\": 2\n"
+                         "        }\n"
+                         "    }\n"
+                         "}";
 
   g_assert_no_error (error);
   g_assert_cmpstr (json, ==, expected);
@@ -506,27 +517,26 @@ test_json_new_aicpu (void)
   const guint64 f[] = { 11, 9, 140, 1, 0, 2, 0, 1 };
   g_autoptr (GBytes) p = ovi_overflow_payload_new (0, 2, f, 8);
   g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, NULL);
-  const char *expected =
-    "{\n"
-    "    \"magic\": \"0x5a5a5a5a\",\n"
-    "    \"version\": 0,\n"
-    "    \"acc_list\": {\n"
-    "        \"valid\": 1,\n"
-    "        \"acc_type\": \"AICPU\",\n"
-    "        \"rsv\": 0,\n"
-    "        \"data_len\": 64,\n"
-    "        \"data\": {\n"
-    "            \"model_id\": 11,\n"
-    "            \"stream_id\": 9,\n"
-    "            \"task_id\": 140,\n"
-    "            \"task_type\": 1,\n"
-    "            \"context_id\": 0,\n"
-    "            \"cpu_id\": 2,\n"
-    "            \"thread_id\": 0,\n"
-    "            \"status\": 1\n"
-    "        }\n"
-    "    }\n"
-    "}";
+  const char *expected = "{\n"
+                         "    \"magic\": \"0x5a5a5a5a\",\n"
+                         "    \"version\": 0,\n"
+                         "    \"acc_list\": {\n"
+                         "        \"valid\": 1,\n"
+                         "        \"acc_type\": \"AICPU\",\n"
+                         "        \"rsv\": 0,\n"
+                         "        \"data_len\": 64,\n"
+                         "        \"data\": {\n"
+                         "            \"model_id\": 11,\n"
+                         "            \"stream_id\": 9,\n"
+                         "            \"task_id\": 140,\n"
+                         "            \"task_type\": 1,\n"
+                         "            \"context_id\": 0,\n"
+                         "            \"cpu_id\": 2,\n"
+                         "            \"thread_id\": 0,\n"
+                         "            \"status\": 1\n"
+                         "        }\n"
+                         "    }\n"
+                         "}";
 
   g_assert_cmpstr (json, ==, expected);
 }

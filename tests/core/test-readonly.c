@@ -22,8 +22,8 @@
 typedef struct
 {
   char *dir;
-  char *copy;   /* the example folder, copied */
-  char *other;  /* where exports go */
+  char *copy;  /* the example folder, copied */
+  char *other; /* where exports go */
 } Fixture;
 
 static void
@@ -99,10 +99,10 @@ list_tree (const char *root, const char *rel, GPtrArray *out)
   struct stat st;
 
   g_assert_no_errno (lstat (path, &st));
-  g_ptr_array_add (out, g_strdup_printf ("%s size=%" G_GINT64_FORMAT " mtime=%" G_GINT64_FORMAT
-                                         ".%09ld mode=%o", *rel ? rel : ".",
-                                         (gint64) st.st_size, (gint64) st.st_mtim.tv_sec,
-                                         st.st_mtim.tv_nsec, (guint) st.st_mode));
+  g_ptr_array_add (
+      out, g_strdup_printf ("%s size=%" G_GINT64_FORMAT " mtime=%" G_GINT64_FORMAT ".%09ld mode=%o",
+                            *rel ? rel : ".", (gint64) st.st_size, (gint64) st.st_mtim.tv_sec,
+                            st.st_mtim.tv_nsec, (guint) st.st_mode));
   if (S_ISDIR (st.st_mode))
     {
       GDir *dir = g_dir_open (path, 0, NULL);
@@ -116,8 +116,8 @@ list_tree (const char *root, const char *rel, GPtrArray *out)
       g_ptr_array_sort (names, compare_names);
       for (guint i = 0; i < names->len; i++)
         {
-          g_autofree char *child = *rel ? g_build_filename (rel, names->pdata[i], NULL)
-                                        : g_strdup (names->pdata[i]);
+          g_autofree char *child =
+              *rel ? g_build_filename (rel, names->pdata[i], NULL) : g_strdup (names->pdata[i]);
           list_tree (root, child, out);
         }
     }
@@ -145,7 +145,7 @@ count_files (const char *root)
   g_autoptr (GPtrArray) l = listing (root);
   guint n = 0;
   for (guint i = 0; i < l->len; i++)
-    n += strstr (l->pdata[i], " mode=10") != NULL;  /* S_IFREG */
+    n += strstr (l->pdata[i], " mode=10") != NULL; /* S_IFREG */
   return n;
 }
 
@@ -263,11 +263,11 @@ test_untouched (Fixture *f, gconstpointer data)
           n_overflow++;
         }
     }
-  g_test_message ("%u tensors, %u analysed, %u exports, %u overflow files", n_tensors,
-                  n_analysed, n_exported, n_overflow);
+  g_test_message ("%u tensors, %u analysed, %u exports, %u overflow files", n_tensors, n_analysed,
+                  n_exported, n_overflow);
   g_assert_cmpuint (n_overflow, ==, 7);
   g_assert_cmpuint (n_tensors, ==, 38);
-  g_assert_cmpuint (n_long_names, ==, 0);  /* long names export under their short names */
+  g_assert_cmpuint (n_long_names, ==, 0); /* long names export under their short names */
   g_assert_cmpuint (n_analysed, ==, n_tensors);
   g_assert_cmpuint (n_exported, ==, 3 * n_tensors);
 
@@ -277,7 +277,7 @@ test_untouched (Fixture *f, gconstpointer data)
   g_assert_cmpint (run_cli (&report, "report", "--json", f->copy, NULL), ==, 1);
   g_assert_nonnull (strstr (report, "\"first_origin_iteration\""));
   g_assert_cmpint (run_cli (NULL, "report", f->copy, NULL), ==, 1);
-  g_assert_cmpint (run_cli (NULL, "stats", f->copy, NULL), !=, 0);  /* a folder: not one file */
+  g_assert_cmpint (run_cli (NULL, "stats", f->copy, NULL), !=, 0); /* a folder: not one file */
 
   after = listing (f->copy);
   assert_same_listing (before, after);
@@ -304,7 +304,7 @@ test_cli_refuses_output_inside (Fixture *f, gconstpointer data)
 static GBytes *
 megabyte_tensor (void)
 {
-  gsize n = 262144;  /* float32: 1 MiB */
+  gsize n = 262144; /* float32: 1 MiB */
   float *v = g_new (float, n);
   for (gsize i = 0; i < n; i++)
     v[i] = (float) i * 0.25f;
@@ -367,8 +367,8 @@ test_export_fsize_limit (Fixture *f, gconstpointer data)
         g_autoptr (GBytes) small = g_bytes_new_from_bytes (bytes, 0, 1024);
         const guint64 s[] = { 256 };
         g_autoptr (GError) error = NULL;
-        g_assert_true (ovi_export_tensor_data (OVI_DTYPE_FLOAT32, s, 1, small, OVI_EXPORT_BIN,
-                                               path, OVI_EXPORT_FLAGS_NONE, &error));
+        g_assert_true (ovi_export_tensor_data (OVI_DTYPE_FLOAT32, s, 1, small, OVI_EXPORT_BIN, path,
+                                               OVI_EXPORT_FLAGS_NONE, &error));
         g_assert_no_error (error);
         g_assert_cmpuint (count_files (f->other), ==, 1);
       }

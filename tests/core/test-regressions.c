@@ -136,9 +136,10 @@ test_std_huge_float64 (void)
   g_autoptr (OviAnalysis) a = ovi_analysis_new (OVI_DTYPE_FLOAT64, d, NULL);
   const OviStats *s = ovi_analysis_get_stats (a);
   long double m = ((long double) v[0] + v[1] + v[2]) / 3;
-  double expected = (double) sqrtl ((((long double) v[0] - m) * (v[0] - m)
-                                     + ((long double) v[1] - m) * (v[1] - m)
-                                     + ((long double) v[2] - m) * (v[2] - m)) / 3);
+  double expected = (double) sqrtl ((((long double) v[0] - m) * (v[0] - m) +
+                                     ((long double) v[1] - m) * (v[1] - m) +
+                                     ((long double) v[2] - m) * (v[2] - m)) /
+                                    3);
 
   g_assert_cmpuint (s->finite, ==, 3);
   g_assert_cmpuint (s->saturated, ==, 1);
@@ -177,8 +178,9 @@ test_mean_histogram_huge_float64 (void)
 static void
 test_report_u64 (Fixture *f, gconstpointer data)
 {
-  OviClassicBlock core = { G_MAXUINT64, 7, 57, 0, 0, 0, 0, 0,
-                           G_GUINT64_CONSTANT (0x8000000000000010) };
+  OviClassicBlock core = { G_MAXUINT64, 7, 57,
+                           0,           0, 0,
+                           0,           0, G_GUINT64_CONSTANT (0x8000000000000010) };
   g_autoptr (GBytes) p = ovi_overflow_payload_classic (NULL, NULL, &core);
   g_autofree char *path = g_build_filename (f->dir, "Opdebug.Node_OpDebug.2.7.5", NULL);
   g_autoptr (GFile) root = g_file_new_for_path (f->dir);
@@ -268,13 +270,15 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/core/regressions/writer-unpacked-dims", Fixture, NULL, setup, test_writer_unpacked_dims,
-              teardown);
+  g_test_add ("/core/regressions/writer-unpacked-dims", Fixture, NULL, setup,
+              test_writer_unpacked_dims, teardown);
   g_test_add ("/core/regressions/old-layout-error-kept", Fixture, NULL, setup,
               test_old_layout_error_kept, teardown);
-  g_test_add ("/core/regressions/int4-odd-count", Fixture, NULL, setup, test_int4_odd_count, teardown);
+  g_test_add ("/core/regressions/int4-odd-count", Fixture, NULL, setup, test_int4_odd_count,
+              teardown);
   g_test_add_func ("/core/regressions/std-huge-float64", test_std_huge_float64);
-  g_test_add_func ("/core/regressions/mean-histogram-huge-float64", test_mean_histogram_huge_float64);
+  g_test_add_func ("/core/regressions/mean-histogram-huge-float64",
+                   test_mean_histogram_huge_float64);
   g_test_add ("/core/regressions/report-u64", Fixture, NULL, setup, test_report_u64, teardown);
   g_test_add_func ("/core/regressions/exception-six-fields", test_exception_six_fields);
   g_test_add_func ("/core/regressions/histogram-edge-value", test_histogram_edge_value);

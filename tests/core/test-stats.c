@@ -181,13 +181,14 @@ check_case (const Case *c)
 static void
 test_dtypes (void)
 {
-  static const double f16[] = { 1.5, -2.25, 0, 65504, NAN, -65504, INFINITY, 0.0999755859375, 65504,
-                                -INFINITY, -0.0, 1024 };
-  static const double f32[] = { 3.5, -0x1p100, 0, NAN, 0x1p-140, INFINITY, -INFINITY, 7,
-                                3.4028234663852886e38, -0.125, NAN };
+  static const double f16[] = { 1.5,      -2.25,           0,     65504,     NAN,  -65504,
+                                INFINITY, 0.0999755859375, 65504, -INFINITY, -0.0, 1024 };
+  static const double f32[] = {
+    3.5, -0x1p100, 0, NAN, 0x1p-140, INFINITY, -INFINITY, 7, 3.4028234663852886e38, -0.125, NAN
+  };
   static const double f64[] = { 1e150, -1e150, 0.1, NAN, -INFINITY, -3, 0, 2.5e-310 };
-  static const double bf16[] = { 1.5, -2.25, 65536, 0, -3.3895313892515355e38, NAN, 0.0078125,
-                                 INFINITY };
+  static const double bf16[] = { 1.5, -2.25,     65536,   0, -3.3895313892515355e38,
+                                 NAN, 0.0078125, INFINITY };
   static const double i8[] = { -128, 127, 0, -1, 5, 100, 0 };
   static const double i32[] = { -2147483648.0, 2147483647.0, 0, 12, -7 };
   static const double u8[] = { 0, 255, 1, 128, 7, 42, 0, 0 };
@@ -204,8 +205,8 @@ test_dtypes (void)
   for (guint i = 0; i < 6; i++)
     c64_v[i] = hypot (c64_raw[2 * i], c64_raw[2 * i + 1]);
 
-#define ENC(nm, dt, vals, s) \
-  cases[n++] = (Case) { nm, dt, ovi_fixture_encode (dt, vals, N (vals)), N (vals), vals, s }
+#define ENC(nm, dt, vals, s)                                                                       \
+  cases[n++] = (Case){ nm, dt, ovi_fixture_encode (dt, vals, N (vals)), N (vals), vals, s }
   ENC ("float16", OVI_DTYPE_FLOAT16, f16, 65504);
   ENC ("float32", OVI_DTYPE_FLOAT32, f32, 3.4028234663852886e38);
   ENC ("float64", OVI_DTYPE_FLOAT64, f64, 1.7976931348623157e308);
@@ -217,9 +218,10 @@ test_dtypes (void)
   ENC ("float8_e5m2", OVI_DTYPE_FLOAT8_E5M2, e5m2, 57344);
   ENC ("float8_e4m3fn", OVI_DTYPE_FLOAT8_E4M3FN, e4m3, 448);
 #undef ENC
-  cases[n++] = (Case) { "bool", OVI_DTYPE_BOOL, g_bytes_new (bool_raw, sizeof bool_raw), 6, bool_v, 0 };
-  cases[n++] = (Case) { "complex64", OVI_DTYPE_COMPLEX64, g_bytes_new (c64_raw, sizeof c64_raw), 6,
-                        c64_v, 3.4028234663852886e38 };
+  cases[n++] =
+      (Case){ "bool", OVI_DTYPE_BOOL, g_bytes_new (bool_raw, sizeof bool_raw), 6, bool_v, 0 };
+  cases[n++] = (Case){ "complex64", OVI_DTYPE_COMPLEX64,  g_bytes_new (c64_raw, sizeof c64_raw), 6,
+                       c64_v,       3.4028234663852886e38 };
 
   /* The fixture encoder really produced the values (float16 0.1 rounds). */
   g_assert_cmpfloat (half_value (ovi_float_to_half (0.1f)), ==, 0.0999755859375);
@@ -337,7 +339,7 @@ test_large_float16 (void)
   v[1100000] = -INFINITY;
   v[1048577] = 65504;
   v[2500000] = -65504;
-  v[2500001] = 70000;   /* rounds to +inf in float16 */
+  v[2500001] = 70000; /* rounds to +inf in float16 */
   d = ovi_fixture_encode (OVI_DTYPE_FLOAT16, v, n);
   h = g_bytes_get_data (d, NULL);
   for (guint64 i = 0; i < n; i++)
@@ -363,7 +365,7 @@ test_large_float32 (void)
 
   for (guint64 i = 0; i < n; i++)
     f[i] = ((i * 40503u) % 65521) * 0.01f + 1000.0f;
-  f[0] = NAN;           /* the shift must skip a leading NaN */
+  f[0] = NAN; /* the shift must skip a leading NaN */
   f[2900000] = NAN;
   f[2000000] = INFINITY;
   f[1200000] = -INFINITY;
@@ -411,7 +413,14 @@ test_from_file (void)
   g_autofree double *v16 = g_new (double, n);
   g_autofree double *i4 = g_new (double, n);
   g_autofree float *f = g_new (float, n);
-  struct { const char *name; int dtype; GBytes *data; const double *values; double sat; } cases[3];
+  struct
+  {
+    const char *name;
+    int dtype;
+    GBytes *data;
+    const double *values;
+    double sat;
+  } cases[3];
   guint n_cases = 0;
 
   for (guint64 i = 0; i < n; i++)
@@ -421,13 +430,14 @@ test_from_file (void)
     }
   f[5] = NAN;
   f[2999990] = INFINITY;
-  f[2097153] = -INFINITY;   /* the first value of the second thread's share */
+  f[2097153] = -INFINITY; /* the first value of the second thread's share */
   for (guint64 i = 0; i < n; i++)
     v[i] = f[i];
-  cases[n_cases++] = (typeof (cases[0])) { "float32", OVI_DTYPE_FLOAT32,
-                                           g_bytes_new (f, n * sizeof (float)), v, 3.4028234663852886e38 };
-  cases[n_cases++] = (typeof (cases[0])) { "int4", OVI_DTYPE_INT4,
-                                           ovi_fixture_encode (OVI_DTYPE_INT4, i4, n), i4, 0 };
+  cases[n_cases++] =
+      (typeof (cases[0])){ "float32", OVI_DTYPE_FLOAT32, g_bytes_new (f, n * sizeof (float)), v,
+                           3.4028234663852886e38 };
+  cases[n_cases++] = (typeof (cases[0])){ "int4", OVI_DTYPE_INT4,
+                                          ovi_fixture_encode (OVI_DTYPE_INT4, i4, n), i4, 0 };
   {
     g_autofree double *h = g_new (double, n);
     const guint16 *raw;
@@ -441,7 +451,7 @@ test_from_file (void)
     raw = g_bytes_get_data (d, NULL);
     for (guint64 i = 0; i < n; i++)
       v16[i] = half_value (GUINT16_FROM_LE (raw[i]));
-    cases[n_cases++] = (typeof (cases[0])) { "float16", OVI_DTYPE_FLOAT16, d, v16, 65504 };
+    cases[n_cases++] = (typeof (cases[0])){ "float16", OVI_DTYPE_FLOAT16, d, v16, 65504 };
   }
 
   for (guint c = 0; c < n_cases; c++)
@@ -603,7 +613,8 @@ test_histogram_symlog (void)
       if (n_bins >= 8)
         {
           /* log spacing: the outer bins are wider than the inner ones */
-          g_assert_cmpfloat (h->edges[1] - h->edges[0], >, h->edges[n_bins / 2 + 1] - h->edges[n_bins / 2]);
+          g_assert_cmpfloat (h->edges[1] - h->edges[0], >,
+                             h->edges[n_bins / 2 + 1] - h->edges[n_bins / 2]);
         }
     }
 }

@@ -28,7 +28,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           json_node_unref (node);
           if (a)
             {
-              g_autoptr (OviHistogram) h = ovi_analysis_histogram (a, 16, OVI_HISTOGRAM_SYMLOG, NULL);
+              g_autoptr (OviHistogram) h =
+                  ovi_analysis_histogram (a, 16, OVI_HISTOGRAM_SYMLOG, NULL);
               g_assert (h->n_bins == 16);
             }
         }

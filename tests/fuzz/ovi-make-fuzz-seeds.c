@@ -36,11 +36,15 @@ main (int argc, char **argv)
   };
   const double values[] = { 1.5, -2.25, 65504, 0, 3, -65504, 0.125, 7 };
   const guint64 shape[] = { 2, 4 };
-  const OviClassicBlock core = { 11, 7, 57, 0, 0x1008005b0000, 0x100800297000, 0x1008005b0e00, 1, 272 };
-  const guint64 aic[] = { 11, 5, 120, 4, 2, 0, 0x1008006b0000, 0x100800397000, 3, 2, 0x20, 0, 0, 0 };
+  const OviClassicBlock core = { 11, 7,  57, 0, 0x1008005b0000, 0x100800297000, 0x1008005b0e00,
+                                 1,  272 };
+  const guint64 aic[] = {
+    11, 5, 120, 4, 2, 0, 0x1008006b0000, 0x100800397000, 3, 2, 0x20, 0, 0, 0
+  };
   const guint64 sdma[] = { 11, 3, 210, 5, 0, 0, 0x12c0000, 0x12d0000, 4, 2 };
-  const int dtypes[] = { OVI_DTYPE_FLOAT16, OVI_DTYPE_FLOAT32, OVI_DTYPE_BFLOAT16, OVI_DTYPE_INT4,
-                         OVI_DTYPE_FLOAT8_E4M3FN, OVI_DTYPE_COMPLEX64, OVI_DTYPE_INT64 };
+  const int dtypes[] = { OVI_DTYPE_FLOAT16, OVI_DTYPE_FLOAT32,       OVI_DTYPE_BFLOAT16,
+                         OVI_DTYPE_INT4,    OVI_DTYPE_FLOAT8_E4M3FN, OVI_DTYPE_COMPLEX64,
+                         OVI_DTYPE_INT64 };
   GBytes *payloads[3];
   const char *dir;
 
