@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 #include "ovi-blame.h"
@@ -14,6 +15,52 @@ ovi_blame_name (OviBlame blame)
   static const char *const names[] = { "unknown", "normal", "origin", "propagated", "absorbed" };
   g_return_val_if_fail (blame <= OVI_BLAME_ABSORBED, NULL);
   return names[blame];
+}
+
+/**
+ * ovi_blame_label:
+ * Returns: the translated name of the class for a table cell, "" when the
+ *   operator was not analysed
+ */
+const char *
+ovi_blame_label (OviBlame blame)
+{
+  switch (blame)
+    {
+    case OVI_BLAME_ORIGIN:
+      return _ ("Origin");
+    case OVI_BLAME_PROPAGATED:
+      return _ ("Propagated");
+    case OVI_BLAME_ABSORBED:
+      return _ ("Absorbed");
+    case OVI_BLAME_NORMAL:
+      return _ ("Normal");
+    default:
+      return "";
+    }
+}
+
+/**
+ * ovi_blame_rank:
+ * Returns: the order in which a table sorted by class lists the classes:
+ *   the operators to blame first, the unanalysed last
+ */
+guint
+ovi_blame_rank (OviBlame blame)
+{
+  switch (blame)
+    {
+    case OVI_BLAME_ORIGIN:
+      return 0;
+    case OVI_BLAME_PROPAGATED:
+      return 1;
+    case OVI_BLAME_ABSORBED:
+      return 2;
+    case OVI_BLAME_NORMAL:
+      return 3;
+    default:
+      return 4;
+    }
 }
 
 /**
@@ -212,4 +259,71 @@ guint
 ovi_ignore_list_get_size (OviIgnoreList *self)
 {
   return self->types->len + self->names->len + self->either->len;
+}
+
+/**
+ * ovi_dump_file_summarize:
+ * @cancellable: (nullable): stops between tensors
+ *
+ * Classifies the operator and sums up its input and output tensors, once;
+ * any thread. The summary is then what ovi_dump_file_get_summary() returns.
+ * The file's summary properties are notified by whoever hands the result to
+ * the main context (the folder, for an asynchronous load).
+ *
+ * Returns: %FALSE when cancelled before the summary was complete
+ */
+gboolean
+ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
+{
+  GPtrArray *tensors;
+  OviOpSummary *summary;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (file), FALSE);
+
+  if (ovi_dump_file_get_summary (file) != NULL)
+    return TRUE;
+  summary = g_new0 (OviOpSummary, 1);
+  summary->max_abs = NAN;
+  tensors = ovi_dump_file_get_tensors (file);
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+    {
+      OviTensor *tensor = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (tensor);
+      g_autoptr (OviAnalysis) analysis = NULL;
+      const OviStats *s;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_free (summary);
+          return FALSE;
+        }
+      if (kind != OVI_TENSOR_INPUT && kind != OVI_TENSOR_OUTPUT)
+        continue;
+      if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
+        continue;
+      if (!(analysis = ovi_tensor_analyze (tensor, NULL)))
+        continue;
+      s = ovi_analysis_get_stats (analysis);
+      if (!isnan (s->max_abs))
+        summary->max_abs =
+            isnan (summary->max_abs) ? s->max_abs : MAX (summary->max_abs, s->max_abs);
+      summary->nan += s->nan;
+      summary->inf += s->pos_inf + s->neg_inf;
+      summary->saturated += s->saturated;
+    }
+  /* The tensors are analysed by now, so classifying reads nothing again. */
+  summary->blame = ovi_dump_file_classify (file);
+  ovi_dump_file_set_summary (file, summary);
+  return TRUE;
+}
+
+/**
+ * ovi_op_summary_is_abnormal:
+ * Returns: whether any input or output holds NaN, an infinity or a
+ *   saturated value
+ */
+gboolean
+ovi_op_summary_is_abnormal (const OviOpSummary *summary)
+{
+  return summary->nan + summary->inf + summary->saturated > 0;
 }

@@ -16,10 +16,27 @@ typedef enum
 } OviBlame;
 
 const char *ovi_blame_name (OviBlame blame);
+const char *ovi_blame_label (OviBlame blame);
 const char *ovi_blame_describe (OviBlame blame);
+guint ovi_blame_rank (OviBlame blame);
 gboolean ovi_stats_is_abnormal (const OviStats *stats);
 OviBlame ovi_dump_file_classify (OviDumpFile *file);
 OviBlame ovi_dump_file_peek_blame (OviDumpFile *file);
+
+/* An operator at a glance: its class, and over all its input and output
+ * tensors the largest magnitude and the counts of abnormal values. */
+typedef struct
+{
+  OviBlame blame;
+  double max_abs; /* NaN when no value is finite */
+  guint64 nan;
+  guint64 inf;
+  guint64 saturated;
+} OviOpSummary;
+
+gboolean ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable);
+const OviOpSummary *ovi_dump_file_get_summary (OviDumpFile *file);
+gboolean ovi_op_summary_is_abnormal (const OviOpSummary *summary);
 
 /* False positives: operators to leave out of "first overflow" and of the
  * origins, matched by type or name with glob patterns. */

@@ -16,3 +16,4 @@
 #include "ovi-report.h"
 #include "ovi-stats.h"
 #include "ovi-tensor.h"
+#include "ovi-worker.h"

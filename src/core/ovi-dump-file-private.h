@@ -15,6 +15,8 @@ void ovi_dump_file_set_location_like (OviDumpFile *self,
                                       OviDumpFile *sibling);
 
 void ovi_dump_file_set_blame (OviDumpFile *self, int blame);
+void ovi_dump_file_set_summary (OviDumpFile *self, gpointer summary);
+void ovi_dump_file_notify_summary (OviDumpFile *self);
 int ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
 
 G_END_DECLS

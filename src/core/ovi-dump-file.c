@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,7 +49,8 @@ struct _OviDumpFile
   GArray *dims;       /* guint64: every shape of @infos, one after the other */
   GPtrArray *tensors; /* OviTensor, made on first request */
 
-  gint blame; /* OviBlame, written once by whichever thread classifies */
+  gint blame;            /* OviBlame, written once by whichever thread classifies */
+  OviOpSummary *summary; /* written once by whichever thread summarizes */
 
   char *time;
   char *device;
@@ -81,6 +83,15 @@ enum
   PROP_ITERATION,
   PROP_FILE_SIZE,
   PROP_LAYOUT_NAME,
+  PROP_ANALYZED,
+  PROP_BLAME,
+  PROP_BLAME_LABEL,
+  PROP_BLAME_RANK,
+  PROP_MAX_ABS,
+  PROP_NAN_COUNT,
+  PROP_INF_COUNT,
+  PROP_SATURATED_COUNT,
+  PROP_ABNORMAL,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -98,6 +109,7 @@ ovi_dump_file_finalize (GObject *object)
   if (self->version != version_2)
     g_free (self->version);
   g_free (self->op_name);
+  g_free (self->summary);
   if (self->tensors)
     {
       for (guint i = 0; i < self->tensors->len; i++)
@@ -117,6 +129,7 @@ static void
 ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   OviDumpFile *self = OVI_DUMP_FILE (object);
+  const OviOpSummary *summary = ovi_dump_file_get_summary (self);
 
   switch (prop_id)
     {
@@ -174,6 +187,33 @@ ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_LAYOUT_NAME:
       g_value_set_string (value, self->layout == OVI_LAYOUT_NEW ? "new" : "old");
       break;
+    case PROP_ANALYZED:
+      g_value_set_boolean (value, summary != NULL);
+      break;
+    case PROP_BLAME:
+      g_value_set_int (value, summary ? (int) summary->blame : OVI_BLAME_UNKNOWN);
+      break;
+    case PROP_BLAME_LABEL:
+      g_value_set_string (value, ovi_blame_label (summary ? summary->blame : OVI_BLAME_UNKNOWN));
+      break;
+    case PROP_BLAME_RANK:
+      g_value_set_uint (value, ovi_blame_rank (summary ? summary->blame : OVI_BLAME_UNKNOWN));
+      break;
+    case PROP_MAX_ABS:
+      g_value_set_double (value, summary ? summary->max_abs : NAN);
+      break;
+    case PROP_NAN_COUNT:
+      g_value_set_uint64 (value, summary ? summary->nan : 0);
+      break;
+    case PROP_INF_COUNT:
+      g_value_set_uint64 (value, summary ? summary->inf : 0);
+      break;
+    case PROP_SATURATED_COUNT:
+      g_value_set_uint64 (value, summary ? summary->saturated : 0);
+      break;
+    case PROP_ABNORMAL:
+      g_value_set_boolean (value, summary && ovi_op_summary_is_abnormal (summary));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -209,6 +249,23 @@ ovi_dump_file_class_init (OviDumpFileClass *klass)
   properties[PROP_FILE_SIZE] =
       g_param_spec_uint64 ("file-size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LAYOUT_NAME] = g_param_spec_string ("layout-name", NULL, NULL, NULL, flags);
+
+  /* The summary (ovi_dump_file_summarize()): notified on the main context
+   * when the folder hands it over, for tables that show it. */
+  properties[PROP_ANALYZED] = g_param_spec_boolean ("analyzed", NULL, NULL, FALSE, flags);
+  properties[PROP_BLAME] =
+      g_param_spec_int ("blame", NULL, NULL, OVI_BLAME_UNKNOWN, OVI_BLAME_ABSORBED, 0, flags);
+  properties[PROP_BLAME_LABEL] = g_param_spec_string ("blame-label", NULL, NULL, NULL, flags);
+  properties[PROP_BLAME_RANK] = g_param_spec_uint ("blame-rank", NULL, NULL, 0, 4, 4, flags);
+  properties[PROP_MAX_ABS] =
+      g_param_spec_double ("max-abs", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, flags);
+  properties[PROP_NAN_COUNT] =
+      g_param_spec_uint64 ("nan-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_INF_COUNT] =
+      g_param_spec_uint64 ("inf-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_SATURATED_COUNT] =
+      g_param_spec_uint64 ("saturated-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_ABNORMAL] = g_param_spec_boolean ("abnormal", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -1119,6 +1176,36 @@ void
 ovi_dump_file_set_blame (OviDumpFile *self, int blame)
 {
   g_atomic_int_set (&self->blame, blame);
+}
+
+/* Keeps the first summary made; a second thread's copy is dropped. */
+void
+ovi_dump_file_set_summary (OviDumpFile *self, gpointer summary)
+{
+  if (!g_atomic_pointer_compare_and_exchange (&self->summary, NULL, summary))
+    g_free (summary);
+}
+
+/**
+ * ovi_dump_file_get_summary:
+ * Returns: (nullable): the summary, or %NULL until ovi_dump_file_summarize()
+ *   has made it
+ */
+const OviOpSummary *
+ovi_dump_file_get_summary (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), NULL);
+  return g_atomic_pointer_get (&self->summary);
+}
+
+/* On the main context, once the summary is there. */
+void
+ovi_dump_file_notify_summary (OviDumpFile *self)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint p = PROP_ANALYZED; p <= PROP_ABNORMAL; p++)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[p]);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 const char *

@@ -12,7 +12,10 @@
 #include "ovi-blame.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-dump-folder.h"
+#include <glib/gi18n-lib.h>
+
 #include "ovi-error.h"
+#include "ovi-worker.h"
 
 /* A dump folder opened at any level, or a single dump file: every dump file
  * below it, the overflow records in first-overflow order, and the files that
@@ -35,15 +38,22 @@ struct _OviDumpFolder
   gsize overflow_records;
   gsize n_problems;
   gboolean loading;
+  gboolean analyze;   /* summarize every operator after listing */
+  gboolean analyzing; /* summaries still to come */
+  gboolean cancelled; /* the last load was cancelled: what is shown is partial */
   guint notify_source;
 
   /* An asynchronous load: the scanning thread queues its batches, and one
-   * source on the main context takes them in a few milliseconds at a time. */
-  GMainContext *context; /* where the batches are applied */
-  GTask *load_task;      /* returned once its last batch is applied */
+   * source on the main context applies them (see pump_deliveries()). */
+  GMainContext *context;     /* where the batches are applied */
+  GTask *load_task;          /* returned once the listing's last batch is applied */
+  GCancellable *cancellable; /* the load's */
   GMutex deliveries_lock;
-  GQueue deliveries; /* Batch; guarded by deliveries_lock */
-  GSource *pump;     /* attached while deliveries wait; guarded */
+  GQueue deliveries;    /* Batch; guarded by deliveries_lock */
+  GSource *pump;        /* attached from load_async until the last batch; guarded */
+  gboolean pump_asleep; /* nothing queued, the pump waits; guarded */
+  gint64 pump_turn_end; /* when the previous turn ended */
+  gulong cancel_handler;
 };
 
 G_DEFINE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, G_TYPE_OBJECT)
@@ -58,19 +68,37 @@ enum
   PROP_OVERFLOW_RECORDS,
   PROP_PROBLEM_COUNT,
   PROP_LOADING,
+  PROP_ANALYZE,
+  PROP_ANALYZING,
+  PROP_CANCELLED,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
 
+enum
+{
+  SUMMARIES_APPLIED,
+  N_SIGNALS
+};
+static guint signals[N_SIGNALS];
+
 /* What one folder contributed, handed over in one piece. The last batch of
  * an asynchronous load carries the scan's outcome instead. */
+typedef enum
+{
+  BATCH_FILES,     /* files, records and problems of one folder */
+  BATCH_LISTED,    /* the listing is over: its outcome */
+  BATCH_SUMMARIES, /* files whose summaries are made */
+  BATCH_ANALYZED,  /* every summary is made */
+} BatchKind;
+
 typedef struct
 {
+  BatchKind kind;
   GPtrArray *files;
   GPtrArray *records;
   GPtrArray *problems;
-  gboolean last;
-  GError *error; /* in the last batch, when the scan failed */
+  GError *error; /* BATCH_LISTED, when the scan failed */
 } Batch;
 
 typedef void (*BatchFunc) (OviDumpFolder *self, Batch *batch);
@@ -81,7 +109,10 @@ typedef struct
   GCancellable *cancellable;
   GHashTable *visited; /* "dev:ino" of folders entered */
   BatchFunc emit;
+  GPtrArray *ops; /* the op dump files listed, to summarize */
 } Scan;
+
+static void emit (Scan *scan, Batch *batch);
 
 static void
 batch_free (Batch *batch)
@@ -109,6 +140,7 @@ ovi_dump_folder_finalize (GObject *object)
   OviDumpFolder *self = OVI_DUMP_FOLDER (object);
 
   g_clear_handle_id (&self->notify_source, g_source_remove);
+  g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_queue_clear_full (&self->deliveries, (GDestroyNotify) batch_free);
   g_mutex_clear (&self->deliveries_lock);
@@ -150,6 +182,33 @@ ovi_dump_folder_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_LOADING:
       g_value_set_boolean (value, self->loading);
       break;
+    case PROP_ANALYZE:
+      g_value_set_boolean (value, self->analyze);
+      break;
+    case PROP_ANALYZING:
+      g_value_set_boolean (value, self->analyzing);
+      break;
+    case PROP_CANCELLED:
+      g_value_set_boolean (value, self->cancelled);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_dump_folder_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  OviDumpFolder *self = OVI_DUMP_FOLDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_ANALYZE:
+      ovi_dump_folder_set_analyze (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -163,6 +222,7 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
 
   object_class->finalize = ovi_dump_folder_finalize;
   object_class->get_property = ovi_dump_folder_get_property;
+  object_class->set_property = ovi_dump_folder_set_property;
 
   properties[PROP_ROOT] = g_param_spec_object ("root", NULL, NULL, G_TYPE_FILE, flags);
   properties[PROP_ROOT_PATH] = g_param_spec_string ("root-path", NULL, NULL, NULL, flags);
@@ -175,7 +235,22 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
   properties[PROP_PROBLEM_COUNT] =
       g_param_spec_uint64 ("problem-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, flags);
+  properties[PROP_ANALYZE] =
+      g_param_spec_boolean ("analyze", NULL, NULL, FALSE, flags | G_PARAM_WRITABLE);
+  properties[PROP_ANALYZING] = g_param_spec_boolean ("analyzing", NULL, NULL, FALSE, flags);
+  properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * OviDumpFolder::summaries-applied:
+   *
+   * Emitted on the main context after a group of operator summaries was
+   * handed over and their files notified: tables sorted or filtered by a
+   * summary redo it here.
+   */
+  signals[SUMMARIES_APPLIED] =
+      g_signal_new ("summaries-applied", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                    NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -186,27 +261,6 @@ ovi_dump_folder_init (OviDumpFolder *self)
   self->files = g_list_store_new (OVI_TYPE_DUMP_FILE);
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
-}
-
-/**
- * ovi_thread_set_nice:
- *
- * Sets the calling thread's nice value (Linux threads have their own).
- *
- * Returns: the previous value, to restore
- */
-int
-ovi_thread_set_nice (int nice_value)
-{
-  pid_t tid = (pid_t) syscall (SYS_gettid);
-  int old;
-
-  errno = 0;
-  old = getpriority (PRIO_PROCESS, tid);
-  if (errno != 0)
-    old = 0;
-  setpriority (PRIO_PROCESS, tid, nice_value);
-  return old;
 }
 
 /**
@@ -326,48 +380,32 @@ typedef struct
   int dirfd;
   const char *path;
   GArray *candidates;
-  guint first, step;
 } LoadJob;
 
-static gpointer
-load_candidates (gpointer data)
+static void
+load_candidate (guint i, gpointer data)
 {
   LoadJob *job = data;
+  Candidate *c = &g_array_index (job->candidates, Candidate, i);
+  g_autofree char *full = g_build_filename (job->path, c->entry, NULL);
 
-  /* Helper threads inherit the nice value of the thread that made them. */
-
-  for (guint i = job->first; i < job->candidates->len; i += job->step)
-    {
-      Candidate *c = &g_array_index (job->candidates, Candidate, i);
-      g_autofree char *full = g_build_filename (job->path, c->entry, NULL);
-
-      if (g_cancellable_is_cancelled (job->scan->cancellable))
-        break;
-      c->file = ovi_dump_file_load_at (job->dirfd, c->entry, full, c->original, &c->error);
-      if (c->file)
-        g_atomic_pointer_add (&job->scan->self->dump_files, 1);
-    }
-  return NULL;
+  c->file = ovi_dump_file_load_at (job->dirfd, c->entry, full, c->original, &c->error);
+  if (c->file)
+    g_atomic_pointer_add (&job->scan->self->dump_files, 1);
 }
 
-/* Reads the headers of a folder's dump files, on both cores when there are
- * enough of them to be worth a thread. */
+/* Reads the headers of a folder's dump files, on the worker pool when there
+ * are enough of them to be worth it. */
 static void
 load_all (Scan *scan, int dirfd, const char *path, GArray *candidates)
 {
-  guint n_threads = candidates->len >= 64 ? MIN (g_get_num_processors (), 8) : 1;
-  LoadJob jobs[8];
-  GThread *threads[8];
+  LoadJob job = { scan, dirfd, path, candidates };
 
-  for (guint t = 0; t < n_threads; t++)
-    {
-      jobs[t] = (LoadJob){ scan, dirfd, path, candidates, t, n_threads };
-      if (t > 0)
-        threads[t] = g_thread_new ("ovi-scan", load_candidates, &jobs[t]);
-    }
-  load_candidates (&jobs[0]);
-  for (guint t = 1; t < n_threads; t++)
-    g_thread_join (threads[t]);
+  if (candidates->len >= 64)
+    ovi_parallel_for (candidates->len, load_candidate, &job, scan->cancellable);
+  else
+    for (guint i = 0; i < candidates->len && !g_cancellable_is_cancelled (scan->cancellable); i++)
+      load_candidate (i, &job);
 }
 
 /* Loads the candidates into @batch in name order; the hierarchy is the same
@@ -484,7 +522,7 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
       g_autoptr (GError) dir_error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
                                                   "cannot read the folder: %s", g_strerror (errsv));
       add_problem (scan, batch, *relative_dir ? relative_dir : ".", dir_error);
-      scan->emit (scan->self, batch);
+      emit (scan, batch);
       return TRUE;
     }
 
@@ -535,7 +573,7 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
     }
   collect (scan, batch, candidates, relative_dir);
   decode_overflows (scan, batch);
-  scan->emit (scan->self, batch);
+  emit (scan, batch);
 
   g_ptr_array_sort (subdirs, compare_names);
   for (guint i = 0; i < subdirs->len; i++)
@@ -587,7 +625,7 @@ scan_root (Scan *scan, GError **error)
       g_array_index (candidates, Candidate, 0).entry = g_strdup (name);
       collect (scan, batch, candidates, "");
       decode_overflows (scan, batch);
-      scan->emit (scan->self, batch);
+      emit (scan, batch);
       return TRUE;
     }
   g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
@@ -657,31 +695,16 @@ ovi_dump_folder_is_ignored (OviDumpFolder *self, OviDumpFile *op)
   return is_ignored (self, op);
 }
 
-typedef struct
+static void
+classify_one (guint i, gpointer data)
 {
-  GPtrArray *files;
-  guint first, step;
-  GCancellable *cancellable;
-} ClassifyJob;
-
-static gpointer
-classify_files (gpointer data)
-{
-  ClassifyJob *job = data;
-
-  for (guint i = job->first; i < job->files->len; i += job->step)
-    {
-      if (g_cancellable_is_cancelled (job->cancellable))
-        break;
-      ovi_dump_file_classify (g_ptr_array_index (job->files, i));
-    }
-  return NULL;
+  ovi_dump_file_classify (g_ptr_array_index ((GPtrArray *) data, i));
 }
 
 /**
  * ovi_dump_folder_classify_all:
  *
- * Classifies every operator (reads every tensor once, on all cores).
+ * Classifies every operator (reads every tensor once, on the worker pool).
  * Safe to call from a worker thread once the folder is loaded.
  */
 void
@@ -689,22 +712,10 @@ ovi_dump_folder_classify_all (OviDumpFolder *self, GCancellable *cancellable)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->files));
-  /* A thread costs more than classifying a few small operators. */
-  guint n_threads = n >= 16 ? MIN (g_get_num_processors (), 8) : 1;
-  ClassifyJob jobs[8];
-  GThread *threads[8];
 
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (files, g_list_model_get_item (G_LIST_MODEL (self->files), i));
-  for (guint t = 0; t < n_threads; t++)
-    {
-      jobs[t] = (ClassifyJob){ files, t, n_threads, cancellable };
-      if (t > 0)
-        threads[t] = g_thread_new ("ovi-classify", classify_files, &jobs[t]);
-    }
-  classify_files (&jobs[0]);
-  for (guint t = 1; t < n_threads; t++)
-    g_thread_join (threads[t]);
+  ovi_parallel_for (files->len, classify_one, files, cancellable);
 }
 
 /**
@@ -744,10 +755,27 @@ ovi_dump_folder_find_origins (OviDumpFolder *self, GCancellable *cancellable)
   return origins;
 }
 
+static void
+set_flag (OviDumpFolder *self, gboolean *flag, gboolean value, int prop)
+{
+  if (*flag != value)
+    {
+      *flag = value;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+    }
+}
+
 /* Runs on the thread that owns the stores. */
 static void
 apply_batch (OviDumpFolder *self, Batch *batch)
 {
+  if (batch->kind == BATCH_SUMMARIES)
+    {
+      for (guint i = 0; i < batch->files->len; i++)
+        ovi_dump_file_notify_summary (g_ptr_array_index (batch->files, i));
+      g_signal_emit (self, signals[SUMMARIES_APPLIED], 0);
+      return;
+    }
   if (batch->files->len)
     g_list_store_splice (self->files, g_list_model_get_n_items (G_LIST_MODEL (self->files)), 0,
                          batch->files->pdata, batch->files->len);
@@ -768,6 +796,50 @@ emit_sync (OviDumpFolder *self, Batch *batch)
   batch_free (batch);
 }
 
+/* Everything a scan of the folder hands over goes through here. */
+static void
+emit (Scan *scan, Batch *batch)
+{
+  for (guint i = 0; scan->ops && i < batch->files->len; i++)
+    {
+      OviDumpFile *file = g_ptr_array_index (batch->files, i);
+
+      if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OP_DUMP)
+        g_ptr_array_add (scan->ops, g_object_ref (file));
+    }
+  scan->emit (scan->self, batch);
+}
+
+static void
+summarize_one (guint index, gpointer data)
+{
+  ovi_dump_file_summarize (g_ptr_array_index ((GPtrArray *) data, index), NULL);
+}
+
+/* Operators are summarized in groups: enough for the pool's threads to
+ * share, few enough that their rows fill in steadily. */
+#define SUMMARY_GROUP 64
+
+/* On the scanning thread, once the listing is out: summarizes the listed
+ * operators in the order they were found (first overflow first). */
+static void
+summarize_all (Scan *scan)
+{
+  for (guint first = 0; first < scan->ops->len; first += SUMMARY_GROUP)
+    {
+      Batch *batch;
+
+      if (g_cancellable_is_cancelled (scan->cancellable))
+        return;
+      batch = batch_new ();
+      batch->kind = BATCH_SUMMARIES;
+      for (guint i = first; i < MIN (first + SUMMARY_GROUP, scan->ops->len); i++)
+        g_ptr_array_add (batch->files, g_object_ref (g_ptr_array_index (scan->ops, i)));
+      ovi_parallel_for (batch->files->len, summarize_one, batch->files, scan->cancellable);
+      scan->emit (scan->self, batch);
+    }
+}
+
 static void
 notify_progress (OviDumpFolder *self)
 {
@@ -784,90 +856,160 @@ reset (OviDumpFolder *self)
   g_list_store_remove_all (self->records);
   g_list_store_remove_all (self->problems);
   self->files_seen = self->dump_files = self->overflow_records = self->n_problems = 0;
-}
-
-static void
-set_loading (OviDumpFolder *self, gboolean loading)
-{
-  if (self->loading != loading)
-    {
-      self->loading = loading;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
-    }
+  set_flag (self, &self->cancelled, FALSE, PROP_CANCELLED);
 }
 
 /**
  * ovi_dump_folder_load:
  *
- * Scans the folder on the calling thread. Broken files do not fail the
- * load: they are listed by ovi_dump_folder_get_problems().
+ * Scans the folder on the calling thread (reading headers on the worker
+ * pool), then summarizes every operator when #OviDumpFolder:analyze is set.
+ * Broken files do not fail the load: they are listed by
+ * ovi_dump_folder_get_problems().
  *
  * Returns: %FALSE when the root cannot be read or the scan was cancelled
  */
 gboolean
 ovi_dump_folder_load (OviDumpFolder *self, GCancellable *cancellable, GError **error)
 {
-  Scan scan = { self, cancellable, NULL, emit_sync };
+  Scan scan = { self, cancellable, NULL, emit_sync, NULL };
   gboolean ok;
 
   g_return_val_if_fail (OVI_IS_DUMP_FOLDER (self), FALSE);
 
   reset (self);
-  set_loading (self, TRUE);
+  set_flag (self, &self->loading, TRUE, PROP_LOADING);
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (self->analyze)
+    scan.ops = g_ptr_array_new_with_free_func (g_object_unref);
   ok = scan_root (&scan, error);
   g_hash_table_unref (scan.visited);
-  set_loading (self, FALSE);
+  set_flag (self, &self->loading, FALSE, PROP_LOADING);
+  if (ok && scan.ops)
+    summarize_all (&scan);
+  g_clear_pointer (&scan.ops, g_ptr_array_unref);
   notify_progress (self);
   return ok;
 }
 
-/* How long one turn of the main loop may spend applying batches. */
-#define PUMP_BUDGET_US 4000
-
 static void
-finish_load (OviDumpFolder *self, Batch *last)
+return_load (OviDumpFolder *self, GError *error)
 {
   g_autoptr (GTask) task = g_steal_pointer (&self->load_task);
 
-  if (last->error)
-    g_task_return_error (task, g_steal_pointer (&last->error));
+  if (task == NULL)
+    {
+      g_clear_error (&error);
+      return;
+    }
+  g_clear_handle_id (&self->notify_source, g_source_remove);
+  set_flag (self, &self->loading, FALSE, PROP_LOADING);
+  if (error)
+    g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
 }
 
-/* On the main context: applies the queued batches for a few milliseconds,
- * then lets the window draw. One source for all batches, since the main
- * loop runs every ready source of a priority in one turn; and an idle one,
- * below input and redraws, so that a window taking in a big folder still
- * draws and answers. */
+/* Ends the delivery: the pump goes, and nothing queued is applied. */
+static void
+stop_pump (OviDumpFolder *self)
+{
+  GSource *pump;
+
+  g_mutex_lock (&self->deliveries_lock);
+  g_queue_clear_full (&self->deliveries, (GDestroyNotify) batch_free);
+  pump = g_steal_pointer (&self->pump);
+  g_mutex_unlock (&self->deliveries_lock);
+  if (pump)
+    {
+      g_source_destroy (pump);
+      g_source_unref (pump);
+    }
+  if (self->cancel_handler)
+    g_cancellable_disconnect (self->cancellable, self->cancel_handler);
+  self->cancel_handler = 0;
+  set_flag (self, &self->analyzing, FALSE, PROP_ANALYZING);
+  notify_progress (self);
+}
+
+/* How long one turn of the pump may apply batches, at least and at most. */
+#define PUMP_MIN_BUDGET_US 4000
+#define PUMP_MAX_BUDGET_US 20000
+/* How long the pump steps aside between two turns while batches wait. */
+#define PUMP_GAP_US 1000
+
+/* The one way results reach the main context, and its rule:
+ *
+ * The pump runs at G_PRIORITY_HIGH_IDLE: below input events
+ * (G_PRIORITY_DEFAULT) and above GDK's layout and paint
+ * (GDK_PRIORITY_REDRAW, G_PRIORITY_HIGH_IDLE + 20). A turn applies batches
+ * for as long as the rest of the main loop had since the previous turn,
+ * clamped to 4-20 ms, and then the pump steps aside for 1 ms before its
+ * next turn, so that a frame that is due is drawn.
+ *
+ * So redraws cannot starve the batches (an idle below them would wait for
+ * ever while frames take longer than the frame interval, as they do with
+ * software rendering or an accessibility registry), batches cannot starve
+ * redraws (they give way after every turn, and take at most as much time
+ * as the frames did), and input always goes first.
+ *
+ * Cancelling the load drops every batch not yet applied at the next turn. */
 static gboolean
 pump_deliveries (gpointer data)
 {
-  OviDumpFolder *self = data;
-  gint64 deadline = g_get_monotonic_time () + PUMP_BUDGET_US;
+  /* Stopping the pump drops the source's reference. */
+  g_autoptr (OviDumpFolder) self = g_object_ref (data);
+  gint64 now = g_get_monotonic_time ();
+  gint64 budget = CLAMP (now - self->pump_turn_end, PUMP_MIN_BUDGET_US, PUMP_MAX_BUDGET_US);
+  gint64 deadline = now + budget;
   Batch *batch;
 
-  do
+  if (g_cancellable_is_cancelled (self->cancellable))
+    {
+      set_flag (self, &self->cancelled, TRUE, PROP_CANCELLED);
+      stop_pump (self);
+      return_load (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                              _ ("The scan was cancelled")));
+      return G_SOURCE_REMOVE;
+    }
+
+  for (;;)
     {
       g_mutex_lock (&self->deliveries_lock);
       batch = g_queue_pop_head (&self->deliveries);
       if (batch == NULL)
-        self->pump = NULL; /* the next delivery attaches a new one */
+        {
+          self->pump_asleep = TRUE;
+          g_source_set_ready_time (self->pump, -1);
+        }
+      else if (g_get_monotonic_time () >= deadline)
+        {
+          /* Out of time: put it back and step aside. */
+          g_queue_push_head (&self->deliveries, batch);
+          batch = NULL;
+          g_source_set_ready_time (self->pump, g_get_monotonic_time () + PUMP_GAP_US);
+        }
       g_mutex_unlock (&self->deliveries_lock);
       if (batch == NULL)
+        break;
+
+      switch (batch->kind)
         {
-          notify_progress (self);
+        case BATCH_LISTED:
+          return_load (self, g_steal_pointer (&batch->error));
+          break;
+        case BATCH_ANALYZED:
+          batch_free (batch);
+          stop_pump (self);
+          self->pump_turn_end = g_get_monotonic_time ();
           return G_SOURCE_REMOVE;
+        default:
+          apply_batch (self, batch);
         }
-      if (batch->last)
-        finish_load (self, batch);
-      else
-        apply_batch (self, batch);
       batch_free (batch);
     }
-  while (g_get_monotonic_time () < deadline);
   notify_progress (self);
+  self->pump_turn_end = g_get_monotonic_time ();
   return G_SOURCE_CONTINUE;
 }
 
@@ -877,20 +1019,21 @@ static void
 deliver (OviDumpFolder *self, Batch *batch)
 {
   g_mutex_lock (&self->deliveries_lock);
-  g_queue_push_tail (&self->deliveries, batch);
-  if (self->pump == NULL)
+  if (self->pump == NULL) /* cancelled: nobody takes it any more */
+    batch_free (batch);
+  else
     {
-      self->pump = g_idle_source_new ();
-      g_source_set_priority (self->pump, G_PRIORITY_DEFAULT_IDLE);
-      g_source_set_callback (self->pump, pump_deliveries, g_object_ref (self), g_object_unref);
-      g_source_set_static_name (self->pump, "[ovi] apply batches");
-      g_source_attach (self->pump, self->context);
-      g_source_unref (self->pump); /* the context holds it while attached */
+      g_queue_push_tail (&self->deliveries, batch);
+      if (self->pump_asleep)
+        {
+          self->pump_asleep = FALSE;
+          g_source_set_ready_time (self->pump, 0);
+        }
     }
   g_mutex_unlock (&self->deliveries_lock);
 }
 
-/* Big folders arrive in slices, so that no main-loop turn has to take in
+/* Big folders arrive in slices, so that no turn of the pump has to take in
  * thousands of files at once. */
 #define SLICE 256
 
@@ -908,22 +1051,33 @@ emit_async (OviDumpFolder *self, Batch *batch)
   deliver (self, batch);
 }
 
-/* The scan's own task; the caller's task is returned by the last batch. */
+/* The scan's own task; the caller's task is returned by the listing's
+ * last batch. */
 static void
 load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   OviDumpFolder *self = source;
-  Scan scan = { self, cancellable, NULL, emit_async };
-  Batch *last = batch_new ();
-  /* Background work yields to the thread that draws the window. */
-  int saved_nice = ovi_thread_set_nice (10);
+  Scan scan = { self, cancellable, NULL, emit_async, NULL };
+  Batch *listed = batch_new ();
+  gboolean ok;
 
+  listed->kind = BATCH_LISTED;
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  scan_root (&scan, &last->error);
+  if (task_data != NULL)
+    scan.ops = g_ptr_array_new_with_free_func (g_object_unref);
+  ok = scan_root (&scan, &listed->error);
   g_hash_table_unref (scan.visited);
-  ovi_thread_set_nice (saved_nice);
-  last->last = TRUE;
-  deliver (self, last);
+  deliver (self, listed);
+  if (ok && scan.ops)
+    summarize_all (&scan);
+  g_clear_pointer (&scan.ops, g_ptr_array_unref);
+  if (!g_cancellable_is_cancelled (cancellable))
+    {
+      Batch *analyzed = batch_new ();
+
+      analyzed->kind = BATCH_ANALYZED;
+      deliver (self, analyzed);
+    }
   g_task_return_boolean (task, TRUE);
 }
 
@@ -934,11 +1088,39 @@ notify_tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+dispatch_ready (GSource *source, GSourceFunc callback, gpointer user_data)
+{
+  return callback (user_data);
+}
+
+static GSourceFuncs pump_funcs = { NULL, NULL, dispatch_ready, NULL, NULL, NULL };
+
+/* Called on any thread when the load is cancelled: wakes the pump, which
+ * then drops what is queued and returns the load. */
+static void
+load_cancelled (GCancellable *cancellable, gpointer data)
+{
+  OviDumpFolder *self = data;
+
+  g_mutex_lock (&self->deliveries_lock);
+  if (self->pump)
+    {
+      self->pump_asleep = FALSE;
+      g_source_set_ready_time (self->pump, 0);
+    }
+  g_mutex_unlock (&self->deliveries_lock);
+}
+
 /**
  * ovi_dump_folder_load_async:
  *
- * Scans on a worker thread. The list models fill on the main context while
- * the scan runs, and the progress properties are notified as it goes.
+ * Scans on the worker pool. The list models fill on the main context while
+ * the scan runs, and the progress properties are notified as it goes. When
+ * #OviDumpFolder:analyze is set, every operator is then summarized and the
+ * files' summary properties are notified, while #OviDumpFolder:analyzing is
+ * %TRUE. Cancelling @cancellable stops both and drops the results not yet
+ * applied.
  */
 void
 ovi_dump_folder_load_async (OviDumpFolder *self,
@@ -949,31 +1131,70 @@ ovi_dump_folder_load_async (OviDumpFolder *self,
   g_autoptr (GTask) scan = NULL;
 
   g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
-  g_return_if_fail (!self->loading);
+  g_return_if_fail (!self->loading && self->pump == NULL);
 
   reset (self);
-  set_loading (self, TRUE);
+  set_flag (self, &self->loading, TRUE, PROP_LOADING);
+  set_flag (self, &self->analyzing, self->analyze, PROP_ANALYZING);
   notify_progress (self);
   self->notify_source = g_timeout_add (100, notify_tick, self);
   g_clear_pointer (&self->context, g_main_context_unref);
   self->context = g_main_context_ref_thread_default ();
+  g_clear_object (&self->cancellable);
+  self->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+
+  self->pump = g_source_new (&pump_funcs, sizeof (GSource));
+  self->pump_asleep = TRUE;
+  self->pump_turn_end = g_get_monotonic_time ();
+  g_source_set_priority (self->pump, G_PRIORITY_HIGH_IDLE);
+  g_source_set_ready_time (self->pump, -1);
+  g_source_set_callback (self->pump, pump_deliveries, g_object_ref (self), g_object_unref);
+  g_source_set_static_name (self->pump, "[ovi] apply batches");
+  g_source_attach (self->pump, self->context);
+  self->cancel_handler =
+      g_cancellable_connect (self->cancellable, G_CALLBACK (load_cancelled), self, NULL);
 
   self->load_task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (self->load_task, ovi_dump_folder_load_async);
-  scan = g_task_new (self, cancellable, NULL, NULL);
-  g_task_run_in_thread (scan, load_thread);
+  scan = g_task_new (self, self->cancellable, NULL, NULL);
+  g_task_set_task_data (scan, self->analyze ? GINT_TO_POINTER (1) : NULL, NULL);
+  ovi_worker_run_in_thread (scan, load_thread);
 }
 
-/* The callback runs once every batch of the scan is in the stores. */
+/* The callback runs once every batch of the listing is in the stores;
+ * summaries may still be arriving (#OviDumpFolder:analyzing). */
 gboolean
 ovi_dump_folder_load_finish (OviDumpFolder *self, GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  g_clear_handle_id (&self->notify_source, g_source_remove);
-  set_loading (self, FALSE);
   notify_progress (self);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * ovi_dump_folder_set_analyze:
+ *
+ * Whether a load also summarizes every operator (reads every tensor):
+ * the window sets it, `report --records-only` does not.
+ */
+void
+ovi_dump_folder_set_analyze (OviDumpFolder *self, gboolean analyze)
+{
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
+  set_flag (self, &self->analyze, !!analyze, PROP_ANALYZE);
+}
+
+gboolean
+ovi_dump_folder_get_analyzing (OviDumpFolder *self)
+{
+  return self->analyzing;
+}
+
+gboolean
+ovi_dump_folder_get_cancelled (OviDumpFolder *self)
+{
+  return self->cancelled;
 }
 
 GListModel *

@@ -34,13 +34,15 @@ GListModel *ovi_dump_folder_get_records (OviDumpFolder *self);
 GListModel *ovi_dump_folder_get_problems (OviDumpFolder *self);
 void ovi_dump_folder_get_progress (OviDumpFolder *self, OviScanProgress *progress);
 gboolean ovi_dump_folder_get_loading (OviDumpFolder *self);
+void ovi_dump_folder_set_analyze (OviDumpFolder *self, gboolean analyze);
+gboolean ovi_dump_folder_get_analyzing (OviDumpFolder *self);
+gboolean ovi_dump_folder_get_cancelled (OviDumpFolder *self);
 gboolean ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path);
 void ovi_dump_folder_set_ignore_list (OviDumpFolder *self, OviIgnoreList *list);
 OviIgnoreList *ovi_dump_folder_get_ignore_list (OviDumpFolder *self);
 gboolean ovi_dump_folder_is_ignored (OviDumpFolder *self, OviDumpFile *op);
 void ovi_dump_folder_classify_all (OviDumpFolder *self, GCancellable *cancellable);
 GPtrArray *ovi_dump_folder_find_origins (OviDumpFolder *self, GCancellable *cancellable);
-int ovi_thread_set_nice (int nice_value);
 GHashTable *ovi_parse_mapping_csv (const char *contents, gsize length);
 
 G_END_DECLS

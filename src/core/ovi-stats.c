@@ -10,6 +10,7 @@
 #include "ovi-dtype.h"
 #include "ovi-error.h"
 #include "ovi-stats.h"
+#include "ovi-worker.h"
 
 /* Below this many elements one thread does the whole tensor. */
 #define PARALLEL_THRESHOLD (1u << 20)
@@ -460,24 +461,17 @@ run_share (Job *job)
   reader_close (&r);
 }
 
-static gpointer
-run_job (gpointer data)
+static void
+run_job (guint index, gpointer data)
 {
-  run_share (data);
-  return NULL;
+  run_share (&((Job *) data)[index]);
 }
 
-/* Splits [0, count) over the processors and runs @jobs. */
+/* Runs @jobs, shares of [0, count), on the worker pool. */
 static void
 run_parallel (Job *jobs, guint n_jobs)
 {
-  GThread *threads[16];
-
-  for (guint i = 1; i < n_jobs; i++)
-    threads[i] = g_thread_new ("ovi-stats", run_job, &jobs[i]);
-  run_job (&jobs[0]);
-  for (guint i = 1; i < n_jobs; i++)
-    g_thread_join (threads[i]);
+  ovi_parallel_for (n_jobs, run_job, jobs, NULL);
 }
 
 static guint
@@ -485,7 +479,7 @@ n_jobs_for (guint64 count)
 {
   if (count < PARALLEL_THRESHOLD)
     return 1;
-  return CLAMP (g_get_num_processors (), 1, 16);
+  return ovi_worker_get_max_threads ();
 }
 
 static void

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Core's one pool of worker threads: every tensor, header and summary that
+ * is read off the calling thread is read here, for the window, the report
+ * and the command-line tool alike. */
+
+typedef void (*OviParallelFunc) (guint index, gpointer user_data);
+
+void ovi_worker_run_in_thread (GTask *task, GTaskThreadFunc func);
+void
+ovi_parallel_for (guint n, OviParallelFunc func, gpointer user_data, GCancellable *cancellable);
+guint ovi_worker_get_max_threads (void);
+int ovi_thread_set_nice (int nice_value);
+
+G_END_DECLS
