@@ -507,7 +507,11 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   g_string_append_printf (
       s, "%s: %u, %s: %u, %s: %u\n\n", _ ("Overflow records"), n_records, _ ("dump files"),
       g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), _ ("problems"), n_problems);
-  if (n_records == 0)
+  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 && n_problems == 0)
+    g_string_append_printf (s, "%s\n\n",
+                            _ ("No dump file was found here: this is not a dump folder, or the "
+                               "runtime has not written to it yet."));
+  else if (n_records == 0)
     g_string_append_printf (s, "%s\n\n", _ ("No overflow was recorded in this folder."));
 
   for (guint i = 0; i < n_records; i++)
