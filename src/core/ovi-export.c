@@ -256,7 +256,9 @@ ovi_export_write_contents (
 }
 
 /* What each dtype becomes in .npy and .txt, as the vendor tools convert:
- * bfloat16 and float8 to float32, int4 to int8, bool to 0/1. */
+ * bfloat16 and float8 to float32, int4 to int8, bool to 0/1. numpy has no
+ * hifloat8, float8_e8m0 or complex32 either: they become float32 and
+ * complex64 the same way, exactly (every value they hold is a float32). */
 static gboolean
 convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *out)
 {
@@ -273,6 +275,19 @@ convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *
     case OVI_DTYPE_FLOAT8_E4M3FN:
       for (guint64 i = 0; i < n; i++)
         ((float *) out)[i] = ovi_float8_e4m3fn_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_FLOAT8_E8M0:
+      for (guint64 i = 0; i < n; i++)
+        ((float *) out)[i] = ovi_float8_e8m0_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_HIFLOAT8:
+      for (guint64 i = 0; i < n; i++)
+        ((float *) out)[i] = ovi_hifloat8_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_COMPLEX32:
+      /* Real and imaginary float16 parts become float32 parts. */
+      for (guint64 i = 0; i < 2 * n; i++)
+        ((float *) out)[i] = ovi_half_to_float (ovi_load_u16 (d, 2 * start + i));
       return TRUE;
     case OVI_DTYPE_INT4:
       for (guint64 i = 0; i < n; i++)
@@ -299,7 +314,11 @@ npy_item_size (int dtype)
     case OVI_DTYPE_BFLOAT16:
     case OVI_DTYPE_FLOAT8_E5M2:
     case OVI_DTYPE_FLOAT8_E4M3FN:
+    case OVI_DTYPE_FLOAT8_E8M0:
+    case OVI_DTYPE_HIFLOAT8:
       return 4;
+    case OVI_DTYPE_COMPLEX32:
+      return 8;
     case OVI_DTYPE_INT4:
       return 1;
     default:
@@ -423,10 +442,22 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
     {
       for (guint64 i = 0; i < count; i++)
         {
-          double re =
-              dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i) : ovi_load_f64 (d, 2 * i);
-          double im = dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i + 1)
-                                                   : ovi_load_f64 (d, 2 * i + 1);
+          double re, im;
+          if (dtype == OVI_DTYPE_COMPLEX32)
+            {
+              re = ovi_half_to_float (ovi_load_u16 (d, 2 * i));
+              im = ovi_half_to_float (ovi_load_u16 (d, 2 * i + 1));
+            }
+          else if (dtype == OVI_DTYPE_COMPLEX64)
+            {
+              re = ovi_load_f32 (d, 2 * i);
+              im = ovi_load_f32 (d, 2 * i + 1);
+            }
+          else
+            {
+              re = ovi_load_f64 (d, 2 * i);
+              im = ovi_load_f64 (d, 2 * i + 1);
+            }
           char a[32], b[32];
           int n;
           format_e18 (a, re);
@@ -497,6 +528,12 @@ ovi_export_tensor_data (int dtype,
     {
       for (guint i = 0; i < n_dims; i++)
         count *= shape[i];
+      if (ovi_dtype_is_packing_unknown (dtype))
+        {
+          g_autofree char *reason = ovi_dtype_dup_unsupported_reason (dtype);
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED, reason);
+          return FALSE;
+        }
       if (!ovi_dtype_is_supported (dtype) || ovi_dtype_npy_descr (dtype) == NULL)
         {
           g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,

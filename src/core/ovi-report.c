@@ -222,9 +222,9 @@ ovi_report_tensor_json (OviTensor *tensor)
     add_first_bad (b, tensor, analysis);
   if (analysis == NULL)
     {
-      g_autofree char *why =
-          error ? g_strdup (error->message)
-                : g_strdup_printf ("unsupported dtype %d", ovi_tensor_get_dtype (tensor));
+      g_autofree char *why = error
+                                 ? g_strdup (error->message)
+                                 : ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (tensor));
       add_string (b, "error", why);
     }
   json_builder_end_object (b);
@@ -455,6 +455,12 @@ append_tensor_text (GString *s, OviTensor *t)
   const OviStats *st;
 
   g_string_append_printf (s, "    %-9s %s %s %s\n     ", label, dtype, format, shape);
+  if (ovi_dtype_is_packing_unknown (ovi_tensor_get_dtype (t)))
+    {
+      g_autofree char *reason = ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (t));
+      g_string_append_printf (s, " %s\n", reason);
+      return;
+    }
   if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
     {
       g_string_append_printf (s, " %s\n", _ ("no statistics for this dtype"));
