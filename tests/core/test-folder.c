@@ -757,7 +757,7 @@ test_example (void)
           }
       }
     g_assert_true (found);
-    g_assert_cmpuint (n_items (files), ==, 20);
+    g_assert_cmpuint (n_items (files), ==, 21);
   }
 }
 
