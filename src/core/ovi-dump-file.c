@@ -561,6 +561,30 @@ load_old_layout (OviDumpFile *self, GError **error)
   return ok;
 }
 
+/* A nano (TLV) dump is recognised by its magic, but only its first 16
+ * bytes are documented (dump-format.md section 3): reading its tensors
+ * needs the facts the message names, so none is guessed. */
+static void
+set_nano_error (GError **error, const guint8 *head, gsize head_length)
+{
+  g_autofree char *version = NULL;
+  guint32 v;
+
+  if (head_length >= 16)
+    {
+      memcpy (&v, head + 12, 4);
+      version = g_strdup_printf ("version %u", GUINT32_FROM_LE (v));
+    }
+  else
+    version = g_strdup ("its version cut off");
+  g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO,
+               "this is a nano (TLV) dump (%s); its tensors cannot be read because the format "
+               "notes do not document the layout of a TLV entry (the size and order of its type "
+               "and length fields) nor the fields of the input (type 4) and output (type 5) "
+               "descriptions (where data_type, format, shape and size are stored)",
+               version);
+}
+
 static gboolean
 read_header (OviDumpFile *self, int fd, GError **error)
 {
@@ -583,8 +607,7 @@ read_header (OviDumpFile *self, int fd, GError **error)
 
   if (self->file_size >= 12 && GUINT32_FROM_LE (*(guint32 *) (head + 8)) == 0x5A5A5A5Au)
     {
-      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO,
-                           "this is a nano (TLV) dump, which Overflow Inspector cannot read yet");
+      set_nano_error (error, head, head_length);
       return FALSE;
     }
 

@@ -693,6 +693,31 @@ test_cancel (Fixture *f, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* A nano dump beside an ordinary one: listed among the problems as a nano
+ * dump, the rest of the folder read as usual. */
+static void
+test_nano_in_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *iter = g_build_filename (f->dir, "0", NULL);
+  g_autofree char *nano = g_build_filename (iter, "Mul.nano.8.3.750", NULL);
+  g_autoptr (GBytes) entries = g_bytes_new_static ("\4\0\0\0\0\0\0\0", 8);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (OviProblem) problem = NULL;
+  g_autoptr (GError) error = NULL;
+
+  write_op (iter, "Add", "a", 5, 3, 700);
+  g_assert_true (ovi_write_nano_file (nano, 8, 1, entries, &error));
+  g_assert_no_error (error);
+  folder = load (f->dir);
+  g_assert_cmpuint (n_items (ovi_dump_folder_get_files (folder)), ==, 1);
+  g_assert_cmpuint (n_items (ovi_dump_folder_get_problems (folder)), ==, 1);
+  problem = g_list_model_get_item (ovi_dump_folder_get_problems (folder), 0);
+  g_assert_cmpstr (ovi_problem_get_file (problem), ==, "0/Mul.nano.8.3.750");
+  g_assert_true (g_str_has_prefix (ovi_problem_get_message (problem),
+                                   "this is a nano (TLV) dump (version 1); its tensors cannot "
+                                   "be read because the format notes do not document"));
+}
+
 /* The example folder shipped with the app (data/example-dump). */
 static void
 test_example (void)
@@ -779,6 +804,7 @@ main (int argc, char **argv)
   ADD ("/core/folder/load-async", test_load_async);
   ADD ("/core/folder/load-async-batches", test_load_async_batches);
   ADD ("/core/folder/cancel", test_cancel);
+  ADD ("/core/folder/nano", test_nano_in_folder);
 #undef ADD
   g_test_add_func ("/core/folder/parse-mapping", test_parse_mapping);
   g_test_add_func ("/core/folder/example", test_example);

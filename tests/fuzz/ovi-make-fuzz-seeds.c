@@ -7,7 +7,7 @@
 #include "ovi-fixtures.h"
 
 /* Writes the seed corpora of the fuzz targets from the fixture writer:
- * `ovi-make-fuzz-seeds DIR` fills DIR/{file-name,dump-file,overflow,mapping,folder}. */
+ * `ovi-make-fuzz-seeds DIR` fills DIR/{file-name,dump-file,overflow,mapping,folder,nano}. */
 
 static void
 seed (const char *dir, const char *target, const char *name, const void *data, gsize length)
@@ -120,6 +120,23 @@ main (int argc, char **argv)
     seed (dir, "folder", "folder-0", input->str, input->len);
     g_string_free (input, TRUE);
   }
+
+  /* Nano dumps as the writer makes them, without the magic at offset 8,
+   * which fuzz-nano puts back: a body of stand-in TLV bytes, and none. */
+  for (guint i = 0; i < 2; i++)
+    {
+      static const guint8 body[] = { 4, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+      g_autoptr (GBytes) entries = g_bytes_new_static (body, i ? sizeof body : 0);
+      g_autoptr (GBytes) nano = ovi_nano_dump_build (i ? sizeof body : 0, i + 1, entries);
+      const guint8 *b = g_bytes_get_data (nano, NULL);
+      GByteArray *input = g_byte_array_new ();
+      g_autofree char *name = g_strdup_printf ("nano-%u", i);
+
+      g_byte_array_append (input, b, 8);
+      g_byte_array_append (input, b + 12, g_bytes_get_size (nano) - 12);
+      seed (dir, "nano", name, input->data, input->len);
+      g_byte_array_free (input, TRUE);
+    }
 
   for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
     g_bytes_unref (payloads[i]);
