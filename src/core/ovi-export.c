@@ -37,47 +37,67 @@ set_write_error (GError **error, const char *path, int errsv)
                g_strerror (errsv));
 }
 
+/* Whether linkat() can give an O_TMPFILE file a name, through its
+ * /proc/self/fd entry (the only way without CAP_DAC_READ_SEARCH). Checked
+ * once a process, not once a file. */
+static gboolean
+can_link_tmpfiles (void)
+{
+  static gsize checked;
+  static gboolean ok;
+
+  if (g_once_init_enter (&checked))
+    {
+      ok = access ("/proc/self/fd", F_OK) == 0;
+      g_once_init_leave (&checked, 1);
+    }
+  return ok;
+}
+
 /**
  * ovi_atomic_file_new:
  * @path: the destination
  *
- * Opens a temporary file beside @path. Nothing appears at @path until
- * ovi_atomic_file_commit() succeeds.
+ * Opens an unnamed file (O_TMPFILE) in @path's folder, or, to overwrite or
+ * where the file system has no unnamed files, a temporary file beside
+ * @path. Nothing appears at @path until ovi_atomic_file_commit() succeeds;
+ * an existing @path is reported then, not looked up first (one system call
+ * less per file for the common case, where it does not exist). The kernel
+ * applies the umask to the mode, as for any new file.
  */
 OviAtomicFile *
 ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  OviAtomicFile *self;
-  mode_t mask;
+  OviAtomicFile *self = g_new0 (OviAtomicFile, 1);
 
-  if (!(flags & OVI_EXPORT_FLAGS_OVERWRITE) && g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
-                   "%s already exists (use --force to overwrite)", display);
-      return NULL;
-    }
-
-  self = g_new0 (OviAtomicFile, 1);
   self->path = g_strdup (path);
   self->flags = flags;
-  self->tmp_path = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
-  self->fd = g_mkstemp_full (self->tmp_path, O_WRONLY | O_CLOEXEC, 0600);
+  self->fd = -1;
+  if (!(flags & OVI_EXPORT_FLAGS_OVERWRITE) && can_link_tmpfiles ())
+    {
+      self->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+      /* Older kernels say EISDIR, file systems without it EOPNOTSUPP. */
+      if (self->fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+        {
+          set_write_error (error, path, errno);
+          ovi_atomic_file_free (self);
+          return NULL;
+        }
+    }
   if (self->fd < 0)
     {
-      int errsv = errno;
-      set_write_error (error, path, errsv);
-      g_clear_pointer (&self->tmp_path, g_free);
-      ovi_atomic_file_free (self);
-      return NULL;
+      g_autofree char *base = g_path_get_basename (path);
+      self->tmp_path = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+      self->fd = g_mkstemp_full (self->tmp_path, O_WRONLY | O_CLOEXEC, 0666);
+      if (self->fd < 0)
+        {
+          set_write_error (error, path, errno);
+          g_clear_pointer (&self->tmp_path, g_free);
+          ovi_atomic_file_free (self);
+          return NULL;
+        }
     }
-  /* mkstemp makes it private; give it the mode a new file would get. */
-  mask = umask (022);
-  umask (mask);
-  fchmod (self->fd, 0666 & ~mask);
-  self->buffer = g_malloc (BUFFER_SIZE);
   return self;
 }
 
@@ -107,6 +127,8 @@ ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GErr
 {
   const char *p = data;
 
+  if (self->buffer == NULL && length > 0)
+    self->buffer = g_malloc (BUFFER_SIZE);
   while (length > 0)
     {
       gsize n = MIN (length, BUFFER_SIZE - self->buffered);
@@ -152,6 +174,8 @@ atomic_file_copy (OviAtomicFile *self,
         }
       else
         {
+          if (self->buffer == NULL)
+            self->buffer = g_malloc (BUFFER_SIZE);
           n = pread (in_fd, self->buffer, MIN (length, BUFFER_SIZE), in_offset);
           if (n > 0)
             {
@@ -179,6 +203,14 @@ atomic_file_copy (OviAtomicFile *self,
   return TRUE;
 }
 
+static void
+set_exists_error (GError **error, const char *path)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+               "%s already exists (use --force to overwrite)", display);
+}
+
 /**
  * ovi_atomic_file_commit:
  *
@@ -193,6 +225,37 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
 
   if (!flush (self, error))
     return FALSE;
+
+  if (self->tmp_path == NULL)
+    {
+      /* The unnamed file gets its name while it is still open; linkat()
+       * refuses to replace, so a file that appeared meanwhile stays. */
+      char proc[64];
+      int errsv;
+
+      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+      if (linkat (AT_FDCWD, proc, AT_FDCWD, self->path, AT_SYMLINK_FOLLOW) != 0)
+        {
+          errsv = errno;
+          if (errsv == EEXIST)
+            set_exists_error (error, self->path);
+          else
+            set_write_error (error, self->path, errsv);
+          return FALSE;
+        }
+      self->fd = -1;
+      if (close (fd) != 0)
+        {
+          /* A late write error (network file systems): take the name back
+           * rather than leave a file that may be incomplete. */
+          errsv = errno;
+          unlink (self->path);
+          set_write_error (error, self->path, errsv);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
   self->fd = -1;
   if (close (fd) != 0)
     {
@@ -214,11 +277,7 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
         {
           int errsv = errno;
           if (errsv == EEXIST)
-            {
-              g_autofree char *display = g_filename_display_name (self->path);
-              g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
-                           "%s already exists (use --force to overwrite)", display);
-            }
+            set_exists_error (error, self->path);
           else
             set_write_error (error, self->path, errsv);
           return FALSE;
@@ -229,7 +288,8 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
   return TRUE;
 }
 
-/* Without a successful commit the temporary file goes away. */
+/* Without a successful commit the temporary file goes away (an unnamed
+ * one with its descriptor). */
 void
 ovi_atomic_file_free (OviAtomicFile *self)
 {
@@ -577,6 +637,7 @@ typedef enum
  * a dtype numpy has), copied from the dump file without loading it. */
 static CopyResult
 copy_tensor (OviTensor *tensor,
+             int source_fd,
              OviExportFormat format,
              const char *path,
              OviExportFlags flags,
@@ -614,19 +675,23 @@ copy_tensor (OviTensor *tensor,
   else if (format != OVI_EXPORT_BIN)
     return COPY_NOT_POSSIBLE;
 
-  fd = ovi_tensor_open_data (tensor, &offset, error);
-  if (fd < 0)
+  /* The dump file opened once for all its tensors, or for this one. */
+  if (source_fd >= 0 && ovi_tensor_get_data_offset (tensor, &offset))
+    fd = source_fd;
+  else if ((fd = ovi_tensor_open_data (tensor, &offset, error)) < 0)
     return error && *error ? COPY_FAILED : COPY_NOT_POSSIBLE;
   if (!(out = ovi_atomic_file_new (path, flags, error)))
     {
-      close (fd);
+      if (fd != source_fd)
+        close (fd);
       return COPY_FAILED;
     }
   ok = ovi_atomic_file_write (out, header, header_length, error) &&
        atomic_file_copy (out, fd, offset, length,
                          ovi_dump_file_get_name (ovi_tensor_get_file (tensor)), error) &&
        ovi_atomic_file_commit (out, error);
-  close (fd);
+  if (fd != source_fd)
+    close (fd);
   return ok ? COPY_DONE : COPY_FAILED;
 }
 
@@ -643,6 +708,39 @@ ovi_export_tensor (OviTensor *tensor,
                    OviExportFlags flags,
                    GError **error)
 {
+  return ovi_export_tensor_from (tensor, -1, format, path, flags, error);
+}
+
+/**
+ * ovi_export_open_source:
+ *
+ * Opens @file to export several of its tensors through one descriptor
+ * (ovi_export_tensor_from()), after checking it still has the size it was
+ * listed with.
+ *
+ * Returns: a descriptor to close, or -1 with @error set
+ */
+int
+ovi_export_open_source (OviDumpFile *file, GError **error)
+{
+  return ovi_dump_file_open_range (file, 0, ovi_dump_file_get_file_size (file), error);
+}
+
+/**
+ * ovi_export_tensor_from:
+ * @source_fd: the tensor's dump file from ovi_export_open_source(), or -1
+ *   to open it for this tensor alone
+ *
+ * Like ovi_export_tensor().
+ */
+gboolean
+ovi_export_tensor_from (OviTensor *tensor,
+                        int source_fd,
+                        OviExportFormat format,
+                        const char *path,
+                        OviExportFlags flags,
+                        GError **error)
+{
   g_autoptr (GBytes) data = NULL;
   OviTensorKind kind = ovi_tensor_get_kind (tensor);
   const guint64 *shape;
@@ -652,7 +750,7 @@ ovi_export_tensor (OviTensor *tensor,
   if (kind == OVI_TENSOR_BUFFER || kind == OVI_TENSOR_SPACE)
     format = OVI_EXPORT_BIN;
   shape = ovi_tensor_get_shape (tensor, &n_dims);
-  switch (copy_tensor (tensor, format, path, flags, error))
+  switch (copy_tensor (tensor, source_fd, format, path, flags, error))
     {
     case COPY_DONE:
       return TRUE;

@@ -22,6 +22,7 @@ void
 ovi_tensor_set_schema_fields (OviTensor *self, guint arg_index, guint input_type, int space_type);
 
 int ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error);
+gboolean ovi_tensor_get_data_offset (OviTensor *self, guint64 *offset);
 
 gboolean ovi_shape_count (const guint64 *shape, guint n_dims, guint64 *count);
 

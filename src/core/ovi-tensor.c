@@ -432,6 +432,24 @@ ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error)
 }
 
 /**
+ * ovi_tensor_get_data_offset:
+ * @offset: (out): where the tensor's bytes start in its dump file
+ *
+ * Returns: %FALSE when the bytes are not stored on their own (old layout,
+ *   or the file is gone)
+ */
+gboolean
+ovi_tensor_get_data_offset (OviTensor *self, guint64 *offset)
+{
+  g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
+
+  if (file == NULL || ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
+    return FALSE;
+  *offset = self->offset;
+  return TRUE;
+}
+
+/**
  * ovi_tensor_analyze:
  *
  * Statistics of the tensor, computed once and kept. Safe to call from any

@@ -538,6 +538,41 @@ test_atomic (Fixture *f, gconstpointer data)
   g_assert_cmpstr (contents, ==, "hello");
   listing = list_dir (f->dir);
   g_assert_cmpstr (listing, ==, "a.txt");
+  g_clear_pointer (&listing, g_free);
+
+  /* A new file has no name at all until commit (not even a temporary
+   * one), then the mode any new file gets under the umask. */
+  {
+    g_autofree char *other = g_build_filename (f->dir, "b.txt", NULL);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (other, OVI_EXPORT_FLAGS_NONE, &error);
+    mode_t old_mask = umask (027);
+    GStatBuf st;
+
+    g_assert_true (ovi_atomic_file_write (a, "partial", 7, &error));
+    listing = list_dir (f->dir);
+    g_assert_cmpstr (listing, ==, "a.txt");
+    g_clear_pointer (&listing, g_free);
+    g_assert_true (ovi_atomic_file_commit (a, &error));
+    g_assert_no_error (error);
+    g_assert_no_errno (g_stat (other, &st));
+    /* created before the umask changed: the umask of its creation */
+    g_assert_cmpint (st.st_mode & 0777, ==, 0644);
+    umask (old_mask);
+  }
+  {
+    g_autofree char *third = g_build_filename (f->dir, "c.txt", NULL);
+    mode_t old_mask = umask (027);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (third, OVI_EXPORT_FLAGS_NONE, &error);
+    GStatBuf st;
+
+    umask (old_mask);
+    g_assert_true (ovi_atomic_file_write (a, "x", 1, &error));
+    g_assert_true (ovi_atomic_file_commit (a, &error));
+    g_assert_no_errno (g_stat (third, &st));
+    g_assert_cmpint (st.st_mode & 0777, ==, 0640);
+  }
+  listing = list_dir (f->dir);
+  g_assert_cmpstr (listing, ==, "a.txt b.txt c.txt");
 }
 
 static void
