@@ -444,6 +444,43 @@ test_undecodable (Fixture *f, gconstpointer data)
   g_assert_null (strstr (text, "Files that could not be read"));
 }
 
+/* Blame over the new types: clean float16 inputs quantised to e4m3fn
+ * values clamped at 448 make an origin; a hifloat8 input holding +Inf
+ * passed on to a complex32 output makes a propagated operator; a float4
+ * tensor has no verdict. */
+static void
+test_blame (Fixture *f, gconstpointer data)
+{
+  static const double clean[] = { 0.5, -1, 2, 3 };
+  static const double clamped[] = { 448, -448, 2, 3 };
+  static const double with_inf[] = { 1, INFINITY, 2, 3 };
+  static const guint8 fp4[] = { 0x12, 0x34 };
+  const guint64 shape[] = { 4 };
+  g_autoptr (OviDumpWriter) quant = ovi_dump_writer_new ("quant");
+  g_autoptr (OviDumpWriter) carry = ovi_dump_writer_new ("carry");
+  g_autoptr (OviDumpWriter) fp4_only = ovi_dump_writer_new ("fp4");
+  g_autoptr (GBytes) fp4_bytes = g_bytes_new_static (fp4, sizeof fp4);
+  g_autofree char *p1 = NULL, *p2 = NULL, *p3 = NULL;
+  g_autoptr (OviDumpFile) f1 = NULL, f2 = NULL, f3 = NULL;
+
+  ovi_fixture_add (quant, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT16, shape, 1, clean);
+  ovi_fixture_add (quant, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT8_E4M3FN, shape, 1, clamped);
+  p1 = ovi_fixture_write (quant, OVI_LAYOUT_NEW, f->dir, "Quant.quant.1.2.3");
+  ovi_fixture_add (carry, OVI_TENSOR_INPUT, OVI_DTYPE_HIFLOAT8, shape, 1, with_inf);
+  ovi_fixture_add (carry, OVI_TENSOR_OUTPUT, OVI_DTYPE_COMPLEX32, shape, 1, with_inf);
+  p2 = ovi_fixture_write (carry, OVI_LAYOUT_NEW, f->dir, "Carry.carry.2.2.3");
+  ovi_dump_writer_add_tensor (fp4_only, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT4_E2M1, 2, shape, 1,
+                              fp4_bytes);
+  p3 = ovi_fixture_write (fp4_only, OVI_LAYOUT_NEW, f->dir, "Fp4.fp4.3.2.3");
+
+  f1 = ovi_dump_file_load (p1, NULL, NULL);
+  f2 = ovi_dump_file_load (p2, NULL, NULL);
+  f3 = ovi_dump_file_load (p3, NULL, NULL);
+  g_assert_cmpint (ovi_dump_file_classify (f1), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_classify (f2), ==, OVI_BLAME_PROPAGATED);
+  g_assert_cmpint (ovi_dump_file_classify (f3), ==, OVI_BLAME_UNKNOWN);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -456,5 +493,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/dtype/e4m3fn-statistics", test_e4m3fn_statistics);
   g_test_add_func ("/core/dtype/new-float8-tensors", test_new_float8_tensors);
   g_test_add ("/core/dtype/undecodable", Fixture, NULL, setup, test_undecodable, teardown);
+  g_test_add ("/core/dtype/blame", Fixture, NULL, setup, test_blame, teardown);
   return g_test_run ();
 }
