@@ -442,15 +442,18 @@ take_message (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg)
     self->version = g_strdup (msg->version ? msg->version : "");
   self->op_name = g_strdup (msg->op_name ? msg->op_name : "");
   self->dump_time = msg->dump_time;
+  /* Free text for the window to show: kept as valid UTF-8, which protobuf-c
+   * does not check. */
   if (msg->dfx_message && *msg->dfx_message)
-    self->dfx_message = g_strdup (msg->dfx_message);
+    self->dfx_message = g_utf8_make_valid (msg->dfx_message, -1);
   if (msg->n_attr > 0)
     {
       self->attrs = g_new0 (char *, 2 * msg->n_attr + 1);
       for (gsize i = 0; i < msg->n_attr; i++)
         {
-          self->attrs[2 * i] = g_strdup (msg->attr[i]->name ? msg->attr[i]->name : "");
-          self->attrs[2 * i + 1] = g_strdup (msg->attr[i]->value ? msg->attr[i]->value : "");
+          self->attrs[2 * i] = g_utf8_make_valid (msg->attr[i]->name ? msg->attr[i]->name : "", -1);
+          self->attrs[2 * i + 1] =
+              g_utf8_make_valid (msg->attr[i]->value ? msg->attr[i]->value : "", -1);
         }
     }
 }

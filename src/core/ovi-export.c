@@ -77,8 +77,10 @@ ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error)
   if (!(flags & OVI_EXPORT_FLAGS_OVERWRITE) && can_link_tmpfiles ())
     {
       self->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-      /* Older kernels say EISDIR, file systems without it EOPNOTSUPP. */
-      if (self->fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+      /* Older kernels say EISDIR, file systems without it EOPNOTSUPP (some
+       * FUSE ones, such as the document portal's, ENOSYS). */
+      if (self->fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL &&
+          errno != ENOSYS)
         {
           set_write_error (error, path, errno);
           ovi_atomic_file_free (self);

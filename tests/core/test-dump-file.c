@@ -892,15 +892,20 @@ test_schema_fields_writer (Fixture *f, gconstpointer data)
       ovi_dump_writer_add_attr (w, "tiling_key", "1001");
       ovi_dump_writer_add_attr (w, "block_dim", "24");
       ovi_dump_writer_set_dfx_message (w, "kernel args dumped");
+      ovi_dump_writer_add_attr (w, "bad\xff", "utf8");
       path = ovi_fixture_write (w, layout, f->dir, name);
       file = ovi_dump_file_load (path, NULL, &error);
       g_assert_no_error (error);
 
       g_assert_cmpstr (ovi_dump_file_get_dfx_message (file), ==, "kernel args dumped");
-      g_assert_cmpuint (ovi_dump_file_get_n_attrs (file), ==, 2);
+      g_assert_cmpuint (ovi_dump_file_get_n_attrs (file), ==, 3);
       ovi_dump_file_get_attr (file, 1, &an, &av);
       g_assert_cmpstr (an, ==, "block_dim");
       g_assert_cmpstr (av, ==, "24");
+      /* A byte that is not UTF-8 becomes U+FFFD, for display. */
+      ovi_dump_file_get_attr (file, 2, &an, &av);
+      g_assert_cmpstr (an, ==, "bad\xef\xbf\xbd");
+      g_assert_cmpstr (av, ==, "utf8");
       tensors = ovi_dump_file_get_tensors (file);
       g_assert_cmpuint (tensors->len, ==, 4);
       g_assert_cmpuint (ovi_tensor_get_arg_index (g_ptr_array_index (tensors, 0)), ==, 0);
