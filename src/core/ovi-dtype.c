@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -106,10 +107,11 @@ char *
 ovi_dtype_dup_unsupported_reason (int dtype)
 {
   if (ovi_dtype_is_packing_unknown (dtype))
-    return g_strdup_printf ("%s values cannot be decoded: how they are packed into bytes is not "
-                            "documented; the raw bytes can be exported (.bin)",
+    /* Translators: %s is a data type such as float4_e2m1 */
+    return g_strdup_printf (_ ("%s values cannot be decoded: how they are packed into bytes is "
+                               "not documented; the raw bytes can be exported (.bin)"),
                             ovi_dtype_name (dtype));
-  return g_strdup_printf ("unsupported dtype %d", dtype);
+  return g_strdup_printf (_ ("unsupported dtype %d"), dtype);
 }
 
 guint
