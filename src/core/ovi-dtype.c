@@ -8,7 +8,7 @@
 
 typedef struct
 {
-  int dtype;
+  OviDtype dtype;
   const char *name;
   guint bits;            /* 0: size unknown */
   gboolean supported;    /* values can be decoded */
@@ -45,7 +45,7 @@ static const DtypeInfo dtypes[] = {
 };
 
 static const DtypeInfo *
-lookup (int dtype)
+lookup (OviDtype dtype)
 {
   if (dtype < 0 || dtype >= (int) G_N_ELEMENTS (dtypes))
     return NULL;
@@ -58,7 +58,7 @@ lookup (int dtype)
  * Returns: the name of a known data_type number ("float16"), or %NULL.
  */
 const char *
-ovi_dtype_name (int dtype)
+ovi_dtype_name (OviDtype dtype)
 {
   const DtypeInfo *info = lookup (dtype);
   return info ? info->name : NULL;
@@ -69,14 +69,14 @@ ovi_dtype_name (int dtype)
  * Returns: the name, or "unknown dtype N" for a number no table lists.
  */
 char *
-ovi_dtype_dup_label (int dtype)
+ovi_dtype_dup_label (OviDtype dtype)
 {
   const char *name = ovi_dtype_name (dtype);
   return name ? g_strdup (name) : g_strdup_printf ("unknown dtype %d", dtype);
 }
 
 gboolean
-ovi_dtype_is_supported (int dtype)
+ovi_dtype_is_supported (OviDtype dtype)
 {
   const DtypeInfo *info = lookup (dtype);
   return info && info->supported;
@@ -90,7 +90,7 @@ ovi_dtype_is_supported (int dtype)
  *   decoded because how they are packed into bytes is not documented.
  */
 gboolean
-ovi_dtype_is_packing_unknown (int dtype)
+ovi_dtype_is_packing_unknown (OviDtype dtype)
 {
   return dtype >= OVI_DTYPE_FLOAT6_E3M2 && dtype <= OVI_DTYPE_HIFLOAT4_SCALE;
 }
@@ -104,7 +104,7 @@ ovi_dtype_is_packing_unknown (int dtype)
  * Returns: (transfer full): the message
  */
 char *
-ovi_dtype_dup_unsupported_reason (int dtype)
+ovi_dtype_dup_unsupported_reason (OviDtype dtype)
 {
   if (ovi_dtype_is_packing_unknown (dtype))
     /* Translators: %s is a data type such as float4_e2m1 */
@@ -115,14 +115,14 @@ ovi_dtype_dup_unsupported_reason (int dtype)
 }
 
 guint
-ovi_dtype_bits (int dtype)
+ovi_dtype_bits (OviDtype dtype)
 {
   const DtypeInfo *info = lookup (dtype);
   return info ? info->bits : 0;
 }
 
 gboolean
-ovi_dtype_is_float (int dtype)
+ovi_dtype_is_float (OviDtype dtype)
 {
   switch (dtype)
     {
@@ -144,7 +144,7 @@ ovi_dtype_is_float (int dtype)
 }
 
 gboolean
-ovi_dtype_is_complex (int dtype)
+ovi_dtype_is_complex (OviDtype dtype)
 {
   return dtype == OVI_DTYPE_COMPLEX32 || dtype == OVI_DTYPE_COMPLEX64 ||
          dtype == OVI_DTYPE_COMPLEX128;
@@ -158,7 +158,7 @@ ovi_dtype_is_complex (int dtype)
  * saturation signature that can be told apart from ordinary values.
  */
 double
-ovi_dtype_max_finite (int dtype)
+ovi_dtype_max_finite (OviDtype dtype)
 {
   switch (dtype)
     {
@@ -194,7 +194,7 @@ ovi_dtype_max_finite (int dtype)
  * Returns: %FALSE when the element size is unknown or the size overflows.
  */
 gboolean
-ovi_dtype_size_for_count (int dtype, guint64 count, guint64 *size)
+ovi_dtype_size_for_count (OviDtype dtype, guint64 count, guint64 *size)
 {
   guint bits = ovi_dtype_bits (dtype);
 
@@ -292,7 +292,7 @@ ovi_float_to_bfloat16 (float f)
  * the range become infinity (e5m2, hifloat8) or NaN (e4m3fn and e8m0,
  * which have no infinity). Written for fixtures, not for speed. */
 guint8
-ovi_float_to_float8 (int dtype, float f)
+ovi_float_to_float8 (OviDtype dtype, float f)
 {
   guint best = 0;
   double best_diff = INFINITY;
@@ -453,7 +453,7 @@ ovi_hifloat8_to_float (guint8 b)
  * The value of an 8-bit float of any of the four kinds.
  */
 float
-ovi_float8_to_float (int dtype, guint8 b)
+ovi_float8_to_float (OviDtype dtype, guint8 b)
 {
   switch (dtype)
     {
@@ -477,7 +477,7 @@ ovi_float8_to_float (int dtype, guint8 b)
  * pattern (int4: the low four bits).
  */
 double
-ovi_dtype_decode_pattern (int dtype, guint32 pattern)
+ovi_dtype_decode_pattern (OviDtype dtype, guint32 pattern)
 {
   switch (dtype)
     {
@@ -511,7 +511,7 @@ ovi_dtype_decode_pattern (int dtype, guint32 pattern)
 }
 
 const char *
-ovi_dtype_npy_descr (int dtype)
+ovi_dtype_npy_descr (OviDtype dtype)
 {
   const DtypeInfo *info = lookup (dtype);
   return info ? info->npy_descr : NULL;
@@ -571,7 +571,7 @@ static const char *const formats[] = {
 };
 
 const char *
-ovi_format_name (int format)
+ovi_format_name (OviFormat format)
 {
   if (format < 0 || format >= (int) G_N_ELEMENTS (formats))
     return NULL;
@@ -579,7 +579,7 @@ ovi_format_name (int format)
 }
 
 char *
-ovi_format_dup_label (int format)
+ovi_format_dup_label (OviFormat format)
 {
   const char *name = ovi_format_name (format);
   return name ? g_strdup (name) : g_strdup_printf ("FORMAT_%d", format);

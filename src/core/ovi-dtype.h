@@ -37,31 +37,47 @@ typedef enum
   OVI_DTYPE_HIFLOAT4_SCALE = 42,
 } OviDtype;
 
-const char *ovi_dtype_name (int dtype);
-char *ovi_dtype_dup_label (int dtype);
-gboolean ovi_dtype_is_supported (int dtype);
-gboolean ovi_dtype_is_packing_unknown (int dtype);
-char *ovi_dtype_dup_unsupported_reason (int dtype);
-guint ovi_dtype_bits (int dtype);
-gboolean ovi_dtype_is_float (int dtype);
-gboolean ovi_dtype_is_complex (int dtype);
-double ovi_dtype_max_finite (int dtype);
-gboolean ovi_dtype_size_for_count (int dtype, guint64 count, guint64 *size);
-double ovi_dtype_decode_pattern (int dtype, guint32 pattern);
-const char *ovi_dtype_npy_descr (int dtype);
-const char *ovi_format_name (int format);
-char *ovi_format_dup_label (int format);
+/* format numbers of the dump header (proto OutputFormat): the ones the
+ * inspector converts or names; any other number is kept as it is. */
+typedef enum
+{
+  OVI_FORMAT_NCHW = 0,
+  OVI_FORMAT_NHWC = 1,
+  OVI_FORMAT_ND = 2,
+  OVI_FORMAT_NC1HWC0 = 3,
+  OVI_FORMAT_FRACTAL_Z = 4,
+  OVI_FORMAT_NC1HWC0_C04 = 12,
+  OVI_FORMAT_FRACTAL_NZ = 29,
+  OVI_FORMAT_NCDHW = 30,
+  OVI_FORMAT_NDC1HWC0 = 32,
+  OVI_FORMAT_FRACTAL_Z_3D = 33,
+} OviFormat;
+
+const char *ovi_dtype_name (OviDtype dtype);
+char *ovi_dtype_dup_label (OviDtype dtype);
+gboolean ovi_dtype_is_supported (OviDtype dtype);
+gboolean ovi_dtype_is_packing_unknown (OviDtype dtype);
+char *ovi_dtype_dup_unsupported_reason (OviDtype dtype);
+guint ovi_dtype_bits (OviDtype dtype);
+gboolean ovi_dtype_is_float (OviDtype dtype);
+gboolean ovi_dtype_is_complex (OviDtype dtype);
+double ovi_dtype_max_finite (OviDtype dtype);
+gboolean ovi_dtype_size_for_count (OviDtype dtype, guint64 count, guint64 *size);
+double ovi_dtype_decode_pattern (OviDtype dtype, guint32 pattern);
+const char *ovi_dtype_npy_descr (OviDtype dtype);
+const char *ovi_format_name (OviFormat format);
+char *ovi_format_dup_label (OviFormat format);
 
 float ovi_half_to_float (guint16 h);
 guint16 ovi_float_to_half (float f);
 guint16 ovi_float_to_bfloat16 (float f);
-guint8 ovi_float_to_float8 (int dtype, float f);
+guint8 ovi_float_to_float8 (OviDtype dtype, float f);
 float ovi_bfloat16_to_float (guint16 b);
 float ovi_float8_e5m2_to_float (guint8 b);
 float ovi_float8_e4m3fn_to_float (guint8 b);
 float ovi_float8_e8m0_to_float (guint8 b);
 float ovi_hifloat8_to_float (guint8 b);
-float ovi_float8_to_float (int dtype, guint8 b);
+float ovi_float8_to_float (OviDtype dtype, guint8 b);
 
 /* Elements of a tensor as stored: little-endian (every Ascend host is) and
  * at any alignment, since the data section starts wherever the header

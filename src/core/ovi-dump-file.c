@@ -20,8 +20,8 @@ typedef struct
 {
   OviTensorKind kind;
   guint index;
-  int dtype;
-  int format;
+  OviDtype dtype;
+  OviFormat format;
   guint dims_start, n_dims;
   guint original_start, n_original;
   guint64 size;
@@ -336,8 +336,8 @@ typedef struct
 {
   OviTensorKind kind;
   guint index;
-  int dtype;
-  int format;
+  OviDtype dtype;
+  OviFormat format;
   Ovi__Dumpdata__Shape *shape;
   Ovi__Dumpdata__Shape *original_shape;
   guint64 size;

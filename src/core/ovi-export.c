@@ -322,7 +322,7 @@ ovi_export_write_contents (
  * hifloat8, float8_e8m0 or complex32 either: they become float32 and
  * complex64 the same way, exactly (every value they hold is a float32). */
 static gboolean
-convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *out)
+convert_elements (OviDtype dtype, const guint8 *d, guint64 start, guint64 n, guint8 *out)
 {
   switch (dtype)
     {
@@ -369,7 +369,7 @@ convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *
 }
 
 static gsize
-npy_item_size (int dtype)
+npy_item_size (OviDtype dtype)
 {
   switch (dtype)
     {
@@ -389,7 +389,7 @@ npy_item_size (int dtype)
 }
 
 static char *
-npy_header (int dtype, const guint64 *shape, guint n_dims, gsize *length)
+npy_header (OviDtype dtype, const guint64 *shape, guint n_dims, gsize *length)
 {
   GString *dict = g_string_new (NULL);
   GString *out;
@@ -430,7 +430,7 @@ npy_header (int dtype, const guint64 *shape, guint n_dims, gsize *length)
 
 static gboolean
 write_npy (OviAtomicFile *out,
-           int dtype,
+           OviDtype dtype,
            const guint64 *shape,
            guint n_dims,
            GBytes *data,
@@ -469,7 +469,7 @@ format_e18 (char *buf, double v)
 }
 
 static double
-txt_value (int dtype, const guint8 *d, guint64 i)
+txt_value (OviDtype dtype, const guint8 *d, guint64 i)
 {
   switch (dtype)
     {
@@ -494,7 +494,7 @@ txt_value (int dtype, const guint8 *d, guint64 i)
  * "%.18e"; complex values as " (re+imj)" with "+-" turned into "-". Types of
  * 16 bits or fewer format each distinct bit pattern once. */
 static gboolean
-write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **error)
+write_txt (OviAtomicFile *out, OviDtype dtype, GBytes *data, guint64 count, GError **error)
 {
   const guint8 *d = g_bytes_get_data (data, NULL);
   guint bits = ovi_dtype_bits (dtype);
@@ -573,7 +573,7 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
  * Writes a tensor as .npy, .txt or raw .bin, atomically.
  */
 gboolean
-ovi_export_tensor_data (int dtype,
+ovi_export_tensor_data (OviDtype dtype,
                         const guint64 *shape,
                         guint n_dims,
                         GBytes *data,
@@ -647,7 +647,7 @@ copy_tensor (OviTensor *tensor,
 {
   g_autoptr (OviAtomicFile) out = NULL;
   g_autofree char *header = NULL;
-  int dtype = ovi_tensor_get_dtype (tensor);
+  OviDtype dtype = ovi_tensor_get_dtype (tensor);
   guint64 offset, length = ovi_tensor_get_size (tensor), count = ovi_tensor_get_count (tensor);
   guint64 flat = count;
   gsize header_length = 0;

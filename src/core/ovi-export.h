@@ -2,6 +2,8 @@
 
 #include <gio/gio.h>
 
+#include "ovi-dtype.h"
+
 #include "ovi-dump-file.h"
 #include "ovi-tensor.h"
 
@@ -48,7 +50,7 @@ gboolean ovi_export_tensor_from (OviTensor *tensor,
                                  const char *path,
                                  OviExportFlags flags,
                                  GError **error);
-gboolean ovi_export_tensor_data (int dtype,
+gboolean ovi_export_tensor_data (OviDtype dtype,
                                  const guint64 *shape,
                                  guint n_dims,
                                  GBytes *data,

@@ -6,44 +6,32 @@
 #include "ovi-error.h"
 #include "ovi-layout.h"
 
-enum
-{
-  NCHW = 0,
-  ND = 2,
-  NC1HWC0 = 3,
-  FRACTAL_Z = 4,
-  NC1HWC0_C04 = 12,
-  FRACTAL_NZ = 29,
-  NCDHW = 30,
-  NDC1HWC0 = 32,
-  FRACTAL_Z_3D = 33,
-};
-
 #define N0 16 /* the cube unit's block of batch (FRACTAL_Z) and rows (FRACTAL_NZ) */
 
 gboolean
-ovi_layout_is_device (int format)
+ovi_layout_is_device (OviFormat format)
 {
-  return format == NC1HWC0 || format == NC1HWC0_C04 || format == FRACTAL_Z ||
-         format == FRACTAL_NZ || format == NDC1HWC0 || format == FRACTAL_Z_3D;
+  return format == OVI_FORMAT_NC1HWC0 || format == OVI_FORMAT_NC1HWC0_C04 ||
+         format == OVI_FORMAT_FRACTAL_Z || format == OVI_FORMAT_FRACTAL_NZ ||
+         format == OVI_FORMAT_NDC1HWC0 || format == OVI_FORMAT_FRACTAL_Z_3D;
 }
 
 /**
  * ovi_layout_logical_format:
  * Returns: the format the logical layout is in: NCHW, ND or NCDHW
  */
-int
-ovi_layout_logical_format (int format, guint n_original)
+OviFormat
+ovi_layout_logical_format (OviFormat format, guint n_original)
 {
   switch (format)
     {
-    case NDC1HWC0:
-    case FRACTAL_Z_3D:
-      return NCDHW;
-    case FRACTAL_NZ:
-      return ND;
+    case OVI_FORMAT_NDC1HWC0:
+    case OVI_FORMAT_FRACTAL_Z_3D:
+      return OVI_FORMAT_NCDHW;
+    case OVI_FORMAT_FRACTAL_NZ:
+      return OVI_FORMAT_ND;
     default:
-      return NCHW;
+      return OVI_FORMAT_NCHW;
     }
 }
 
@@ -73,7 +61,7 @@ fail (GError **error, const char *message)
  * shape, and works out the source index of every logical element. */
 typedef struct
 {
-  int format;
+  OviFormat format;
   guint64 dev[8];
   guint64 orig[6];
   guint n_orig;
@@ -86,20 +74,20 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
 
   switch (p->format)
     {
-    case NC1HWC0:
-    case NC1HWC0_C04:
+    case OVI_FORMAT_NC1HWC0:
+    case OVI_FORMAT_NC1HWC0_C04:
       /* (N, C1, H, W, C0) from NCHW */
       if (n_dims != 5 || p->n_orig != 4)
         return fail (error, "NC1HWC0 needs a 5-D shape and a 4-D (NCHW) original shape");
       c0 = shape[4];
-      if (p->format == NC1HWC0_C04 && c0 != 4)
+      if (p->format == OVI_FORMAT_NC1HWC0_C04 && c0 != 4)
         return fail (error, "NC1HWC0_C04 needs C0 = 4");
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
       if (shape[0] != p->orig[0] || shape[1] != c1 || shape[2] != p->orig[2] ||
           shape[3] != p->orig[3])
         return fail (error, "the shape does not match NC1HWC0 of the original shape");
       break;
-    case FRACTAL_Z:
+    case OVI_FORMAT_FRACTAL_Z:
       /* (C1*H*W, N1, N0, C0) from NCHW */
       if (n_dims != 4 || p->n_orig != 4)
         return fail (error, "FRACTAL_Z needs a 4-D shape and a 4-D (NCHW) original shape");
@@ -109,7 +97,7 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
           shape[1] != (p->orig[0] + N0 - 1) / N0)
         return fail (error, "the shape does not match FRACTAL_Z of the original shape");
       break;
-    case FRACTAL_NZ:
+    case OVI_FORMAT_FRACTAL_NZ:
       /* (..., N1, M1, M0, N0) from (..., M, N) */
       if (n_dims < 4 || p->n_orig < 2 || n_dims != p->n_orig + 2)
         return fail (error, "FRACTAL_NZ needs (..., N1, M1, M0, N0) and an original (..., M, N)");
@@ -124,7 +112,7 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
           return fail (error, "the shape does not match FRACTAL_NZ of the original shape");
       }
       break;
-    case NDC1HWC0:
+    case OVI_FORMAT_NDC1HWC0:
       /* (N, D, C1, H, W, C0) from NCDHW */
       if (n_dims != 6 || p->n_orig != 5)
         return fail (error, "NDC1HWC0 needs a 6-D shape and a 5-D (NCDHW) original shape");
@@ -134,7 +122,7 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
           shape[3] != p->orig[3] || shape[4] != p->orig[4])
         return fail (error, "the shape does not match NDC1HWC0 of the original shape");
       break;
-    case FRACTAL_Z_3D:
+    case OVI_FORMAT_FRACTAL_Z_3D:
       /* (D*C1*H*W, N1, N0, C0) from NCDHW */
       if (n_dims != 4 || p->n_orig != 5)
         return fail (error, "FRACTAL_Z_3D needs a 4-D shape and a 5-D (NCDHW) original shape");
@@ -160,25 +148,25 @@ source_index (const Plan *p, const guint64 *o)
 
   switch (p->format)
     {
-    case NC1HWC0:
-    case NC1HWC0_C04:
+    case OVI_FORMAT_NC1HWC0:
+    case OVI_FORMAT_NC1HWC0_C04:
       {
         guint64 c0 = d[4];
         return (((o[0] * d[1] + o[1] / c0) * d[2] + o[2]) * d[3] + o[3]) * c0 + o[1] % c0;
       }
-    case FRACTAL_Z:
+    case OVI_FORMAT_FRACTAL_Z:
       {
         guint64 c0 = d[3], h = p->orig[2], w = p->orig[3];
         guint64 row = (o[1] / c0) * h * w + o[2] * w + o[3];
         return ((row * d[1] + o[0] / N0) * N0 + o[0] % N0) * c0 + o[1] % c0;
       }
-    case NDC1HWC0:
+    case OVI_FORMAT_NDC1HWC0:
       {
         guint64 c0 = d[5];
         return ((((o[0] * d[1] + o[2]) * d[2] + o[1] / c0) * d[3] + o[3]) * d[4] + o[4]) * c0 +
                o[1] % c0;
       }
-    case FRACTAL_Z_3D:
+    case OVI_FORMAT_FRACTAL_Z_3D:
       {
         guint64 c0 = d[3], c1 = (p->orig[1] + c0 - 1) / c0, h = p->orig[3], w = p->orig[4];
         guint64 row = ((o[2] * c1 + o[1] / c0) * h + o[3]) * w + o[4];
@@ -206,8 +194,8 @@ source_index (const Plan *p, const guint64 *o)
  *   layout or the dtype has elements smaller than a byte
  */
 GBytes *
-ovi_layout_to_logical (int format,
-                       int dtype,
+ovi_layout_to_logical (OviFormat format,
+                       OviDtype dtype,
                        const guint64 *shape,
                        guint n_dims,
                        const guint64 *original_shape,

@@ -38,7 +38,7 @@ typedef struct
 struct _OviAnalysis
 {
   gatomicrefcount ref_count;
-  int dtype;
+  OviDtype dtype;
   guint bits; /* per element */
   Source source;
   guint64 count;
@@ -153,7 +153,7 @@ partial_add (Partial *p, double v, guint64 n, gint64 index, double shift, double
 /* Counting patterns pays off once a tensor has many more elements than
  * the type has values; small tensors are decoded element by element. */
 static guint
-pattern_bits_for (int dtype, guint64 count)
+pattern_bits_for (OviDtype dtype, guint64 count)
 {
   guint bits = ovi_dtype_bits (dtype);
 
@@ -185,7 +185,7 @@ static inline guint32 element_pattern (guint bits, const guint8 *d, guint64 i);
 
 /* The value of element @i of any supported type. */
 static inline double
-element_value (int dtype, const guint8 *d, guint64 i)
+element_value (OviDtype dtype, const guint8 *d, guint64 i)
 {
   switch (dtype)
     {
@@ -368,7 +368,7 @@ count_patterns (guint bits, const guint8 *d, guint64 n, guint32 *t0, guint32 *t1
 
 /* Elements @base .. @base + @n, whose bytes are @d. */
 static void
-scan_values (Partial *p, int dtype, const guint8 *d, guint64 n, guint64 base, double shift)
+scan_values (Partial *p, OviDtype dtype, const guint8 *d, guint64 n, guint64 base, double shift)
 {
   double sat = ovi_dtype_max_finite (dtype);
 
@@ -744,14 +744,14 @@ analyze (OviAnalysis *self, GError **error)
 }
 
 static void
-set_unsupported_error (GError **error, int dtype)
+set_unsupported_error (GError **error, OviDtype dtype)
 {
   g_autofree char *reason = ovi_dtype_dup_unsupported_reason (dtype);
   g_set_error_literal (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE, reason);
 }
 
 static OviAnalysis *
-analysis_new (int dtype, guint64 count)
+analysis_new (OviDtype dtype, guint64 count)
 {
   OviAnalysis *self = g_new0 (OviAnalysis, 1);
 
@@ -772,7 +772,7 @@ analysis_new (int dtype, guint64 count)
  *   numeric decoding or @data is too short for @count elements
  */
 OviAnalysis *
-ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **error)
+ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError **error)
 {
   OviAnalysis *self;
   guint64 needed;
@@ -811,7 +811,7 @@ ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **err
  * (also later, for histograms), never loading it whole.
  */
 OviAnalysis *
-ovi_analysis_new_for_file (int dtype,
+ovi_analysis_new_for_file (OviDtype dtype,
                            const char *path,
                            const char *name,
                            guint64 offset,
@@ -857,7 +857,7 @@ ovi_analysis_new_for_file (int dtype,
  * Like ovi_analysis_new_for_count() with as many elements as @data holds.
  */
 OviAnalysis *
-ovi_analysis_new (int dtype, GBytes *data, GError **error)
+ovi_analysis_new (OviDtype dtype, GBytes *data, GError **error)
 {
   guint bits = ovi_dtype_bits (dtype);
   guint64 size = g_bytes_get_size (data);
@@ -897,7 +897,7 @@ ovi_analysis_get_stats (OviAnalysis *self)
   return &self->stats;
 }
 
-int
+OviDtype
 ovi_analysis_get_dtype (OviAnalysis *self)
 {
   return self->dtype;

@@ -2,6 +2,8 @@
 
 #include <glib.h>
 
+#include "ovi-dtype.h"
+
 G_BEGIN_DECLS
 
 /* Statistics of one tensor. min, max, mean and std are over finite values
@@ -51,13 +53,14 @@ typedef struct
 
 typedef struct _OviAnalysis OviAnalysis;
 
-OviAnalysis *ovi_analysis_new (int dtype, GBytes *data, GError **error);
-OviAnalysis *ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **error);
+OviAnalysis *ovi_analysis_new (OviDtype dtype, GBytes *data, GError **error);
+OviAnalysis *
+ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError **error);
 OviAnalysis *ovi_analysis_ref (OviAnalysis *self);
 void ovi_analysis_unref (OviAnalysis *self);
 const OviStats *ovi_analysis_get_stats (OviAnalysis *self);
-int ovi_analysis_get_dtype (OviAnalysis *self);
-OviAnalysis *ovi_analysis_new_for_file (int dtype,
+OviDtype ovi_analysis_get_dtype (OviAnalysis *self);
+OviAnalysis *ovi_analysis_new_for_file (OviDtype dtype,
                                         const char *path,
                                         const char *name,
                                         guint64 offset,

@@ -16,8 +16,8 @@ struct _OviTensor
   OviDumpFile *file; /* unowned: the file owns its tensors and clears this */
   OviTensorKind kind;
   guint index;
-  int dtype;
-  int format;
+  OviDtype dtype;
+  OviFormat format;
   GArray *shape;
   GArray *original_shape;
   guint64 size;
@@ -164,8 +164,8 @@ OviTensor *
 ovi_tensor_new (OviDumpFile *file,
                 OviTensorKind kind,
                 guint index,
-                int dtype,
-                int format,
+                OviDtype dtype,
+                OviFormat format,
                 const guint64 *shape,
                 guint n_dims,
                 const guint64 *original_shape,
@@ -230,14 +230,14 @@ ovi_tensor_get_index (OviTensor *self)
   return self->index;
 }
 
-int
+OviDtype
 ovi_tensor_get_dtype (OviTensor *self)
 {
   g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
   return self->dtype;
 }
 
-int
+OviFormat
 ovi_tensor_get_format (OviTensor *self)
 {
   g_return_val_if_fail (OVI_IS_TENSOR (self), 0);

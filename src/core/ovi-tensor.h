@@ -2,6 +2,8 @@
 
 #include <gio/gio.h>
 
+#include "ovi-dtype.h"
+
 #include "ovi-stats.h"
 
 G_BEGIN_DECLS
@@ -22,8 +24,8 @@ typedef struct _OviDumpFile OviDumpFile;
 OviTensorKind ovi_tensor_get_kind (OviTensor *self);
 const char *ovi_tensor_get_kind_name (OviTensor *self);
 guint ovi_tensor_get_index (OviTensor *self);
-int ovi_tensor_get_dtype (OviTensor *self);
-int ovi_tensor_get_format (OviTensor *self);
+OviDtype ovi_tensor_get_dtype (OviTensor *self);
+OviFormat ovi_tensor_get_format (OviTensor *self);
 const guint64 *ovi_tensor_get_shape (OviTensor *self, guint *n_dims);
 const guint64 *ovi_tensor_get_original_shape (OviTensor *self, guint *n_dims);
 char *ovi_tensor_dup_shape_string (OviTensor *self);
