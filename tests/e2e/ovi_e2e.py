@@ -5,6 +5,7 @@ reader would: screen grabs and AT-SPI. Used by the tests in this folder."""
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -88,7 +89,10 @@ def press_key(display, key):
     subprocess.run(["xdotool", "key", key], check=True, env=dict(os.environ, DISPLAY=display))
 
 
-def text_of(obj):
+def text_of(obj, role):
+    """The text of an entry or a text view; a label's text is its name."""
+    if role not in ("text", "entry", "password text", "terminal"):
+        return ""
     try:
         if "Text" in obj.get_interfaces():
             return Atspi.Text.get_text(obj, 0, -1) or ""
@@ -123,13 +127,20 @@ class Unresponsive(Exception):
     pass
 
 
+# A window answers each call at once unless its main loop is stuck; a whole
+# read is a few thousand calls, which a loaded machine makes slow.
+READ_SECONDS = 90
+Atspi.set_timeout(5000, 15000)
+
+
 def read_tree(obj, deadline=None):
-    """The accessible tree below obj; a window whose main loop does not
-    answer within 20 s in all is reported, not waited for."""
+    """The accessible tree below obj; a window that does not answer within
+    READ_SECONDS in all is reported, not waited for."""
     if deadline is None:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + READ_SECONDS
     if time.monotonic() > deadline:
-        raise Unresponsive("the window did not answer the accessibility bus within 20 s")
+        raise Unresponsive("the window did not answer the accessibility bus within %d s"
+                           % READ_SECONDS)
     try:
         role = obj.get_role_name()
         name = obj.get_name() or ""
@@ -147,7 +158,7 @@ def read_tree(obj, deadline=None):
         raise
     except Exception:
         pass
-    return Node(obj, role, name, text_of(obj), children)
+    return Node(obj, role, name, text_of(obj, role), children)
 
 
 def application(timeout=10.0):
@@ -198,6 +209,17 @@ def sidebar_total(tree):
     return int(numbers[-1]) if numbers else None
 
 
+def shown(node):
+    """Whether a widget is on screen as far as AT-SPI can tell: GTK 4.8
+    reports no SHOWING state and keeps hidden widgets in the tree, so it
+    must be visible and have a size (a closed revealer's child is 0 x 0)."""
+    if node is None:
+        return False
+    states = [s.value_nick for s in node.obj.get_state_set().get_states()]
+    e = extents(node)
+    return "visible" in states and e[2] * e[3] > 0
+
+
 def click(node):
     """Activates a widget as assistive technologies do (its first action)."""
     if "Action" not in node.obj.get_interfaces():
@@ -220,12 +242,19 @@ def stop_app(proc):
 
 
 def in_private_session(argv, timeout=120):
-    """Runs argv under its own dbus-run-session, as a desktop login has."""
+    """Runs argv under its own dbus-run-session and runtime folder, as a
+    desktop login has: the accessibility bus's socket lives there, and two
+    sessions sharing one would take each other's."""
+    runtime = tempfile.mkdtemp(prefix="ovi-e2e-run-")
+    os.chmod(runtime, 0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
     try:
         return subprocess.run(["dbus-run-session", "--"] + argv, capture_output=True, text=True,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired as e:
+                              timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(argv, -1, "", "timed out after %d s" % timeout)
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
 def emit(result):

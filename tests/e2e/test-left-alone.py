@@ -43,7 +43,7 @@ def one(args):
     tree = ovi_e2e.application()
     rows = ovi_e2e.table_rows(tree, "Overflow records")
     strings = tree.strings()
-    progress = ovi_e2e.extents(tree.find("progress bar"))
+    progress = ovi_e2e.shown(tree.find("progress bar"))
 
     ovi_e2e.move_pointer(args.display, 600, 20)
     ovi_e2e.move_pointer(args.display, ovi_e2e.WIDTH - 1, ovi_e2e.HEIGHT - 1)
@@ -71,8 +71,8 @@ def check(result, expected_rows):
         problems.append("%d record rows after the wait, not %d" % (result["rows"], expected_rows))
     if not result["text_found"]:
         problems.append("the first overflow's operator is not shown")
-    if result["progress_bar"] and result["progress_bar"][2] * result["progress_bar"][3] > 0:
-        problems.append("the progress bar is still shown (%s)" % result["progress_bar"])
+    if result["progress_bar"]:
+        problems.append("the progress bar is still shown")
     if result["pixels_changed_by_input"] != 0:
         problems.append("input changed %d pixels: the window had not finished by itself"
                         % result["pixels_changed_by_input"])
