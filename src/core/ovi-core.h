@@ -14,5 +14,6 @@
 #include "ovi-overflow-record.h"
 #include "ovi-problem.h"
 #include "ovi-report.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-stats.h"
 #include "ovi-tensor.h"

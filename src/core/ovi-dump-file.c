@@ -11,6 +11,7 @@
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
 
 /* Listing a folder of 100 000 files makes no tensor objects: the header's
@@ -44,9 +45,10 @@ struct _OviDumpFile
   char *version;
   char *op_name;
   guint64 dump_time;
-  GArray *infos;      /* TensorInfo: the tensors, described compactly */
-  GArray *dims;       /* guint64: every shape of @infos, one after the other */
-  GPtrArray *tensors; /* OviTensor, made on first request */
+  GArray *infos;         /* TensorInfo: the tensors, described compactly */
+  GArray *dims;          /* guint64: every shape of @infos, one after the other */
+  GPtrArray *tensors;    /* OviTensor, made on first request */
+  GPtrArray *statistics; /* OviStatisticRow of each info, statistics-mode dumps only */
 
   gint blame; /* OviBlame, written once by whichever thread classifies */
 
@@ -81,6 +83,7 @@ enum
   PROP_ITERATION,
   PROP_FILE_SIZE,
   PROP_LAYOUT_NAME,
+  PROP_STATISTICS_ONLY,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -106,6 +109,7 @@ ovi_dump_file_finalize (GObject *object)
     }
   g_array_unref (self->infos);
   g_array_unref (self->dims);
+  g_clear_pointer (&self->statistics, g_ptr_array_unref);
   g_clear_pointer (&self->time, g_ref_string_release);
   g_clear_pointer (&self->device, g_ref_string_release);
   g_clear_pointer (&self->model, g_ref_string_release);
@@ -172,7 +176,12 @@ ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GPara
       g_value_set_uint64 (value, self->file_size);
       break;
     case PROP_LAYOUT_NAME:
-      g_value_set_string (value, self->layout == OVI_LAYOUT_NEW ? "new" : "old");
+      g_value_set_string (value, self->statistics                 ? "statistics"
+                                 : self->layout == OVI_LAYOUT_NEW ? "new"
+                                                                  : "old");
+      break;
+    case PROP_STATISTICS_ONLY:
+      g_value_set_boolean (value, self->statistics != NULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -209,6 +218,8 @@ ovi_dump_file_class_init (OviDumpFileClass *klass)
   properties[PROP_FILE_SIZE] =
       g_param_spec_uint64 ("file-size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LAYOUT_NAME] = g_param_spec_string ("layout-name", NULL, NULL, NULL, flags);
+  properties[PROP_STATISTICS_ONLY] =
+      g_param_spec_boolean ("statistics-only", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -1093,6 +1104,9 @@ ovi_dump_file_get_tensors (OviDumpFile *self)
                                            t->n_dims ? dims + t->dims_start : NULL, t->n_dims,
                                            t->n_original ? dims + t->original_start : NULL,
                                            t->n_original, t->size, t->offset));
+          if (self->statistics)
+            ovi_tensor_set_statistics (g_ptr_array_index (tensors, i),
+                                       g_ptr_array_index (self->statistics, i));
         }
       g_once_init_leave (&self->tensors, tensors);
     }
@@ -1143,4 +1157,93 @@ const char *
 ovi_dump_file_get_iteration (OviDumpFile *self)
 {
   return self->iteration;
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b)
+{
+  const OviStatisticRow *ra = *(const OviStatisticRow *const *) a;
+  const OviStatisticRow *rb = *(const OviStatisticRow *const *) b;
+
+  if (ra->kind != rb->kind)
+    return ra->kind < rb->kind ? -1 : 1;
+  if (ra->index != rb->index)
+    return ra->index < rb->index ? -1 : 1;
+  return ra->line < rb->line ? -1 : (ra->line > rb->line);
+}
+
+/**
+ * ovi_dump_file_new_statistics:
+ * @path: the statistics file on disk (a ".csv")
+ * @name: the op dump name the statistics stand for
+ * @op_name: (nullable): the original op name, when the file gives it
+ * @rows: (transfer full) (element-type OviStatisticRow): the tensors of
+ *   this operator, owned by the array; a tensor named twice (a file
+ *   appended to) counts once, the first time
+ *
+ * An op dump file of a statistics-mode dump: its tensors carry the
+ * statistics and no data.
+ */
+OviDumpFile *
+ovi_dump_file_new_statistics (
+    const char *path, const char *name, const char *op_name, guint64 file_size, GPtrArray *rows)
+{
+  OviDumpFile *self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
+  g_autoptr (GPtrArray) sorted = rows;
+
+  self->path = g_strdup (path);
+  self->name = g_strdup (name);
+  if (!ovi_file_name_parse (self->name, &self->file_name))
+    {
+      self->file_name.op_type = g_strdup ("");
+      self->file_name.op_name = g_strdup ("");
+    }
+  self->op_name = g_strdup (op_name);
+  self->file_size = file_size;
+  self->layout = OVI_LAYOUT_NEW;
+  self->statistics = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_statistic_row_free);
+  g_ptr_array_set_free_func (sorted, NULL);
+  g_ptr_array_sort (sorted, compare_rows);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      OviStatisticRow *row = g_ptr_array_index (sorted, i);
+      TensorInfo info = { row->kind,
+                          row->index,
+                          row->dtype,
+                          row->format,
+                          self->dims->len,
+                          row->shape->len,
+                          self->dims->len + row->shape->len,
+                          0,
+                          row->size,
+                          0 };
+
+      if (i > 0)
+        {
+          const OviStatisticRow *prev =
+              g_ptr_array_index (self->statistics, self->statistics->len - 1);
+          if (prev->kind == row->kind && prev->index == row->index)
+            {
+              ovi_statistic_row_free (row);
+              continue;
+            }
+        }
+      g_array_append_vals (self->dims, row->shape->data, row->shape->len);
+      g_array_append_val (self->infos, info);
+      g_ptr_array_add (self->statistics, row);
+    }
+  return self;
+}
+
+/**
+ * ovi_dump_file_get_statistics_only:
+ *
+ * Returns: whether the file is a statistics-mode dump: tensors with
+ *   statistics and no data (ovi_tensor_get_statistics_only())
+ */
+gboolean
+ovi_dump_file_get_statistics_only (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), FALSE);
+  return self->statistics != NULL;
 }

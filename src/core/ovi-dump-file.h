@@ -38,6 +38,7 @@ const char *ovi_dump_file_get_time (OviDumpFile *self);
 const char *ovi_dump_file_get_device (OviDumpFile *self);
 const char *ovi_dump_file_get_model (OviDumpFile *self);
 const char *ovi_dump_file_get_iteration (OviDumpFile *self);
+gboolean ovi_dump_file_get_statistics_only (OviDumpFile *self);
 void ovi_dump_file_set_location (OviDumpFile *self, const char *relative_path);
 GBytes *ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
 GBytes *

@@ -402,6 +402,9 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
       json_builder_begin_object (b);
       add_string (b, "file", ovi_problem_get_file (p));
       add_string (b, "message", ovi_problem_get_message (p));
+      /* Statistics CSV files are text: the line at fault, when one is. */
+      if (ovi_problem_get_line (p) > 0)
+        add_int (b, "line", ovi_problem_get_line (p));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

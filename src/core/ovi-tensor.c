@@ -3,6 +3,7 @@
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
 
 /* One input, output, buffer or workspace of an op dump file. The bytes stay
@@ -24,6 +25,13 @@ struct _OviTensor
 
   GMutex lock;
   OviAnalysis *analysis;
+
+  /* Statistics-mode dumps: the analysis is what the file said, and there
+   * are no values to read. */
+  gboolean statistics_only;
+  OviStatisticFields known;
+  guint64 neg_zeros;
+  guint64 pos_zeros;
 };
 
 G_DEFINE_FINAL_TYPE (OviTensor, ovi_tensor, G_TYPE_OBJECT)
@@ -40,6 +48,7 @@ enum
   PROP_SIZE,
   PROP_COUNT,
   PROP_LABEL,
+  PROP_STATISTICS_ONLY,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -89,6 +98,9 @@ ovi_tensor_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_LABEL:
       g_value_take_string (value, ovi_tensor_dup_label (self));
       break;
+    case PROP_STATISTICS_ONLY:
+      g_value_set_boolean (value, self->statistics_only);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -112,6 +124,8 @@ ovi_tensor_class_init (OviTensorClass *klass)
   properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_COUNT] = g_param_spec_uint64 ("count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LABEL] = g_param_spec_string ("label", NULL, NULL, NULL, flags);
+  properties[PROP_STATISTICS_ONLY] =
+      g_param_spec_boolean ("statistics-only", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -310,6 +324,12 @@ ovi_tensor_load_data (OviTensor *self, GError **error)
 
   g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
 
+  if (self->statistics_only)
+    {
+      g_set_error_literal (error, OVI_STATISTIC_ERROR, OVI_STATISTIC_ERROR_NO_VALUES,
+                           ovi_statistic_why_no_values ());
+      return NULL;
+    }
   if (file == NULL)
     {
       g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
@@ -337,6 +357,12 @@ ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error)
 {
   g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
 
+  if (self->statistics_only)
+    {
+      g_set_error_literal (error, OVI_STATISTIC_ERROR, OVI_STATISTIC_ERROR_NO_VALUES,
+                           ovi_statistic_why_no_values ());
+      return -1;
+    }
   if (file == NULL || ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
     return -1;
   *offset = self->offset;
@@ -407,4 +433,72 @@ ovi_tensor_peek_analysis (OviTensor *self)
   analysis = self->analysis;
   g_mutex_unlock (&self->lock);
   return analysis;
+}
+
+/* Makes @self a tensor of a statistics-mode dump: its analysis is @row's
+ * statistics, ready without reading anything. */
+void
+ovi_tensor_set_statistics (OviTensor *self, const OviStatisticRow *row)
+{
+  g_mutex_lock (&self->lock);
+  g_clear_pointer (&self->analysis, ovi_analysis_unref);
+  self->analysis = ovi_analysis_new_for_statistics (self->dtype, &row->stats);
+  g_mutex_unlock (&self->lock);
+  self->statistics_only = TRUE;
+  self->known = row->fields;
+  self->neg_zeros = row->neg_zeros;
+  self->pos_zeros = row->pos_zeros;
+  if ((row->fields & OVI_STATISTIC_COUNT) || self->shape->len > 0)
+    self->count = row->stats.count;
+}
+
+/**
+ * ovi_tensor_get_statistics_only:
+ *
+ * Tensors of statistics-mode dumps carry the statistics the runtime wrote
+ * (ovi_tensor_analyze() returns them at once) but no values: loading their
+ * data or a histogram fails with %OVI_STATISTIC_ERROR_NO_VALUES and the
+ * message of ovi_statistic_why_no_values().
+ *
+ * Returns: whether the tensor has statistics and no values
+ */
+gboolean
+ovi_tensor_get_statistics_only (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), FALSE);
+  return self->statistics_only;
+}
+
+/**
+ * ovi_tensor_get_known_statistics:
+ *
+ * Returns: which statistics the statistics file gave (empty cells and
+ *   missing columns are unknown, not zero); all of them for tensors with
+ *   values
+ */
+guint
+ovi_tensor_get_known_statistics (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  if (!self->statistics_only)
+    return OVI_STATISTIC_MAX | OVI_STATISTIC_MIN | OVI_STATISTIC_MEAN | OVI_STATISTIC_COUNT |
+           OVI_STATISTIC_NAN | OVI_STATISTIC_NEG_INF | OVI_STATISTIC_POS_INF | OVI_STATISTIC_ZEROS;
+  return self->known;
+}
+
+/**
+ * ovi_tensor_get_signed_zeros:
+ * @negative: (out): count of -0.0
+ * @positive: (out): count of +0.0
+ *
+ * Returns: whether the statistics file gave both counts (msprobe does)
+ */
+gboolean
+ovi_tensor_get_signed_zeros (OviTensor *self, guint64 *negative, guint64 *positive)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), FALSE);
+  *negative = self->neg_zeros;
+  *positive = self->pos_zeros;
+  return (self->known & (OVI_STATISTIC_NEG_ZEROS | OVI_STATISTIC_POS_ZEROS)) ==
+         (OVI_STATISTIC_NEG_ZEROS | OVI_STATISTIC_POS_ZEROS);
 }
