@@ -655,6 +655,46 @@ decode_overflows (Scan *scan, Batch *batch)
     }
 }
 
+/* A folder with no Opdebug file (Ascend 950 / Atlas 350 in Inf/NaN mode,
+ * or a saturation-mode card): the operators whose inputs are finite and
+ * whose outputs are not are where overflows start, so each is a record;
+ * the earliest that is not ignored is the first overflow. Classifying reads
+ * the tensors (statistics-mode operators have their counts already), so
+ * the folder's files are delivered first and its records after. */
+static void
+find_data_records (Scan *scan, GPtrArray *files)
+{
+  Batch *batch;
+  gboolean has_ops = FALSE;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      OviFileKind kind = ovi_dump_file_get_kind (g_ptr_array_index (files, i));
+      if (kind == OVI_FILE_KIND_OVERFLOW)
+        return;
+      has_ops |= kind == OVI_FILE_KIND_OP_DUMP;
+    }
+  if (!has_ops)
+    return;
+  batch = batch_new ();
+  for (guint i = 0; i < files->len; i++)
+    {
+      OviDumpFile *file = g_ptr_array_index (files, i);
+
+      if (g_cancellable_is_cancelled (scan->cancellable))
+        break;
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
+          ovi_dump_file_classify (file) != OVI_BLAME_ORIGIN)
+        continue;
+      g_ptr_array_add (batch->records, ovi_overflow_record_new_from_data (file));
+      g_atomic_pointer_add (&scan->self->overflow_records, 1);
+    }
+  if (batch->records->len)
+    scan->emit (scan->self, batch);
+  else
+    batch_free (batch);
+}
+
 static int
 compare_names (gconstpointer a, gconstpointer b)
 {
@@ -762,7 +802,12 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
     }
   collect (scan, batch, candidates, relative_dir);
   decode_overflows (scan, batch);
-  scan->emit (scan->self, batch);
+  {
+    g_autoptr (GPtrArray) files = g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
+    g_ptr_array_set_free_func (files, g_object_unref);
+    scan->emit (scan->self, batch);
+    find_data_records (scan, files);
+  }
 
   g_ptr_array_sort (subdirs, compare_names);
   for (guint i = 0; i < subdirs->len; i++)

@@ -250,6 +250,7 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
   json_builder_begin_object (b);
   add_display_path (b, "file", ovi_dump_file_get_relative_path (file));
   add_display_path (b, "iteration", ovi_dump_file_get_relative_dir (file));
+  add_string (b, "source", ovi_record_source_name (ovi_overflow_record_get_source (record)));
   add_string (b, "unit", ovi_overflow_record_get_unit_name (record));
   add_int (b, "model_id", ovi_overflow_record_get_model_id (record));
   add_int (b, "stream_id", ovi_overflow_record_get_stream_id (record));
