@@ -74,6 +74,10 @@ convert_file (Convert *c, OviDumpFile *file, const char *input_root)
   g_autofree char *input_path = NULL;
   g_autoptr (GError) error = NULL;
 
+  /* A statistics-mode dump has no tensor values: nothing to convert, and
+   * nothing wrong either (the vendor converter skips .csv files too). */
+  if (ovi_dump_file_get_statistics_only (file))
+    return;
   if (g_file_test (input_root, G_FILE_TEST_IS_DIR))
     input_path = g_build_filename (input_root, ovi_dump_file_get_relative_path (file), NULL);
   else

@@ -673,8 +673,14 @@ ovi_overflow_record_new_from_data (OviDumpFile *op)
       self->context_id = name->context_id;
       self->thread_id = name->thread_id;
     }
-  g_ascii_string_to_unsigned (ovi_dump_file_get_model (op), 10, 0, G_MAXUINT64, &self->model_id,
-                              NULL);
+  /* The model id is the folder's: the last part of model_name/model_id. */
+  {
+    const char *model = ovi_dump_file_get_model (op);
+    const char *slash = model ? strrchr (model, '/') : NULL;
+    if (model)
+      g_ascii_string_to_unsigned (slash ? slash + 1 : model, 10, 0, G_MAXUINT64, &self->model_id,
+                                  NULL);
+  }
   self->file = g_object_ref (op);
   self->op = g_object_ref (op);
   return self;
