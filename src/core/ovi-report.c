@@ -181,7 +181,9 @@ ovi_report_tensor_json (OviTensor *tensor)
   const guint64 *shape;
   guint n_dims;
 
-  if (ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
+  /* Statistics-mode tensors have their counts whatever their type. */
+  if (ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)) ||
+      ovi_tensor_get_statistics_only (tensor))
     analysis = ovi_tensor_analyze (tensor, &error);
   if (analysis)
     s = ovi_analysis_get_stats (analysis);
@@ -198,6 +200,8 @@ ovi_report_tensor_json (OviTensor *tensor)
     json_builder_add_int_value (b, (gint64) shape[i]);
   json_builder_end_array (b);
   add_int (b, "count", ovi_tensor_get_count (tensor));
+  json_builder_set_member_name (b, "statistics_only");
+  json_builder_add_boolean_value (b, ovi_tensor_get_statistics_only (tensor));
   add_double_or_null (b, "min", s ? s->min : 0, s && s->finite);
   add_double_or_null (b, "max", s ? s->max : 0, s && s->finite);
   add_double_or_null (b, "mean", s ? s->mean : 0, s && s->finite);
