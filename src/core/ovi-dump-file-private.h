@@ -16,6 +16,7 @@ void ovi_dump_file_set_location_like (OviDumpFile *self,
 
 OviDumpFile *ovi_dump_file_new_statistics (
     const char *path, const char *name, const char *op_name, guint64 file_size, GPtrArray *rows);
+OviDumpFile *ovi_dump_file_new_group (GPtrArray *slices);
 void ovi_dump_file_set_blame (OviDumpFile *self, int blame);
 int ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
 

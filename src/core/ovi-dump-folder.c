@@ -627,6 +627,63 @@ add_statistics (Scan *scan,
     }
 }
 
+/* FFTS+ thread slices of one execution (same op type, op name, task,
+ * stream and context id) become one operator, in the place of its first
+ * slice, so the operator list and blame see the execution whole. */
+static void
+group_slices (Batch *batch)
+{
+  g_autoptr (GHashTable) groups =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) files = NULL;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (batch->files, i);
+      const OviFileName *n = ovi_dump_file_get_file_name (f);
+      g_autofree char *key = NULL;
+      GPtrArray *group;
+
+      if (n->kind != OVI_FILE_KIND_OP_DUMP || !n->has_context)
+        continue;
+      key = g_strdup_printf ("%s|%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+                             n->op_type, n->op_name, n->task_id, n->stream_id, n->context_id);
+      if (!(group = g_hash_table_lookup (groups, key)))
+        {
+          group = g_ptr_array_new ();
+          g_hash_table_insert (groups, g_steal_pointer (&key), group);
+        }
+      g_ptr_array_add (group, f);
+      any |= group->len > 1;
+    }
+  if (!any)
+    return;
+
+  files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (batch->files, i);
+      const OviFileName *n = ovi_dump_file_get_file_name (f);
+      g_autofree char *key = NULL;
+      GPtrArray *group = NULL;
+
+      if (n->kind == OVI_FILE_KIND_OP_DUMP && n->has_context)
+        {
+          key = g_strdup_printf ("%s|%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT
+                                 "|%" G_GUINT64_FORMAT,
+                                 n->op_type, n->op_name, n->task_id, n->stream_id, n->context_id);
+          group = g_hash_table_lookup (groups, key);
+        }
+      if (group == NULL || group->len < 2)
+        g_ptr_array_add (files, g_object_ref (f));
+      else if (g_ptr_array_index (group, 0) == f)
+        g_ptr_array_add (files, ovi_dump_file_new_group (group));
+    }
+  g_ptr_array_unref (batch->files);
+  batch->files = g_steal_pointer (&files);
+}
+
 /* Decodes the overflow files of one folder and links each record to the op
  * dump file of the operator that overflowed. */
 static void
@@ -801,6 +858,7 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
       g_array_sort (candidates, compare_candidates);
     }
   collect (scan, batch, candidates, relative_dir);
+  group_slices (batch);
   decode_overflows (scan, batch);
   {
     g_autoptr (GPtrArray) files = g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);

@@ -982,7 +982,9 @@ ovi_overflow_match_op (OviOverflowRecord *record, GPtrArray *op_files)
         continue;
       if (n->has_context && narrow_context && n->context_id != record->context_id)
         continue;
-      if (n->has_context && narrow_thread && n->thread_id != record->thread_id)
+      /* A group is the whole execution, every thread of it. */
+      if (n->has_context && narrow_thread && n->thread_id != record->thread_id &&
+          ovi_dump_file_get_slices (f) == NULL)
         continue;
       if (best == NULL || n->timestamp < ovi_dump_file_get_timestamp (best))
         best = f;

@@ -191,6 +191,14 @@ ovi_report_tensor_json (OviTensor *tensor)
   json_builder_begin_object (b);
   add_string (b, "kind", ovi_tensor_get_kind_name (tensor));
   add_int (b, "index", ovi_tensor_get_index (tensor));
+  /* A tensor of one thread slice of an FFTS+ group. */
+  if (ovi_tensor_get_file (tensor) && ovi_dump_file_get_is_slice (ovi_tensor_get_file (tensor)))
+    {
+      add_int (b, "thread_id",
+               ovi_dump_file_get_file_name (ovi_tensor_get_file (tensor))->thread_id);
+      add_display_path (b, "slice_file",
+                        ovi_dump_file_get_relative_path (ovi_tensor_get_file (tensor)));
+    }
   add_string (b, "dtype", dtype);
   add_string (b, "format", format);
   json_builder_set_member_name (b, "shape");

@@ -284,11 +284,16 @@ ovi_tensor_get_count (OviTensor *self)
 
 /**
  * ovi_tensor_dup_label:
- * Returns: "input 0", "output 1", ...
+ * Returns: "input 0", "output 1", ..., "input 0, thread 2" for a slice of
+ *   an FFTS+ group
  */
 char *
 ovi_tensor_dup_label (OviTensor *self)
 {
+  /* A group lists every slice's "input 0": the thread tells them apart. */
+  if (self->file && ovi_dump_file_get_is_slice (self->file))
+    return g_strdup_printf ("%s %u, thread %" G_GUINT64_FORMAT, ovi_tensor_get_kind_name (self),
+                            self->index, ovi_dump_file_get_file_name (self->file)->thread_id);
   return g_strdup_printf ("%s %u", ovi_tensor_get_kind_name (self), self->index);
 }
 
