@@ -906,9 +906,31 @@ scan_root (Scan *scan, GError **error)
       g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
       Batch *batch = batch_new ();
       const char *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
-      Candidate c = { g_strdup (root), original, NULL, NULL };
+      Candidate c = { NULL, original, NULL, NULL };
 
+      /* A statistics file opened on its own: its operators. */
+      if (ovi_statistic_is_csv_name (name, NULL) || g_ascii_strcasecmp (name, "statistic.csv") == 0)
+        {
+          g_autoptr (GPtrArray) csv = g_ptr_array_new_with_free_func (g_free);
+          gboolean folder_csv = !ovi_statistic_is_csv_name (name, NULL);
+
+          g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+          if (!folder_csv)
+            g_ptr_array_add (csv, g_strdup (name));
+          g_atomic_pointer_add (&scan->self->files_seen, 1);
+          add_statistics (scan, batch, dir, "", candidates, csv, folder_csv ? name : NULL);
+          collect (scan, batch, candidates, "");
+          {
+            g_autoptr (GPtrArray) files =
+                g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
+            g_ptr_array_set_free_func (files, g_object_unref);
+            scan->emit (scan->self, batch);
+            find_data_records (scan, files);
+          }
+          return TRUE;
+        }
       /* A file opened on its own is read whatever its name. */
+      c.entry = g_strdup (root);
       g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
       g_array_append_val (candidates, c);
       g_atomic_pointer_add (&scan->self->files_seen, 1);

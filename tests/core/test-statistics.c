@@ -493,6 +493,29 @@ test_folder_problems (Fixture *f, gconstpointer data)
                    ==, 3);
 }
 
+/* One statistics file opened on its own, as a dump file can be. */
+static void
+test_single_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *iter = g_build_filename (f->dir, "1", NULL);
+  g_autofree char *path = g_build_filename (iter, "Add.Add_op.11.0.200.csv", NULL);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (OviOverflowRecord) r = NULL;
+
+  write_stats_op (iter, "Add", 11, 200, clean, with_inf);
+  folder = load (path);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 1);
+  g_assert_true (ovi_dump_file_get_statistics_only (file_at (folder, 0)));
+  g_assert_cmpstr (ovi_dump_file_get_relative_path (file_at (folder, 0)), ==,
+                   "Add.Add_op.11.0.200.csv");
+  /* No Opdebug file beside it: the record is found in the statistics. */
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==, 1);
+  r = g_list_model_get_item (ovi_dump_folder_get_records (folder), 0);
+  g_assert_cmpint (ovi_overflow_record_get_source (r), ==, OVI_RECORD_SOURCE_DATA);
+  g_assert_cmpuint (ovi_overflow_record_get_task_id (r), ==, 11);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -509,6 +532,7 @@ main (int argc, char **argv)
   ADD ("/core/statistics/folder-runtime", test_folder_runtime);
   ADD ("/core/statistics/folder-msprobe", test_folder_msprobe);
   ADD ("/core/statistics/folder-problems", test_folder_problems);
+  ADD ("/core/statistics/single-file", test_single_file);
 #undef ADD
   return g_test_run ();
 }
