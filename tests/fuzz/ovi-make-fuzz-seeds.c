@@ -125,6 +125,23 @@ main (int argc, char **argv)
     ovi_statistic_writer_add_line (ms, "Sideways,x,y,z,,,,,N/A,none");
     text = ovi_statistic_writer_finish (ms, &length);
     seed (dir, "csv", "csv-msprobe", text, length);
+
+    /* A folder (see fuzz-folder.c): eight empty files, the second Add
+     * slice, then Relu's .csv and statistic.csv. */
+    {
+      g_autofree char *relu = NULL;
+      GString *folder = g_string_new (NULL);
+
+      for (guint i = 0; i < 9; i++)
+        g_string_append (folder, "\n--\n");
+      relu = ovi_statistic_writer_finish (rt, NULL);
+      g_string_append (folder, relu);
+      g_string_append (folder, "\n--\n");
+      g_string_append (folder, text);
+      g_string_append (folder, "\n--\n");
+      seed (dir, "folder", "folder-statistics", folder->str, folder->len);
+      g_string_free (folder, TRUE);
+    }
   }
 
   /* A folder: an overflow file, the op it names, and an op with NaN. */
