@@ -499,6 +499,21 @@ test_stats_json (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err, "/nonexistent/Add.a.1.2.3"));
 }
 
+/* stats on the runtime's statistics file of the example's Cast. */
+static void
+test_stats_csv (void)
+{
+  g_autofree char *csv = g_build_filename (SOURCE_ROOT, "data", "example-dump", "20261202101500",
+                                           "0", "resnet50_train", "11", "12",
+                                           "Cast.gradients_Cast_3.57.7.1764671600000200.csv", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (NULL, &out, &err, "stats", csv, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "output 0  float16 ND [1, 4, 8, 8]  (256 elements)"));
+  g_assert_nonnull (strstr (out, "nan 0  +inf 20  -inf 0  zeros -  saturated 0"));
+  g_assert_nonnull (strstr (out, "statistics-only dump: the runtime kept no tensor values"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -514,6 +529,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/cli/report-json", test_report_json);
   ADD ("/core/cli/report-text", test_report_text);
   ADD ("/core/cli/stats-json", test_stats_json);
+  g_test_add_func ("/core/cli/stats-csv", test_stats_csv);
 #undef ADD
   return g_test_run ();
 }
