@@ -80,7 +80,7 @@ if [ "${OVI_SKIP_SANITIZERS:-0}" != 1 ]; then
     meson setup _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dfuzzing=true
 
   echo "== fuzzing, ${OVI_FUZZ_SECONDS:-30} s per target"
-  for target in file-name dump-file overflow mapping folder nano; do
+  for target in file-name dump-file overflow mapping folder nano csv; do
     corpus=$(mktemp -d)
     if TMPDIR=/dev/shm ASAN_OPTIONS=max_malloc_fill_size=0:quarantine_size_mb=8:detect_leaks=1 \
        _build-asan/tests/fuzz/fuzz-$target -max_total_time="${OVI_FUZZ_SECONDS:-30}" \

@@ -96,6 +96,10 @@ convert_file (Convert *c, OviDumpFile *file, const char *input_root, gboolean ro
   GPtrArray *tensors;
   int source_fd;
 
+  /* A statistics-mode dump has no tensor values: nothing to convert, and
+   * nothing wrong either (the vendor converter skips .csv files too). */
+  if (ovi_dump_file_get_statistics_only (file))
+    return;
   if (root_is_dir)
     input_path = g_build_filename (input_root, ovi_dump_file_get_relative_path (file), NULL);
   else

@@ -76,9 +76,14 @@ print_stats (OviTensor *t, const OviStats *s)
     printf ("  min %.9g  max %.9g  mean %.9g  std %.9g\n", s->min, s->max, s->mean, s->std);
   else
     printf ("  %s\n", _ ("no finite values"));
-  printf ("  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT "  -inf %" G_GUINT64_FORMAT
-          "  zeros %" G_GUINT64_FORMAT "  saturated %" G_GUINT64_FORMAT "\n",
-          s->nan, s->pos_inf, s->neg_inf, s->zeros, s->saturated);
+  printf ("  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT "  -inf %" G_GUINT64_FORMAT,
+          s->nan, s->pos_inf, s->neg_inf);
+  /* The runtime's statistics files count no zeros: unknown, not none. */
+  if (ovi_tensor_get_known_statistics (t) & OVI_STATISTIC_ZEROS)
+    printf ("  zeros %" G_GUINT64_FORMAT, s->zeros);
+  else
+    printf ("  zeros -");
+  printf ("  saturated %" G_GUINT64_FORMAT "\n", s->saturated);
   if (s->first_nonfinite >= 0)
     printf ("  %s %" G_GINT64_FORMAT "\n", _ ("first non-finite value at index"),
             s->first_nonfinite);
@@ -111,7 +116,31 @@ ovi_cli_stats (int argc, char **argv)
   if (bins < 1 || bins > 100000)
     return ovi_cli_usage_error (context, _ ("--bins takes a number from 1 to 100000"));
 
-  if (!(file = ovi_dump_file_load (argv[1], NULL, &error)))
+  if (ovi_statistic_is_csv_name (argv[1], NULL))
+    {
+      /* "{op dump name}.csv": the operator the statistics stand for. */
+      g_autoptr (GFile) path = g_file_new_for_commandline_arg (argv[1]);
+      g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (path);
+      GListModel *problems;
+
+      if (ovi_dump_folder_load (folder, NULL, &error))
+        {
+          problems = ovi_dump_folder_get_problems (folder);
+          for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+            {
+              g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
+              g_autofree char *display = g_filename_display_name (argv[1]);
+              fprintf (stderr, "%s: %s\n", display, ovi_problem_get_message (p));
+              status = OVI_EXIT_BROKEN_INPUT;
+            }
+          file = g_list_model_get_item (ovi_dump_folder_get_files (folder), 0);
+          if (file == NULL)
+            return status;
+        }
+    }
+  else
+    file = ovi_dump_file_load (argv[1], NULL, &error);
+  if (file == NULL)
     {
       g_autofree char *display = g_filename_display_name (argv[1]);
       fprintf (stderr, "%s: %s\n", display, error->message);
@@ -140,11 +169,13 @@ ovi_cli_stats (int argc, char **argv)
       g_autoptr (GError) local_error = NULL;
       JsonNode *node = ovi_report_tensor_json (t);
 
-      if (ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
+      if (ovi_dtype_is_supported (ovi_tensor_get_dtype (t)) || ovi_tensor_get_statistics_only (t))
         analysis = ovi_tensor_analyze (t, &local_error);
-      if (analysis && !(h = ovi_analysis_histogram (
-                            analysis, bins, symlog ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR,
-                            &local_error)))
+      /* Statistics-only tensors have their statistics and no histogram. */
+      if (analysis && ovi_analysis_has_values (analysis) &&
+          !(h = ovi_analysis_histogram (analysis, bins,
+                                        symlog ? OVI_HISTOGRAM_SYMLOG : OVI_HISTOGRAM_LINEAR,
+                                        &local_error)))
         g_clear_pointer (&analysis, ovi_analysis_unref); /* the file changed meanwhile */
       if (local_error)
         status = OVI_EXIT_BROKEN_INPUT;
@@ -160,7 +191,10 @@ ovi_cli_stats (int argc, char **argv)
       if (analysis)
         {
           print_stats (t, ovi_analysis_get_stats (analysis));
-          print_histogram (h);
+          if (h)
+            print_histogram (h);
+          else
+            printf ("  %s\n", ovi_statistic_why_no_values ());
         }
       else
         {

@@ -109,7 +109,9 @@ any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok, guint *n_chec
       OviTensor *t = g_ptr_array_index (tensors, i);
       g_autoptr (OviAnalysis) analysis = NULL;
 
-      if (ovi_tensor_get_kind (t) != kind || !ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
+      /* A statistics-mode tensor has its counts whatever its type. */
+      if (ovi_tensor_get_kind (t) != kind || (!ovi_dtype_is_supported (ovi_tensor_get_dtype (t)) &&
+                                              !ovi_tensor_get_statistics_only (t)))
         continue;
       if (!(analysis = ovi_tensor_analyze (t, NULL)))
         {

@@ -15,6 +15,7 @@
 #include "ovi-overflow-record.h"
 #include "ovi-problem.h"
 #include "ovi-report.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-stats.h"
 #include "ovi-tensor.h"
 #include "ovi-worker.h"

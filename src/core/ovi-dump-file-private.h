@@ -14,6 +14,9 @@ void ovi_dump_file_set_location_like (OviDumpFile *self,
                                       const char *relative_path,
                                       OviDumpFile *sibling);
 
+OviDumpFile *ovi_dump_file_new_statistics (
+    const char *path, const char *name, const char *op_name, guint64 file_size, GPtrArray *rows);
+OviDumpFile *ovi_dump_file_new_group (GPtrArray *slices);
 void ovi_dump_file_set_blame (OviDumpFile *self, int blame);
 void ovi_dump_file_set_summary (OviDumpFile *self, gpointer summary);
 void ovi_dump_file_notify_summary (OviDumpFile *self);

@@ -12,6 +12,7 @@
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
 
 /* Listing a folder of 100 000 files makes no tensor objects: the header's
@@ -48,11 +49,14 @@ struct _OviDumpFile
   char *version;
   char *op_name;
   guint64 dump_time;
-  char *dfx_message;  /* NULL when the header has none */
-  GStrv attrs;        /* name, value, name, value...; NULL when none */
-  GArray *infos;      /* TensorInfo: the tensors, described compactly */
-  GArray *dims;       /* guint64: every shape of @infos, one after the other */
-  GPtrArray *tensors; /* OviTensor, made on first request */
+  char *dfx_message;     /* NULL when the header has none */
+  GStrv attrs;           /* name, value, name, value...; NULL when none */
+  GArray *infos;         /* TensorInfo: the tensors, described compactly */
+  GArray *dims;          /* guint64: every shape of @infos, one after the other */
+  GPtrArray *tensors;    /* OviTensor, made on first request */
+  GPtrArray *statistics; /* OviStatisticRow of each info, statistics-mode dumps only */
+  GPtrArray *slices;     /* OviDumpFile: the FFTS+ thread slices of a group, else NULL */
+  gboolean is_slice;     /* this file is one slice of a group */
 
   gint blame;            /* OviBlame, written once by whichever thread classifies */
   OviOpSummary *summary; /* written once by whichever thread summarizes */
@@ -99,6 +103,8 @@ enum
   PROP_ABNORMAL,
   PROP_DFX_MESSAGE,
   PROP_ATTRS,
+  PROP_STATISTICS_ONLY,
+  PROP_N_SLICES,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -121,12 +127,15 @@ ovi_dump_file_finalize (GObject *object)
   g_strfreev (self->attrs);
   if (self->tensors)
     {
-      for (guint i = 0; i < self->tensors->len; i++)
+      /* A group's tensors are its slices': they keep their files. */
+      for (guint i = 0; i < self->tensors->len && !self->slices; i++)
         ovi_tensor_forget_file (g_ptr_array_index (self->tensors, i));
       g_ptr_array_unref (self->tensors);
     }
+  g_clear_pointer (&self->slices, g_ptr_array_unref);
   g_array_unref (self->infos);
   g_array_unref (self->dims);
+  g_clear_pointer (&self->statistics, g_ptr_array_unref);
   g_clear_pointer (&self->time, g_ref_string_release);
   g_clear_pointer (&self->device, g_ref_string_release);
   g_clear_pointer (&self->model, g_ref_string_release);
@@ -194,7 +203,15 @@ ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GPara
       g_value_set_uint64 (value, self->file_size);
       break;
     case PROP_LAYOUT_NAME:
-      g_value_set_string (value, self->layout == OVI_LAYOUT_NEW ? "new" : "old");
+      g_value_set_string (value, self->statistics                 ? "statistics"
+                                 : self->layout == OVI_LAYOUT_NEW ? "new"
+                                                                  : "old");
+      break;
+    case PROP_STATISTICS_ONLY:
+      g_value_set_boolean (value, self->statistics != NULL);
+      break;
+    case PROP_N_SLICES:
+      g_value_set_uint (value, self->slices ? self->slices->len : 0);
       break;
     case PROP_ANALYZED:
       g_value_set_boolean (value, summary != NULL);
@@ -284,6 +301,9 @@ ovi_dump_file_class_init (OviDumpFileClass *klass)
   properties[PROP_DFX_MESSAGE] = g_param_spec_string ("dfx-message", NULL, NULL, NULL, flags);
   /* "name=value" for each attr of the header: what a list widget shows. */
   properties[PROP_ATTRS] = g_param_spec_boxed ("attrs", NULL, NULL, G_TYPE_STRV, flags);
+  properties[PROP_STATISTICS_ONLY] =
+      g_param_spec_boolean ("statistics-only", NULL, NULL, FALSE, flags);
+  properties[PROP_N_SLICES] = g_param_spec_uint ("n-slices", NULL, NULL, 0, G_MAXUINT, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -1260,6 +1280,20 @@ ovi_dump_file_get_file_size (OviDumpFile *self)
 GPtrArray *
 ovi_dump_file_get_tensors (OviDumpFile *self)
 {
+  if (self->slices && g_once_init_enter (&self->tensors))
+    {
+      /* Kind by kind, slice by slice within a kind. */
+      GPtrArray *tensors = g_ptr_array_new_with_free_func (g_object_unref);
+      for (OviTensorKind kind = OVI_TENSOR_INPUT; kind <= OVI_TENSOR_SPACE; kind++)
+        for (guint s = 0; s < self->slices->len; s++)
+          {
+            GPtrArray *st = ovi_dump_file_get_tensors (g_ptr_array_index (self->slices, s));
+            for (guint i = 0; i < st->len; i++)
+              if (ovi_tensor_get_kind (g_ptr_array_index (st, i)) == kind)
+                g_ptr_array_add (tensors, g_object_ref (g_ptr_array_index (st, i)));
+          }
+      g_once_init_leave (&self->tensors, tensors);
+    }
   if (g_once_init_enter (&self->tensors))
     {
       GPtrArray *tensors = g_ptr_array_new_full (self->infos->len, g_object_unref);
@@ -1273,6 +1307,8 @@ ovi_dump_file_get_tensors (OviDumpFile *self)
                                               t->n_original ? dims + t->original_start : NULL,
                                               t->n_original, t->size, t->offset);
           ovi_tensor_set_schema_fields (tensor, t->arg_index, t->input_type, t->space_type);
+          if (self->statistics)
+            ovi_tensor_set_statistics (tensor, g_ptr_array_index (self->statistics, i));
           g_ptr_array_add (tensors, tensor);
         }
       g_once_init_leave (&self->tensors, tensors);
@@ -1284,6 +1320,8 @@ guint
 ovi_dump_file_count_tensors (OviDumpFile *self, OviTensorKind kind)
 {
   guint n = 0;
+  for (guint i = 0; self->slices && i < self->slices->len; i++)
+    n += ovi_dump_file_count_tensors (g_ptr_array_index (self->slices, i), kind);
   for (guint i = 0; i < self->infos->len; i++)
     if (g_array_index (self->infos, TensorInfo, i).kind == kind)
       n++;
@@ -1354,4 +1392,175 @@ const char *
 ovi_dump_file_get_iteration (OviDumpFile *self)
 {
   return self->iteration;
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b)
+{
+  const OviStatisticRow *ra = *(const OviStatisticRow *const *) a;
+  const OviStatisticRow *rb = *(const OviStatisticRow *const *) b;
+
+  if (ra->kind != rb->kind)
+    return ra->kind < rb->kind ? -1 : 1;
+  if (ra->index != rb->index)
+    return ra->index < rb->index ? -1 : 1;
+  return ra->line < rb->line ? -1 : (ra->line > rb->line);
+}
+
+/**
+ * ovi_dump_file_new_statistics:
+ * @path: the statistics file on disk (a ".csv")
+ * @name: the op dump name the statistics stand for
+ * @op_name: (nullable): the original op name, when the file gives it
+ * @rows: (transfer full) (element-type OviStatisticRow): the tensors of
+ *   this operator, owned by the array; a tensor named twice (a file
+ *   appended to) counts once, the first time
+ *
+ * An op dump file of a statistics-mode dump: its tensors carry the
+ * statistics and no data.
+ */
+OviDumpFile *
+ovi_dump_file_new_statistics (
+    const char *path, const char *name, const char *op_name, guint64 file_size, GPtrArray *rows)
+{
+  OviDumpFile *self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
+  g_autoptr (GPtrArray) sorted = rows;
+
+  self->path = g_strdup (path);
+  self->name = g_strdup (name);
+  if (!ovi_file_name_parse (self->name, &self->file_name))
+    {
+      self->file_name.op_type = g_strdup ("");
+      self->file_name.op_name = g_strdup ("");
+    }
+  self->op_name = g_strdup (op_name);
+  self->file_size = file_size;
+  self->layout = OVI_LAYOUT_NEW;
+  self->statistics = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_statistic_row_free);
+  g_ptr_array_set_free_func (sorted, NULL);
+  g_ptr_array_sort (sorted, compare_rows);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      OviStatisticRow *row = g_ptr_array_index (sorted, i);
+      TensorInfo info = { row->kind,
+                          row->index,
+                          row->dtype,
+                          row->format,
+                          self->dims->len,
+                          row->shape->len,
+                          self->dims->len + row->shape->len,
+                          0,
+                          row->size,
+                          0 };
+
+      if (i > 0)
+        {
+          const OviStatisticRow *prev =
+              g_ptr_array_index (self->statistics, self->statistics->len - 1);
+          if (prev->kind == row->kind && prev->index == row->index)
+            {
+              ovi_statistic_row_free (row);
+              continue;
+            }
+        }
+      g_array_append_vals (self->dims, row->shape->data, row->shape->len);
+      g_array_append_val (self->infos, info);
+      g_ptr_array_add (self->statistics, row);
+    }
+  return self;
+}
+
+/**
+ * ovi_dump_file_get_statistics_only:
+ *
+ * Returns: whether the file is a statistics-mode dump: tensors with
+ *   statistics and no data (ovi_tensor_get_statistics_only())
+ */
+gboolean
+ovi_dump_file_get_statistics_only (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), FALSE);
+  return self->statistics != NULL;
+}
+
+static int
+compare_slices (gconstpointer a, gconstpointer b)
+{
+  const OviFileName *na = &(*(OviDumpFile *const *) a)->file_name;
+  const OviFileName *nb = &(*(OviDumpFile *const *) b)->file_name;
+
+  if (na->thread_id != nb->thread_id)
+    return na->thread_id < nb->thread_id ? -1 : 1;
+  return na->timestamp < nb->timestamp ? -1 : (na->timestamp > nb->timestamp);
+}
+
+/**
+ * ovi_dump_file_new_group:
+ * @slices: (element-type OviDumpFile): two or more FFTS+ thread slices of
+ *   one execution (same op type, op name, task, stream and context id), in
+ *   one folder
+ *
+ * One operator for the slices of one execution: its name, location and
+ * fields are those of its earliest slice, its tensors all the slices'
+ * (ovi_dump_file_get_slices() lists them, by thread id).
+ */
+OviDumpFile *
+ovi_dump_file_new_group (GPtrArray *slices)
+{
+  OviDumpFile *self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
+  OviDumpFile *first;
+
+  g_return_val_if_fail (slices->len >= 2, NULL);
+  self->slices = g_ptr_array_copy (slices, (GCopyFunc) g_object_ref, NULL);
+  g_ptr_array_set_free_func (self->slices, g_object_unref);
+  g_ptr_array_sort (self->slices, compare_slices);
+  first = g_ptr_array_index (self->slices, 0);
+  for (guint i = 0; i < self->slices->len; i++)
+    {
+      OviDumpFile *s = g_ptr_array_index (self->slices, i);
+      s->is_slice = TRUE;
+      self->file_size += s->file_size;
+      if (s->file_name.timestamp < first->file_name.timestamp)
+        first = s;
+    }
+  self->path = g_strdup (first->path);
+  self->name = g_strdup (first->name);
+  self->file_name = first->file_name;
+  self->file_name.op_type = g_strdup (first->file_name.op_type);
+  self->file_name.op_name = g_strdup (first->file_name.op_name);
+  self->layout = first->layout;
+  self->version = first->version == version_2 ? (char *) version_2 : g_strdup (first->version);
+  self->op_name = g_strdup (first->op_name);
+  self->dump_time = first->dump_time;
+  ovi_dump_file_set_location_like (self, first->relative_path, first);
+  return self;
+}
+
+/**
+ * ovi_dump_file_get_slices:
+ *
+ * FFTS+ runs one operator as several thread slices, each dumped as a file
+ * with `.{context_id}.{thread_id}` in its name; the folder lists the slices
+ * of one execution as one operator whose tensors are all of theirs.
+ *
+ * Returns: (transfer none) (nullable) (element-type OviDumpFile): the
+ *   slices by thread id, or %NULL for a file that is not such a group
+ */
+GPtrArray *
+ovi_dump_file_get_slices (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), NULL);
+  return self->slices;
+}
+
+/**
+ * ovi_dump_file_get_is_slice:
+ * Returns: whether the file is one thread slice of a group (its tensors are
+ *   listed by the group, labelled with their thread id)
+ */
+gboolean
+ovi_dump_file_get_is_slice (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), FALSE);
+  return self->is_slice;
 }

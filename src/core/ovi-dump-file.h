@@ -42,6 +42,9 @@ const char *ovi_dump_file_get_time (OviDumpFile *self);
 const char *ovi_dump_file_get_device (OviDumpFile *self);
 const char *ovi_dump_file_get_model (OviDumpFile *self);
 const char *ovi_dump_file_get_iteration (OviDumpFile *self);
+gboolean ovi_dump_file_get_statistics_only (OviDumpFile *self);
+GPtrArray *ovi_dump_file_get_slices (OviDumpFile *self);
+gboolean ovi_dump_file_get_is_slice (OviDumpFile *self);
 void ovi_dump_file_set_location (OviDumpFile *self, const char *relative_path);
 GBytes *ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
 GBytes *

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "ovi-error.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-worker.h"
 
 /* A dump folder opened at any level, or a single dump file: every dump file
@@ -364,12 +366,14 @@ typedef struct
   const char *original; /* from mapping.csv, owned by the mapping */
   OviDumpFile *file;
   GError *error;
+  char *shown; /* the file on disk when it is not @entry (statistic.csv) */
 } Candidate;
 
 static void
 candidate_clear (Candidate *c)
 {
   g_free (c->entry);
+  g_free (c->shown);
   g_clear_object (&c->file);
   g_clear_error (&c->error);
 }
@@ -389,6 +393,8 @@ load_candidate (guint i, gpointer data)
   Candidate *c = &g_array_index (job->candidates, Candidate, i);
   g_autofree char *full = g_build_filename (job->path, c->entry, NULL);
 
+  if (c->file || c->error) /* read already, as statistics */
+    return;
   c->file = ovi_dump_file_load_at (job->dirfd, c->entry, full, c->original, &c->error);
   if (c->file)
     g_atomic_pointer_add (&job->scan->self->dump_files, 1);
@@ -418,7 +424,7 @@ collect (Scan *scan, Batch *batch, GArray *candidates, const char *relative_dir)
   for (guint i = 0; i < candidates->len; i++)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
-      g_autofree char *relative = join_relative (relative_dir, c->entry);
+      g_autofree char *relative = join_relative (relative_dir, c->shown ? c->shown : c->entry);
 
       if (c->file == NULL)
         {
@@ -451,6 +457,271 @@ is_candidate (const char *name, GHashTable *mapping, const char **original)
   return TRUE;
 }
 
+/* What makes two descriptions the same operator execution: one tensor
+ * must not appear twice when a folder holds both its data and its
+ * statistics. */
+static char *
+identity_key (const char *op_type, guint64 task, guint64 stream, guint64 timestamp)
+{
+  return g_strdup_printf ("%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+                          op_type, task, stream, timestamp);
+}
+
+static char *
+name_identity_key (const OviFileName *n)
+{
+  if (n->has_context)
+    {
+      g_autofree char *base = identity_key (n->op_type, n->task_id, n->stream_id, n->timestamp);
+      return g_strdup_printf ("%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT, base, n->context_id,
+                              n->thread_id);
+    }
+  return identity_key (n->op_type, n->task_id, n->stream_id, n->timestamp);
+}
+
+/* The runtime's file-name rule (dump-format.md section 2). */
+static char *
+name_part (const char *s)
+{
+  char *out = g_strdup (s);
+  for (char *p = out; *p; p++)
+    if (*p == '.' || *p == '/' || *p == '\\' || *p == ' ')
+      *p = '_';
+  return out;
+}
+
+static OviStatisticCsv *
+read_statistics (Scan *scan, Batch *batch, const char *path, const char *relative)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  OviStatisticCsv *csv;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    {
+      add_problem (scan, batch, relative, error);
+      return NULL;
+    }
+  csv = ovi_statistic_csv_parse (contents, length);
+  for (guint i = 0; i < csv->errors->len; i++)
+    {
+      g_autofree char *display = g_filename_display_name (relative);
+      g_ptr_array_add (batch->problems,
+                       ovi_problem_new_at_line (display, g_array_index (csv->lines, guint, i),
+                                                g_ptr_array_index (csv->errors, i)));
+      g_atomic_pointer_add (&scan->self->n_problems, 1);
+    }
+  return csv;
+}
+
+static gsize
+file_size_of (const char *path)
+{
+  struct stat st;
+  return stat (path, &st) == 0 ? (gsize) st.st_size : 0;
+}
+
+/* Statistics-mode dumps: every "{op dump name}.csv" and the rows of
+ * statistic.csv become op dump files whose tensors carry statistics, added
+ * to @candidates, unless the folder holds the operator's data already. */
+static void
+add_statistics (Scan *scan,
+                Batch *batch,
+                const char *path,
+                const char *relative_dir,
+                GArray *candidates,
+                GPtrArray *csv_entries,
+                const char *folder_csv)
+{
+  g_autoptr (GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      if (c->file && ovi_dump_file_get_kind (c->file) == OVI_FILE_KIND_OP_DUMP)
+        g_hash_table_add (known, name_identity_key (ovi_dump_file_get_file_name (c->file)));
+    }
+
+  for (guint i = 0; i < csv_entries->len; i++)
+    {
+      const char *entry = g_ptr_array_index (csv_entries, i);
+      g_autofree char *full = g_build_filename (path, entry, NULL);
+      g_autofree char *relative = join_relative (relative_dir, entry);
+      g_autofree char *name = NULL;
+      g_autoptr (OviStatisticCsv) csv = NULL;
+      g_autoptr (OviDumpFile) file = NULL;
+      OviFileName parsed;
+      char *key;
+
+      if (!ovi_statistic_is_csv_name (entry, &name) || !ovi_file_name_parse (name, &parsed))
+        continue;
+      key = name_identity_key (&parsed);
+      ovi_file_name_clear (&parsed);
+      if (g_hash_table_contains (known, key))
+        {
+          g_free (key);
+          continue;
+        }
+      g_hash_table_add (known, key);
+      if (!(csv = read_statistics (scan, batch, full, relative)) || csv->rows->len == 0)
+        continue;
+      file = ovi_dump_file_new_statistics (full, name, NULL, file_size_of (full),
+                                           g_steal_pointer (&csv->rows));
+      csv->rows = g_ptr_array_new ();
+      {
+        Candidate c = { g_strdup (entry), NULL, g_steal_pointer (&file), NULL, NULL };
+        g_array_append_val (candidates, c);
+        g_atomic_pointer_add (&scan->self->dump_files, 1);
+      }
+    }
+
+  if (folder_csv)
+    {
+      g_autofree char *full = g_build_filename (path, folder_csv, NULL);
+      g_autofree char *relative = join_relative (relative_dir, folder_csv);
+      g_autoptr (OviStatisticCsv) csv = read_statistics (scan, batch, full, relative);
+      g_autoptr (GHashTable) groups = NULL;
+      g_autoptr (GPtrArray) order = NULL;
+      gboolean reported = FALSE;
+      gsize size = file_size_of (full);
+
+      if (csv == NULL)
+        return;
+      /* Operators in the order the file first names them. */
+      groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) g_ptr_array_unref);
+      order = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_set_free_func (csv->rows, NULL);
+      for (guint i = 0; i < csv->rows->len; i++)
+        {
+          OviStatisticRow *row = g_ptr_array_index (csv->rows, i);
+          g_autofree char *type = NULL;
+          g_autofree char *op = NULL;
+          char *name;
+          GPtrArray *group;
+
+          if (!row->has_op)
+            {
+              if (!reported)
+                {
+                  g_autofree char *display = g_filename_display_name (relative);
+                  g_autoptr (GError) error =
+                      g_error_new (OVI_STATISTIC_ERROR, OVI_STATISTIC_ERROR_MISSING_COLUMN,
+                                   _ ("line %u: statistic.csv names no operator (Op Type and "
+                                      "Op Name columns)"),
+                                   row->line);
+                  g_ptr_array_add (batch->problems,
+                                   ovi_problem_new_at_line (display, row->line, error));
+                  g_atomic_pointer_add (&scan->self->n_problems, 1);
+                  reported = TRUE;
+                }
+              ovi_statistic_row_free (row);
+              continue;
+            }
+          type = name_part (row->op_type);
+          op = name_part (row->op_name);
+          name = g_strdup_printf ("%s.%s.%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT
+                                  ".%" G_GUINT64_FORMAT,
+                                  type, op, row->task_id, row->stream_id, row->timestamp);
+          if (!(group = g_hash_table_lookup (groups, name)))
+            {
+              group = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_statistic_row_free);
+              g_hash_table_insert (groups, g_strdup (name), group);
+              g_ptr_array_add (order, g_strdup (name));
+            }
+          g_ptr_array_add (group, row);
+          g_free (name);
+        }
+      for (guint i = 0; i < order->len; i++)
+        {
+          const char *name = g_ptr_array_index (order, i);
+          GPtrArray *group = NULL;
+          g_autofree char *stolen_name = NULL;
+          g_autofree char *key = NULL;
+          OviStatisticRow *first;
+          OviDumpFile *file;
+
+          g_hash_table_steal_extended (groups, name, (gpointer *) &stolen_name,
+                                       (gpointer *) &group);
+          first = g_ptr_array_index (group, 0);
+          {
+            g_autofree char *type = name_part (first->op_type);
+            key = identity_key (type, first->task_id, first->stream_id, first->timestamp);
+          }
+          if (g_hash_table_contains (known, key))
+            {
+              g_ptr_array_unref (group);
+              continue;
+            }
+          g_hash_table_add (known, g_steal_pointer (&key));
+          file = ovi_dump_file_new_statistics (full, name, first->op_name, size, group);
+          {
+            Candidate c = { g_strdup (name), NULL, file, NULL, g_strdup (folder_csv) };
+            g_array_append_val (candidates, c);
+            g_atomic_pointer_add (&scan->self->dump_files, 1);
+          }
+        }
+    }
+}
+
+/* FFTS+ thread slices of one execution (same op type, op name, task,
+ * stream and context id) become one operator, in the place of its first
+ * slice, so the operator list and blame see the execution whole. */
+static void
+group_slices (Batch *batch)
+{
+  g_autoptr (GHashTable) groups =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) files = NULL;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (batch->files, i);
+      const OviFileName *n = ovi_dump_file_get_file_name (f);
+      g_autofree char *key = NULL;
+      GPtrArray *group;
+
+      if (n->kind != OVI_FILE_KIND_OP_DUMP || !n->has_context)
+        continue;
+      key = g_strdup_printf ("%s|%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+                             n->op_type, n->op_name, n->task_id, n->stream_id, n->context_id);
+      if (!(group = g_hash_table_lookup (groups, key)))
+        {
+          group = g_ptr_array_new ();
+          g_hash_table_insert (groups, g_steal_pointer (&key), group);
+        }
+      g_ptr_array_add (group, f);
+      any |= group->len > 1;
+    }
+  if (!any)
+    return;
+
+  files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (batch->files, i);
+      const OviFileName *n = ovi_dump_file_get_file_name (f);
+      g_autofree char *key = NULL;
+      GPtrArray *group = NULL;
+
+      if (n->kind == OVI_FILE_KIND_OP_DUMP && n->has_context)
+        {
+          key = g_strdup_printf ("%s|%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT
+                                 "|%" G_GUINT64_FORMAT,
+                                 n->op_type, n->op_name, n->task_id, n->stream_id, n->context_id);
+          group = g_hash_table_lookup (groups, key);
+        }
+      if (group == NULL || group->len < 2)
+        g_ptr_array_add (files, g_object_ref (f));
+      else if (g_ptr_array_index (group, 0) == f)
+        g_ptr_array_add (files, ovi_dump_file_new_group (group));
+    }
+  g_ptr_array_unref (batch->files);
+  batch->files = g_steal_pointer (&files);
+}
+
 /* Decodes the overflow files of one folder and links each record to the op
  * dump file of the operator that overflowed. */
 static void
@@ -477,6 +748,46 @@ decode_overflows (Scan *scan, Batch *batch)
           g_atomic_pointer_add (&scan->self->overflow_records, 1);
         }
     }
+}
+
+/* A folder with no Opdebug file (Ascend 950 / Atlas 350 in Inf/NaN mode,
+ * or a saturation-mode card): the operators whose inputs are finite and
+ * whose outputs are not are where overflows start, so each is a record;
+ * the earliest that is not ignored is the first overflow. Classifying reads
+ * the tensors (statistics-mode operators have their counts already), so
+ * the folder's files are delivered first and its records after. */
+static void
+find_data_records (Scan *scan, GPtrArray *files)
+{
+  Batch *batch;
+  gboolean has_ops = FALSE;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      OviFileKind kind = ovi_dump_file_get_kind (g_ptr_array_index (files, i));
+      if (kind == OVI_FILE_KIND_OVERFLOW)
+        return;
+      has_ops |= kind == OVI_FILE_KIND_OP_DUMP;
+    }
+  if (!has_ops)
+    return;
+  batch = batch_new ();
+  for (guint i = 0; i < files->len; i++)
+    {
+      OviDumpFile *file = g_ptr_array_index (files, i);
+
+      if (g_cancellable_is_cancelled (scan->cancellable))
+        break;
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
+          ovi_dump_file_classify (file) != OVI_BLAME_ORIGIN)
+        continue;
+      g_ptr_array_add (batch->records, ovi_overflow_record_new_from_data (file));
+      g_atomic_pointer_add (&scan->self->overflow_records, 1);
+    }
+  if (batch->records->len)
+    emit (scan, batch);
+  else
+    batch_free (batch);
 }
 
 static int
@@ -511,6 +822,8 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
   g_autoptr (GHashTable) mapping = read_mapping (path);
+  g_autoptr (GPtrArray) csv_entries = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *folder_csv = NULL;
   Batch *batch = batch_new ();
   struct dirent *ent;
   DIR *dir;
@@ -561,6 +874,10 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
           Candidate c = { g_strdup (name), original, NULL, NULL };
           g_array_append_val (candidates, c);
         }
+      else if (ovi_statistic_is_csv_name (name, NULL))
+        g_ptr_array_add (csv_entries, g_strdup (name));
+      else if (g_ascii_strcasecmp (name, "statistic.csv") == 0 && folder_csv == NULL)
+        folder_csv = g_strdup (name);
     }
 
   g_array_sort (candidates, compare_candidates);
@@ -571,9 +888,22 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
       batch_free (batch);
       return FALSE;
     }
+  if (csv_entries->len || folder_csv)
+    {
+      g_ptr_array_sort (csv_entries, compare_names);
+      add_statistics (scan, batch, path, *relative_dir ? relative_dir : "", candidates, csv_entries,
+                      folder_csv);
+      g_array_sort (candidates, compare_candidates);
+    }
   collect (scan, batch, candidates, relative_dir);
+  group_slices (batch);
   decode_overflows (scan, batch);
-  emit (scan, batch);
+  {
+    g_autoptr (GPtrArray) files = g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
+    g_ptr_array_set_free_func (files, g_object_unref);
+    emit (scan, batch);
+    find_data_records (scan, files);
+  }
 
   g_ptr_array_sort (subdirs, compare_names);
   for (guint i = 0; i < subdirs->len; i++)
@@ -614,9 +944,31 @@ scan_root (Scan *scan, GError **error)
       g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
       Batch *batch = batch_new ();
       const char *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
-      Candidate c = { g_strdup (root), original, NULL, NULL };
+      Candidate c = { NULL, original, NULL, NULL };
 
+      /* A statistics file opened on its own: its operators. */
+      if (ovi_statistic_is_csv_name (name, NULL) || g_ascii_strcasecmp (name, "statistic.csv") == 0)
+        {
+          g_autoptr (GPtrArray) csv = g_ptr_array_new_with_free_func (g_free);
+          gboolean folder_csv = !ovi_statistic_is_csv_name (name, NULL);
+
+          g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+          if (!folder_csv)
+            g_ptr_array_add (csv, g_strdup (name));
+          g_atomic_pointer_add (&scan->self->files_seen, 1);
+          add_statistics (scan, batch, dir, "", candidates, csv, folder_csv ? name : NULL);
+          collect (scan, batch, candidates, "");
+          {
+            g_autoptr (GPtrArray) files =
+                g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
+            g_ptr_array_set_free_func (files, g_object_unref);
+            emit (scan, batch);
+            find_data_records (scan, files);
+          }
+          return TRUE;
+        }
       /* A file opened on its own is read whatever its name. */
+      c.entry = g_strdup (root);
       g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
       g_array_append_val (candidates, c);
       g_atomic_pointer_add (&scan->self->files_seen, 1);

@@ -31,6 +31,7 @@ struct _OviOverflowRecord
   guint position;
   gboolean ignored; /* its operator is on the user's ignore list */
   gboolean first;   /* the first overflow that is not ignored */
+  OviRecordSource source;
 };
 
 G_DEFINE_FINAL_TYPE (OviOverflowRecord, ovi_overflow_record, G_TYPE_OBJECT)
@@ -56,13 +57,42 @@ enum
   PROP_POSITION,
   PROP_IS_FIRST,
   PROP_IGNORED,
+  PROP_SOURCE,
+  PROP_SOURCE_NAME,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
 
 static const char *const unit_names[] = {
-  "DHA Atomic Add", "L2 Atomic Add", "AI Core", "AIC", "AIV", "AICPU", "SDMA",
+  "DHA Atomic Add", "L2 Atomic Add", "AI Core", "AIC", "AIV", "AICPU", "SDMA", "Data",
 };
+
+static const GEnumValue source_values[] = {
+  { OVI_RECORD_SOURCE_OVERFLOW_FILE, "OVI_RECORD_SOURCE_OVERFLOW_FILE", "overflow-file" },
+  { OVI_RECORD_SOURCE_DATA, "OVI_RECORD_SOURCE_DATA", "data" },
+  { 0, NULL, NULL },
+};
+
+GType
+ovi_record_source_get_type (void)
+{
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("OviRecordSource", source_values));
+  return type;
+}
+
+/**
+ * ovi_record_source_name:
+ * Returns: "overflow-file" or "data", the words of the JSON report
+ */
+const char *
+ovi_record_source_name (OviRecordSource source)
+{
+  g_return_val_if_fail (source <= OVI_RECORD_SOURCE_DATA, NULL);
+  return source_values[source].value_nick;
+}
 
 static void
 ovi_overflow_record_finalize (GObject *object)
@@ -136,6 +166,12 @@ ovi_overflow_record_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_IGNORED:
       g_value_set_boolean (value, self->ignored);
       break;
+    case PROP_SOURCE:
+      g_value_set_enum (value, self->source);
+      break;
+    case PROP_SOURCE_NAME:
+      g_value_set_string (value, ovi_record_source_name (self->source));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -174,6 +210,9 @@ ovi_overflow_record_class_init (OviOverflowRecordClass *klass)
       g_param_spec_boolean ("is-first", NULL, NULL, FALSE, flags | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_IGNORED] =
       g_param_spec_boolean ("ignored", NULL, NULL, FALSE, flags | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_SOURCE] = g_param_spec_enum ("source", NULL, NULL, OVI_TYPE_RECORD_SOURCE,
+                                               OVI_RECORD_SOURCE_OVERFLOW_FILE, flags);
+  STR (PROP_SOURCE_NAME, "source-name");
 #undef U64
 #undef STR
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -605,6 +644,59 @@ ovi_overflow_vendor_json (const guint8 *p, gsize length, GError **error)
   return g_string_free (s, FALSE);
 }
 
+/**
+ * ovi_overflow_record_new_from_data:
+ * @op: an operator whose inputs are finite and whose outputs are not
+ *   (%OVI_BLAME_ORIGIN), in a folder with no Opdebug file
+ *
+ * A record no overflow file reported: its source is
+ * %OVI_RECORD_SOURCE_DATA, its unit %OVI_UNIT_DATA, its status 0, and its
+ * file and op are both @op, so it sorts by the operator's timestamp.
+ *
+ * Returns: (transfer full): the record
+ */
+OviOverflowRecord *
+ovi_overflow_record_new_from_data (OviDumpFile *op)
+{
+  OviOverflowRecord *self = g_object_new (OVI_TYPE_OVERFLOW_RECORD, NULL);
+  const OviFileName *name = ovi_dump_file_get_file_name (op);
+
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (op), NULL);
+
+  self->source = OVI_RECORD_SOURCE_DATA;
+  self->unit = OVI_UNIT_DATA;
+  self->stream_id = name->stream_id;
+  self->task_id = name->task_id;
+  if (name->has_context)
+    {
+      self->has_context = TRUE;
+      self->context_id = name->context_id;
+      self->thread_id = name->thread_id;
+    }
+  /* The model id is the folder's: the last part of model_name/model_id. */
+  {
+    const char *model = ovi_dump_file_get_model (op);
+    const char *slash = model ? strrchr (model, '/') : NULL;
+    if (model)
+      g_ascii_string_to_unsigned (slash ? slash + 1 : model, 10, 0, G_MAXUINT64, &self->model_id,
+                                  NULL);
+  }
+  self->file = g_object_ref (op);
+  self->op = g_object_ref (op);
+  return self;
+}
+
+/**
+ * ovi_overflow_record_get_source:
+ * Returns: whether an overflow file reported the record or the data showed it
+ */
+OviRecordSource
+ovi_overflow_record_get_source (OviOverflowRecord *self)
+{
+  g_return_val_if_fail (OVI_IS_OVERFLOW_RECORD (self), OVI_RECORD_SOURCE_OVERFLOW_FILE);
+  return self->source;
+}
+
 OviUnit
 ovi_overflow_record_get_unit (OviOverflowRecord *self)
 {
@@ -727,9 +819,14 @@ ovi_overflow_record_dup_status_hex (OviOverflowRecord *self)
 char *
 ovi_overflow_record_dup_status_summary (OviOverflowRecord *self)
 {
-  g_autofree char *hex = ovi_overflow_record_dup_status_hex (self);
+  g_autofree char *hex = NULL;
   g_autofree char *flags = NULL;
 
+  /* No unit reported it: there is no status to show, only why it is one. */
+  if (self->source == OVI_RECORD_SOURCE_DATA)
+    return g_strdup (_ ("Found in the data: finite inputs, outputs with NaN, Inf or saturated "
+                        "values"));
+  hex = ovi_overflow_record_dup_status_hex (self);
   if (self->unit != OVI_UNIT_AI_CORE && self->unit != OVI_UNIT_AIC && self->unit != OVI_UNIT_AIV)
     return g_steal_pointer (&hex);
   flags = ovi_status_dup_summary (ovi_overflow_record_get_flags_mask (self));
@@ -885,7 +982,9 @@ ovi_overflow_match_op (OviOverflowRecord *record, GPtrArray *op_files)
         continue;
       if (n->has_context && narrow_context && n->context_id != record->context_id)
         continue;
-      if (n->has_context && narrow_thread && n->thread_id != record->thread_id)
+      /* A group is the whole execution, every thread of it. */
+      if (n->has_context && narrow_thread && n->thread_id != record->thread_id &&
+          ovi_dump_file_get_slices (f) == NULL)
         continue;
       if (best == NULL || n->timestamp < ovi_dump_file_get_timestamp (best))
         best = f;

@@ -13,9 +13,21 @@ typedef enum
   OVI_UNIT_AIV,
   OVI_UNIT_AICPU,
   OVI_UNIT_SDMA,
+  OVI_UNIT_DATA, /* no unit reported it: found in the tensors (OVI_RECORD_SOURCE_DATA) */
 } OviUnit;
 
-#define OVI_UNIT_LAST OVI_UNIT_SDMA
+#define OVI_UNIT_LAST OVI_UNIT_DATA
+
+/* Where a record comes from: an Opdebug file, or the data of a folder that
+ * has none (Ascend 950 / Atlas 350 in Inf/NaN mode, saturation mode). */
+typedef enum
+{
+  OVI_RECORD_SOURCE_OVERFLOW_FILE,
+  OVI_RECORD_SOURCE_DATA,
+} OviRecordSource;
+
+#define OVI_TYPE_RECORD_SOURCE (ovi_record_source_get_type ())
+GType ovi_record_source_get_type (void);
 
 /* One documented AI Core status bit. */
 typedef struct
@@ -36,6 +48,9 @@ const OviStatusBit *ovi_status_bits (guint *n_bits);
 GArray *ovi_status_split (guint64 status);
 char *ovi_status_dup_summary (guint64 status);
 
+OviOverflowRecord *ovi_overflow_record_new_from_data (OviDumpFile *op);
+OviRecordSource ovi_overflow_record_get_source (OviOverflowRecord *self);
+const char *ovi_record_source_name (OviRecordSource source);
 OviUnit ovi_overflow_record_get_unit (OviOverflowRecord *self);
 const char *ovi_overflow_record_get_unit_name (OviOverflowRecord *self);
 guint64 ovi_overflow_record_get_model_id (OviOverflowRecord *self);

@@ -8,6 +8,7 @@ struct _OviProblem
   GObject parent_instance;
   char *file;
   char *message;
+  guint line; /* 0 when the problem is the whole file */
 };
 
 G_DEFINE_FINAL_TYPE (OviProblem, ovi_problem, G_TYPE_OBJECT)
@@ -17,6 +18,7 @@ enum
   PROP_0,
   PROP_FILE,
   PROP_MESSAGE,
+  PROP_LINE,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -42,6 +44,9 @@ ovi_problem_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_MESSAGE:
       g_value_set_string (value, self->message);
       break;
+    case PROP_LINE:
+      g_value_set_uint (value, self->line);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -57,6 +62,8 @@ ovi_problem_class_init (OviProblemClass *klass)
       g_param_spec_string ("file", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_MESSAGE] =
       g_param_spec_string ("message", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LINE] = g_param_spec_uint ("line", NULL, NULL, 0, G_MAXUINT, 0,
+                                             G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -91,4 +98,29 @@ ovi_problem_get_message (OviProblem *self)
 {
   g_return_val_if_fail (OVI_IS_PROBLEM (self), NULL);
   return self->message;
+}
+
+/**
+ * ovi_problem_new_at_line:
+ * @line: the 1-based line of a text file (a statistics CSV) at fault
+ *
+ * Like ovi_problem_new(); @error's message names the line already.
+ */
+OviProblem *
+ovi_problem_new_at_line (const char *relative_path, guint line, const GError *error)
+{
+  OviProblem *self = ovi_problem_new (relative_path, error);
+  self->line = line;
+  return self;
+}
+
+/**
+ * ovi_problem_get_line:
+ * Returns: the line at fault, or 0 when the problem is the whole file
+ */
+guint
+ovi_problem_get_line (OviProblem *self)
+{
+  g_return_val_if_fail (OVI_IS_PROBLEM (self), 0);
+  return self->line;
 }

@@ -10,5 +10,7 @@ G_DECLARE_FINAL_TYPE (OviProblem, ovi_problem, OVI, PROBLEM, GObject)
 OviProblem *ovi_problem_new (const char *relative_path, const GError *error);
 const char *ovi_problem_get_file (OviProblem *self);
 const char *ovi_problem_get_message (OviProblem *self);
+OviProblem *ovi_problem_new_at_line (const char *relative_path, guint line, const GError *error);
+guint ovi_problem_get_line (OviProblem *self);
 
 G_END_DECLS

@@ -184,7 +184,9 @@ ovi_report_tensor_json (OviTensor *tensor)
   const guint64 *shape;
   guint n_dims;
 
-  if (ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
+  /* Statistics-mode tensors have their counts whatever their type. */
+  if (ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)) ||
+      ovi_tensor_get_statistics_only (tensor))
     analysis = ovi_tensor_analyze (tensor, &error);
   if (analysis)
     s = ovi_analysis_get_stats (analysis);
@@ -192,6 +194,14 @@ ovi_report_tensor_json (OviTensor *tensor)
   json_builder_begin_object (b);
   add_string (b, "kind", ovi_tensor_get_kind_name (tensor));
   add_int (b, "index", ovi_tensor_get_index (tensor));
+  /* A tensor of one thread slice of an FFTS+ group. */
+  if (ovi_tensor_get_file (tensor) && ovi_dump_file_get_is_slice (ovi_tensor_get_file (tensor)))
+    {
+      add_int (b, "thread_id",
+               ovi_dump_file_get_file_name (ovi_tensor_get_file (tensor))->thread_id);
+      add_display_path (b, "slice_file",
+                        ovi_dump_file_get_relative_path (ovi_tensor_get_file (tensor)));
+    }
   add_string (b, "dtype", dtype);
   add_string (b, "format", format);
   json_builder_set_member_name (b, "shape");
@@ -207,6 +217,8 @@ ovi_report_tensor_json (OviTensor *tensor)
     add_int (b, "arg_index", ovi_tensor_get_arg_index (tensor));
   if (ovi_tensor_get_input_type (tensor))
     add_int (b, "input_type", ovi_tensor_get_input_type (tensor));
+  json_builder_set_member_name (b, "statistics_only");
+  json_builder_add_boolean_value (b, ovi_tensor_get_statistics_only (tensor));
   add_double_or_null (b, "min", s ? s->min : 0, s && s->finite);
   add_double_or_null (b, "max", s ? s->max : 0, s && s->finite);
   add_double_or_null (b, "mean", s ? s->mean : 0, s && s->finite);
@@ -313,6 +325,7 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
   json_builder_begin_object (b);
   add_display_path (b, "file", ovi_dump_file_get_relative_path (file));
   add_display_path (b, "iteration", ovi_dump_file_get_relative_dir (file));
+  add_string (b, "source", ovi_record_source_name (ovi_overflow_record_get_source (record)));
   add_string (b, "unit", ovi_overflow_record_get_unit_name (record));
   add_int (b, "model_id", ovi_overflow_record_get_model_id (record));
   add_int (b, "stream_id", ovi_overflow_record_get_stream_id (record));
@@ -467,6 +480,9 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
       json_builder_begin_object (b);
       add_string (b, "file", ovi_problem_get_file (p));
       add_string (b, "message", ovi_problem_get_message (p));
+      /* Statistics CSV files are text: the line at fault, when one is. */
+      if (ovi_problem_get_line (p) > 0)
+        add_int (b, "line", ovi_problem_get_line (p));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

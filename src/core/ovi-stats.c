@@ -9,6 +9,7 @@
 
 #include "ovi-dtype.h"
 #include "ovi-error.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-stats.h"
 #include "ovi-worker.h"
 
@@ -48,8 +49,9 @@ struct _OviAnalysis
   OviStats stats;
   double range_min; /* finite values that are not saturated */
   double range_max;
-  guint pattern_bits; /* 16, 8, 4 for counted types; 0 otherwise */
-  guint64 *table;     /* 1 << pattern_bits counts */
+  guint pattern_bits;       /* 16, 8, 4 for counted types; 0 otherwise */
+  guint64 *table;           /* 1 << pattern_bits counts */
+  gboolean statistics_only; /* stats as a statistics dump gave them, no values */
 };
 
 typedef struct
@@ -917,6 +919,8 @@ ovi_analysis_value_at (OviAnalysis *self, guint64 index)
   Reader r;
 
   g_return_val_if_fail (index < self->count, NAN);
+  if (self->statistics_only)
+    return NAN;
   if (index >= (guint64) self->window_start && index - self->window_start < self->window_length)
     return self->window[index - self->window_start];
   /* int4 is read from the byte holding the element. */
@@ -1007,9 +1011,17 @@ bin_values (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpointe
 OviHistogram *
 ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale, GError **error)
 {
-  OviHistogram *h = g_new0 (OviHistogram, 1);
-  Binner b = { h, 0, 1, 1, ovi_dtype_max_finite (self->dtype) };
+  OviHistogram *h;
+  Binner b = { NULL, 0, 1, 1, ovi_dtype_max_finite (self->dtype) };
   double lo = self->range_min, hi = self->range_max;
+
+  if (self->statistics_only)
+    {
+      g_set_error_literal (error, OVI_STATISTIC_ERROR, OVI_STATISTIC_ERROR_NO_VALUES,
+                           ovi_statistic_why_no_values ());
+      return NULL;
+    }
+  b.h = h = g_new0 (OviHistogram, 1);
 
   n_bins = MAX (n_bins, 1);
   h->n_bins = n_bins;
@@ -1095,4 +1107,33 @@ ovi_histogram_find_bin (const OviHistogram *h, double value)
         hi = mid;
     }
   return lo;
+}
+
+/**
+ * ovi_analysis_new_for_statistics:
+ * @stats: what a statistics-mode dump says of the tensor
+ *
+ * An analysis with no values behind it: its statistics are @stats, it has
+ * no histogram and no values (see ovi_analysis_has_values()).
+ */
+OviAnalysis *
+ovi_analysis_new_for_statistics (int dtype, const OviStats *stats)
+{
+  OviAnalysis *self = analysis_new (dtype, stats->count);
+
+  self->stats = *stats;
+  self->statistics_only = TRUE;
+  self->pattern_bits = 0;
+  self->window_start = -1;
+  return self;
+}
+
+/**
+ * ovi_analysis_has_values:
+ * Returns: %FALSE for statistics-only tensors, whose values were not kept
+ */
+gboolean
+ovi_analysis_has_values (OviAnalysis *self)
+{
+  return !self->statistics_only;
 }

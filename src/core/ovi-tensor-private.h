@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ovi-statistic-csv.h"
 #include "ovi-tensor.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,7 @@ OviTensor *ovi_tensor_new (OviDumpFile *file,
                            guint64 offset);
 
 void ovi_tensor_forget_file (OviTensor *self);
+void ovi_tensor_set_statistics (OviTensor *self, const OviStatisticRow *row);
 
 void
 ovi_tensor_set_schema_fields (OviTensor *self, guint arg_index, guint input_type, int space_type);

@@ -4,6 +4,7 @@
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
 #include "ovi-layout.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
 #include "ovi-worker.h"
 
@@ -29,6 +30,13 @@ struct _OviTensor
 
   GMutex lock;
   OviAnalysis *analysis;
+
+  /* Statistics-mode dumps: the analysis is what the file said, and there
+   * are no values to read. */
+  gboolean statistics_only;
+  OviStatisticFields known;
+  guint64 neg_zeros;
+  guint64 pos_zeros;
 };
 
 G_DEFINE_FINAL_TYPE (OviTensor, ovi_tensor, G_TYPE_OBJECT)
@@ -48,6 +56,7 @@ enum
   PROP_ARG_INDEX,
   PROP_INPUT_TYPE,
   PROP_SPACE_TYPE_LABEL,
+  PROP_STATISTICS_ONLY,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -106,6 +115,9 @@ ovi_tensor_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_SPACE_TYPE_LABEL:
       g_value_take_string (value, ovi_tensor_dup_space_type_label (self));
       break;
+    case PROP_STATISTICS_ONLY:
+      g_value_set_boolean (value, self->statistics_only);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -134,6 +146,8 @@ ovi_tensor_class_init (OviTensorClass *klass)
       g_param_spec_uint ("input-type", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_SPACE_TYPE_LABEL] =
       g_param_spec_string ("space-type-label", NULL, NULL, NULL, flags);
+  properties[PROP_STATISTICS_ONLY] =
+      g_param_spec_boolean ("statistics-only", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -292,11 +306,16 @@ ovi_tensor_get_count (OviTensor *self)
 
 /**
  * ovi_tensor_dup_label:
- * Returns: "input 0", "output 1", ...
+ * Returns: "input 0", "output 1", ..., "input 0, thread 2" for a slice of
+ *   an FFTS+ group
  */
 char *
 ovi_tensor_dup_label (OviTensor *self)
 {
+  /* A group lists every slice's "input 0": the thread tells them apart. */
+  if (self->file && ovi_dump_file_get_is_slice (self->file))
+    return g_strdup_printf ("%s %u, thread %" G_GUINT64_FORMAT, ovi_tensor_get_kind_name (self),
+                            self->index, ovi_dump_file_get_file_name (self->file)->thread_id);
   return g_strdup_printf ("%s %u", ovi_tensor_get_kind_name (self), self->index);
 }
 
@@ -400,6 +419,12 @@ ovi_tensor_load_data (OviTensor *self, GError **error)
 
   g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
 
+  if (self->statistics_only)
+    {
+      g_set_error_literal (error, OVI_STATISTIC_ERROR, OVI_STATISTIC_ERROR_NO_VALUES,
+                           ovi_statistic_why_no_values ());
+      return NULL;
+    }
   if (file == NULL)
     {
       g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
@@ -427,6 +452,12 @@ ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error)
 {
   g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
 
+  if (self->statistics_only)
+    {
+      g_set_error_literal (error, OVI_STATISTIC_ERROR, OVI_STATISTIC_ERROR_NO_VALUES,
+                           ovi_statistic_why_no_values ());
+      return -1;
+    }
   if (file == NULL || ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
     return -1;
   *offset = self->offset;
@@ -675,4 +706,72 @@ ovi_tensor_analyze_finish (OviTensor *self, GAsyncResult *result, GError **error
 {
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Makes @self a tensor of a statistics-mode dump: its analysis is @row's
+ * statistics, ready without reading anything. */
+void
+ovi_tensor_set_statistics (OviTensor *self, const OviStatisticRow *row)
+{
+  g_mutex_lock (&self->lock);
+  g_clear_pointer (&self->analysis, ovi_analysis_unref);
+  self->analysis = ovi_analysis_new_for_statistics (self->dtype, &row->stats);
+  g_mutex_unlock (&self->lock);
+  self->statistics_only = TRUE;
+  self->known = row->fields;
+  self->neg_zeros = row->neg_zeros;
+  self->pos_zeros = row->pos_zeros;
+  if ((row->fields & OVI_STATISTIC_COUNT) || self->shape->len > 0)
+    self->count = row->stats.count;
+}
+
+/**
+ * ovi_tensor_get_statistics_only:
+ *
+ * Tensors of statistics-mode dumps carry the statistics the runtime wrote
+ * (ovi_tensor_analyze() returns them at once) but no values: loading their
+ * data or a histogram fails with %OVI_STATISTIC_ERROR_NO_VALUES and the
+ * message of ovi_statistic_why_no_values().
+ *
+ * Returns: whether the tensor has statistics and no values
+ */
+gboolean
+ovi_tensor_get_statistics_only (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), FALSE);
+  return self->statistics_only;
+}
+
+/**
+ * ovi_tensor_get_known_statistics:
+ *
+ * Returns: which statistics the statistics file gave (empty cells and
+ *   missing columns are unknown, not zero); all of them for tensors with
+ *   values
+ */
+guint
+ovi_tensor_get_known_statistics (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  if (!self->statistics_only)
+    return OVI_STATISTIC_MAX | OVI_STATISTIC_MIN | OVI_STATISTIC_MEAN | OVI_STATISTIC_COUNT |
+           OVI_STATISTIC_NAN | OVI_STATISTIC_NEG_INF | OVI_STATISTIC_POS_INF | OVI_STATISTIC_ZEROS;
+  return self->known;
+}
+
+/**
+ * ovi_tensor_get_signed_zeros:
+ * @negative: (out): count of -0.0
+ * @positive: (out): count of +0.0
+ *
+ * Returns: whether the statistics file gave both counts (msprobe does)
+ */
+gboolean
+ovi_tensor_get_signed_zeros (OviTensor *self, guint64 *negative, guint64 *positive)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), FALSE);
+  *negative = self->neg_zeros;
+  *positive = self->pos_zeros;
+  return (self->known & (OVI_STATISTIC_NEG_ZEROS | OVI_STATISTIC_POS_ZEROS)) ==
+         (OVI_STATISTIC_NEG_ZEROS | OVI_STATISTIC_POS_ZEROS);
 }

@@ -40,6 +40,9 @@ OviDumpFile *ovi_tensor_get_file (OviTensor *self);
 GBytes *ovi_tensor_load_data (OviTensor *self, GError **error);
 OviAnalysis *ovi_tensor_analyze (OviTensor *self, GError **error);
 OviAnalysis *ovi_tensor_peek_analysis (OviTensor *self);
+gboolean ovi_tensor_get_statistics_only (OviTensor *self);
+guint ovi_tensor_get_known_statistics (OviTensor *self);
+gboolean ovi_tensor_get_signed_zeros (OviTensor *self, guint64 *negative, guint64 *positive);
 OviAnalysis *ovi_tensor_analyze_logical (OviTensor *self, GError **error);
 
 /* What ovi_tensor_analyze_async() hands back. */

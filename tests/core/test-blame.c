@@ -127,8 +127,28 @@ test_classify (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 5);
 
-  /* not analysed yet */
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, origin)), ==, OVI_BLAME_UNKNOWN);
+  /* No Opdebug file here: loading classified the operators, and the two
+   * origins (Cast, and Conv2D saturating) are records found in the data,
+   * Cast first by time. */
+  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
+  {
+    GListModel *records = ovi_dump_folder_get_records (folder);
+    g_autoptr (OviOverflowRecord) r0 = NULL;
+    g_autoptr (OviOverflowRecord) r1 = NULL;
+
+    g_assert_cmpuint (g_list_model_get_n_items (records), ==, 2);
+    r0 = g_list_model_get_item (records, 0);
+    r1 = g_list_model_get_item (records, 1);
+    g_assert_cmpint (ovi_overflow_record_get_source (r0), ==, OVI_RECORD_SOURCE_DATA);
+    g_assert_cmpint (ovi_overflow_record_get_unit (r0), ==, OVI_UNIT_DATA);
+    g_assert_true (ovi_overflow_record_get_op (r0) == find_file (folder, origin));
+    g_assert_true (ovi_overflow_record_get_is_first (r0));
+    g_assert_cmpuint (ovi_overflow_record_get_task_id (r0), ==, 1);
+    g_assert_cmpuint (ovi_overflow_record_get_stream_id (r0), ==, 7);
+    g_assert_cmpuint (ovi_overflow_record_get_status (r0), ==, 0);
+    g_assert_true (ovi_overflow_record_get_op (r1) == find_file (folder, saturated));
+    g_assert_false (ovi_overflow_record_get_is_first (r1));
+  }
 
   g_assert_cmpint (ovi_dump_file_classify (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
   g_assert_cmpint (ovi_dump_file_classify (find_file (folder, propagated)), ==,

@@ -358,10 +358,11 @@ test_report_json (void)
   g_autoptr (JsonNode) root = NULL;
   JsonObject *o, *r0, *op, *err0;
   JsonArray *records, *errors, *flags;
-  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC", "AIV",
-                                       "AICPU",   "L2 Atomic Add",  "SDMA" };
-  static const char *const keys[] = { "file",    "iteration", "unit",       "model_id", "stream_id",
-                                      "task_id", "status",    "status_hex", "flags",    "op" };
+  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC",  "AIV",
+                                       "AICPU",   "L2 Atomic Add",  "SDMA", "Data" };
+  static const char *const keys[] = { "file",       "iteration", "source",  "unit",
+                                      "model_id",   "stream_id", "task_id", "status",
+                                      "status_hex", "flags",     "op" };
 
   /* exit 1: the example holds one broken file */
   g_assert_cmpint (run (NULL, &out, &err, "report", "--json", example, NULL), ==, 1);
@@ -370,16 +371,31 @@ test_report_json (void)
   g_assert_cmpstr (json_object_get_string_member (o, "root"), ==, example);
   records = json_object_get_array_member (o, "records");
   errors = json_object_get_array_member (o, "errors");
-  g_assert_cmpuint (json_array_get_length (records), ==, 7);
-  for (guint i = 0; i < 7; i++)
+  g_assert_cmpuint (json_array_get_length (records), ==, 8);
+  for (guint i = 0; i < 8; i++)
     {
       JsonObject *r = json_array_get_object_element (records, i);
       for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
         g_assert_true (json_object_has_member (r, keys[k]));
       g_assert_cmpstr (json_object_get_string_member (r, "unit"), ==, units[i]);
+      /* The last, in iteration 12, no overflow file reported. */
+      g_assert_cmpstr (json_object_get_string_member (r, "source"), ==,
+                       i == 7 ? "data" : "overflow-file");
       g_assert_cmpint (json_object_get_int_member (r, "model_id"), ==, 11);
     }
 
+  {
+    JsonObject *r7 = json_array_get_object_element (records, 7);
+    g_assert_cmpstr (json_object_get_string_member (r7, "file"), ==,
+                     "20261202101500/0/resnet50_train/11/12/"
+                     "Cast.gradients_Cast_3.57.7.1764671600000200.csv");
+    g_assert_cmpint (json_object_get_int_member (r7, "task_id"), ==, 57);
+    g_assert_cmpint (json_object_get_int_member (r7, "status"), ==, 0);
+    g_assert_false (json_object_get_boolean_member (r7, "first"));
+    g_assert_cmpstr (
+        json_object_get_string_member (json_object_get_object_member (r7, "op"), "class"), ==,
+        "origin");
+  }
   r0 = json_array_get_object_element (records, 0);
   g_assert_cmpstr (
       json_object_get_string_member (r0, "file"), ==,
@@ -505,6 +521,21 @@ test_stats_json (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err, "/nonexistent/Add.a.1.2.3"));
 }
 
+/* stats on the runtime's statistics file of the example's Cast. */
+static void
+test_stats_csv (void)
+{
+  g_autofree char *csv = g_build_filename (SOURCE_ROOT, "data", "example-dump", "20261202101500",
+                                           "0", "resnet50_train", "11", "12",
+                                           "Cast.gradients_Cast_3.57.7.1764671600000200.csv", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (NULL, &out, &err, "stats", csv, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "output 0  float16 ND [1, 4, 8, 8]  (256 elements)"));
+  g_assert_nonnull (strstr (out, "nan 0  +inf 20  -inf 0  zeros -  saturated 0"));
+  g_assert_nonnull (strstr (out, "statistics-only dump: the runtime kept no tensor values"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -521,6 +552,7 @@ main (int argc, char **argv)
   ADD ("/core/cli/report-text", test_report_text);
   ADD ("/core/cli/report-no-dump", test_report_no_dump);
   ADD ("/core/cli/stats-json", test_stats_json);
+  g_test_add_func ("/core/cli/stats-csv", test_stats_csv);
 #undef ADD
   return g_test_run ();
 }

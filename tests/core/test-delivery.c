@@ -158,7 +158,7 @@ test_redraws_cannot_starve (void)
   g_assert_true (s.ok);
   g_assert_false (ovi_dump_folder_get_analyzing (folder));
   g_assert_false (ovi_dump_folder_get_cancelled (folder));
-  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==, 7);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==, 8);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 1);
   g_assert_cmpuint (s.summaries_applied, >=, 1);
   g_assert_cmpuint (s.frames, >=, 1);
@@ -212,7 +212,7 @@ test_cancel_stops_delivery (void)
   LoadState s = { 0 };
   gint64 deadline;
 
-  /* Forty runs of the example: 40 x 3 iteration folders, 280 records. */
+  /* Forty runs of the example: 40 x 4 iteration folders, 320 records. */
   for (guint i = 0; i < 40; i++)
     {
       g_autofree char *name = g_strdup_printf ("run%02u", i);
@@ -236,7 +236,7 @@ test_cancel_stops_delivery (void)
   g_assert_cmpuint (s.records_added_after_cancel, ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==,
                     s.records_at_cancel);
-  g_assert_cmpuint (s.records_at_cancel, <, 280);
+  g_assert_cmpuint (s.records_at_cancel, <, 320);
   g_assert_true (ovi_dump_folder_get_cancelled (folder));
   g_assert_false (ovi_dump_folder_get_loading (folder));
   g_assert_false (ovi_dump_folder_get_analyzing (folder));
@@ -348,7 +348,7 @@ test_export_async (void)
   g_assert_true (json_parser_load_from_file (parser, path, NULL));
   report = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (report, "records")), ==,
-                    7);
+                    8);
 
   g_assert_false (refused.ok);
   g_assert_error (refused.error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP);

@@ -787,15 +787,15 @@ test_example (void)
   g_autofree char *path = g_build_filename (SOURCE_ROOT, "data", "example-dump", NULL);
   g_autoptr (OviDumpFolder) folder = load (path);
   GListModel *records = ovi_dump_folder_get_records (folder);
-  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC", "AIV",
-                                       "AICPU",   "L2 Atomic Add",  "SDMA" };
-  static const char *const iterations[] = { "3", "3", "4", "4", "4", "10", "10" };
-  static const char *const op_types[] = { "Cast", "ReduceSum", "Conv2D",   "BatchMatMul",
-                                          NULL,   "Mul",       "AssignAdd" };
+  static const char *const units[] = { "AI Core", "DHA Atomic Add", "AIC",  "AIV",
+                                       "AICPU",   "L2 Atomic Add",  "SDMA", "Data" };
+  static const char *const iterations[] = { "3", "3", "4", "4", "4", "10", "10", "12" };
+  static const char *const op_types[] = { "Cast", "ReduceSum", "Conv2D",    "BatchMatMul",
+                                          NULL,   "Mul",       "AssignAdd", "Cast" };
   g_autoptr (OviProblem) problem = NULL;
 
-  g_assert_cmpuint (n_items (records), ==, 7);
-  for (guint i = 0; i < 7; i++)
+  g_assert_cmpuint (n_items (records), ==, 8);
+  for (guint i = 0; i < 8; i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
       OviDumpFile *op = ovi_overflow_record_get_op (r);
@@ -817,6 +817,17 @@ test_example (void)
           g_assert_cmpstr (ovi_dump_file_get_op_name (op), ==, "gradients/Cast_3");
           g_assert_cmpstr (ovi_dump_file_get_name (op), ==,
                            "Cast.gradients_Cast_3.57.7.1764670500000200");
+        }
+      /* Iteration 12 has no Opdebug file: its Cast is found in the data. */
+      g_assert_cmpint (ovi_overflow_record_get_source (r), ==,
+                       i == 7 ? OVI_RECORD_SOURCE_DATA : OVI_RECORD_SOURCE_OVERFLOW_FILE);
+      g_assert_true (ovi_overflow_record_get_is_first (r) == (i == 0));
+      if (i == 7)
+        {
+          g_assert_true (ovi_dump_file_get_statistics_only (op));
+          g_assert_cmpstr (ovi_dump_file_get_name (op), ==,
+                           "Cast.gradients_Cast_3.57.7.1764671600000200");
+          g_assert_cmpuint (ovi_overflow_record_get_model_id (r), ==, 11);
         }
       if (i == 2)
         /* the context id picks the second Conv2D execution */
@@ -844,7 +855,9 @@ test_example (void)
           }
       }
     g_assert_true (found);
-    g_assert_cmpuint (n_items (files), ==, 21);
+    /* 21 op dump and overflow files, and iteration 12's five statistics
+     * operators (three .csv files, two in statistic.csv). */
+    g_assert_cmpuint (n_items (files), ==, 26);
   }
 }
 

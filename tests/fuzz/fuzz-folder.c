@@ -20,6 +20,11 @@ static const char *const names[] = {
   "1",
   "exception_info.7.57.1764670500000400",
   "Conv2D.conv.1.57.7.1764670500000500.FFTSPLUS.1.0.0",
+  /* a second FFTS+ thread of the Add above: the two are grouped */
+  "Add.gradients_AddN_7.58.7.1764670500000301.4.1.1.0",
+  /* statistics-mode dumps: an operator's .csv and the folder's */
+  "Relu.gradients_Relu_grad.59.7.1764670500000400.csv",
+  "statistic.csv",
 };
 
 static char *tmp_root;

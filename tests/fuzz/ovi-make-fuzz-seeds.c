@@ -1,13 +1,15 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ovi-fixtures.h"
 
 /* Writes the seed corpora of the fuzz targets from the fixture writer:
- * `ovi-make-fuzz-seeds DIR` fills DIR/{file-name,dump-file,overflow,mapping,folder,nano}. */
+ * `ovi-make-fuzz-seeds DIR` fills
+ * DIR/{file-name,dump-file,overflow,mapping,folder,nano,csv}. */
 
 static void
 seed (const char *dir, const char *target, const char *name, const void *data, gsize length)
@@ -120,6 +122,48 @@ main (int argc, char **argv)
 
   seed (dir, "mapping", "mapping-0", "1,Add.very_long_name.1.2.3\n2,Mul.x.4.5.6\r\n", 44);
   seed (dir, "mapping", "mapping-1", "short,\n,x\nno comma\n", 20);
+
+  /* Statistics CSV files in both writers' forms, and a damaged one. */
+  {
+    static const double clean[] = { 1, -2, 0.5, 0 };
+    static const double bad[] = { INFINITY, -65504, NAN, -0.0 };
+    const guint64 sshape[] = { 2, 2 };
+    g_autoptr (OviStatisticWriter) rt = ovi_statistic_writer_new (OVI_STATISTIC_FORM_RUNTIME);
+    g_autoptr (OviStatisticWriter) ms = ovi_statistic_writer_new (OVI_STATISTIC_FORM_MSPROBE);
+    g_autofree char *text = NULL;
+    gsize length;
+
+    ovi_statistic_writer_add (rt, OVI_TENSOR_INPUT, 0, OVI_DTYPE_FLOAT16, sshape, 2, clean);
+    ovi_statistic_writer_add (rt, OVI_TENSOR_OUTPUT, 0, OVI_DTYPE_BFLOAT16, sshape, 2, bad);
+    text = ovi_statistic_writer_finish (rt, &length);
+    seed (dir, "csv", "csv-runtime", text, length);
+    g_clear_pointer (&text, g_free);
+    ovi_statistic_writer_set_op (ms, "Mul", "Default/network/Mul-op1", 4, 1, 200);
+    ovi_statistic_writer_add (ms, OVI_TENSOR_INPUT, 1, OVI_DTYPE_FLOAT32, sshape, 2, clean);
+    ovi_statistic_writer_add (ms, OVI_TENSOR_OUTPUT, 0, OVI_DTYPE_FLOAT16, sshape, 2, bad);
+    ovi_statistic_writer_add_header (ms);
+    ovi_statistic_writer_add_line (ms, "Mul,\"quoted, op\",4,1,200,output,1,8,float16,\"(2, 2)\"");
+    ovi_statistic_writer_add_line (ms, "Sideways,x,y,z,,,,,N/A,none");
+    text = ovi_statistic_writer_finish (ms, &length);
+    seed (dir, "csv", "csv-msprobe", text, length);
+
+    /* A folder (see fuzz-folder.c): eight empty files, the second Add
+     * slice, then Relu's .csv and statistic.csv. */
+    {
+      g_autofree char *relu = NULL;
+      GString *folder = g_string_new (NULL);
+
+      for (guint i = 0; i < 9; i++)
+        g_string_append (folder, "\n--\n");
+      relu = ovi_statistic_writer_finish (rt, NULL);
+      g_string_append (folder, relu);
+      g_string_append (folder, "\n--\n");
+      g_string_append (folder, text);
+      g_string_append (folder, "\n--\n");
+      seed (dir, "folder", "folder-statistics", folder->str, folder->len);
+      g_string_free (folder, TRUE);
+    }
+  }
 
   /* A folder: an overflow file, the op it names, and an op with NaN. */
   {
