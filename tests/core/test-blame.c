@@ -19,26 +19,7 @@
 
 #define MODEL "20261202101500/0/11"
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-blame-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 static const double clean[] = { 1, -2, 3.5, 0 };
 static const double with_inf[] = { 1, INFINITY, 3, 4 };
@@ -841,7 +822,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func)                                                                            \
+  g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/core/blame/classify", test_classify);
   ADD ("/core/blame/origins", test_origins);
   ADD ("/core/blame/origins-numeric-order", test_origins_numeric_order);

@@ -337,25 +337,7 @@ test_new_float8_tensors (void)
   g_assert_cmpfloat (s->max, ==, 0x1p127);
 }
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-dtype-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 /* Six- and four-bit types: named, sized, kept as bytes, never decoded,
  * and not a broken file. */
@@ -492,7 +474,9 @@ main (int argc, char **argv)
   g_test_add_func ("/core/dtype/complex32", test_complex32);
   g_test_add_func ("/core/dtype/e4m3fn-statistics", test_e4m3fn_statistics);
   g_test_add_func ("/core/dtype/new-float8-tensors", test_new_float8_tensors);
-  g_test_add ("/core/dtype/undecodable", Fixture, NULL, setup, test_undecodable, teardown);
-  g_test_add ("/core/dtype/blame", Fixture, NULL, setup, test_blame, teardown);
+  g_test_add ("/core/dtype/undecodable", Fixture, NULL, ovi_tmp_dir_setup, test_undecodable,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/core/dtype/blame", Fixture, NULL, ovi_tmp_dir_setup, test_blame,
+              ovi_tmp_dir_teardown);
   return g_test_run ();
 }

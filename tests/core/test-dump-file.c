@@ -10,26 +10,7 @@
 /* Op dump files in both layouts, every supported dtype, and every way a
  * file can be broken (dump-format.md section 3). */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-dump-file-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 static void
 assert_bytes_equal (GBytes *a, GBytes *b)
@@ -1046,7 +1027,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, data, func) g_test_add (path, Fixture, data, setup, func, teardown)
+#define ADD(path, data, func)                                                                      \
+  g_test_add (path, Fixture, data, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/core/dump-file/dtypes/new-layout", &new_packed, test_dtypes);
   ADD ("/core/dump-file/dtypes/old-layout", &old_packed, test_dtypes);
   ADD ("/core/dump-file/order/new-layout", &new_packed, test_order);

@@ -12,26 +12,7 @@
 
 /* Exporters: .npy, .txt, .bin, the vendor's file names, and atomic writes. */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-export-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 /* The names in @dir, sorted, joined by spaces. */
 static int
@@ -727,7 +708,8 @@ main (int argc, char **argv)
   umask (022);
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func)                                                                            \
+  g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/core/export/npy", test_npy);
   ADD ("/core/export/txt", test_txt);
   ADD ("/core/export/bin-and-errors", test_bin_and_errors);

@@ -8,25 +8,7 @@
 /* FFTS+ thread slices (dump-format.md sections 2 and 6): the files of one
  * execution, `.{a}.{context_id}.{thread_id}.{b}` appended, are one operator. */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-ffts-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 static const guint64 shape[] = { 4 };
 static const double clean[] = { 1, 2, 3, 4 };
@@ -205,7 +187,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func)                                                                            \
+  g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/core/ffts/group", test_group);
   ADD ("/core/ffts/group-without-overflow-file", test_group_without_overflow_file);
 #undef ADD

@@ -12,26 +12,7 @@
 #error "SOURCE_ROOT must be defined by meson"
 #endif
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-folder-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 /* An op dump file {type}.{name}.{task}.{stream}.{ts} in @dir. */
 static void
@@ -866,7 +847,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func)                                                                            \
+  g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/core/folder/levels", test_levels);
   ADD ("/core/folder/model-name-levels", test_model_name_levels);
   ADD ("/core/folder/record-order", test_record_order);

@@ -14,26 +14,7 @@
 #define SENTINEL (-7.0)
 #define N0 16
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-layout-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 static guint64
 ceil_div (guint64 a, guint64 b)
@@ -674,7 +655,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func)                                                                            \
+  g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/core/layout/nc1hwc0", test_nc1hwc0);
   ADD ("/core/layout/fractal-z", test_fractal_z);
   ADD ("/core/layout/int8-c0-32", test_int8_c0_32);

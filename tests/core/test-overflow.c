@@ -8,26 +8,7 @@
 /* Overflow payloads (dump-format.md section 4): decoding, status bits, the
  * vendor JSON, and matching a record to its op dump file. */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-overflow-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_assert_false (g_file_test (f->dir, G_FILE_TEST_EXISTS));
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 static GPtrArray *
 decode (GBytes *payload, GError **error)
@@ -735,10 +716,13 @@ main (int argc, char **argv)
   g_test_add_func ("/core/overflow/json/aic-v1", test_json_new_aic_v1);
   g_test_add_func ("/core/overflow/json/sdma", test_json_new_sdma);
   g_test_add_func ("/core/overflow/json/aicpu", test_json_new_aicpu);
-  g_test_add ("/core/overflow/match/earliest", Fixture, NULL, setup, test_match_earliest, teardown);
-  g_test_add ("/core/overflow/match/context", Fixture, NULL, setup, test_match_context, teardown);
-  g_test_add ("/core/overflow/match/folder-null", Fixture, NULL, setup, test_match_folder_null,
-              teardown);
-  g_test_add ("/core/overflow/decode-file", Fixture, NULL, setup, test_decode_file, teardown);
+  g_test_add ("/core/overflow/match/earliest", Fixture, NULL, ovi_tmp_dir_setup,
+              test_match_earliest, ovi_tmp_dir_teardown);
+  g_test_add ("/core/overflow/match/context", Fixture, NULL, ovi_tmp_dir_setup, test_match_context,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/core/overflow/match/folder-null", Fixture, NULL, ovi_tmp_dir_setup,
+              test_match_folder_null, ovi_tmp_dir_teardown);
+  g_test_add ("/core/overflow/decode-file", Fixture, NULL, ovi_tmp_dir_setup, test_decode_file,
+              ovi_tmp_dir_teardown);
   return g_test_run ();
 }

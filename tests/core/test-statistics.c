@@ -8,25 +8,7 @@
 /* Statistics-mode dumps (dump-format.md section 6): both writers' CSV
  * forms, read by column name, and their operators in a folder. */
 
-typedef struct
-{
-  char *dir;
-} Fixture;
-
-static void
-setup (Fixture *f, gconstpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  f->dir = g_dir_make_tmp ("ovi-statistics-XXXXXX", &error);
-  g_assert_no_error (error);
-}
-
-static void
-teardown (Fixture *f, gconstpointer data)
-{
-  ovi_fixture_remove_tree (f->dir);
-  g_free (f->dir);
-}
+typedef OviTmpDir Fixture;
 
 static const guint64 shape22[] = { 2, 2 };
 static const double clean[] = { 1, -2, 0.5, 0 };
@@ -521,7 +503,8 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-#define ADD(path, func) g_test_add (path, Fixture, NULL, setup, func, teardown)
+#define ADD(path, func)                                                                            \
+  g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   g_test_add_func ("/core/statistics/runtime-form", test_runtime_form);
   g_test_add_func ("/core/statistics/msprobe-form", test_msprobe_form);
   g_test_add_func ("/core/statistics/by-name", test_by_name);
