@@ -39,6 +39,8 @@ struct _OviDumpFolder
   gsize dump_files;
   gsize overflow_records;
   gsize n_problems;
+  gsize n_operators;  /* to summarize */
+  guint64 summarized; /* summaries applied; main context */
   gboolean loading;
   gboolean analyze;   /* summarize every operator after listing */
   gboolean analyzing; /* summaries still to come */
@@ -69,6 +71,8 @@ enum
   PROP_DUMP_FILES,
   PROP_OVERFLOW_RECORDS,
   PROP_PROBLEM_COUNT,
+  PROP_OPERATORS,
+  PROP_SUMMARIZED,
   PROP_LOADING,
   PROP_ANALYZE,
   PROP_ANALYZING,
@@ -181,6 +185,12 @@ ovi_dump_folder_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_PROBLEM_COUNT:
       g_value_set_uint64 (value, g_atomic_pointer_get (&self->n_problems));
       break;
+    case PROP_OPERATORS:
+      g_value_set_uint64 (value, g_atomic_pointer_get (&self->n_operators));
+      break;
+    case PROP_SUMMARIZED:
+      g_value_set_uint64 (value, self->summarized);
+      break;
     case PROP_LOADING:
       g_value_set_boolean (value, self->loading);
       break;
@@ -236,6 +246,13 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
       g_param_spec_uint64 ("overflow-records", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_PROBLEM_COUNT] =
       g_param_spec_uint64 ("problem-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  /* With #OviDumpFolder:analyze: how many operators there are to summarize
+   * (known once the listing is over) and how many are done, for a
+   * determinate progress bar. */
+  properties[PROP_OPERATORS] =
+      g_param_spec_uint64 ("operators", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_SUMMARIZED] =
+      g_param_spec_uint64 ("summarized", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, flags);
   properties[PROP_ANALYZE] =
       g_param_spec_boolean ("analyze", NULL, NULL, FALSE, flags | G_PARAM_WRITABLE);
@@ -1125,6 +1142,7 @@ apply_batch (OviDumpFolder *self, Batch *batch)
     {
       for (guint i = 0; i < batch->files->len; i++)
         ovi_dump_file_notify_summary (g_ptr_array_index (batch->files, i));
+      self->summarized += batch->files->len;
       g_signal_emit (self, signals[SUMMARIES_APPLIED], 0);
       return;
     }
@@ -1177,6 +1195,7 @@ summarize_one (guint index, gpointer data)
 static void
 summarize_all (Scan *scan)
 {
+  g_atomic_pointer_set (&scan->self->n_operators, (gsize) scan->ops->len);
   for (guint first = 0; first < scan->ops->len; first += SUMMARY_GROUP)
     {
       Batch *batch;
@@ -1199,6 +1218,8 @@ notify_progress (OviDumpFolder *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DUMP_FILES]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OVERFLOW_RECORDS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEM_COUNT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OPERATORS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUMMARIZED]);
 }
 
 static void
@@ -1208,6 +1229,8 @@ reset (OviDumpFolder *self)
   g_list_store_remove_all (self->records);
   g_list_store_remove_all (self->problems);
   self->files_seen = self->dump_files = self->overflow_records = self->n_problems = 0;
+  self->n_operators = 0;
+  self->summarized = 0;
   set_flag (self, &self->cancelled, FALSE, PROP_CANCELLED);
 }
 
@@ -1573,6 +1596,8 @@ ovi_dump_folder_get_progress (OviDumpFolder *self, OviScanProgress *progress)
   progress->dump_files = self->dump_files;
   progress->overflow_records = self->overflow_records;
   progress->problems = self->n_problems;
+  progress->operators = g_atomic_pointer_get (&self->n_operators);
+  progress->summarized = self->summarized;
 }
 
 gboolean

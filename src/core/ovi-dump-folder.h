@@ -15,6 +15,8 @@ typedef struct
   guint64 dump_files;
   guint64 overflow_records;
   guint64 problems;
+  guint64 operators;  /* to summarize, known once the listing is over */
+  guint64 summarized; /* summaries handed over so far */
 } OviScanProgress;
 
 #define OVI_TYPE_DUMP_FOLDER (ovi_dump_folder_get_type ())

@@ -161,6 +161,15 @@ test_redraws_cannot_starve (void)
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==, 8);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 1);
   g_assert_cmpuint (s.summaries_applied, >=, 1);
+  {
+    OviScanProgress progress;
+
+    /* The example's 26 files less its 7 overflow files: 14 op dump files
+     * and iteration 12's 5 statistics operators. */
+    ovi_dump_folder_get_progress (folder, &progress);
+    g_assert_cmpuint (progress.operators, ==, progress.summarized);
+    g_assert_cmpuint (progress.operators, ==, 26 - 7);
+  }
   g_assert_cmpuint (s.frames, >=, 1);
 
   /* The origin of iteration 3, summarized in core and notified. */
