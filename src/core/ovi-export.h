@@ -27,6 +27,8 @@ typedef enum
 typedef struct _OviAtomicFile OviAtomicFile;
 
 OviAtomicFile *ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error);
+OviAtomicFile *
+ovi_atomic_file_new_at (int dirfd, const char *path, OviExportFlags flags, GError **error);
 gboolean
 ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GError **error);
 gboolean ovi_atomic_file_commit (OviAtomicFile *self, GError **error);
@@ -48,6 +50,13 @@ gboolean ovi_export_tensor_from (OviTensor *tensor,
                                  const char *path,
                                  OviExportFlags flags,
                                  GError **error);
+gboolean ovi_export_tensor_at (OviTensor *tensor,
+                               int source_fd,
+                               OviExportFormat format,
+                               int dirfd,
+                               const char *path,
+                               OviExportFlags flags,
+                               GError **error);
 gboolean ovi_export_tensor_data (int dtype,
                                  const guint64 *shape,
                                  guint n_dims,
