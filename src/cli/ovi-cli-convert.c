@@ -87,6 +87,7 @@ convert_tensor (Convert *c,
                 Outcome *o,
                 OviTensor *t,
                 int source_fd,
+                GBytes *source_data,
                 int dirfd,
                 const char *dir,
                 const char *input_path)
@@ -109,7 +110,7 @@ convert_tensor (Convert *c,
     }
   name = ovi_export_tensor_file_name (t, format);
   path = g_build_filename (dir, name, NULL);
-  if (!ovi_export_tensor_at (t, source_fd, format, dirfd, path, c->flags, &error))
+  if (!ovi_export_tensor_at (t, source_fd, source_data, format, dirfd, path, c->flags, &error))
     say_failure (o, input_path, error->message);
 }
 
@@ -152,6 +153,7 @@ convert_file (
   g_autofree char *input_path = NULL;
   g_autoptr (GError) error = NULL;
   GPtrArray *tensors;
+  g_autoptr (GBytes) source_data = NULL;
   int source_fd, dirfd;
 
   if (root_is_dir)
@@ -178,8 +180,11 @@ convert_file (
    * opened, each tensor says so on its own. */
   tensors = ovi_dump_file_get_tensors (file);
   source_fd = tensors->len > 0 ? ovi_export_open_source (file, NULL) : -1;
+  /* A small file is read whole, once for all its tensors. */
+  source_data = ovi_export_read_source (file, source_fd);
   for (guint i = 0; i < tensors->len; i++)
-    convert_tensor (c, o, g_ptr_array_index (tensors, i), source_fd, dirfd, dir, input_path);
+    convert_tensor (c, o, g_ptr_array_index (tensors, i), source_fd, source_data, dirfd, dir,
+                    input_path);
   if (source_fd >= 0)
     close (source_fd);
 }

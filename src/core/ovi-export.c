@@ -744,6 +744,7 @@ typedef enum
 static CopyResult
 copy_tensor (OviTensor *tensor,
              int source_fd,
+             GBytes *source_data,
              OviExportFormat format,
              int dirfd,
              const char *path,
@@ -795,11 +796,18 @@ copy_tensor (OviTensor *tensor,
       return COPY_FAILED;
     }
   in_name = ovi_dump_file_get_name (ovi_tensor_get_file (tensor));
-  ok = ovi_atomic_file_write (out, header, header_length, error) &&
-       (length <= SMALL_TENSOR && header_length + length <= BUFFER_SIZE
-            ? atomic_file_read (out, fd, offset, length, in_name, error)
-            : atomic_file_copy (out, fd, offset, length, in_name, error)) &&
-       ovi_atomic_file_commit (out, error);
+  if (fd == source_fd && source_data && offset <= g_bytes_get_size (source_data) &&
+      length <= g_bytes_get_size (source_data) - offset)
+    ok = ovi_atomic_file_write (out, header, header_length, error) &&
+         ovi_atomic_file_write (out, (const guint8 *) g_bytes_get_data (source_data, NULL) + offset,
+                                length, error) &&
+         ovi_atomic_file_commit (out, error);
+  else
+    ok = ovi_atomic_file_write (out, header, header_length, error) &&
+         (length <= SMALL_TENSOR && header_length + length <= BUFFER_SIZE
+              ? atomic_file_read (out, fd, offset, length, in_name, error)
+              : atomic_file_copy (out, fd, offset, length, in_name, error)) &&
+         ovi_atomic_file_commit (out, error);
   if (fd != source_fd)
     close (fd);
   return ok ? COPY_DONE : COPY_FAILED;
@@ -818,7 +826,7 @@ ovi_export_tensor (OviTensor *tensor,
                    OviExportFlags flags,
                    GError **error)
 {
-  return ovi_export_tensor_at (tensor, -1, format, -1, path, flags, error);
+  return ovi_export_tensor_at (tensor, -1, NULL, format, -1, path, flags, error);
 }
 
 /**
@@ -851,11 +859,45 @@ ovi_export_tensor_from (OviTensor *tensor,
                         OviExportFlags flags,
                         GError **error)
 {
-  return ovi_export_tensor_at (tensor, source_fd, format, -1, path, flags, error);
+  return ovi_export_tensor_at (tensor, source_fd, NULL, format, -1, path, flags, error);
+}
+
+/**
+ * ovi_export_read_source:
+ * @source_fd: from ovi_export_open_source()
+ *
+ * Reads all of a small dump file (up to 1 MiB) in one system call, for
+ * ovi_export_tensor_at() to take its tensors' bytes from, instead of one
+ * read for each tensor.
+ *
+ * Returns: (nullable): the file's bytes, or %NULL when it is larger or
+ *   cannot be read whole (the tensors are then read on their own)
+ */
+GBytes *
+ovi_export_read_source (OviDumpFile *file, int source_fd)
+{
+  guint64 size = ovi_dump_file_get_file_size (file);
+  char *buf;
+  gssize n;
+
+  if (source_fd < 0 || size == 0 || size > BUFFER_SIZE)
+    return NULL;
+  buf = g_malloc (size);
+  do
+    n = pread (source_fd, buf, size, 0);
+  while (n < 0 && errno == EINTR);
+  if (n != (gssize) size)
+    {
+      g_free (buf);
+      return NULL;
+    }
+  return g_bytes_new_take (buf, size);
 }
 
 /**
  * ovi_export_tensor_at:
+ * @source_data: (nullable): the whole dump file from
+ *   ovi_export_read_source(), read from @source_fd
  * @dirfd: a descriptor of @path's folder, or -1
  *
  * Like ovi_export_tensor_from(); tensors copied as they are stored are
@@ -865,6 +907,7 @@ ovi_export_tensor_from (OviTensor *tensor,
 gboolean
 ovi_export_tensor_at (OviTensor *tensor,
                       int source_fd,
+                      GBytes *source_data,
                       OviExportFormat format,
                       int dirfd,
                       const char *path,
@@ -880,7 +923,7 @@ ovi_export_tensor_at (OviTensor *tensor,
   if (kind == OVI_TENSOR_BUFFER || kind == OVI_TENSOR_SPACE)
     format = OVI_EXPORT_BIN;
   shape = ovi_tensor_get_shape (tensor, &n_dims);
-  switch (copy_tensor (tensor, source_fd, format, dirfd, path, flags, error))
+  switch (copy_tensor (tensor, source_fd, source_data, format, dirfd, path, flags, error))
     {
     case COPY_DONE:
       return TRUE;

@@ -50,8 +50,10 @@ gboolean ovi_export_tensor_from (OviTensor *tensor,
                                  const char *path,
                                  OviExportFlags flags,
                                  GError **error);
+GBytes *ovi_export_read_source (OviDumpFile *file, int source_fd);
 gboolean ovi_export_tensor_at (OviTensor *tensor,
                                int source_fd,
+                               GBytes *source_data,
                                OviExportFormat format,
                                int dirfd,
                                const char *path,
