@@ -346,7 +346,6 @@ ovi_cli_convert (int argc, char **argv)
   c.started = g_get_monotonic_time ();
   c.stderr_is_tty = isatty (STDERR_FILENO);
   c.made_dirs = made_dirs;
-  g_mutex_init (&c.lock);
 
   /* Never write into a folder being read. */
   for (int i = 1; i < argc; i++)
@@ -367,6 +366,7 @@ ovi_cli_convert (int argc, char **argv)
         }
     }
 
+  g_mutex_init (&c.lock);
   for (int i = 1; i < argc; i++)
     convert_path (&c, argv[i]);
   if (c.progress_shown)
