@@ -1,6 +1,8 @@
+#define _GNU_SOURCE /* O_PATH */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -20,8 +22,43 @@ typedef struct
   gint64 started;
   gboolean progress_shown;
   gboolean stderr_is_tty; /* asked once, not once a file */
-  GHashTable *made_dirs;  /* output folders known to exist */
+  GMutex lock;            /* made_dirs and n_dir_fds, from the pool's threads */
+  GHashTable *made_dirs;  /* output folders known to exist -> descriptor + 1, or 0 */
+  guint n_dir_fds;
 } Convert;
+
+/* What converting one file has to say, kept until every file before it has
+ * been reported, so the messages come in the order of the files whichever
+ * thread converted them. */
+typedef struct
+{
+  GPtrArray *messages; /* lines for stderr, or NULL */
+  guint failures;
+  gboolean finished;
+} Outcome;
+
+/* Descriptors of output folders kept open at most: each file is then
+ * created and named relative to its folder instead of by its whole path.
+ * Beyond that, folders are written by path (a tree of many thousand
+ * folders would run out of descriptors). */
+#define MAX_DIR_FDS 256
+
+static void
+say_line (Outcome *o, char *line)
+{
+  if (o->messages == NULL)
+    o->messages = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (o->messages, line);
+}
+
+static void
+say_failure (Outcome *o, const char *path, const char *message)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  say_line (o, g_strdup_printf ("%s: %s\n", display, message));
+  o->failures++;
+}
 
 static void
 report_failure (Convert *c, const char *path, const char *message)
@@ -46,7 +83,14 @@ show_progress (Convert *c)
 }
 
 static void
-convert_tensor (Convert *c, OviTensor *t, int source_fd, const char *dir, const char *input_path)
+convert_tensor (Convert *c,
+                Outcome *o,
+                OviTensor *t,
+                int source_fd,
+                GBytes *source_data,
+                int dirfd,
+                const char *dir,
+                const char *input_path)
 {
   g_autoptr (GError) error = NULL;
   OviExportFormat format = c->format;
@@ -60,41 +104,57 @@ convert_tensor (Convert *c, OviTensor *t, int source_fd, const char *dir, const 
       g_autofree char *label = ovi_tensor_dup_label (t);
       g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
       g_autofree char *display = g_filename_display_name (input_path);
-      fprintf (stderr, _ ("%s: %s has %s, written as raw .bin\n"), display, label, dtype);
+      say_line (
+          o, g_strdup_printf (_ ("%s: %s has %s, written as raw .bin\n"), display, label, dtype));
       format = OVI_EXPORT_BIN;
     }
   name = ovi_export_tensor_file_name (t, format);
   path = g_build_filename (dir, name, NULL);
-  if (!ovi_export_tensor_from (t, source_fd, format, path, c->flags, &error))
-    report_failure (c, input_path, error->message);
+  if (!ovi_export_tensor_at (t, source_fd, source_data, format, dirfd, path, c->flags, &error))
+    say_failure (o, input_path, error->message);
 }
 
-/* Creates each output folder once: a folder of 1 000 dump files would
- * otherwise ask for it 1 000 times. */
-static gboolean
+/* Creates each output folder once (a folder of 1 000 dump files would
+ * otherwise ask for it 1 000 times) and opens it once. Returns its
+ * descriptor, -1 to write by path, or -2 with @error set. */
+static int
 make_dir (Convert *c, const char *dir, GError **error)
 {
-  if (g_hash_table_contains (c->made_dirs, dir))
-    return TRUE;
+  gpointer value;
+  int fd;
+
+  g_mutex_lock (&c->lock);
+  if (g_hash_table_lookup_extended (c->made_dirs, dir, NULL, &value))
+    {
+      g_mutex_unlock (&c->lock);
+      return GPOINTER_TO_INT (value) - 1;
+    }
   if (g_mkdir_with_parents (dir, 0777) != 0)
     {
       int errsv = errno;
+      g_mutex_unlock (&c->lock);
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    _ ("cannot create folder %s: %s"), dir, g_strerror (errsv));
-      return FALSE;
+      return -2;
     }
-  g_hash_table_add (c->made_dirs, g_strdup (dir));
-  return TRUE;
+  fd = -1;
+  if (c->n_dir_fds < MAX_DIR_FDS && (fd = open (dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0)
+    c->n_dir_fds++;
+  g_hash_table_insert (c->made_dirs, g_strdup (dir), GINT_TO_POINTER (fd + 1));
+  g_mutex_unlock (&c->lock);
+  return fd;
 }
 
 static void
-convert_file (Convert *c, OviDumpFile *file, const char *input_root, gboolean root_is_dir)
+convert_file (
+    Convert *c, Outcome *o, OviDumpFile *file, const char *input_root, gboolean root_is_dir)
 {
   g_autofree char *dir = g_build_filename (c->output, ovi_dump_file_get_relative_dir (file), NULL);
   g_autofree char *input_path = NULL;
   g_autoptr (GError) error = NULL;
   GPtrArray *tensors;
-  int source_fd;
+  g_autoptr (GBytes) source_data = NULL;
+  int source_fd, dirfd;
 
   /* A statistics-mode dump has no tensor values: nothing to convert, and
    * nothing wrong either (the vendor converter skips .csv files too). */
@@ -105,9 +165,9 @@ convert_file (Convert *c, OviDumpFile *file, const char *input_root, gboolean ro
   else
     input_path = g_strdup (input_root);
 
-  if (!make_dir (c, dir, &error))
+  if ((dirfd = make_dir (c, dir, &error)) == -2)
     {
-      report_failure (c, input_path, error->message);
+      say_failure (o, input_path, error->message);
       return;
     }
 
@@ -116,7 +176,7 @@ convert_file (Convert *c, OviDumpFile *file, const char *input_root, gboolean ro
       g_autofree char *name = ovi_export_overflow_file_name (file);
       g_autofree char *path = g_build_filename (dir, name, NULL);
       if (!ovi_export_overflow_json (file, path, c->flags, &error))
-        report_failure (c, input_path, error->message);
+        say_failure (o, input_path, error->message);
       return;
     }
 
@@ -124,10 +184,61 @@ convert_file (Convert *c, OviDumpFile *file, const char *input_root, gboolean ro
    * opened, each tensor says so on its own. */
   tensors = ovi_dump_file_get_tensors (file);
   source_fd = tensors->len > 0 ? ovi_export_open_source (file, NULL) : -1;
+  /* A small file is read whole, once for all its tensors. */
+  source_data = ovi_export_read_source (file, source_fd);
   for (guint i = 0; i < tensors->len; i++)
-    convert_tensor (c, g_ptr_array_index (tensors, i), source_fd, dir, input_path);
+    convert_tensor (c, o, g_ptr_array_index (tensors, i), source_fd, source_data, dirfd, dir,
+                    input_path);
   if (source_fd >= 0)
     close (source_fd);
+}
+
+typedef struct
+{
+  Convert *c;
+  const char *input;
+  gboolean root_is_dir;
+  OviDumpFile **files;
+  Outcome *outcomes;
+  guint n;
+  guint next_report; /* the first file not reported yet */
+  GMutex lock;       /* outcomes' finished, next_report, and c's counts */
+} Run;
+
+/* Reports, in order, every file converted so far whose predecessors all
+ * have been: whichever thread finishes the next file in line prints it. */
+static void
+report_finished (Run *run, guint index)
+{
+  Convert *c = run->c;
+
+  g_mutex_lock (&run->lock);
+  run->outcomes[index].finished = TRUE;
+  while (run->next_report < run->n && run->outcomes[run->next_report].finished)
+    {
+      Outcome *o = &run->outcomes[run->next_report++];
+
+      for (guint i = 0; o->messages && i < o->messages->len; i++)
+        {
+          if (c->progress_shown)
+            fputs ("\r\033[K", stderr);
+          fputs (g_ptr_array_index (o->messages, i), stderr);
+        }
+      g_clear_pointer (&o->messages, g_ptr_array_unref);
+      c->failures += o->failures;
+      c->done++;
+      show_progress (c);
+    }
+  g_mutex_unlock (&run->lock);
+}
+
+static void
+convert_one (guint index, gpointer user_data)
+{
+  Run *run = user_data;
+
+  convert_file (run->c, &run->outcomes[index], run->files[index], run->input, run->root_is_dir);
+  report_finished (run, index);
 }
 
 static void
@@ -138,6 +249,7 @@ convert_path (Convert *c, const char *input)
   g_autoptr (GError) error = NULL;
   GListModel *files, *problems;
   gboolean root_is_dir = g_file_test (input, G_FILE_TEST_IS_DIR);
+  Run run = { c, input, root_is_dir, NULL, NULL, 0, 0, { 0 } };
 
   if (!ovi_dump_folder_load (folder, NULL, &error))
     {
@@ -156,15 +268,29 @@ convert_path (Convert *c, const char *input)
       report_failure (c, path, ovi_problem_get_message (p));
     }
 
+  /* The files are converted on core's pool, the list taken out of its
+   * model first (a GListModel is not for several threads). */
   files = ovi_dump_folder_get_files (folder);
-  c->total += g_list_model_get_n_items (files);
-  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-    {
-      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
-      convert_file (c, file, input, root_is_dir);
-      c->done++;
-      show_progress (c);
-    }
+  run.n = g_list_model_get_n_items (files);
+  c->total += run.n;
+  run.files = g_new (OviDumpFile *, run.n);
+  run.outcomes = g_new0 (Outcome, run.n);
+  for (guint i = 0; i < run.n; i++)
+    run.files[i] = g_list_model_get_item (files, i);
+  g_mutex_init (&run.lock);
+  ovi_parallel_for (run.n, convert_one, &run, NULL);
+  g_mutex_clear (&run.lock);
+  for (guint i = 0; i < run.n; i++)
+    g_object_unref (run.files[i]);
+  g_free (run.files);
+  g_free (run.outcomes);
+}
+
+static void
+close_dir_fd (gpointer value)
+{
+  if (GPOINTER_TO_INT (value) > 0)
+    close (GPOINTER_TO_INT (value) - 1);
 }
 
 int
@@ -189,8 +315,11 @@ ovi_cli_convert (int argc, char **argv)
   g_autoptr (GOptionContext) context =
       g_option_context_new (_ ("PATH… — convert dump files and overflow files"));
   g_autoptr (GError) error = NULL;
-  Convert c = { OVI_EXPORT_NPY, OVI_EXPORT_FLAGS_NONE, NULL, 0, 0, 0, 0, FALSE, FALSE, NULL };
-  g_autoptr (GHashTable) made_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  Convert c = {
+    OVI_EXPORT_NPY, OVI_EXPORT_FLAGS_NONE, NULL, 0, 0, 0, 0, FALSE, FALSE, { 0 }, NULL, 0
+  };
+  g_autoptr (GHashTable) made_dirs =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_dir_fd);
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
@@ -241,9 +370,11 @@ ovi_cli_convert (int argc, char **argv)
         }
     }
 
+  g_mutex_init (&c.lock);
   for (int i = 1; i < argc; i++)
     convert_path (&c, argv[i]);
   if (c.progress_shown)
     fputs ("\r\033[K", stderr);
+  g_mutex_clear (&c.lock);
   return c.failures ? OVI_EXIT_BROKEN_INPUT : OVI_EXIT_OK;
 }

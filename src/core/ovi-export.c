@@ -18,15 +18,22 @@
 #include "ovi-tensor-private.h"
 
 #define BUFFER_SIZE (1u << 20)
+/* Tensors up to this size are read into the output's buffer and written
+ * with their header in one write(): for a few bytes, copy_file_range() is
+ * one more system call, and a slow one on tmpfs (it goes through splice). */
+#define SMALL_TENSOR (64u << 10)
 
 struct _OviAtomicFile
 {
   char *path;
   char *tmp_path;
+  const char *name; /* in path; the name in dirfd */
   int fd;
+  int dirfd; /* path's folder, or -1: path is looked up whole */
   OviExportFlags flags;
   char *buffer;
   gsize buffered;
+  gsize capacity;
 };
 
 static void
@@ -54,6 +61,12 @@ can_link_tmpfiles (void)
   return ok;
 }
 
+/* Whether linkat(fd, "", ..., AT_EMPTY_PATH) names an unnamed file: it
+ * needs CAP_DAC_READ_SEARCH before Linux 6.10, and then a file this process
+ * opened. It saves the kernel the walk through /proc/self/fd. Cleared, for
+ * the whole process, the first time it is refused. */
+static gint empty_path_link = TRUE;
+
 /**
  * ovi_atomic_file_new:
  * @path: the destination
@@ -68,15 +81,38 @@ can_link_tmpfiles (void)
 OviAtomicFile *
 ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error)
 {
+  return ovi_atomic_file_new_at (-1, path, flags, error);
+}
+
+/**
+ * ovi_atomic_file_new_at:
+ * @dirfd: a descriptor of @path's folder (kept open until the file is
+ *   committed or freed), or -1
+ * @path: the destination, whole: for messages and the temporary name
+ *
+ * Like ovi_atomic_file_new(), but the unnamed file is opened and linked
+ * relative to @dirfd, so the kernel does not walk @path's folders for each
+ * file (a converted tree writes thousands of files into a few folders).
+ */
+OviAtomicFile *
+ovi_atomic_file_new_at (int dirfd, const char *path, OviExportFlags flags, GError **error)
+{
   g_autofree char *dir = g_path_get_dirname (path);
   OviAtomicFile *self = g_new0 (OviAtomicFile, 1);
+  const char *slash;
 
   self->path = g_strdup (path);
+  slash = strrchr (self->path, G_DIR_SEPARATOR);
+  self->name = slash ? slash + 1 : self->path;
   self->flags = flags;
   self->fd = -1;
+  self->dirfd = dirfd;
   if (!(flags & OVI_EXPORT_FLAGS_OVERWRITE) && can_link_tmpfiles ())
     {
-      self->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+      if (dirfd >= 0)
+        self->fd = openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+      else
+        self->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
       /* Older kernels say EISDIR, file systems without it EOPNOTSUPP (some
        * FUSE ones, such as the document portal's, ENOSYS). */
       if (self->fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL &&
@@ -124,22 +160,77 @@ flush (OviAtomicFile *self, GError **error)
   return TRUE;
 }
 
+/* Grows the buffer to hold @length more bytes, up to BUFFER_SIZE: a small
+ * file gets a small buffer (a megabyte for each of thousands of tiny files
+ * is mostly page faults). */
+static void
+reserve (OviAtomicFile *self, gsize length)
+{
+  gsize want;
+
+  if (self->capacity == BUFFER_SIZE || self->buffered + length <= self->capacity)
+    return;
+  want = MAX (self->capacity * 2, 4096);
+  while (want < self->buffered + length && want < BUFFER_SIZE)
+    want *= 2;
+  self->capacity = MIN (want, BUFFER_SIZE);
+  self->buffer = g_realloc (self->buffer, self->capacity);
+}
+
 gboolean
 ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GError **error)
 {
   const char *p = data;
 
-  if (self->buffer == NULL && length > 0)
-    self->buffer = g_malloc (BUFFER_SIZE);
   while (length > 0)
     {
-      gsize n = MIN (length, BUFFER_SIZE - self->buffered);
+      gsize n;
+
+      reserve (self, length);
+      n = MIN (length, self->capacity - self->buffered);
       memcpy (self->buffer + self->buffered, p, n);
       self->buffered += n;
       p += n;
       length -= n;
       if (self->buffered == BUFFER_SIZE && !flush (self, error))
         return FALSE;
+    }
+  return TRUE;
+}
+
+/* Appends @length bytes of @in_fd at @offset to the buffer, which then
+ * holds all of a small file for one write(). */
+static gboolean
+atomic_file_read (OviAtomicFile *self,
+                  int in_fd,
+                  guint64 offset,
+                  gsize length,
+                  const char *in_name,
+                  GError **error)
+{
+  g_assert (self->buffered + length <= BUFFER_SIZE);
+  reserve (self, length);
+  while (length > 0)
+    {
+      gssize n = pread (in_fd, self->buffer + self->buffered, length, offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int errsv = errno;
+          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE, "cannot read %s: %s",
+                       in_name, g_strerror (errsv));
+          return FALSE;
+        }
+      if (n == 0)
+        {
+          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE,
+                       "%s shrank while it was being copied", in_name);
+          return FALSE;
+        }
+      self->buffered += n;
+      offset += n;
+      length -= n;
     }
   return TRUE;
 }
@@ -176,8 +267,7 @@ atomic_file_copy (OviAtomicFile *self,
         }
       else
         {
-          if (self->buffer == NULL)
-            self->buffer = g_malloc (BUFFER_SIZE);
+          reserve (self, BUFFER_SIZE);
           n = pread (in_fd, self->buffer, MIN (length, BUFFER_SIZE), in_offset);
           if (n > 0)
             {
@@ -233,12 +323,26 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
       /* The unnamed file gets its name while it is still open; linkat()
        * refuses to replace, so a file that appeared meanwhile stays. */
       char proc[64];
-      int errsv;
+      int errsv = 0, linked = -1;
+      int to_dir = self->dirfd >= 0 ? self->dirfd : AT_FDCWD;
+      const char *to_name = self->dirfd >= 0 ? self->name : self->path;
 
-      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
-      if (linkat (AT_FDCWD, proc, AT_FDCWD, self->path, AT_SYMLINK_FOLLOW) != 0)
+      if (g_atomic_int_get (&empty_path_link))
         {
+          linked = linkat (fd, "", to_dir, to_name, AT_EMPTY_PATH);
           errsv = errno;
+          /* Without the capability: ENOENT (EPERM on some kernels). */
+          if (linked != 0 && (errsv == ENOENT || errsv == EPERM || errsv == EINVAL))
+            g_atomic_int_set (&empty_path_link, FALSE);
+        }
+      if (linked != 0 && !g_atomic_int_get (&empty_path_link))
+        {
+          g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+          linked = linkat (AT_FDCWD, proc, to_dir, to_name, AT_SYMLINK_FOLLOW);
+          errsv = errno;
+        }
+      if (linked != 0)
+        {
           if (errsv == EEXIST)
             set_exists_error (error, self->path);
           else
@@ -640,13 +744,16 @@ typedef enum
 static CopyResult
 copy_tensor (OviTensor *tensor,
              int source_fd,
+             GBytes *source_data,
              OviExportFormat format,
+             int dirfd,
              const char *path,
              OviExportFlags flags,
              GError **error)
 {
   g_autoptr (OviAtomicFile) out = NULL;
   g_autofree char *header = NULL;
+  const char *in_name;
   OviDtype dtype = ovi_tensor_get_dtype (tensor);
   guint64 offset, length = ovi_tensor_get_size (tensor), count = ovi_tensor_get_count (tensor);
   guint64 flat = count;
@@ -682,16 +789,25 @@ copy_tensor (OviTensor *tensor,
     fd = source_fd;
   else if ((fd = ovi_tensor_open_data (tensor, &offset, error)) < 0)
     return error && *error ? COPY_FAILED : COPY_NOT_POSSIBLE;
-  if (!(out = ovi_atomic_file_new (path, flags, error)))
+  if (!(out = ovi_atomic_file_new_at (dirfd, path, flags, error)))
     {
       if (fd != source_fd)
         close (fd);
       return COPY_FAILED;
     }
-  ok = ovi_atomic_file_write (out, header, header_length, error) &&
-       atomic_file_copy (out, fd, offset, length,
-                         ovi_dump_file_get_name (ovi_tensor_get_file (tensor)), error) &&
-       ovi_atomic_file_commit (out, error);
+  in_name = ovi_dump_file_get_name (ovi_tensor_get_file (tensor));
+  if (fd == source_fd && source_data && offset <= g_bytes_get_size (source_data) &&
+      length <= g_bytes_get_size (source_data) - offset)
+    ok = ovi_atomic_file_write (out, header, header_length, error) &&
+         ovi_atomic_file_write (out, (const guint8 *) g_bytes_get_data (source_data, NULL) + offset,
+                                length, error) &&
+         ovi_atomic_file_commit (out, error);
+  else
+    ok = ovi_atomic_file_write (out, header, header_length, error) &&
+         (length <= SMALL_TENSOR && header_length + length <= BUFFER_SIZE
+              ? atomic_file_read (out, fd, offset, length, in_name, error)
+              : atomic_file_copy (out, fd, offset, length, in_name, error)) &&
+         ovi_atomic_file_commit (out, error);
   if (fd != source_fd)
     close (fd);
   return ok ? COPY_DONE : COPY_FAILED;
@@ -710,7 +826,7 @@ ovi_export_tensor (OviTensor *tensor,
                    OviExportFlags flags,
                    GError **error)
 {
-  return ovi_export_tensor_from (tensor, -1, format, path, flags, error);
+  return ovi_export_tensor_at (tensor, -1, NULL, format, -1, path, flags, error);
 }
 
 /**
@@ -743,6 +859,61 @@ ovi_export_tensor_from (OviTensor *tensor,
                         OviExportFlags flags,
                         GError **error)
 {
+  return ovi_export_tensor_at (tensor, source_fd, NULL, format, -1, path, flags, error);
+}
+
+/**
+ * ovi_export_read_source:
+ * @source_fd: from ovi_export_open_source()
+ *
+ * Reads all of a small dump file (up to 1 MiB) in one system call, for
+ * ovi_export_tensor_at() to take its tensors' bytes from, instead of one
+ * read for each tensor.
+ *
+ * Returns: (nullable): the file's bytes, or %NULL when it is larger or
+ *   cannot be read whole (the tensors are then read on their own)
+ */
+GBytes *
+ovi_export_read_source (OviDumpFile *file, int source_fd)
+{
+  guint64 size = ovi_dump_file_get_file_size (file);
+  char *buf;
+  gssize n;
+
+  if (source_fd < 0 || size == 0 || size > BUFFER_SIZE)
+    return NULL;
+  buf = g_malloc (size);
+  do
+    n = pread (source_fd, buf, size, 0);
+  while (n < 0 && errno == EINTR);
+  if (n != (gssize) size)
+    {
+      g_free (buf);
+      return NULL;
+    }
+  return g_bytes_new_take (buf, size);
+}
+
+/**
+ * ovi_export_tensor_at:
+ * @source_data: (nullable): the whole dump file from
+ *   ovi_export_read_source(), read from @source_fd
+ * @dirfd: a descriptor of @path's folder, or -1
+ *
+ * Like ovi_export_tensor_from(); tensors copied as they are stored are
+ * created relative to @dirfd (see ovi_atomic_file_new_at()). Safe to call
+ * from several threads for different files.
+ */
+gboolean
+ovi_export_tensor_at (OviTensor *tensor,
+                      int source_fd,
+                      GBytes *source_data,
+                      OviExportFormat format,
+                      int dirfd,
+                      const char *path,
+                      OviExportFlags flags,
+                      GError **error)
+{
   g_autoptr (GBytes) data = NULL;
   OviTensorKind kind = ovi_tensor_get_kind (tensor);
   const guint64 *shape;
@@ -752,7 +923,7 @@ ovi_export_tensor_from (OviTensor *tensor,
   if (kind == OVI_TENSOR_BUFFER || kind == OVI_TENSOR_SPACE)
     format = OVI_EXPORT_BIN;
   shape = ovi_tensor_get_shape (tensor, &n_dims);
-  switch (copy_tensor (tensor, source_fd, format, path, flags, error))
+  switch (copy_tensor (tensor, source_fd, source_data, format, dirfd, path, flags, error))
     {
     case COPY_DONE:
       return TRUE;

@@ -29,6 +29,8 @@ typedef enum
 typedef struct _OviAtomicFile OviAtomicFile;
 
 OviAtomicFile *ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error);
+OviAtomicFile *
+ovi_atomic_file_new_at (int dirfd, const char *path, OviExportFlags flags, GError **error);
 gboolean
 ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GError **error);
 gboolean ovi_atomic_file_commit (OviAtomicFile *self, GError **error);
@@ -50,6 +52,15 @@ gboolean ovi_export_tensor_from (OviTensor *tensor,
                                  const char *path,
                                  OviExportFlags flags,
                                  GError **error);
+GBytes *ovi_export_read_source (OviDumpFile *file, int source_fd);
+gboolean ovi_export_tensor_at (OviTensor *tensor,
+                               int source_fd,
+                               GBytes *source_data,
+                               OviExportFormat format,
+                               int dirfd,
+                               const char *path,
+                               OviExportFlags flags,
+                               GError **error);
 gboolean ovi_export_tensor_data (OviDtype dtype,
                                  const guint64 *shape,
                                  guint n_dims,

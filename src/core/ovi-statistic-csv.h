@@ -49,8 +49,8 @@ typedef struct
   guint64 timestamp;
   OviTensorKind kind;
   guint index;
-  int dtype;
-  int format;
+  OviDtype dtype;
+  OviFormat format;
   GArray *shape; /* guint64 */
   guint64 size;
   OviStats stats;

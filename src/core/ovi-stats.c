@@ -1117,7 +1117,7 @@ ovi_histogram_find_bin (const OviHistogram *h, double value)
  * no histogram and no values (see ovi_analysis_has_values()).
  */
 OviAnalysis *
-ovi_analysis_new_for_statistics (int dtype, const OviStats *stats)
+ovi_analysis_new_for_statistics (OviDtype dtype, const OviStats *stats)
 {
   OviAnalysis *self = analysis_new (dtype, stats->count);
 

@@ -71,7 +71,7 @@ OviAnalysis *ovi_analysis_new_for_file (OviDtype dtype,
 OviHistogram *
 ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale, GError **error);
 double ovi_analysis_value_at (OviAnalysis *self, guint64 index);
-OviAnalysis *ovi_analysis_new_for_statistics (int dtype, const OviStats *stats);
+OviAnalysis *ovi_analysis_new_for_statistics (OviDtype dtype, const OviStats *stats);
 gboolean ovi_analysis_has_values (OviAnalysis *self);
 
 void ovi_histogram_free (OviHistogram *histogram);

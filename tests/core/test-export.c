@@ -1,5 +1,7 @@
+#define _GNU_SOURCE /* O_PATH */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
@@ -556,6 +558,72 @@ test_atomic (Fixture *f, gconstpointer data)
   g_assert_cmpstr (listing, ==, "a.txt b.txt c.txt");
 }
 
+/* The same promises for a file created relative to its folder's
+ * descriptor, as convert does: no name before commit, none after abort, an
+ * existing file left alone, and a file larger than the buffer intact. */
+static void
+test_atomic_at (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "a.bin", NULL);
+  g_autofree char *big_path = g_build_filename (f->dir, "big.bin", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *listing = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *big = g_malloc (3 << 20);
+  gsize length;
+  int dirfd = open (f->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+  g_assert_cmpint (dirfd, >=, 0);
+  {
+    g_autoptr (OviAtomicFile) a =
+        ovi_atomic_file_new_at (dirfd, path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_assert_no_error (error);
+    g_assert_true (ovi_atomic_file_write (a, "hello", 5, &error));
+    listing = list_dir (f->dir);
+    g_assert_cmpstr (listing, ==, "");
+    g_clear_pointer (&listing, g_free);
+    /* freed without commit */
+  }
+  listing = list_dir (f->dir);
+  g_assert_cmpstr (listing, ==, "");
+  g_clear_pointer (&listing, g_free);
+  {
+    g_autoptr (OviAtomicFile) a =
+        ovi_atomic_file_new_at (dirfd, path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_assert_true (ovi_atomic_file_write (a, "hello", 5, &error));
+    g_assert_true (ovi_atomic_file_commit (a, &error));
+    g_assert_no_error (error);
+  }
+  {
+    g_autoptr (OviAtomicFile) a =
+        ovi_atomic_file_new_at (dirfd, path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_assert_true (ovi_atomic_file_write (a, "other", 5, &error));
+    g_assert_false (ovi_atomic_file_commit (a, &error));
+    g_assert_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS);
+    g_clear_error (&error);
+  }
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "hello");
+  g_clear_pointer (&contents, g_free);
+  for (gsize i = 0; i < (3 << 20); i++)
+    big[i] = (char) (i * 7 + (i >> 12));
+  {
+    g_autoptr (OviAtomicFile) a =
+        ovi_atomic_file_new_at (dirfd, big_path, OVI_EXPORT_FLAGS_NONE, &error);
+    /* small writes first, so the buffer grows, then one past its size */
+    g_assert_true (ovi_atomic_file_write (a, big, 10, &error));
+    g_assert_true (ovi_atomic_file_write (a, big + 10, 5000, &error));
+    g_assert_true (ovi_atomic_file_write (a, big + 5010, (3 << 20) - 5010, &error));
+    g_assert_true (ovi_atomic_file_commit (a, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_file_get_contents (big_path, &contents, &length, NULL));
+  g_assert_cmpuint (length, ==, 3 << 20);
+  g_assert_true (memcmp (contents, big, length) == 0);
+  assert_no_temp_files (f->dir);
+  close (dirfd);
+}
+
 static void
 test_read_only_dir (Fixture *f, gconstpointer data)
 {
@@ -717,6 +785,7 @@ main (int argc, char **argv)
   ADD ("/core/export/overflow-json", test_overflow_json);
   ADD ("/core/export/exists", test_exists);
   ADD ("/core/export/atomic", test_atomic);
+  ADD ("/core/export/atomic-at", test_atomic_at);
   ADD ("/core/export/read-only-dir", test_read_only_dir);
   ADD ("/core/export/fsize-limit", test_fsize_limit);
   ADD ("/core/export/copied-tensor", test_copied_tensor);
