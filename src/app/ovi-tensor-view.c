@@ -35,6 +35,7 @@ G_DEFINE_FINAL_TYPE (OviTensorView, ovi_tensor_view, GTK_TYPE_WIDGET)
 enum
 {
   PROP_0,
+  PROP_FILE,
   PROP_TENSOR,
   N_PROPS
 };
@@ -456,8 +457,27 @@ ovi_tensor_view_get_property (GObject *object, guint prop_id, GValue *value, GPa
 {
   switch (prop_id)
     {
+    case PROP_FILE:
+      g_value_set_object (value, OVI_TENSOR_VIEW (object)->file);
+      break;
     case PROP_TENSOR:
       g_value_set_object (value, ovi_tensor_view_get_tensor (OVI_TENSOR_VIEW (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_tensor_view_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      ovi_tensor_view_set_file (OVI_TENSOR_VIEW (object), g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -489,6 +509,12 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
 
   object_class->dispose = ovi_tensor_view_dispose;
   object_class->get_property = ovi_tensor_view_get_property;
+  object_class->set_property = ovi_tensor_view_set_property;
+
+  /* The op dump file whose tensors are shown. */
+  properties[PROP_FILE] =
+      g_param_spec_object ("file", NULL, NULL, OVI_TYPE_DUMP_FILE,
+                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /* The selected tensor, what "Selected Tensor" exports write. */
   properties[PROP_TENSOR] =
@@ -543,6 +569,7 @@ ovi_tensor_view_set_file (OviTensorView *self, OviDumpFile *file)
   if (file == self->file)
     return;
   g_set_object (&self->file, file);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 
   g_list_store_remove_all (self->tensors);
   tensors = file ? ovi_dump_file_get_tensors (file) : NULL;
