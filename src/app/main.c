@@ -1,20 +1,16 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 
 #include "ovi-application.h"
+#include "ovi-i18n.h"
 
 int
 main (int argc, char *argv[])
 {
   g_autoptr (OviApplication) app = NULL;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-
+  ovi_i18n_init ();
   app = ovi_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

@@ -31,7 +31,8 @@ ovi_cli_report (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
                                 _ ("Exit status: 0 when every file was read, 1 when some "
-                                   "were broken (listed in the report), 2 for usage errors."));
+                                   "were broken (listed in the report), 2 for usage errors, 3 "
+                                   "when PATH holds no dump file at all."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return ovi_cli_usage_error (context, error->message);
   if (argc != 2)
@@ -57,6 +58,15 @@ ovi_cli_report (int argc, char **argv)
              : ovi_report_to_text_full (folder,
                                         records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL);
   fputs (out, stdout);
+  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
+      g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) == 0)
+    {
+      g_autofree char *display = g_filename_display_name (argv[1]);
+
+      /* Translators: the path given on the command line */
+      fprintf (stderr, _ ("%s: no dump file found\n"), display);
+      return OVI_EXIT_NO_DUMP;
+    }
   return g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) ? OVI_EXIT_BROKEN_INPUT
                                                                           : OVI_EXIT_OK;
 }

@@ -1,10 +1,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 #include <stdio.h>
 
 #include "ovi-cli.h"
+#include "ovi-i18n.h"
 
 static const struct
 {
@@ -40,10 +40,7 @@ ovi_cli_usage_error (GOptionContext *context, const char *message)
 int
 main (int argc, char **argv)
 {
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  ovi_i18n_init ();
 
   if (argc < 2)
     {

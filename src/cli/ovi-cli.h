@@ -8,6 +8,7 @@ G_BEGIN_DECLS
 #define OVI_EXIT_OK 0
 #define OVI_EXIT_BROKEN_INPUT 1
 #define OVI_EXIT_USAGE 2
+#define OVI_EXIT_NO_DUMP 3 /* report: the path holds no dump file at all */
 
 int ovi_cli_convert (int argc, char **argv);
 int ovi_cli_report (int argc, char **argv);

@@ -964,17 +964,16 @@ pump_deliveries (gpointer data)
   gint64 deadline = now + budget;
   Batch *batch;
 
-  if (g_cancellable_is_cancelled (self->cancellable))
-    {
-      set_flag (self, &self->cancelled, TRUE, PROP_CANCELLED);
-      stop_pump (self);
-      return_load (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                              _ ("The scan was cancelled")));
-      return G_SOURCE_REMOVE;
-    }
-
   for (;;)
     {
+      if (g_cancellable_is_cancelled (self->cancellable))
+        {
+          set_flag (self, &self->cancelled, TRUE, PROP_CANCELLED);
+          stop_pump (self);
+          return_load (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                  _ ("The scan was cancelled")));
+          return G_SOURCE_REMOVE;
+        }
       g_mutex_lock (&self->deliveries_lock);
       batch = g_queue_pop_head (&self->deliveries);
       if (batch == NULL)

@@ -6,8 +6,11 @@
 
 #include "ovi-blame.h"
 #include "ovi-dtype.h"
+#include "ovi-error.h"
+#include "ovi-export.h"
 #include "ovi-layout.h"
 #include "ovi-report.h"
+#include "ovi-worker.h"
 
 /* The report of all overflow records, as `overflow-inspector-cli report`
  * prints it and the inspector exports it. The JSON schema is in README.md. */
@@ -504,7 +507,11 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   g_string_append_printf (
       s, "%s: %u, %s: %u, %s: %u\n\n", _ ("Overflow records"), n_records, _ ("dump files"),
       g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), _ ("problems"), n_problems);
-  if (n_records == 0)
+  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 && n_problems == 0)
+    g_string_append_printf (s, "%s\n\n",
+                            _ ("No dump file was found here: this is not a dump folder, or the "
+                               "runtime has not written to it yet."));
+  else if (n_records == 0)
     g_string_append_printf (s, "%s\n\n", _ ("No overflow was recorded in this folder."));
 
   for (guint i = 0; i < n_records; i++)
@@ -600,4 +607,138 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
     g_autofree char *text = g_string_free (s, FALSE);
     return g_utf8_make_valid (text, -1);
   }
+}
+
+/**
+ * ovi_report_export:
+ * @item: (nullable): the #OviTensor for a tensor export, the overflow
+ *   #OviDumpFile for the overflow JSON, %NULL for the report
+ *
+ * Writes one export of the window atomically, never inside the folder.
+ * Reads tensors: call it off the main thread, or use
+ * ovi_report_export_async().
+ */
+gboolean
+ovi_report_export (OviDumpFolder *folder,
+                   OviExportTarget what,
+                   gpointer item,
+                   const char *path,
+                   GCancellable *cancellable,
+                   GError **error)
+{
+  g_autofree char *contents = NULL;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (folder), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (ovi_dump_folder_contains_path (folder, path))
+    {
+      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
+                           _ ("Not written: the destination is inside the inspected folder. Choose "
+                              "another folder."));
+      return FALSE;
+    }
+  switch (what)
+    {
+    case OVI_EXPORT_REPORT_JSON:
+    case OVI_EXPORT_REPORT_TEXT:
+      contents = what == OVI_EXPORT_REPORT_JSON ? ovi_report_to_json (folder)
+                                                : ovi_report_to_text (folder);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      return ovi_export_write_contents (path, contents, strlen (contents),
+                                        OVI_EXPORT_FLAGS_OVERWRITE, error);
+    case OVI_EXPORT_TENSOR_NPY:
+    case OVI_EXPORT_TENSOR_TXT:
+      if (!OVI_IS_TENSOR (item))
+        {
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("No tensor is selected"));
+          return FALSE;
+        }
+      return ovi_export_tensor (item,
+                                what == OVI_EXPORT_TENSOR_NPY ? OVI_EXPORT_NPY : OVI_EXPORT_TXT,
+                                path, OVI_EXPORT_FLAGS_OVERWRITE, error);
+    case OVI_EXPORT_OVERFLOW_JSON:
+      if (!OVI_IS_DUMP_FILE (item))
+        {
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("No overflow record is selected"));
+          return FALSE;
+        }
+      return ovi_export_overflow_json (item, path, OVI_EXPORT_FLAGS_OVERWRITE, error);
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+typedef struct
+{
+  OviExportTarget what;
+  GObject *item;
+  char *path;
+} ExportJob;
+
+static void
+export_job_free (ExportJob *job)
+{
+  g_clear_object (&job->item);
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+export_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ExportJob *job = task_data;
+  GError *error = NULL;
+
+  if (ovi_report_export (source, job->what, job->item, job->path, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ovi_report_export_async:
+ *
+ * ovi_report_export() on core's worker pool.
+ */
+void
+ovi_report_export_async (OviDumpFolder *folder,
+                         OviExportTarget what,
+                         gpointer item,
+                         const char *path,
+                         GCancellable *cancellable,
+                         GAsyncReadyCallback callback,
+                         gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (folder));
+  g_return_if_fail (item == NULL || G_IS_OBJECT (item));
+
+  task = g_task_new (folder, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_report_export_async);
+  /* The worker reads the folder's lists, which a scan still changes. */
+  if (ovi_dump_folder_get_loading (folder))
+    {
+      g_task_return_new_error (task, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("Not written yet: wait until the scan has finished"));
+      return;
+    }
+  job = g_new0 (ExportJob, 1);
+  job->what = what;
+  job->item = item ? g_object_ref (item) : NULL;
+  job->path = g_strdup (path);
+  g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
+  ovi_worker_run_in_thread (task, export_in_thread);
+}
+
+gboolean
+ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, folder), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -21,4 +21,29 @@ JsonNode *ovi_report_tensor_json (OviTensor *tensor);
 char *ovi_report_to_json (OviDumpFolder *folder);
 char *ovi_report_to_text (OviDumpFolder *folder);
 
+/* What the window exports, from a folder it shows. */
+typedef enum
+{
+  OVI_EXPORT_REPORT_JSON,
+  OVI_EXPORT_REPORT_TEXT,
+  OVI_EXPORT_TENSOR_NPY,    /* the tensor given */
+  OVI_EXPORT_TENSOR_TXT,    /* the tensor given */
+  OVI_EXPORT_OVERFLOW_JSON, /* the overflow file given */
+} OviExportTarget;
+
+gboolean ovi_report_export (OviDumpFolder *folder,
+                            OviExportTarget what,
+                            gpointer item,
+                            const char *path,
+                            GCancellable *cancellable,
+                            GError **error);
+void ovi_report_export_async (OviDumpFolder *folder,
+                              OviExportTarget what,
+                              gpointer item,
+                              const char *path,
+                              GCancellable *cancellable,
+                              GAsyncReadyCallback callback,
+                              gpointer user_data);
+gboolean ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **error);
+
 G_END_DECLS

@@ -3,7 +3,9 @@
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
+#include "ovi-layout.h"
 #include "ovi-tensor-private.h"
+#include "ovi-worker.h"
 
 /* One input, output, buffer or workspace of an op dump file. The bytes stay
  * on disk until ovi_tensor_load_data() maps them. */
@@ -407,4 +409,164 @@ ovi_tensor_peek_analysis (OviTensor *self)
   analysis = self->analysis;
   g_mutex_unlock (&self->lock);
   return analysis;
+}
+
+/**
+ * ovi_tensor_analyze_logical:
+ *
+ * Statistics of the tensor turned from its device layout into the logical
+ * one, so bad values are located where the framework sees them.
+ *
+ * Returns: (transfer full) (nullable): the analysis, or %NULL when the
+ *   tensor is not in a device layout or cannot be converted
+ */
+OviAnalysis *
+ovi_tensor_analyze_logical (OviTensor *self, GError **error)
+{
+  guint n_dims, n_original;
+  const guint64 *shape = ovi_tensor_get_shape (self, &n_dims);
+  const guint64 *original = ovi_tensor_get_original_shape (self, &n_original);
+  g_autoptr (GBytes) data = NULL;
+  g_autoptr (GBytes) logical = NULL;
+  guint64 count = 1;
+
+  if (!ovi_layout_is_device (self->format))
+    return NULL;
+  for (guint i = 0; i < n_original; i++)
+    count *= original[i];
+  if (!(data = ovi_tensor_load_data (self, error)))
+    return NULL;
+  if (!(logical = ovi_layout_to_logical (self->format, self->dtype, shape, n_dims, original,
+                                         n_original, data, error)))
+    return NULL;
+  return ovi_analysis_new_for_count (self->dtype, logical, count, error);
+}
+
+struct _OviTensorResult
+{
+  gatomicrefcount ref_count;
+  guint n_bins;
+  OviHistogramScale scale;
+  OviAnalysis *analysis;
+  OviAnalysis *logical;
+  OviHistogram *histogram;
+};
+
+OviTensorResult *
+ovi_tensor_result_ref (OviTensorResult *result)
+{
+  g_atomic_ref_count_inc (&result->ref_count);
+  return result;
+}
+
+void
+ovi_tensor_result_unref (OviTensorResult *result)
+{
+  if (!g_atomic_ref_count_dec (&result->ref_count))
+    return;
+  g_clear_pointer (&result->analysis, ovi_analysis_unref);
+  g_clear_pointer (&result->logical, ovi_analysis_unref);
+  g_clear_pointer (&result->histogram, ovi_histogram_free);
+  g_free (result);
+}
+
+/**
+ * ovi_tensor_result_get_analysis:
+ * Returns: (transfer none): the statistics over the values as stored
+ */
+OviAnalysis *
+ovi_tensor_result_get_analysis (OviTensorResult *result)
+{
+  return result->analysis;
+}
+
+/**
+ * ovi_tensor_result_get_logical:
+ * Returns: (transfer none) (nullable): the statistics in the logical
+ *   layout, for a device layout that could be converted
+ */
+OviAnalysis *
+ovi_tensor_result_get_logical (OviTensorResult *result)
+{
+  return result->logical;
+}
+
+/**
+ * ovi_tensor_result_get_histogram:
+ * Returns: (transfer none) (nullable): the histogram, %NULL when none was
+ *   asked for
+ */
+OviHistogram *
+ovi_tensor_result_get_histogram (OviTensorResult *result)
+{
+  return result->histogram;
+}
+
+static void
+analyze_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  OviTensor *self = source;
+  g_autoptr (OviTensorResult) result = ovi_tensor_result_ref (task_data);
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (!(result->analysis = ovi_tensor_analyze (self, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  result->logical = ovi_tensor_analyze_logical (self, NULL);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  if (result->n_bins > 0 && !(result->histogram = ovi_analysis_histogram (
+                                  result->analysis, result->n_bins, result->scale, &error)))
+    {
+      g_task_return_error (task, error); /* the file changed since it was analysed */
+      return;
+    }
+  g_task_return_pointer (task, ovi_tensor_result_ref (result),
+                         (GDestroyNotify) ovi_tensor_result_unref);
+}
+
+/**
+ * ovi_tensor_analyze_async:
+ * @n_bins: bins of the histogram to make, 0 for none
+ *
+ * Reads the tensor on core's worker pool: its statistics, the statistics
+ * in the logical layout when it is stored in a device layout, and a
+ * histogram. The main thread never reads tensor data.
+ */
+void
+ovi_tensor_analyze_async (OviTensor *self,
+                          guint n_bins,
+                          OviHistogramScale scale,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  OviTensorResult *result;
+
+  g_return_if_fail (OVI_IS_TENSOR (self));
+
+  result = g_new0 (OviTensorResult, 1);
+  g_atomic_ref_count_init (&result->ref_count);
+  result->n_bins = n_bins;
+  result->scale = scale;
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_tensor_analyze_async);
+  g_task_set_task_data (task, result, (GDestroyNotify) ovi_tensor_result_unref);
+  ovi_worker_run_in_thread (task, analyze_in_thread);
+}
+
+/**
+ * ovi_tensor_analyze_finish:
+ * Returns: (transfer full): the result, or %NULL with @error set
+ */
+OviTensorResult *
+ovi_tensor_analyze_finish (OviTensor *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

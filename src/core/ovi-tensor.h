@@ -1,6 +1,6 @@
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "ovi-stats.h"
 
@@ -34,5 +34,24 @@ OviDumpFile *ovi_tensor_get_file (OviTensor *self);
 GBytes *ovi_tensor_load_data (OviTensor *self, GError **error);
 OviAnalysis *ovi_tensor_analyze (OviTensor *self, GError **error);
 OviAnalysis *ovi_tensor_peek_analysis (OviTensor *self);
+OviAnalysis *ovi_tensor_analyze_logical (OviTensor *self, GError **error);
+
+/* What ovi_tensor_analyze_async() hands back. */
+typedef struct _OviTensorResult OviTensorResult;
+
+void ovi_tensor_analyze_async (OviTensor *self,
+                               guint n_bins,
+                               OviHistogramScale scale,
+                               GCancellable *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer user_data);
+OviTensorResult *ovi_tensor_analyze_finish (OviTensor *self, GAsyncResult *result, GError **error);
+OviTensorResult *ovi_tensor_result_ref (OviTensorResult *result);
+void ovi_tensor_result_unref (OviTensorResult *result);
+OviAnalysis *ovi_tensor_result_get_analysis (OviTensorResult *result);
+OviAnalysis *ovi_tensor_result_get_logical (OviTensorResult *result);
+OviHistogram *ovi_tensor_result_get_histogram (OviTensorResult *result);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviTensorResult, ovi_tensor_result_unref)
 
 G_END_DECLS

@@ -440,6 +440,28 @@ test_report_text (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err, "/nonexistent/ovi-cli-test"));
 }
 
+/* A folder with no dump file in it is neither clean nor broken: the report
+ * says so and the exit status is its own. */
+static void
+test_report_no_dump (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *empty = g_build_filename (f->dir, "empty", "logs", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (empty, 0755), ==, 0);
+  g_free (ovi_fixture_write_bytes (empty, "train.log", "epoch 1\n", 8));
+  g_assert_cmpint (run (NULL, &out, &err, "report", empty, NULL), ==, 3);
+  g_assert_nonnull (strstr (out, "No dump file was found here"));
+  g_assert_null (strstr (out, "No overflow was recorded"));
+  g_assert_nonnull (strstr (err, "no dump file found"));
+  g_assert_nonnull (strstr (err, empty));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* A folder of dump files without an overflow is still "no overflow". */
+  g_assert_cmpint (run (NULL, &out, &err, "report", "--json", f->in, NULL), ==, 0);
+}
+
 static void
 test_stats_json (Fixture *f, gconstpointer data)
 {
@@ -497,6 +519,7 @@ main (int argc, char **argv)
   ADD ("/core/cli/convert-unknown-dtype", test_convert_unknown_dtype);
   g_test_add_func ("/core/cli/report-json", test_report_json);
   ADD ("/core/cli/report-text", test_report_text);
+  ADD ("/core/cli/report-no-dump", test_report_no_dump);
   ADD ("/core/cli/stats-json", test_stats_json);
 #undef ADD
   return g_test_run ();

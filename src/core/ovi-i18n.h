@@ -1,0 +1,9 @@
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+void ovi_i18n_init (void);
+
+G_END_DECLS
