@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "ovi-compare-page.h"
+#include "ovi-format.h"
 
 /* One operator across iterations: the statistics of one of its tensors side
  * by side, their histograms overlaid or stacked, and a grid of operators by
@@ -53,16 +54,19 @@ typedef struct
 {
   char *iteration;
   OviTensor *tensor;
-  OviAnalysis *analysis;
-  OviHistogram *histogram;
+  OviTensorResult *result;
   char *error;
+  struct _Job *job;
 } Item;
 
-typedef struct
+/* One comparison: a tensor per iteration, analysed by core off the main
+ * thread; shown once the last analysis is back. */
+typedef struct _Job
 {
+  OviComparePage *self;
+  GCancellable *cancellable;
   GPtrArray *items;
-  guint bins;
-  OviHistogramScale scale;
+  guint pending;
 } Job;
 
 static void
@@ -72,8 +76,7 @@ item_free (gpointer data)
 
   g_free (item->iteration);
   g_clear_object (&item->tensor);
-  g_clear_pointer (&item->analysis, ovi_analysis_unref);
-  g_clear_pointer (&item->histogram, ovi_histogram_free);
+  g_clear_pointer (&item->result, ovi_tensor_result_unref);
   g_free (item->error);
   g_free (item);
 }
@@ -84,6 +87,8 @@ job_free (gpointer data)
   Job *job = data;
 
   g_ptr_array_unref (job->items);
+  g_object_unref (job->cancellable);
+  g_object_unref (job->self);
   g_free (job);
 }
 
@@ -144,41 +149,6 @@ grid_label (GtkGrid *grid, int column, int row, const char *text, const char *cs
 }
 
 static void
-analyze_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  int saved_nice = ovi_thread_set_nice (10); /* the window's thread comes first */
-
-  for (guint i = 0; i < job->items->len; i++)
-    {
-      Item *item = g_ptr_array_index (job->items, i);
-      g_autoptr (GError) error = NULL;
-
-      if (g_cancellable_is_cancelled (cancellable))
-        break;
-      if (item->tensor == NULL)
-        continue;
-      item->analysis = ovi_tensor_analyze (item->tensor, &error);
-      if (item->analysis != NULL)
-        item->histogram = ovi_analysis_histogram (item->analysis, job->bins, job->scale, &error);
-      if (error != NULL)
-        {
-          item->error = g_strdup (error->message);
-          g_clear_pointer (&item->analysis, ovi_analysis_unref);
-        }
-    }
-  ovi_thread_set_nice (saved_nice);
-  if (!g_task_return_error_if_cancelled (task))
-    g_task_return_boolean (task, TRUE);
-}
-
-static char *
-format_value (double value)
-{
-  return isnan (value) ? g_strdup ("—") : g_strdup_printf ("%.6g", value);
-}
-
-static void
 show_results (OviComparePage *self, Job *job)
 {
   static const char *headers[] = {
@@ -213,22 +183,23 @@ show_results (OviComparePage *self, Job *job)
         grid_label (self->stats_grid, 1, row, dtype, NULL);
         grid_label (self->stats_grid, 2, row, shape, NULL);
       }
-      if (item->analysis == NULL)
+      if (item->result == NULL)
         {
           grid_label_span (self->stats_grid, 3, row, G_N_ELEMENTS (headers) - 3,
                            item->error ? item->error : "", "error");
           continue;
         }
       {
-        const OviStats *s = ovi_analysis_get_stats (item->analysis);
-        g_autofree char *min = format_value (s->min);
-        g_autofree char *max = format_value (s->max);
-        g_autofree char *mean = format_value (s->mean);
-        g_autofree char *std = format_value (s->std);
-        g_autofree char *max_abs = format_value (s->max_abs);
-        g_autofree char *nan = g_strdup_printf ("%" G_GUINT64_FORMAT, s->nan);
-        g_autofree char *inf = g_strdup_printf ("%" G_GUINT64_FORMAT, s->pos_inf + s->neg_inf);
-        g_autofree char *sat = g_strdup_printf ("%" G_GUINT64_FORMAT, s->saturated);
+        const OviStats *s = ovi_analysis_get_stats (ovi_tensor_result_get_analysis (item->result));
+        const OviHistogram *histogram = ovi_tensor_result_get_histogram (item->result);
+        g_autofree char *min = ovi_format_double (s->min);
+        g_autofree char *max = ovi_format_double (s->max);
+        g_autofree char *mean = ovi_format_double (s->mean);
+        g_autofree char *std = ovi_format_double (s->std);
+        g_autofree char *max_abs = ovi_format_double (s->max_abs);
+        g_autofree char *nan = ovi_format_count (s->nan);
+        g_autofree char *inf = ovi_format_count (s->pos_inf + s->neg_inf);
+        g_autofree char *sat = ovi_format_count (s->saturated);
         g_autofree char *first = s->first_nonfinite >= 0
                                      ? g_strdup_printf ("%" G_GINT64_FORMAT, s->first_nonfinite)
                                      : g_strdup ("—");
@@ -238,16 +209,17 @@ show_results (OviComparePage *self, Job *job)
         grid_label (self->stats_grid, 4, row, max, NULL);
         grid_label (self->stats_grid, 5, row, mean, NULL);
         grid_label (self->stats_grid, 6, row, std, NULL);
-        grid_label (self->stats_grid, 7, row, max_abs, s->max_abs >= 65504 ? "warning" : NULL);
+        grid_label (self->stats_grid, 7, row, max_abs,
+                    ovi_format_is_saturated (s->max_abs) ? "warning" : NULL);
         grid_label (self->stats_grid, 8, row, nan, s->nan ? "error" : NULL);
         grid_label (self->stats_grid, 9, row, inf, s->pos_inf + s->neg_inf ? "error" : NULL);
         grid_label (self->stats_grid, 10, row, sat, s->saturated ? "warning" : NULL);
         grid_label (self->stats_grid, 11, row, first, NULL);
-        if (item->histogram != NULL &&
-            ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
-          ovi_histogram_view_add_series (self->histogram, series,
-                                         g_steal_pointer (&item->histogram));
-        else if (item->histogram != NULL)
+        if (histogram != NULL && ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
+          ovi_histogram_view_add_series_full (self->histogram, series, histogram,
+                                              ovi_tensor_result_ref (item->result),
+                                              (GDestroyNotify) ovi_tensor_result_unref);
+        else if (histogram != NULL)
           n_hidden++;
       }
     }
@@ -263,17 +235,31 @@ show_results (OviComparePage *self, Job *job)
 }
 
 static void
-analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
+job_finished (Job *job)
 {
-  g_autoptr (OviComparePage) self = user_data;
+  OviComparePage *self = job->self;
+
+  if (!g_cancellable_is_cancelled (job->cancellable))
+    {
+      self->busy = FALSE;
+      gtk_spinner_set_spinning (self->spinner, FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+      show_results (self, job);
+    }
+  job_free (job);
+}
+
+static void
+item_analyzed (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  Item *item = user_data;
   g_autoptr (GError) error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    return;
-  self->busy = FALSE;
-  gtk_spinner_set_spinning (self->spinner, FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  show_results (self, g_task_get_task_data (G_TASK (result)));
+  item->result = ovi_tensor_analyze_finish (OVI_TENSOR (object), result, &error);
+  if (item->result == NULL)
+    item->error = g_strdup (error->message);
+  if (--item->job->pending == 0)
+    job_finished (item->job);
 }
 
 static OviTensor *
@@ -299,7 +285,8 @@ refresh_stats (OviComparePage *self)
   GHashTable *by_iteration = self->op ? g_hash_table_lookup (self->op_files, self->op) : NULL;
   GtkStringObject *label_item = gtk_drop_down_get_selected_item (self->tensor_dropdown);
   const char *label = label_item ? gtk_string_object_get_string (label_item) : NULL;
-  g_autoptr (GTask) task = NULL;
+  guint bins;
+  OviHistogramScale scale;
   Job *job;
 
   g_cancellable_cancel (self->cancellable);
@@ -314,12 +301,15 @@ refresh_stats (OviComparePage *self)
   if (by_iteration == NULL || label == NULL)
     return;
 
+  self->cancellable = g_cancellable_new ();
   job = g_new0 (Job, 1);
+  job->self = g_object_ref (self);
+  job->cancellable = g_object_ref (self->cancellable);
   job->items = g_ptr_array_new_with_free_func (item_free);
-  job->bins = self->settings ? g_settings_get_uint (self->settings, "histogram-bins") : 64;
-  job->scale = self->settings && g_settings_get_boolean (self->settings, "histogram-symlog")
-                   ? OVI_HISTOGRAM_SYMLOG
-                   : OVI_HISTOGRAM_LINEAR;
+  bins = self->settings ? g_settings_get_uint (self->settings, "histogram-bins") : 64;
+  scale = self->settings && g_settings_get_boolean (self->settings, "histogram-symlog")
+              ? OVI_HISTOGRAM_SYMLOG
+              : OVI_HISTOGRAM_LINEAR;
   for (guint i = 0; i < self->iterations->len; i++)
     {
       const char *iteration = g_ptr_array_index (self->iterations, i);
@@ -336,19 +326,28 @@ refresh_stats (OviComparePage *self)
       item = g_new0 (Item, 1);
       tensor = find_tensor (file, label);
       item->iteration = g_strdup (iteration);
+      item->job = job;
       if (tensor != NULL && ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
         item->tensor = g_object_ref (tensor);
       g_ptr_array_add (job->items, item);
     }
 
-  self->cancellable = g_cancellable_new ();
   self->busy = TRUE;
   gtk_spinner_set_spinning (self->spinner, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
-  task = g_task_new (NULL, self->cancellable, analyze_done, g_object_ref (self));
-  g_task_set_source_tag (task, refresh_stats);
-  g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, analyze_thread);
+  /* One more than the analyses, so none finishes the job while they start. */
+  job->pending = 1;
+  for (guint i = 0; i < job->items->len; i++)
+    {
+      Item *item = g_ptr_array_index (job->items, i);
+
+      if (item->tensor == NULL)
+        continue;
+      job->pending++;
+      ovi_tensor_analyze_async (item->tensor, bins, scale, job->cancellable, item_analyzed, item);
+    }
+  if (--job->pending == 0)
+    job_finished (job);
 }
 
 static void

@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-format.h"
 #include "ovi-record-view.h"
 
 /* The details of one overflow record: its status as a checklist of the
@@ -76,8 +77,8 @@ add_field (OviRecordView *self, const char *name, const char *value)
 static void
 add_field_u64 (OviRecordView *self, const char *name, guint64 value, gboolean hex)
 {
-  g_autofree char *text = hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value)
-                              : g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  g_autofree char *text =
+      hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value) : ovi_format_count (value);
   add_field (self, name, text);
 }
 

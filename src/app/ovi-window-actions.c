@@ -165,71 +165,52 @@ edit_ignore_list_action (GtkWidget *widget, const char *action_name, GVariant *p
 
 /* --- export ---------------------------------------------------------------- */
 
+G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_REPORT_JSON == (int) OVI_EXPORT_REPORT_JSON);
+G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_OVERFLOW_JSON == (int) OVI_EXPORT_OVERFLOW_JSON);
+
+/* The selected tensor or overflow file, for the exports that need one. */
+static gpointer
+export_item (OviWindow *self, OviWindowExport what)
+{
+  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
+
+  switch (what)
+    {
+    case OVI_WINDOW_EXPORT_TENSOR_NPY:
+    case OVI_WINDOW_EXPORT_TENSOR_TXT:
+      return selected_tensor (self);
+    case OVI_WINDOW_EXPORT_OVERFLOW_JSON:
+      return record ? ovi_overflow_record_get_file (record) : NULL;
+    default:
+      return NULL;
+    }
+}
+
+/* The export the menu items run, synchronously: for tests. */
 gboolean
 ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error)
 {
   OviDumpFolder *folder;
-  OviTensor *tensor;
-  OviOverflowRecord *record;
-  g_autofree char *contents = NULL;
 
   g_return_val_if_fail (OVI_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   folder = ovi_session_get_folder (self->session);
-  tensor = selected_tensor (self);
-  record = ovi_session_get_selected_record (self->session);
   if (folder == NULL)
     {
       g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
                            _ ("No folder is open"));
       return FALSE;
     }
-  if (ovi_dump_folder_contains_path (folder, path))
-    {
-      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
-                           _ ("Not written: the destination is inside the inspected folder. Choose "
-                              "another folder."));
-      return FALSE;
-    }
-
-  switch (what)
-    {
-    case OVI_WINDOW_EXPORT_REPORT_JSON:
-    case OVI_WINDOW_EXPORT_REPORT_TEXT:
-      contents = what == OVI_WINDOW_EXPORT_REPORT_JSON ? ovi_report_to_json (folder)
-                                                       : ovi_report_to_text (folder);
-      return ovi_export_write_contents (path, contents, strlen (contents),
-                                        OVI_EXPORT_FLAGS_OVERWRITE, error);
-    case OVI_WINDOW_EXPORT_TENSOR_NPY:
-    case OVI_WINDOW_EXPORT_TENSOR_TXT:
-      if (tensor == NULL)
-        {
-          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
-                               _ ("No tensor is selected"));
-          return FALSE;
-        }
-      return ovi_export_tensor (
-          tensor, what == OVI_WINDOW_EXPORT_TENSOR_NPY ? OVI_EXPORT_NPY : OVI_EXPORT_TXT, path,
-          OVI_EXPORT_FLAGS_OVERWRITE, error);
-    case OVI_WINDOW_EXPORT_OVERFLOW_JSON:
-      if (record == NULL || ovi_overflow_record_get_file (record) == NULL)
-        {
-          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
-                               _ ("No overflow record is selected"));
-          return FALSE;
-        }
-      return ovi_export_overflow_json (ovi_overflow_record_get_file (record), path,
-                                       OVI_EXPORT_FLAGS_OVERWRITE, error);
-    default:
-      g_return_val_if_reached (FALSE);
-    }
+  return ovi_report_export (folder, (OviExportTarget) what, export_item (self, what), path, NULL,
+                            error);
 }
 
 typedef struct
 {
   OviWindow *window;
   OviWindowExport what;
+  char *path; /* once chosen */
 } ExportRequest;
 
 static void
@@ -238,30 +219,25 @@ export_request_free (gpointer data)
   ExportRequest *request = data;
 
   g_object_unref (request->window);
+  g_free (request->path);
   g_free (request);
 }
 
 static void
-export_chosen (GFile *file, gpointer user_data)
+export_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   ExportRequest *request = user_data;
   OviWindow *self = request->window;
-  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  const char *path = request->path;
   g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
   g_autofree char *title = NULL;
   AdwToast *toast;
 
-  if (file == NULL)
-    return;
-  if (path == NULL)
-    {
-      _ovi_window_show_toast (self, _ ("Only local files can be written"));
-      return;
-    }
-  if (!ovi_window_export_to_path (self, request->what, path, &error))
+  if (!ovi_report_export_finish (OVI_DUMP_FOLDER (object), result, &error))
     {
       _ovi_window_show_toast (self, error->message);
+      export_request_free (request);
       return;
     }
   name = g_path_get_basename (path);
@@ -271,6 +247,33 @@ export_chosen (GFile *file, gpointer user_data)
   adw_toast_set_action_name (toast, "win.open-folder");
   adw_toast_set_action_target_value (toast, g_variant_new_string (path));
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  export_request_free (request);
+}
+
+/* Written by core off the main thread. */
+static void
+export_chosen (GFile *file, gpointer user_data)
+{
+  ExportRequest *request = user_data;
+  OviWindow *self = request->window;
+  OviDumpFolder *folder = ovi_session_get_folder (self->session);
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  ExportRequest *writing;
+
+  if (file == NULL || folder == NULL)
+    return;
+  if (path == NULL)
+    {
+      _ovi_window_show_toast (self, _ ("Only local files can be written"));
+      return;
+    }
+  writing = g_new0 (ExportRequest, 1);
+  writing->window = g_object_ref (self);
+  writing->what = request->what;
+  writing->path = g_steal_pointer (&path);
+  ovi_report_export_async (folder, (OviExportTarget) writing->what,
+                           export_item (self, writing->what), writing->path, NULL, export_done,
+                           writing);
 }
 
 static void
