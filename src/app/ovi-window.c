@@ -275,6 +275,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, window_title);
 
   _ovi_window_class_add_actions (widget_class);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
 }
 
 static void

@@ -1127,6 +1127,118 @@ test_open_single_file (Fixture *f, gconstpointer data)
   g_assert_cmpstr (status, ==, "0x110 FP16+INT");
 }
 
+/* --- states of the overflow table ---------------------------------------- */
+
+static const char *
+empty_title (OviWindow *window)
+{
+  AdwStatusPage *page = ADW_STATUS_PAGE (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (window)),
+                                     OVI_TYPE_OVERFLOWS_PAGE, "record_empty_page"));
+
+  return adw_status_page_get_title (page);
+}
+
+/* Until rows arrive, a scan shows "Scanning…", never "no overflow". */
+static void
+test_scanning_state (Fixture *f, gconstpointer data)
+{
+  OviOverflowsPage *page = ovi_window_get_overflows_page (f->window);
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
+  g_assert_true (ovi_window_get_loading (f->window));
+  g_assert_cmpuint (
+      g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))),
+      ==, 0);
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "scanning");
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "table");
+}
+
+static void
+test_no_dump_file_state (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) empty = g_file_new_for_path (f->tmpdir);
+
+  ovi_window_open_file (f->window, empty);
+  g_assert_cmpstr (ovi_overflows_page_get_state (ovi_window_get_overflows_page (f->window)), ==,
+                   "scanning");
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_cmpstr (ovi_overflows_page_get_state (ovi_window_get_overflows_page (f->window)), ==,
+                   "empty");
+  g_assert_cmpstr (empty_title (f->window), ==, _ ("No Dump Files"));
+}
+
+static void
+test_filter_no_match_state (Fixture *f, gconstpointer data)
+{
+  OviOverflowsPage *page = ovi_window_get_overflows_page (f->window);
+  GtkEditable *search = GTK_EDITABLE (
+      gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_OVERFLOWS_PAGE, "record_search"));
+
+  gtk_editable_set_text (search, "no-operator-has-this-name");
+  settle (400);
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "empty");
+  g_assert_cmpstr (empty_title (f->window), ==, _ ("No Matching Records"));
+  gtk_editable_set_text (search, "");
+  settle (400);
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "table");
+}
+
+/* Cancel mid-scan: the scan and the delivery stop, the progress area
+ * hides, Cancel disables, and the window says what it shows is partial. */
+static void
+test_cancel_partial (Fixture *f, gconstpointer data)
+{
+  GtkWidget *window = GTK_WIDGET (f->window);
+  GtkRevealer *progress =
+      GTK_REVEALER (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "progress_revealer"));
+  GtkRevealer *banner =
+      GTK_REVEALER (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "cancelled_revealer"));
+  GtkWidget *cancel =
+      GTK_WIDGET (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "cancel_button"));
+  OviSession *session = ovi_window_get_session (f->window);
+
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+  gtk_widget_activate_action (window, "win.reload", NULL);
+  g_assert_true (gtk_widget_get_sensitive (cancel));
+  gtk_widget_activate_action (window, "win.cancel", NULL);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  settle (100);
+  g_assert_true (ovi_session_get_cancelled (session));
+  g_assert_false (gtk_revealer_get_reveal_child (progress));
+  g_assert_true (gtk_revealer_get_reveal_child (banner));
+  g_assert_false (gtk_widget_get_sensitive (cancel));
+
+  /* A new scan clears the banner. */
+  gtk_widget_activate_action (window, "win.reload", NULL);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_false (ovi_session_get_cancelled (session));
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+}
+
+/* The details pane shows the selected record through its "record"
+ * property, bound to the session's selection. */
+static void
+test_record_view_follows_selection (Fixture *f, gconstpointer data)
+{
+  OviRecordView *details = ovi_window_get_record_details (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+
+  g_assert_cmpuint (g_list_model_get_n_items (records), >=, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      g_autoptr (OviOverflowRecord) shown = NULL;
+
+      g_assert_true (ovi_window_select_record (f->window, record));
+      g_object_get (details, "record", &shown, NULL);
+      g_assert_true (shown == record);
+      g_assert_true (ovi_session_get_selected_record (session) == record);
+    }
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -1247,6 +1359,11 @@ main (int argc, char *argv[])
   ADD ("/app/window/drop-folder", test_drop_folder);
   ADD ("/app/window/cancel", test_cancel);
   ADD ("/app/window/large-table", test_large_table);
+  ADD ("/app/window/scanning-state", test_scanning_state);
+  ADD ("/app/window/no-dump-file-state", test_no_dump_file_state);
+  ADD ("/app/window/filter-no-match-state", test_filter_no_match_state);
+  ADD ("/app/window/cancel-partial", test_cancel_partial);
+  ADD ("/app/window/record-view-follows-selection", test_record_view_follows_selection);
   ADD ("/app/screenshots", test_screenshots);
   g_test_add_func ("/app/window-state", test_window_state);
   g_test_add_func ("/app/open-several", test_open_several);
