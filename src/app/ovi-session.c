@@ -92,6 +92,15 @@ analyzing_changed (OviSession *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/* A cancel while the operators are summarized, after the listing, leaves a
+ * partial result too. */
+static void
+folder_cancelled_changed (OviSession *self)
+{
+  if (ovi_dump_folder_get_cancelled (self->folder))
+    set_cancelled (self, TRUE);
+}
+
 static void
 files_changed (OviSession *self, guint position, guint removed, guint added, GListModel *files)
 {
@@ -398,6 +407,8 @@ ovi_session_load (OviSession *self, GFile *root)
 
   g_signal_connect_swapped (self->folder, "notify::analyzing", G_CALLBACK (analyzing_changed),
                             self);
+  g_signal_connect_swapped (self->folder, "notify::cancelled",
+                            G_CALLBACK (folder_cancelled_changed), self);
   g_signal_connect_swapped (ovi_dump_folder_get_files (self->folder), "items-changed",
                             G_CALLBACK (files_changed), self);
   g_signal_connect_swapped (ovi_dump_folder_get_records (self->folder), "items-changed",

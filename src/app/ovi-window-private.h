@@ -11,6 +11,15 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  OVI_WINDOW_EXPORT_REPORT_JSON,
+  OVI_WINDOW_EXPORT_REPORT_TEXT,
+  OVI_WINDOW_EXPORT_TENSOR_NPY,
+  OVI_WINDOW_EXPORT_TENSOR_TXT,
+  OVI_WINDOW_EXPORT_OVERFLOW_JSON,
+} OviWindowExport;
+
 /* Shared by ovi-window.c and ovi-window-actions.c. */
 struct _OviWindow
 {
@@ -48,6 +57,8 @@ void _ovi_window_update_actions (OviWindow *self);
 void _ovi_window_show_toast (OviWindow *self, const char *title);
 
 /* For tests and benchmarks. */
+gboolean
+ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error);
 OviSession *ovi_window_get_session (OviWindow *self);
 OviOverflowsPage *ovi_window_get_overflows_page (OviWindow *self);
 OviOperatorsPage *ovi_window_get_operators_page (OviWindow *self);

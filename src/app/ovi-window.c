@@ -100,10 +100,16 @@ folder_changed (OviWindow *self)
 static void
 load_finished (OviWindow *self, const GError *error)
 {
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    _ovi_window_show_toast (self, _ ("Scan cancelled: showing what was found so far"));
-  else if (error != NULL)
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     _ovi_window_show_toast (self, error->message);
+}
+
+static void
+cancelled_changed (OviWindow *self)
+{
+  if (ovi_session_get_cancelled (self->session))
+    _ovi_window_show_toast (self, _ ("Scan cancelled: showing what was found so far"));
+  busy_changed (self);
 }
 
 void
@@ -178,7 +184,7 @@ setup_session (OviWindow *self, OviApplication *app)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (busy_changed), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->session, "notify::cancelled", G_CALLBACK (busy_changed), self,
+  g_signal_connect_object (self->session, "notify::cancelled", G_CALLBACK (cancelled_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::n-problems", G_CALLBACK (update_problems), self,
                            G_CONNECT_SWAPPED);

@@ -7,15 +7,6 @@
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  OVI_WINDOW_EXPORT_REPORT_JSON,
-  OVI_WINDOW_EXPORT_REPORT_TEXT,
-  OVI_WINDOW_EXPORT_TENSOR_NPY,
-  OVI_WINDOW_EXPORT_TENSOR_TXT,
-  OVI_WINDOW_EXPORT_OVERFLOW_JSON,
-} OviWindowExport;
-
 #define OVI_TYPE_WINDOW (ovi_window_get_type ())
 G_DECLARE_FINAL_TYPE (OviWindow, ovi_window, OVI, WINDOW, AdwApplicationWindow)
 
@@ -27,7 +18,5 @@ gboolean ovi_window_get_busy (OviWindow *self);
 void ovi_window_show_page (OviWindow *self, const char *name);
 void ovi_window_show_tensor (OviWindow *self, OviDumpFile *op, guint index);
 gboolean ovi_window_select_record (OviWindow *self, OviOverflowRecord *record);
-gboolean
-ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error);
 
 G_END_DECLS
