@@ -155,6 +155,13 @@ show_status (OviRecordView *self, OviOverflowRecord *record)
     }
 }
 
+static gboolean
+blame_to_description (GBinding *binding, const GValue *from, GValue *to, gpointer unused)
+{
+  g_value_set_string (to, ovi_blame_describe (g_value_get_int (from)));
+  return TRUE;
+}
+
 static void
 show_operator (OviRecordView *self, OviOverflowRecord *record)
 {
@@ -186,14 +193,13 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
   }
   add_row (self, self->op_group, row);
 
-  if (ovi_dump_file_peek_blame (op) != OVI_BLAME_UNKNOWN)
-    {
-      row = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("Class"));
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                                   ovi_blame_describe (ovi_dump_file_peek_blame (op)));
-      add_row (self, self->op_group, row);
-    }
+  /* The class core finds for the operator, once its summary arrives. */
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("Class"));
+  g_object_bind_property_full (op, "blame", row, "subtitle", G_BINDING_SYNC_CREATE,
+                               blame_to_description, NULL, NULL, NULL);
+  g_object_bind_property (op, "analyzed", row, "visible", G_BINDING_SYNC_CREATE);
+  add_row (self, self->op_group, row);
 
   row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("File"));
