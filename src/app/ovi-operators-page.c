@@ -33,6 +33,7 @@ enum
 {
   PROP_0,
   PROP_SESSION,
+  PROP_TENSOR,
   N_PROPS
 };
 
@@ -135,9 +136,18 @@ ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, 
     case PROP_SESSION:
       g_value_set_object (value, self->session);
       break;
+    case PROP_TENSOR:
+      g_value_set_object (value, ovi_operators_page_get_tensor (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+tensor_changed (OviOperatorsPage *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
 }
 
 static void
@@ -187,6 +197,10 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   properties[PROP_SESSION] =
       g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
                            G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The tensor shown below the table: what "Selected Tensor" exports. */
+  properties[PROP_TENSOR] =
+      g_param_spec_object ("tensor", NULL, NULL, OVI_TYPE_TENSOR,
+                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (OVI_TYPE_DUMP_FILE);
@@ -218,6 +232,7 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
                                                 G_CALLBACK (ovi_format_search_text));
   gtk_widget_class_bind_template_callback (widget_class, rows_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, tensor_changed);
 }
 
 static void
@@ -299,6 +314,13 @@ ovi_operators_page_get_column_view (OviOperatorsPage *self)
 {
   g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
   return self->op_view;
+}
+
+OviTensor *
+ovi_operators_page_get_tensor (OviOperatorsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
+  return self->tensor_view ? ovi_tensor_view_get_tensor (self->tensor_view) : NULL;
 }
 
 OviTensorView *

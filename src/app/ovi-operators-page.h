@@ -14,6 +14,7 @@ OviSession *ovi_operators_page_get_session (OviOperatorsPage *self);
 void ovi_operators_page_set_session (OviOperatorsPage *self, OviSession *session);
 void ovi_operators_page_show_tensor (OviOperatorsPage *self, guint index);
 void ovi_operators_page_focus_search (OviOperatorsPage *self);
+OviTensor *ovi_operators_page_get_tensor (OviOperatorsPage *self);
 GtkColumnView *ovi_operators_page_get_column_view (OviOperatorsPage *self);
 OviTensorView *ovi_operators_page_get_tensor_view (OviOperatorsPage *self);
 

@@ -12,7 +12,7 @@
 static OviTensor *
 selected_tensor (OviWindow *self)
 {
-  return ovi_tensor_view_get_tensor (ovi_operators_page_get_tensor_view (self->operators_page));
+  return ovi_operators_page_get_tensor (self->operators_page);
 }
 
 void

@@ -298,9 +298,8 @@ ovi_window_init (OviWindow *self)
   g_signal_group_connect_swapped (self->folder_signals, "notify::overflow-records",
                                   G_CALLBACK (update_progress), self);
 
-  g_signal_connect_object (ovi_operators_page_get_tensor_view (self->operators_page),
-                           "notify::tensor", G_CALLBACK (_ovi_window_update_actions), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->operators_page, "notify::tensor",
+                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
