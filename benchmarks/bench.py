@@ -2,13 +2,14 @@
 """Overflow Inspector against what a user would otherwise run (Python with
 numpy and the protobuf module), measured side by side in one run.
 
-    benchmarks/run [--quick] [--runs N] [--build DIR]
+    benchmarks/run [--quick] [--runs N] [--build DIR] [--only CASE]...
 
 Inputs are written by the project's own writer (ovi-bench-make) into a
 temporary folder. Each case runs N times; the table shows medians and the
 ratio reference / inspector. --quick uses small sizes and checks only that
 the outputs agree (the test suite runs it)."""
 import argparse
+import itertools
 import json
 import os
 import resource
@@ -25,7 +26,15 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--quick", action="store_true")
 parser.add_argument("--runs", type=int, default=5)
 parser.add_argument("--build", default=os.path.join(top, "_build-bench"))
+CASES = ("index", "stats", "txt", "npy", "convert", "window")
+parser.add_argument("--only", choices=CASES, action="append",
+                    help="run only this case (may be repeated); default: all")
 args = parser.parse_args()
+
+
+def want(case):
+    return not args.only or case in args.only
+
 runs = 1 if args.quick else args.runs
 
 cli = os.path.join(args.build, "src", "cli", "overflow-inspector-cli")
@@ -92,109 +101,152 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
         env.pop("OPENBLAS_CORETYPE", None)
         env.pop("OPENBLAS_L2_SIZE", None)
 
-    # 1. Index a tree and write the JSON report.
-    iterations, ops, overflows = (2, 50, 5) if args.quick else (100, 1000, 10)
     tree = os.path.join(inputs, "tree")
-    run([make, "tree", tree, str(iterations), str(ops), str(overflows)])
-    # Writeback of the 101 000 files just written would land in whichever
-    # run comes first: each run starts with none pending.
-    ours = median_of([cli, "report", "--json", "--records-only", tree], prepare=os.sync)
-    theirs = median_of([python, os.path.join(reference, "index.py"), tree], env, prepare=os.sync)
-    mine = json.loads(subprocess.run([cli, "report", "--json", "--records-only", tree], capture_output=True).stdout)
-    ref = json.loads(subprocess.run([python, os.path.join(reference, "index.py"), tree],
-                                    capture_output=True, env=env).stdout)
-    if [(r["task_id"], r["status"], r["op"]["op_name"] if r["op"] else None) for r in mine["records"]] != \
-       [(r["task_id"], r["status"], r["op"]["op_name"] if r["op"] else None) for r in ref["records"]]:
-        failures.append("index: the reports disagree")
-    row(f"index {iterations * (ops + overflows)} files, JSON report", ours, theirs,
-        ">= 20x, < 2 s", f"{len(mine['records'])} records")
+    iterations, ops, overflows = (2, 50, 5) if args.quick else (100, 1000, 10)
+    if want("index") or want("window"):
+        run([make, "tree", tree, str(iterations), str(ops), str(overflows)])
+    if want("index"):
+        # 1. Index a tree and write the JSON report.
+        # Writeback of the 101 000 files just written would land in whichever
+        # run comes first: each run starts with none pending.
+        ours = median_of([cli, "report", "--json", "--records-only", tree], prepare=os.sync)
+        theirs = median_of([python, os.path.join(reference, "index.py"), tree], env, prepare=os.sync)
+        mine = json.loads(subprocess.run([cli, "report", "--json", "--records-only", tree], capture_output=True).stdout)
+        ref = json.loads(subprocess.run([python, os.path.join(reference, "index.py"), tree],
+                                        capture_output=True, env=env).stdout)
+        if [(r["task_id"], r["status"], r["op"]["op_name"] if r["op"] else None) for r in mine["records"]] != \
+           [(r["task_id"], r["status"], r["op"]["op_name"] if r["op"] else None) for r in ref["records"]]:
+            failures.append("index: the reports disagree")
+        row(f"index {iterations * (ops + overflows)} files, JSON report", ours, theirs,
+            ">= 20x, < 2 s", f"{len(mine['records'])} records")
 
-    # 2. and 3. Statistics and a 256-bin histogram.
-    for dtype, count in (("float16", 1 << 28), ("bfloat16", 1 << 26), ("float32", 1 << 26)):
-        if args.quick:
-            count = 1 << 20
-        path = os.path.join(inputs, f"{dtype}.dump")
-        run([make, "tensor", path, dtype, str(count)])
-        ours = median_of([cli, "stats", "--bins", "256", "--json", path])
-        theirs = median_of([python, os.path.join(reference, "tensor_stats.py"), path, "256"], env)
-        mine = json.loads(subprocess.run([cli, "stats", "--bins", "256", "--json", path],
-                                         capture_output=True).stdout)["tensors"][0]
-        ref = json.loads(subprocess.run([python, os.path.join(reference, "tensor_stats.py"), path,
-                                         "256"], capture_output=True, env=env).stdout)
-        for key in ("count", "nan", "pos_inf", "neg_inf"):
-            if mine[key] != ref[key]:
-                failures.append(f"stats {dtype}: {key} {mine[key]} != {ref[key]}")
-        for key in ("min", "max", "mean", "std"):
-            if abs(mine[key] - ref[key]) > 1e-6 * max(1.0, abs(ref[key])):
-                failures.append(f"stats {dtype}: {key} {mine[key]} != {ref[key]}")
-        row(f"stats + histogram, {dtype} x {count}", ours, theirs, ">= 3x")
-        if dtype == "float16":
-            cat = median_of(["sh", "-c", f"cat '{path}' > /dev/null"])
-            rows.append((f"  same file: cat > /dev/null", cat, ours, ours / cat, "<= 2x cat",
-                         "ratio = inspector / cat"))
+    if want("stats"):
+        # 2. and 3. Statistics and a 256-bin histogram.
+        for dtype, count in (("float16", 1 << 28), ("bfloat16", 1 << 26), ("float32", 1 << 26)):
+            if args.quick:
+                count = 1 << 20
+            path = os.path.join(inputs, f"{dtype}.dump")
+            run([make, "tensor", path, dtype, str(count)])
+            ours = median_of([cli, "stats", "--bins", "256", "--json", path])
+            theirs = median_of([python, os.path.join(reference, "tensor_stats.py"), path, "256"], env)
+            mine = json.loads(subprocess.run([cli, "stats", "--bins", "256", "--json", path],
+                                             capture_output=True).stdout)["tensors"][0]
+            ref = json.loads(subprocess.run([python, os.path.join(reference, "tensor_stats.py"), path,
+                                             "256"], capture_output=True, env=env).stdout)
+            for key in ("count", "nan", "pos_inf", "neg_inf"):
+                if mine[key] != ref[key]:
+                    failures.append(f"stats {dtype}: {key} {mine[key]} != {ref[key]}")
+            for key in ("min", "max", "mean", "std"):
+                if abs(mine[key] - ref[key]) > 1e-6 * max(1.0, abs(ref[key])):
+                    failures.append(f"stats {dtype}: {key} {mine[key]} != {ref[key]}")
+            row(f"stats + histogram, {dtype} x {count}", ours, theirs, ">= 3x")
+            if dtype == "float16":
+                cat = median_of(["sh", "-c", f"cat '{path}' > /dev/null"])
+                rows.append((f"  same file: cat > /dev/null", cat, ours, ours / cat, "<= 2x cat",
+                             "ratio = inspector / cat"))
 
-    # 4. .txt export.
-    count = 1 << 14 if args.quick else 1 << 24
-    path = os.path.join(inputs, "txt.dump")
-    run([make, "tensor", path, "float16", str(count)])
-    out_ours, out_theirs = os.path.join(outputs, "txt-ours"), os.path.join(outputs, "theirs.txt")
-    ours = median_of([cli, "convert", "--force", "--to", "txt", "--output", out_ours, path])
-    theirs = median_of([python, os.path.join(reference, "to_txt.py"), path, out_theirs], env)
-    with open(os.path.join(out_ours, "txt.dump.output.0.txt"), "rb") as a, open(out_theirs, "rb") as b:
-        if a.read() != b.read():
-            failures.append("txt: not byte-identical to numpy.savetxt")
-    row(f".txt export, float16 x {count}", ours, theirs, ">= 10x, identical")
+    if want("txt"):
+        # 4. .txt export.
+        count = 1 << 14 if args.quick else 1 << 24
+        path = os.path.join(inputs, "txt.dump")
+        run([make, "tensor", path, "float16", str(count)])
+        out_ours, out_theirs = os.path.join(outputs, "txt-ours"), os.path.join(outputs, "theirs.txt")
+        ours = median_of([cli, "convert", "--force", "--to", "txt", "--output", out_ours, path])
+        theirs = median_of([python, os.path.join(reference, "to_txt.py"), path, out_theirs], env)
+        with open(os.path.join(out_ours, "txt.dump.output.0.txt"), "rb") as a, open(out_theirs, "rb") as b:
+            if a.read() != b.read():
+                failures.append("txt: not byte-identical to numpy.savetxt")
+        row(f".txt export, float16 x {count}", ours, theirs, ">= 10x, identical")
 
-    # 5. .npy conversion of a 1 GiB tensor.
-    count = 1 << 20 if args.quick else 1 << 29
-    path = os.path.join(inputs, "npy.dump")
-    run([make, "tensor", path, "float16", str(count)])
-    out_ours, out_theirs = os.path.join(outputs, "npy-ours"), os.path.join(outputs, "theirs.npy")
-    # Each run starts with no dirty pages: otherwise whichever runs first
-    # pays for writing back the 1 GiB input just generated.
-    ours = median_of([cli, "convert", "--force", "--output", out_ours, path], prepare=os.sync)
-    theirs = median_of([python, os.path.join(reference, "to_npy.py"), path, out_theirs], env,
-                       prepare=os.sync)
-    import numpy as np
-    a = np.load(os.path.join(out_ours, "npy.dump.output.0.npy"), mmap_mode="r")
-    b = np.load(out_theirs, mmap_mode="r")
-    if a.dtype != b.dtype or a.shape != b.shape or not np.array_equal(a.view(np.uint16), b.view(np.uint16)):
-        failures.append("npy: differs from numpy.save")
-    peak = peak_rss_kib([cli, "convert", "--force", "--output", out_ours, path])
-    size_mib = count * 2 / 2**20
-    row(f".npy conversion, {size_mib:.0f} MiB tensor", ours, theirs, ">= 1x",
-        f"peak RSS {peak / 1024:.0f} MiB (limit {size_mib + 64:.0f})")
-    if peak / 1024 > size_mib + 64:
-        failures.append(f"npy: peak RSS {peak / 1024:.0f} MiB > {size_mib + 64:.0f} MiB")
+    if want("npy"):
+        # 5. .npy conversion of a 1 GiB tensor.
+        count = 1 << 20 if args.quick else 1 << 29
+        path = os.path.join(inputs, "npy.dump")
+        run([make, "tensor", path, "float16", str(count)])
+        out_ours, out_theirs = os.path.join(outputs, "npy-ours"), os.path.join(outputs, "theirs.npy")
+        # Each run starts with no dirty pages: otherwise whichever runs first
+        # pays for writing back the 1 GiB input just generated.
+        ours = median_of([cli, "convert", "--force", "--output", out_ours, path], prepare=os.sync)
+        theirs = median_of([python, os.path.join(reference, "to_npy.py"), path, out_theirs], env,
+                           prepare=os.sync)
+        import numpy as np
+        a = np.load(os.path.join(out_ours, "npy.dump.output.0.npy"), mmap_mode="r")
+        b = np.load(out_theirs, mmap_mode="r")
+        if a.dtype != b.dtype or a.shape != b.shape or not np.array_equal(a.view(np.uint16), b.view(np.uint16)):
+            failures.append("npy: differs from numpy.save")
+        peak = peak_rss_kib([cli, "convert", "--force", "--output", out_ours, path])
+        size_mib = count * 2 / 2**20
+        row(f".npy conversion, {size_mib:.0f} MiB tensor", ours, theirs, ">= 1x",
+            f"peak RSS {peak / 1024:.0f} MiB (limit {size_mib + 64:.0f})")
+        if peak / 1024 > size_mib + 64:
+            failures.append(f"npy: peak RSS {peak / 1024:.0f} MiB > {size_mib + 64:.0f} MiB")
 
-    # 6. The window's main loop while it scans the tree and computes the
-    # histogram of the float16 tensor of case 2.
-    ui = os.path.join(args.build, "benchmarks", "ovi-bench-ui")
-    if os.path.exists(ui) and shutil.which("xvfb-run") and not args.quick:
-        os.sync()   # the gigabytes the .npy case wrote
-        results = []
+    if want("convert"):
+        # 7. convert of 1 000 small op dump files (2 000 .npy), against a
+        # script doing the vendor converter's per-file work: parse each
+        # header with the protobuf module, numpy.save each tensor.
+        n_files = 20 if args.quick else 1000
+        many = os.path.join(inputs, "many")
+        run([make, "tree", many, "1", str(n_files), "0"])
+        # Every run of either side writes into a folder of its own, and
+        # nothing is deleted until the end: deleting the previous run's
+        # 2 000 files first would leave just-deleted inodes that ext4 scans
+        # on each new allocation (recently_deleted() in perf), a cost that
+        # would land on whichever side ran next.
+        counter = itertools.count()
+        ours_t, theirs_t = [], []
         for _ in range(runs):
-            runtime = tempfile.mkdtemp(prefix="ovi-bench-xdg-")
-            out = subprocess.run(
-                ["dbus-run-session", "--", "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
-                 "env", "GSETTINGS_BACKEND=memory", "GSETTINGS_SCHEMA_DIR=" + os.path.join(args.build, "data"),
-                 "GSK_RENDERER=cairo", "GTK_A11Y=none", "XDG_RUNTIME_DIR=" + runtime,
-                 ui, tree, os.path.join(inputs, "float16.dump")],
-                capture_output=True, text=True)
-            shutil.rmtree(runtime, ignore_errors=True)
-            line = [l for l in out.stdout.splitlines() if l.startswith("{")]
-            if not line:
-                failures.append("ui: " + out.stderr[-500:])
-                break
-            results.append(json.loads(line[-1]))
-        if results:
-            worst = sorted(r["worst_ms"] for r in results)
-            after = sorted(r["worst_after_first_frame_ms"] for r in results)
-            median = statistics.median(worst) / 1000
-            rows.append(("window: longest main-loop turn", median, 0.050, 0.050 / median, "<= 50 ms",
-                         f"{results[0]['files']} files scanned + histogram; runs {worst[0]:.0f}-{worst[-1]:.0f} ms; "
-                         f"after the first frame of the folder {statistics.median(after):.0f} ms "
-                         f"({after[0]:.0f}-{after[-1]:.0f})"))
+            os.sync()
+            out_ours = os.path.join(outputs, f"many-ours-{next(counter)}")
+            ours_t.append(timed([cli, "convert", "--output", out_ours, many])[0])
+            os.sync()
+            out_theirs = os.path.join(outputs, f"many-ref-{next(counter)}")
+            theirs_t.append(timed([python, os.path.join(reference, "convert_many.py"), many,
+                                   out_theirs], env)[0])
+        produced = []
+        for dirpath, _, filenames in os.walk(out_ours):
+            for name in filenames:
+                rel = os.path.relpath(os.path.join(dirpath, name), out_ours)
+                with open(os.path.join(out_ours, rel), "rb") as a, \
+                     open(os.path.join(out_theirs, rel), "rb") as b:
+                    if a.read() != b.read():
+                        failures.append(f"convert: {rel} differs from numpy.save")
+                produced.append(rel)
+        n_theirs = sum(len(f) for _, _, f in os.walk(out_theirs))
+        if len(produced) != 2 * n_files or n_theirs != 2 * n_files:
+            failures.append(f"convert: {len(produced)} and {n_theirs} files, not {2 * n_files}")
+        row(f"convert {n_files} small op dump files to .npy", statistics.median(ours_t),
+            statistics.median(theirs_t), ">= 15x", f"{len(produced)} files, byte-identical")
+
+    if want("window") and os.path.exists(os.path.join(inputs, "float16.dump")):
+        # 6. The window's main loop while it scans the tree and computes the
+        # histogram of the float16 tensor of case 2.
+        ui = os.path.join(args.build, "benchmarks", "ovi-bench-ui")
+        if os.path.exists(ui) and shutil.which("xvfb-run") and not args.quick:
+            os.sync()   # the gigabytes the .npy case wrote
+            results = []
+            for _ in range(runs):
+                runtime = tempfile.mkdtemp(prefix="ovi-bench-xdg-")
+                out = subprocess.run(
+                    ["dbus-run-session", "--", "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+                     "env", "GSETTINGS_BACKEND=memory", "GSETTINGS_SCHEMA_DIR=" + os.path.join(args.build, "data"),
+                     "GSK_RENDERER=cairo", "GTK_A11Y=none", "XDG_RUNTIME_DIR=" + runtime,
+                     ui, tree, os.path.join(inputs, "float16.dump")],
+                    capture_output=True, text=True)
+                shutil.rmtree(runtime, ignore_errors=True)
+                line = [l for l in out.stdout.splitlines() if l.startswith("{")]
+                if not line:
+                    failures.append("ui: " + out.stderr[-500:])
+                    break
+                results.append(json.loads(line[-1]))
+            if results:
+                worst = sorted(r["worst_ms"] for r in results)
+                after = sorted(r["worst_after_first_frame_ms"] for r in results)
+                median = statistics.median(worst) / 1000
+                rows.append(("window: longest main-loop turn", median, 0.050, 0.050 / median, "<= 50 ms",
+                             f"{results[0]['files']} files scanned + histogram; runs {worst[0]:.0f}-{worst[-1]:.0f} ms; "
+                             f"after the first frame of the folder {statistics.median(after):.0f} ms "
+                             f"({after[0]:.0f}-{after[-1]:.0f})"))
 
 print(f"{'case':48} {'inspector':>10} {'reference':>10} {'ratio':>8}  target")
 for case, ours, theirs, ratio, target, note in rows:

@@ -10,6 +10,7 @@ packages=(
   protobuf-c-compiler libprotobuf-c-dev
   gettext desktop-file-utils appstream libxml2-utils flatpak-builder groff-base man-db
   xvfb xauth dbus imagemagick x11-utils xdotool fonts-wqy-microhei
+  at-spi2-core python3-gi gir1.2-atspi-2.0
   python3 python3-numpy python3-protobuf protobuf-compiler
 )
 

@@ -19,6 +19,8 @@ typedef struct
   guint64 total;
   gint64 started;
   gboolean progress_shown;
+  gboolean stderr_is_tty; /* asked once, not once a file */
+  GHashTable *made_dirs;  /* output folders known to exist */
 } Convert;
 
 static void
@@ -36,7 +38,7 @@ report_failure (Convert *c, const char *path, const char *message)
 static void
 show_progress (Convert *c)
 {
-  if (!isatty (STDERR_FILENO) || g_get_monotonic_time () - c->started < G_USEC_PER_SEC)
+  if (!c->stderr_is_tty || g_get_monotonic_time () - c->started < G_USEC_PER_SEC)
     return;
   fprintf (stderr, "\r\033[K%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT, _ ("converted"), c->done,
            c->total);
@@ -44,7 +46,7 @@ show_progress (Convert *c)
 }
 
 static void
-convert_tensor (Convert *c, OviTensor *t, const char *dir, const char *input_path)
+convert_tensor (Convert *c, OviTensor *t, int source_fd, const char *dir, const char *input_path)
 {
   g_autoptr (GError) error = NULL;
   OviExportFormat format = c->format;
@@ -63,28 +65,45 @@ convert_tensor (Convert *c, OviTensor *t, const char *dir, const char *input_pat
     }
   name = ovi_export_tensor_file_name (t, format);
   path = g_build_filename (dir, name, NULL);
-  if (!ovi_export_tensor (t, format, path, c->flags, &error))
+  if (!ovi_export_tensor_from (t, source_fd, format, path, c->flags, &error))
     report_failure (c, input_path, error->message);
 }
 
+/* Creates each output folder once: a folder of 1 000 dump files would
+ * otherwise ask for it 1 000 times. */
+static gboolean
+make_dir (Convert *c, const char *dir, GError **error)
+{
+  if (g_hash_table_contains (c->made_dirs, dir))
+    return TRUE;
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _ ("cannot create folder %s: %s"), dir, g_strerror (errsv));
+      return FALSE;
+    }
+  g_hash_table_add (c->made_dirs, g_strdup (dir));
+  return TRUE;
+}
+
 static void
-convert_file (Convert *c, OviDumpFile *file, const char *input_root)
+convert_file (Convert *c, OviDumpFile *file, const char *input_root, gboolean root_is_dir)
 {
   g_autofree char *dir = g_build_filename (c->output, ovi_dump_file_get_relative_dir (file), NULL);
   g_autofree char *input_path = NULL;
   g_autoptr (GError) error = NULL;
+  GPtrArray *tensors;
+  int source_fd;
 
-  if (g_file_test (input_root, G_FILE_TEST_IS_DIR))
+  if (root_is_dir)
     input_path = g_build_filename (input_root, ovi_dump_file_get_relative_path (file), NULL);
   else
     input_path = g_strdup (input_root);
 
-  if (g_mkdir_with_parents (dir, 0777) != 0)
+  if (!make_dir (c, dir, &error))
     {
-      int errsv = errno;
-      g_autofree char *message =
-          g_strdup_printf (_ ("cannot create folder %s: %s"), dir, g_strerror (errsv));
-      report_failure (c, input_path, message);
+      report_failure (c, input_path, error->message);
       return;
     }
 
@@ -97,8 +116,14 @@ convert_file (Convert *c, OviDumpFile *file, const char *input_root)
       return;
     }
 
-  for (guint i = 0; i < ovi_dump_file_get_tensors (file)->len; i++)
-    convert_tensor (c, g_ptr_array_index (ovi_dump_file_get_tensors (file), i), dir, input_path);
+  /* One descriptor for all the file's tensors; when the file cannot be
+   * opened, each tensor says so on its own. */
+  tensors = ovi_dump_file_get_tensors (file);
+  source_fd = tensors->len > 0 ? ovi_export_open_source (file, NULL) : -1;
+  for (guint i = 0; i < tensors->len; i++)
+    convert_tensor (c, g_ptr_array_index (tensors, i), source_fd, dir, input_path);
+  if (source_fd >= 0)
+    close (source_fd);
 }
 
 static void
@@ -108,6 +133,7 @@ convert_path (Convert *c, const char *input)
   g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
   g_autoptr (GError) error = NULL;
   GListModel *files, *problems;
+  gboolean root_is_dir = g_file_test (input, G_FILE_TEST_IS_DIR);
 
   if (!ovi_dump_folder_load (folder, NULL, &error))
     {
@@ -121,9 +147,8 @@ convert_path (Convert *c, const char *input)
   for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
     {
       g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
-      g_autofree char *path = g_file_test (input, G_FILE_TEST_IS_DIR)
-                                  ? g_build_filename (input, ovi_problem_get_file (p), NULL)
-                                  : g_strdup (input);
+      g_autofree char *path =
+          root_is_dir ? g_build_filename (input, ovi_problem_get_file (p), NULL) : g_strdup (input);
       report_failure (c, path, ovi_problem_get_message (p));
     }
 
@@ -132,7 +157,7 @@ convert_path (Convert *c, const char *input)
   for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
-      convert_file (c, file, input);
+      convert_file (c, file, input, root_is_dir);
       c->done++;
       show_progress (c);
     }
@@ -160,7 +185,8 @@ ovi_cli_convert (int argc, char **argv)
   g_autoptr (GOptionContext) context =
       g_option_context_new (_ ("PATH… — convert dump files and overflow files"));
   g_autoptr (GError) error = NULL;
-  Convert c = { OVI_EXPORT_NPY, OVI_EXPORT_FLAGS_NONE, NULL, 0, 0, 0, 0, FALSE };
+  Convert c = { OVI_EXPORT_NPY, OVI_EXPORT_FLAGS_NONE, NULL, 0, 0, 0, 0, FALSE, FALSE, NULL };
+  g_autoptr (GHashTable) made_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
@@ -189,6 +215,8 @@ ovi_cli_convert (int argc, char **argv)
     return ovi_cli_usage_error (context, _ ("--layout takes device or logical"));
   c.output = output ? output : ".";
   c.started = g_get_monotonic_time ();
+  c.stderr_is_tty = isatty (STDERR_FILENO);
+  c.made_dirs = made_dirs;
 
   /* Never write into a folder being read. */
   for (int i = 1; i < argc; i++)

@@ -166,8 +166,14 @@ ovi_cli_stats (int argc, char **argv)
         {
           g_autofree char *label = ovi_tensor_dup_label (t);
           g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
+          g_autofree char *reason =
+              ovi_dtype_is_packing_unknown (ovi_tensor_get_dtype (t))
+                  ? ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (t))
+                  : NULL;
           printf ("%s  %s  %s\n", label, dtype,
-                  local_error ? local_error->message : _ ("no statistics for this dtype"));
+                  local_error ? local_error->message
+                  : reason    ? reason
+                              : _ ("no statistics for this dtype"));
         }
       printf ("\n");
     }

@@ -14,26 +14,33 @@ typedef struct
   const char *npy_descr; /* what .npy export writes */
 } DtypeInfo;
 
-/* Names as in dump-format.md; bits for types whose element size is known. */
+/* Names as in dump-format.md; bits for types whose element size is known.
+ * 37 to 42 (six- and four-bit types): no public document says how a dump
+ * packs them into bytes (one a byte, or tightly, in which bit order), so
+ * their element size in the file is unknown and only their bytes are kept. */
 static const DtypeInfo dtypes[] = {
-  { 0, "undefined", 0, FALSE, NULL },      { 1, "float32", 32, TRUE, "<f4" },
-  { 2, "float16", 16, TRUE, "<f2" },       { 3, "int8", 8, TRUE, "|i1" },
-  { 4, "uint8", 8, TRUE, "|u1" },          { 5, "int16", 16, TRUE, "<i2" },
-  { 6, "uint16", 16, TRUE, "<u2" },        { 7, "int32", 32, TRUE, "<i4" },
-  { 8, "int64", 64, TRUE, "<i8" },         { 9, "uint32", 32, TRUE, "<u4" },
-  { 10, "uint64", 64, TRUE, "<u8" },       { 11, "bool", 8, TRUE, "|b1" },
-  { 12, "float64", 64, TRUE, "<f8" },      { 13, "string", 0, FALSE, NULL },
-  { 14, "dual_sub_int8", 0, FALSE, NULL }, { 15, "dual_sub_uint8", 0, FALSE, NULL },
-  { 16, "complex64", 64, TRUE, "<c8" },    { 17, "complex128", 128, TRUE, "<c16" },
-  { 18, "qint8", 8, FALSE, NULL },         { 19, "qint16", 16, FALSE, NULL },
-  { 20, "qint32", 32, FALSE, NULL },       { 21, "quint8", 8, FALSE, NULL },
-  { 22, "quint16", 16, FALSE, NULL },      { 23, "resource", 0, FALSE, NULL },
-  { 24, "string_ref", 0, FALSE, NULL },    { 25, "dual", 0, FALSE, NULL },
-  { 26, "variant", 0, FALSE, NULL },       { 27, "bfloat16", 16, TRUE, "<f4" },
-  { 28, "int4", 4, TRUE, "|i1" },          { 29, "uint1", 1, FALSE, NULL },
-  { 30, "int2", 2, FALSE, NULL },          { 31, "uint2", 2, FALSE, NULL },
-  { 32, "complex32", 32, FALSE, NULL },    { 33, "hifloat8", 8, FALSE, NULL },
-  { 34, "float8_e5m2", 8, TRUE, "<f4" },   { 35, "float8_e4m3fn", 8, TRUE, "<f4" },
+  { 0, "undefined", 0, FALSE, NULL },       { 1, "float32", 32, TRUE, "<f4" },
+  { 2, "float16", 16, TRUE, "<f2" },        { 3, "int8", 8, TRUE, "|i1" },
+  { 4, "uint8", 8, TRUE, "|u1" },           { 5, "int16", 16, TRUE, "<i2" },
+  { 6, "uint16", 16, TRUE, "<u2" },         { 7, "int32", 32, TRUE, "<i4" },
+  { 8, "int64", 64, TRUE, "<i8" },          { 9, "uint32", 32, TRUE, "<u4" },
+  { 10, "uint64", 64, TRUE, "<u8" },        { 11, "bool", 8, TRUE, "|b1" },
+  { 12, "float64", 64, TRUE, "<f8" },       { 13, "string", 0, FALSE, NULL },
+  { 14, "dual_sub_int8", 0, FALSE, NULL },  { 15, "dual_sub_uint8", 0, FALSE, NULL },
+  { 16, "complex64", 64, TRUE, "<c8" },     { 17, "complex128", 128, TRUE, "<c16" },
+  { 18, "qint8", 8, FALSE, NULL },          { 19, "qint16", 16, FALSE, NULL },
+  { 20, "qint32", 32, FALSE, NULL },        { 21, "quint8", 8, FALSE, NULL },
+  { 22, "quint16", 16, FALSE, NULL },       { 23, "resource", 0, FALSE, NULL },
+  { 24, "string_ref", 0, FALSE, NULL },     { 25, "dual", 0, FALSE, NULL },
+  { 26, "variant", 0, FALSE, NULL },        { 27, "bfloat16", 16, TRUE, "<f4" },
+  { 28, "int4", 4, TRUE, "|i1" },           { 29, "uint1", 1, FALSE, NULL },
+  { 30, "int2", 2, FALSE, NULL },           { 31, "uint2", 2, FALSE, NULL },
+  { 32, "complex32", 32, TRUE, "<c8" },     { 33, "hifloat8", 8, TRUE, "<f4" },
+  { 34, "float8_e5m2", 8, TRUE, "<f4" },    { 35, "float8_e4m3fn", 8, TRUE, "<f4" },
+  { 36, "float8_e8m0", 8, TRUE, "<f4" },    { 37, "float6_e3m2", 0, FALSE, NULL },
+  { 38, "float6_e2m3", 0, FALSE, NULL },    { 39, "float4_e2m1", 0, FALSE, NULL },
+  { 40, "float4_e1m2", 0, FALSE, NULL },    { 41, "hifloat4", 0, FALSE, NULL },
+  { 42, "hifloat4_scale", 0, FALSE, NULL },
 };
 
 static const DtypeInfo *
@@ -74,6 +81,37 @@ ovi_dtype_is_supported (int dtype)
   return info && info->supported;
 }
 
+/**
+ * ovi_dtype_is_packing_unknown:
+ *
+ * Returns: %TRUE for the types of fewer than 8 bits from the newer schema
+ *   (float6, float4, hifloat4): known by name, their values cannot be
+ *   decoded because how they are packed into bytes is not documented.
+ */
+gboolean
+ovi_dtype_is_packing_unknown (int dtype)
+{
+  return dtype >= OVI_DTYPE_FLOAT6_E3M2 && dtype <= OVI_DTYPE_HIFLOAT4_SCALE;
+}
+
+/**
+ * ovi_dtype_dup_unsupported_reason:
+ *
+ * Why a tensor of @dtype has no statistics and no numeric export, in the
+ * words of the other core errors (the report and the window show it).
+ *
+ * Returns: (transfer full): the message
+ */
+char *
+ovi_dtype_dup_unsupported_reason (int dtype)
+{
+  if (ovi_dtype_is_packing_unknown (dtype))
+    return g_strdup_printf ("%s values cannot be decoded: how they are packed into bytes is not "
+                            "documented; the raw bytes can be exported (.bin)",
+                            ovi_dtype_name (dtype));
+  return g_strdup_printf ("unsupported dtype %d", dtype);
+}
+
 guint
 ovi_dtype_bits (int dtype)
 {
@@ -92,6 +130,9 @@ ovi_dtype_is_float (int dtype)
     case OVI_DTYPE_BFLOAT16:
     case OVI_DTYPE_FLOAT8_E5M2:
     case OVI_DTYPE_FLOAT8_E4M3FN:
+    case OVI_DTYPE_FLOAT8_E8M0:
+    case OVI_DTYPE_HIFLOAT8:
+    case OVI_DTYPE_COMPLEX32:
     case OVI_DTYPE_COMPLEX64:
     case OVI_DTYPE_COMPLEX128:
       return TRUE;
@@ -103,7 +144,8 @@ ovi_dtype_is_float (int dtype)
 gboolean
 ovi_dtype_is_complex (int dtype)
 {
-  return dtype == OVI_DTYPE_COMPLEX64 || dtype == OVI_DTYPE_COMPLEX128;
+  return dtype == OVI_DTYPE_COMPLEX32 || dtype == OVI_DTYPE_COMPLEX64 ||
+         dtype == OVI_DTYPE_COMPLEX128;
 }
 
 /**
@@ -119,6 +161,7 @@ ovi_dtype_max_finite (int dtype)
   switch (dtype)
     {
     case OVI_DTYPE_FLOAT16:
+    case OVI_DTYPE_COMPLEX32:
       return 65504.0;
     case OVI_DTYPE_BFLOAT16:
       return 3.3895313892515355e38;
@@ -132,6 +175,11 @@ ovi_dtype_max_finite (int dtype)
       return 57344.0;
     case OVI_DTYPE_FLOAT8_E4M3FN:
       return 448.0;
+    case OVI_DTYPE_HIFLOAT8:
+      return 32768.0;
+    case OVI_DTYPE_FLOAT8_E8M0:
+      /* A scale, not a result; 2^127 is still the largest it can hold. */
+      return 0x1p127;
     default:
       return 0.0;
     }
@@ -239,19 +287,29 @@ ovi_float_to_bfloat16 (float f)
 }
 
 /* The nearest of the 256 values (ties to the even pattern); values beyond
- * the range become infinity (e5m2) or NaN (e4m3fn, which has no infinity). */
+ * the range become infinity (e5m2, hifloat8) or NaN (e4m3fn and e8m0,
+ * which have no infinity). Written for fixtures, not for speed. */
 guint8
 ovi_float_to_float8 (int dtype, float f)
 {
   guint best = 0;
   double best_diff = INFINITY;
 
-  if (isnan (f))
-    return dtype == OVI_DTYPE_FLOAT8_E5M2 ? 0x7e : 0x7f;
+  if (isnan (f) || (dtype == OVI_DTYPE_FLOAT8_E8M0 && isinf (f)))
+    switch (dtype)
+      {
+      case OVI_DTYPE_FLOAT8_E5M2:
+        return 0x7e;
+      case OVI_DTYPE_HIFLOAT8:
+        return 0x80;
+      case OVI_DTYPE_FLOAT8_E8M0:
+        return 0xff;
+      default:
+        return 0x7f;
+      }
   for (guint p = 0; p < 256; p++)
     {
-      double v = dtype == OVI_DTYPE_FLOAT8_E5M2 ? ovi_float8_e5m2_to_float (p)
-                                                : ovi_float8_e4m3fn_to_float (p);
+      double v = ovi_float8_to_float (dtype, p);
       double diff;
       if (isnan (v))
         continue;
@@ -263,7 +321,17 @@ ovi_float_to_float8 (int dtype, float f)
         }
     }
   if (best_diff == INFINITY)
-    return dtype == OVI_DTYPE_FLOAT8_E5M2 ? (f > 0 ? 0x7c : 0xfc) : (f > 0 ? 0x7f : 0xff);
+    switch (dtype)
+      {
+      case OVI_DTYPE_FLOAT8_E5M2:
+        return f > 0 ? 0x7c : 0xfc;
+      case OVI_DTYPE_HIFLOAT8:
+        return f > 0 ? 0x6f : 0xef;
+      case OVI_DTYPE_FLOAT8_E8M0:
+        return 0xff;
+      default:
+        return f > 0 ? 0x7f : 0xff;
+      }
   return best;
 }
 
@@ -304,6 +372,102 @@ ovi_float8_e4m3fn_to_float (guint8 b)
   return sign ? -f : f;
 }
 
+/* OCP Microscaling (MX) specification v1.0, E8M0: an unsigned exponent,
+ * 2^(e - 127); no sign, no zero, no infinity; 0xFF is the only NaN. */
+float
+ovi_float8_e8m0_to_float (guint8 b)
+{
+  if (b == 0xff)
+    return NAN;
+  return ldexpf (1.0f, (int) b - 127);
+}
+
+/* HiFloat8 as defined in "Ascend HiFloat8 Format for Deep Learning"
+ * (arXiv 2409.16626): sign, a prefix-coded "dot" field that gives the
+ * width D of the exponent field, the exponent in sign-magnitude with an
+ * implicit leading 1 in the magnitude, then the mantissa:
+ *
+ *   dot 11   D = 4  exponent +-(8..15)  1 mantissa bit
+ *   dot 10   D = 3  exponent +-(4..7)   2 mantissa bits
+ *   dot 01   D = 2  exponent +-(2..3)   3 mantissa bits
+ *   dot 001  D = 1  exponent +-1        3 mantissa bits
+ *   dot 0001 D = 0  exponent 0          3 mantissa bits
+ *   dot 0000 denormal: 2^(M - 23) for M = 1..7
+ *
+ * Special patterns: 0x00 is the only zero, 0x80 (what would be -0) the
+ * only NaN, and S.11.0111.1 (0x6F, 0xEF: what would be +-1.5 x 2^15) are
+ * +-Inf, so the largest finite magnitude is 2^15 = 32768 and the smallest
+ * 2^-22. The paper calls itself a preliminary white paper; the special
+ * patterns above also agree with MindSpore's HiFloat8 type. Whether
+ * saturation mode clamps hifloat8 to +-32768 is not documented: the
+ * "saturated" count assumes it does, as for the other float types. */
+float
+ovi_hifloat8_to_float (guint8 b)
+{
+  guint rest = b & 0x7f;
+  int exp, mant_bits;
+  guint mant;
+  float f;
+
+  if (b == 0x80)
+    return NAN;
+  if (rest == 0x6f)
+    return b & 0x80 ? -INFINITY : INFINITY;
+  if (rest >> 5)
+    {
+      /* dot 01, 10, 11: two-bit codes for D = 2, 3, 4. */
+      guint width = (rest >> 5) + 1;
+      guint field, magnitude;
+      mant_bits = 5 - width;
+      field = (rest >> mant_bits) & ((1u << width) - 1);
+      magnitude = (1u << (width - 1)) | (field & ((1u << (width - 1)) - 1));
+      exp = (field >> (width - 1)) ? -(int) magnitude : (int) magnitude;
+    }
+  else if (rest >> 4)
+    {
+      mant_bits = 3;
+      exp = rest & 0x08 ? -1 : 1;
+    }
+  else if (rest >> 3)
+    {
+      mant_bits = 3;
+      exp = 0;
+    }
+  else
+    {
+      if (rest == 0)
+        return 0.0f;
+      f = ldexpf (1.0f, (int) rest - 23);
+      return b & 0x80 ? -f : f;
+    }
+  mant = rest & ((1u << mant_bits) - 1);
+  f = ldexpf ((float) ((1u << mant_bits) | mant), exp - mant_bits);
+  return b & 0x80 ? -f : f;
+}
+
+/**
+ * ovi_float8_to_float:
+ *
+ * The value of an 8-bit float of any of the four kinds.
+ */
+float
+ovi_float8_to_float (int dtype, guint8 b)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT8_E5M2:
+      return ovi_float8_e5m2_to_float (b);
+    case OVI_DTYPE_FLOAT8_E4M3FN:
+      return ovi_float8_e4m3fn_to_float (b);
+    case OVI_DTYPE_FLOAT8_E8M0:
+      return ovi_float8_e8m0_to_float (b);
+    case OVI_DTYPE_HIFLOAT8:
+      return ovi_hifloat8_to_float (b);
+    default:
+      g_return_val_if_reached (NAN);
+    }
+}
+
 /**
  * ovi_dtype_decode_pattern:
  *
@@ -333,6 +497,10 @@ ovi_dtype_decode_pattern (int dtype, guint32 pattern)
       return ovi_float8_e5m2_to_float (pattern);
     case OVI_DTYPE_FLOAT8_E4M3FN:
       return ovi_float8_e4m3fn_to_float (pattern);
+    case OVI_DTYPE_FLOAT8_E8M0:
+      return ovi_float8_e8m0_to_float (pattern);
+    case OVI_DTYPE_HIFLOAT8:
+      return ovi_hifloat8_to_float (pattern);
     case OVI_DTYPE_INT4:
       return (pattern & 0x8) ? (int) (pattern & 0xf) - 16 : (int) (pattern & 0xf);
     default:

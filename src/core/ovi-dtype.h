@@ -24,13 +24,24 @@ typedef enum
   OVI_DTYPE_COMPLEX128 = 17,
   OVI_DTYPE_BFLOAT16 = 27,
   OVI_DTYPE_INT4 = 28,
+  OVI_DTYPE_COMPLEX32 = 32,
+  OVI_DTYPE_HIFLOAT8 = 33,
   OVI_DTYPE_FLOAT8_E5M2 = 34,
   OVI_DTYPE_FLOAT8_E4M3FN = 35,
+  OVI_DTYPE_FLOAT8_E8M0 = 36,
+  OVI_DTYPE_FLOAT6_E3M2 = 37,
+  OVI_DTYPE_FLOAT6_E2M3 = 38,
+  OVI_DTYPE_FLOAT4_E2M1 = 39,
+  OVI_DTYPE_FLOAT4_E1M2 = 40,
+  OVI_DTYPE_HIFLOAT4 = 41,
+  OVI_DTYPE_HIFLOAT4_SCALE = 42,
 } OviDtype;
 
 const char *ovi_dtype_name (int dtype);
 char *ovi_dtype_dup_label (int dtype);
 gboolean ovi_dtype_is_supported (int dtype);
+gboolean ovi_dtype_is_packing_unknown (int dtype);
+char *ovi_dtype_dup_unsupported_reason (int dtype);
 guint ovi_dtype_bits (int dtype);
 gboolean ovi_dtype_is_float (int dtype);
 gboolean ovi_dtype_is_complex (int dtype);
@@ -48,6 +59,9 @@ guint8 ovi_float_to_float8 (int dtype, float f);
 float ovi_bfloat16_to_float (guint16 b);
 float ovi_float8_e5m2_to_float (guint8 b);
 float ovi_float8_e4m3fn_to_float (guint8 b);
+float ovi_float8_e8m0_to_float (guint8 b);
+float ovi_hifloat8_to_float (guint8 b);
+float ovi_float8_to_float (int dtype, guint8 b);
 
 /* Elements of a tensor as stored: little-endian (every Ascend host is) and
  * at any alignment, since the data section starts wherever the header

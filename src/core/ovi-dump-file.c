@@ -26,6 +26,9 @@ typedef struct
   guint original_start, n_original;
   guint64 size;
   guint64 offset;
+  guint32 arg_index;  /* newer schema; 0 when not written */
+  guint32 input_type; /* inputs only */
+  gint32 space_type;  /* workspaces only: 0 = LOG */
 } TensorInfo;
 
 /* One op dump or overflow file: its name fields, its header and its tensors.
@@ -45,6 +48,8 @@ struct _OviDumpFile
   char *version;
   char *op_name;
   guint64 dump_time;
+  char *dfx_message;  /* NULL when the header has none */
+  GStrv attrs;        /* name, value, name, value...; NULL when none */
   GArray *infos;      /* TensorInfo: the tensors, described compactly */
   GArray *dims;       /* guint64: every shape of @infos, one after the other */
   GPtrArray *tensors; /* OviTensor, made on first request */
@@ -92,6 +97,8 @@ enum
   PROP_INF_COUNT,
   PROP_SATURATED_COUNT,
   PROP_ABNORMAL,
+  PROP_DFX_MESSAGE,
+  PROP_ATTRS,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -110,6 +117,8 @@ ovi_dump_file_finalize (GObject *object)
     g_free (self->version);
   g_free (self->op_name);
   g_free (self->summary);
+  g_free (self->dfx_message);
+  g_strfreev (self->attrs);
   if (self->tensors)
     {
       for (guint i = 0; i < self->tensors->len; i++)
@@ -214,6 +223,12 @@ ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_ABNORMAL:
       g_value_set_boolean (value, summary && ovi_op_summary_is_abnormal (summary));
       break;
+    case PROP_DFX_MESSAGE:
+      g_value_set_string (value, self->dfx_message);
+      break;
+    case PROP_ATTRS:
+      g_value_take_boxed (value, ovi_dump_file_dup_attrs_text (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -266,6 +281,9 @@ ovi_dump_file_class_init (OviDumpFileClass *klass)
   properties[PROP_SATURATED_COUNT] =
       g_param_spec_uint64 ("saturated-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_ABNORMAL] = g_param_spec_boolean ("abnormal", NULL, NULL, FALSE, flags);
+  properties[PROP_DFX_MESSAGE] = g_param_spec_string ("dfx-message", NULL, NULL, NULL, flags);
+  /* "name=value" for each attr of the header: what a list widget shows. */
+  properties[PROP_ATTRS] = g_param_spec_boxed ("attrs", NULL, NULL, G_TYPE_STRV, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -324,6 +342,9 @@ typedef struct
   Ovi__Dumpdata__Shape *original_shape;
   guint64 size;
   ProtobufCBinaryData data;
+  guint32 arg_index;
+  guint32 input_type;
+  gint32 space_type;
 } TensorDesc;
 
 static GArray *
@@ -334,27 +355,34 @@ collect_tensors (const Ovi__Dumpdata__DumpData *msg)
   for (gsize i = 0; i < msg->n_input; i++)
     {
       const Ovi__Dumpdata__OpInput *in = msg->input[i];
-      TensorDesc d = { OVI_TENSOR_INPUT,   i,        in->data_type, in->format, in->shape,
-                       in->original_shape, in->size, in->data };
+      TensorDesc d = { OVI_TENSOR_INPUT, i,         in->data_type,
+                       in->format,       in->shape, in->original_shape,
+                       in->size,         in->data,  in->arg_index,
+                       in->input_type,   0 };
       g_array_append_val (descs, d);
     }
   for (gsize i = 0; i < msg->n_output; i++)
     {
       const Ovi__Dumpdata__OpOutput *out = msg->output[i];
-      TensorDesc d = { OVI_TENSOR_OUTPUT,   i,         out->data_type, out->format, out->shape,
-                       out->original_shape, out->size, out->data };
+      TensorDesc d = {
+        OVI_TENSOR_OUTPUT, i,         out->data_type, out->format, out->shape, out->original_shape,
+        out->size,         out->data, out->arg_index, 0,           0
+      };
       g_array_append_val (descs, d);
     }
   for (gsize i = 0; i < msg->n_buffer; i++)
     {
       const Ovi__Dumpdata__OpBuffer *b = msg->buffer[i];
-      TensorDesc d = { OVI_TENSOR_BUFFER, i, OVI_DTYPE_UINT8, 2, NULL, NULL, b->size, b->data };
+      TensorDesc d = {
+        OVI_TENSOR_BUFFER, i, OVI_DTYPE_UINT8, 2, NULL, NULL, b->size, b->data, 0, 0, 0
+      };
       g_array_append_val (descs, d);
     }
   for (gsize i = 0; i < msg->n_space; i++)
     {
       const Ovi__Dumpdata__Workspace *w = msg->space[i];
-      TensorDesc d = { OVI_TENSOR_SPACE, i, OVI_DTYPE_UINT8, 2, NULL, NULL, w->size, w->data };
+      TensorDesc d = { OVI_TENSOR_SPACE, i,       OVI_DTYPE_UINT8, 2, NULL,   NULL,
+                       w->size,          w->data, w->arg_index,    0, w->type };
       g_array_append_val (descs, d);
     }
   return descs;
@@ -424,8 +452,10 @@ build_tensors (OviDumpFile *self,
         }
 
       {
-        TensorInfo info = { d->kind, d->index, d->dtype, d->format, self->dims->len,
-                            n_dims,  0,        0,        size,      offset };
+        TensorInfo info = {
+          d->kind, d->index, d->dtype, d->format,    self->dims->len, n_dims,       0,
+          0,       size,     offset,   d->arg_index, d->input_type,   d->space_type
+        };
         g_array_append_vals (self->dims, dims, n_dims);
         info.original_start = self->dims->len;
         if (d->original_shape)
@@ -469,6 +499,20 @@ take_message (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg)
     self->version = g_strdup (msg->version ? msg->version : "");
   self->op_name = g_strdup (msg->op_name ? msg->op_name : "");
   self->dump_time = msg->dump_time;
+  /* Free text for the window to show: kept as valid UTF-8, which protobuf-c
+   * does not check. */
+  if (msg->dfx_message && *msg->dfx_message)
+    self->dfx_message = g_utf8_make_valid (msg->dfx_message, -1);
+  if (msg->n_attr > 0)
+    {
+      self->attrs = g_new0 (char *, 2 * msg->n_attr + 1);
+      for (gsize i = 0; i < msg->n_attr; i++)
+        {
+          self->attrs[2 * i] = g_utf8_make_valid (msg->attr[i]->name ? msg->attr[i]->name : "", -1);
+          self->attrs[2 * i + 1] =
+              g_utf8_make_valid (msg->attr[i]->value ? msg->attr[i]->value : "", -1);
+        }
+    }
 }
 
 /* protobuf-c allocates every field of a message separately; headers are
@@ -618,6 +662,30 @@ load_old_layout (OviDumpFile *self, GError **error)
   return ok;
 }
 
+/* A nano (TLV) dump is recognised by its magic, but only its first 16
+ * bytes are documented (dump-format.md section 3): reading its tensors
+ * needs the facts the message names, so none is guessed. */
+static void
+set_nano_error (GError **error, const guint8 *head, gsize head_length)
+{
+  g_autofree char *version = NULL;
+  guint32 v;
+
+  if (head_length >= 16)
+    {
+      memcpy (&v, head + 12, 4);
+      version = g_strdup_printf ("version %u", GUINT32_FROM_LE (v));
+    }
+  else
+    version = g_strdup ("its version cut off");
+  g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO,
+               "this is a nano (TLV) dump (%s); its tensors cannot be read because the format "
+               "notes do not document the layout of a TLV entry (the size and order of its type "
+               "and length fields) nor the fields of the input (type 4) and output (type 5) "
+               "descriptions (where data_type, format, shape and size are stored)",
+               version);
+}
+
 static gboolean
 read_header (OviDumpFile *self, int fd, GError **error)
 {
@@ -640,8 +708,7 @@ read_header (OviDumpFile *self, int fd, GError **error)
 
   if (self->file_size >= 12 && GUINT32_FROM_LE (*(guint32 *) (head + 8)) == 0x5A5A5A5Au)
     {
-      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO,
-                           "this is a nano (TLV) dump, which Overflow Inspector cannot read yet");
+      set_nano_error (error, head, head_length);
       return FALSE;
     }
 
@@ -1105,6 +1172,62 @@ ovi_dump_file_get_dump_time (OviDumpFile *self)
   return self->dump_time;
 }
 
+/**
+ * ovi_dump_file_get_dfx_message:
+ * Returns: (nullable): the header's `dfx_message` (newer schema), or %NULL
+ *   when it has none
+ */
+const char *
+ovi_dump_file_get_dfx_message (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), NULL);
+  return self->dfx_message;
+}
+
+/**
+ * ovi_dump_file_get_n_attrs:
+ * Returns: how many `attr` entries (name and value strings) the header has
+ */
+guint
+ovi_dump_file_get_n_attrs (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), 0);
+  return self->attrs ? g_strv_length (self->attrs) / 2 : 0;
+}
+
+/**
+ * ovi_dump_file_get_attr:
+ * @name: (out) (optional): the attr's name
+ * @value: (out) (optional): its value
+ *
+ * The header's attr number @index, in the order the header lists them.
+ */
+void
+ovi_dump_file_get_attr (OviDumpFile *self, guint index, const char **name, const char **value)
+{
+  g_return_if_fail (index < ovi_dump_file_get_n_attrs (self));
+  if (name)
+    *name = self->attrs[2 * index];
+  if (value)
+    *value = self->attrs[2 * index + 1];
+}
+
+/**
+ * ovi_dump_file_dup_attrs_text:
+ * Returns: (transfer full): "name=value" for each attr, a %NULL-terminated
+ *   array (empty when there are none)
+ */
+GStrv
+ovi_dump_file_dup_attrs_text (OviDumpFile *self)
+{
+  guint n = ovi_dump_file_get_n_attrs (self);
+  GStrv text = g_new0 (char *, n + 1);
+
+  for (guint i = 0; i < n; i++)
+    text[i] = g_strdup_printf ("%s=%s", self->attrs[2 * i], self->attrs[2 * i + 1]);
+  return text;
+}
+
 guint64
 ovi_dump_file_get_task_id (OviDumpFile *self)
 {
@@ -1145,11 +1268,12 @@ ovi_dump_file_get_tensors (OviDumpFile *self)
       for (guint i = 0; i < self->infos->len; i++)
         {
           const TensorInfo *t = &g_array_index (self->infos, TensorInfo, i);
-          g_ptr_array_add (tensors,
-                           ovi_tensor_new (self, t->kind, t->index, t->dtype, t->format,
-                                           t->n_dims ? dims + t->dims_start : NULL, t->n_dims,
-                                           t->n_original ? dims + t->original_start : NULL,
-                                           t->n_original, t->size, t->offset));
+          OviTensor *tensor = ovi_tensor_new (self, t->kind, t->index, t->dtype, t->format,
+                                              t->n_dims ? dims + t->dims_start : NULL, t->n_dims,
+                                              t->n_original ? dims + t->original_start : NULL,
+                                              t->n_original, t->size, t->offset);
+          ovi_tensor_set_schema_fields (tensor, t->arg_index, t->input_type, t->space_type);
+          g_ptr_array_add (tensors, tensor);
         }
       g_once_init_leave (&self->tensors, tensors);
     }

@@ -37,47 +37,69 @@ set_write_error (GError **error, const char *path, int errsv)
                g_strerror (errsv));
 }
 
+/* Whether linkat() can give an O_TMPFILE file a name, through its
+ * /proc/self/fd entry (the only way without CAP_DAC_READ_SEARCH). Checked
+ * once a process, not once a file. */
+static gboolean
+can_link_tmpfiles (void)
+{
+  static gsize checked;
+  static gboolean ok;
+
+  if (g_once_init_enter (&checked))
+    {
+      ok = access ("/proc/self/fd", F_OK) == 0;
+      g_once_init_leave (&checked, 1);
+    }
+  return ok;
+}
+
 /**
  * ovi_atomic_file_new:
  * @path: the destination
  *
- * Opens a temporary file beside @path. Nothing appears at @path until
- * ovi_atomic_file_commit() succeeds.
+ * Opens an unnamed file (O_TMPFILE) in @path's folder, or, to overwrite or
+ * where the file system has no unnamed files, a temporary file beside
+ * @path. Nothing appears at @path until ovi_atomic_file_commit() succeeds;
+ * an existing @path is reported then, not looked up first (one system call
+ * less per file for the common case, where it does not exist). The kernel
+ * applies the umask to the mode, as for any new file.
  */
 OviAtomicFile *
 ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  OviAtomicFile *self;
-  mode_t mask;
+  OviAtomicFile *self = g_new0 (OviAtomicFile, 1);
 
-  if (!(flags & OVI_EXPORT_FLAGS_OVERWRITE) && g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
-                   "%s already exists (use --force to overwrite)", display);
-      return NULL;
-    }
-
-  self = g_new0 (OviAtomicFile, 1);
   self->path = g_strdup (path);
   self->flags = flags;
-  self->tmp_path = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
-  self->fd = g_mkstemp_full (self->tmp_path, O_WRONLY | O_CLOEXEC, 0600);
+  self->fd = -1;
+  if (!(flags & OVI_EXPORT_FLAGS_OVERWRITE) && can_link_tmpfiles ())
+    {
+      self->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+      /* Older kernels say EISDIR, file systems without it EOPNOTSUPP (some
+       * FUSE ones, such as the document portal's, ENOSYS). */
+      if (self->fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL &&
+          errno != ENOSYS)
+        {
+          set_write_error (error, path, errno);
+          ovi_atomic_file_free (self);
+          return NULL;
+        }
+    }
   if (self->fd < 0)
     {
-      int errsv = errno;
-      set_write_error (error, path, errsv);
-      g_clear_pointer (&self->tmp_path, g_free);
-      ovi_atomic_file_free (self);
-      return NULL;
+      g_autofree char *base = g_path_get_basename (path);
+      self->tmp_path = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+      self->fd = g_mkstemp_full (self->tmp_path, O_WRONLY | O_CLOEXEC, 0666);
+      if (self->fd < 0)
+        {
+          set_write_error (error, path, errno);
+          g_clear_pointer (&self->tmp_path, g_free);
+          ovi_atomic_file_free (self);
+          return NULL;
+        }
     }
-  /* mkstemp makes it private; give it the mode a new file would get. */
-  mask = umask (022);
-  umask (mask);
-  fchmod (self->fd, 0666 & ~mask);
-  self->buffer = g_malloc (BUFFER_SIZE);
   return self;
 }
 
@@ -107,6 +129,8 @@ ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GErr
 {
   const char *p = data;
 
+  if (self->buffer == NULL && length > 0)
+    self->buffer = g_malloc (BUFFER_SIZE);
   while (length > 0)
     {
       gsize n = MIN (length, BUFFER_SIZE - self->buffered);
@@ -152,6 +176,8 @@ atomic_file_copy (OviAtomicFile *self,
         }
       else
         {
+          if (self->buffer == NULL)
+            self->buffer = g_malloc (BUFFER_SIZE);
           n = pread (in_fd, self->buffer, MIN (length, BUFFER_SIZE), in_offset);
           if (n > 0)
             {
@@ -179,6 +205,14 @@ atomic_file_copy (OviAtomicFile *self,
   return TRUE;
 }
 
+static void
+set_exists_error (GError **error, const char *path)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+               "%s already exists (use --force to overwrite)", display);
+}
+
 /**
  * ovi_atomic_file_commit:
  *
@@ -193,6 +227,37 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
 
   if (!flush (self, error))
     return FALSE;
+
+  if (self->tmp_path == NULL)
+    {
+      /* The unnamed file gets its name while it is still open; linkat()
+       * refuses to replace, so a file that appeared meanwhile stays. */
+      char proc[64];
+      int errsv;
+
+      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+      if (linkat (AT_FDCWD, proc, AT_FDCWD, self->path, AT_SYMLINK_FOLLOW) != 0)
+        {
+          errsv = errno;
+          if (errsv == EEXIST)
+            set_exists_error (error, self->path);
+          else
+            set_write_error (error, self->path, errsv);
+          return FALSE;
+        }
+      self->fd = -1;
+      if (close (fd) != 0)
+        {
+          /* A late write error (network file systems): take the name back
+           * rather than leave a file that may be incomplete. */
+          errsv = errno;
+          unlink (self->path);
+          set_write_error (error, self->path, errsv);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
   self->fd = -1;
   if (close (fd) != 0)
     {
@@ -214,11 +279,7 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
         {
           int errsv = errno;
           if (errsv == EEXIST)
-            {
-              g_autofree char *display = g_filename_display_name (self->path);
-              g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
-                           "%s already exists (use --force to overwrite)", display);
-            }
+            set_exists_error (error, self->path);
           else
             set_write_error (error, self->path, errsv);
           return FALSE;
@@ -229,7 +290,8 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
   return TRUE;
 }
 
-/* Without a successful commit the temporary file goes away. */
+/* Without a successful commit the temporary file goes away (an unnamed
+ * one with its descriptor). */
 void
 ovi_atomic_file_free (OviAtomicFile *self)
 {
@@ -256,7 +318,9 @@ ovi_export_write_contents (
 }
 
 /* What each dtype becomes in .npy and .txt, as the vendor tools convert:
- * bfloat16 and float8 to float32, int4 to int8, bool to 0/1. */
+ * bfloat16 and float8 to float32, int4 to int8, bool to 0/1. numpy has no
+ * hifloat8, float8_e8m0 or complex32 either: they become float32 and
+ * complex64 the same way, exactly (every value they hold is a float32). */
 static gboolean
 convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *out)
 {
@@ -273,6 +337,19 @@ convert_elements (int dtype, const guint8 *d, guint64 start, guint64 n, guint8 *
     case OVI_DTYPE_FLOAT8_E4M3FN:
       for (guint64 i = 0; i < n; i++)
         ((float *) out)[i] = ovi_float8_e4m3fn_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_FLOAT8_E8M0:
+      for (guint64 i = 0; i < n; i++)
+        ((float *) out)[i] = ovi_float8_e8m0_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_HIFLOAT8:
+      for (guint64 i = 0; i < n; i++)
+        ((float *) out)[i] = ovi_hifloat8_to_float (d[start + i]);
+      return TRUE;
+    case OVI_DTYPE_COMPLEX32:
+      /* Real and imaginary float16 parts become float32 parts. */
+      for (guint64 i = 0; i < 2 * n; i++)
+        ((float *) out)[i] = ovi_half_to_float (ovi_load_u16 (d, 2 * start + i));
       return TRUE;
     case OVI_DTYPE_INT4:
       for (guint64 i = 0; i < n; i++)
@@ -299,7 +376,11 @@ npy_item_size (int dtype)
     case OVI_DTYPE_BFLOAT16:
     case OVI_DTYPE_FLOAT8_E5M2:
     case OVI_DTYPE_FLOAT8_E4M3FN:
+    case OVI_DTYPE_FLOAT8_E8M0:
+    case OVI_DTYPE_HIFLOAT8:
       return 4;
+    case OVI_DTYPE_COMPLEX32:
+      return 8;
     case OVI_DTYPE_INT4:
       return 1;
     default:
@@ -423,10 +504,22 @@ write_txt (OviAtomicFile *out, int dtype, GBytes *data, guint64 count, GError **
     {
       for (guint64 i = 0; i < count; i++)
         {
-          double re =
-              dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i) : ovi_load_f64 (d, 2 * i);
-          double im = dtype == OVI_DTYPE_COMPLEX64 ? ovi_load_f32 (d, 2 * i + 1)
-                                                   : ovi_load_f64 (d, 2 * i + 1);
+          double re, im;
+          if (dtype == OVI_DTYPE_COMPLEX32)
+            {
+              re = ovi_half_to_float (ovi_load_u16 (d, 2 * i));
+              im = ovi_half_to_float (ovi_load_u16 (d, 2 * i + 1));
+            }
+          else if (dtype == OVI_DTYPE_COMPLEX64)
+            {
+              re = ovi_load_f32 (d, 2 * i);
+              im = ovi_load_f32 (d, 2 * i + 1);
+            }
+          else
+            {
+              re = ovi_load_f64 (d, 2 * i);
+              im = ovi_load_f64 (d, 2 * i + 1);
+            }
           char a[32], b[32];
           int n;
           format_e18 (a, re);
@@ -497,6 +590,12 @@ ovi_export_tensor_data (int dtype,
     {
       for (guint i = 0; i < n_dims; i++)
         count *= shape[i];
+      if (ovi_dtype_is_packing_unknown (dtype))
+        {
+          g_autofree char *reason = ovi_dtype_dup_unsupported_reason (dtype);
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED, reason);
+          return FALSE;
+        }
       if (!ovi_dtype_is_supported (dtype) || ovi_dtype_npy_descr (dtype) == NULL)
         {
           g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
@@ -540,6 +639,7 @@ typedef enum
  * a dtype numpy has), copied from the dump file without loading it. */
 static CopyResult
 copy_tensor (OviTensor *tensor,
+             int source_fd,
              OviExportFormat format,
              const char *path,
              OviExportFlags flags,
@@ -577,19 +677,23 @@ copy_tensor (OviTensor *tensor,
   else if (format != OVI_EXPORT_BIN)
     return COPY_NOT_POSSIBLE;
 
-  fd = ovi_tensor_open_data (tensor, &offset, error);
-  if (fd < 0)
+  /* The dump file opened once for all its tensors, or for this one. */
+  if (source_fd >= 0 && ovi_tensor_get_data_offset (tensor, &offset))
+    fd = source_fd;
+  else if ((fd = ovi_tensor_open_data (tensor, &offset, error)) < 0)
     return error && *error ? COPY_FAILED : COPY_NOT_POSSIBLE;
   if (!(out = ovi_atomic_file_new (path, flags, error)))
     {
-      close (fd);
+      if (fd != source_fd)
+        close (fd);
       return COPY_FAILED;
     }
   ok = ovi_atomic_file_write (out, header, header_length, error) &&
        atomic_file_copy (out, fd, offset, length,
                          ovi_dump_file_get_name (ovi_tensor_get_file (tensor)), error) &&
        ovi_atomic_file_commit (out, error);
-  close (fd);
+  if (fd != source_fd)
+    close (fd);
   return ok ? COPY_DONE : COPY_FAILED;
 }
 
@@ -606,6 +710,39 @@ ovi_export_tensor (OviTensor *tensor,
                    OviExportFlags flags,
                    GError **error)
 {
+  return ovi_export_tensor_from (tensor, -1, format, path, flags, error);
+}
+
+/**
+ * ovi_export_open_source:
+ *
+ * Opens @file to export several of its tensors through one descriptor
+ * (ovi_export_tensor_from()), after checking it still has the size it was
+ * listed with.
+ *
+ * Returns: a descriptor to close, or -1 with @error set
+ */
+int
+ovi_export_open_source (OviDumpFile *file, GError **error)
+{
+  return ovi_dump_file_open_range (file, 0, ovi_dump_file_get_file_size (file), error);
+}
+
+/**
+ * ovi_export_tensor_from:
+ * @source_fd: the tensor's dump file from ovi_export_open_source(), or -1
+ *   to open it for this tensor alone
+ *
+ * Like ovi_export_tensor().
+ */
+gboolean
+ovi_export_tensor_from (OviTensor *tensor,
+                        int source_fd,
+                        OviExportFormat format,
+                        const char *path,
+                        OviExportFlags flags,
+                        GError **error)
+{
   g_autoptr (GBytes) data = NULL;
   OviTensorKind kind = ovi_tensor_get_kind (tensor);
   const guint64 *shape;
@@ -615,7 +752,7 @@ ovi_export_tensor (OviTensor *tensor,
   if (kind == OVI_TENSOR_BUFFER || kind == OVI_TENSOR_SPACE)
     format = OVI_EXPORT_BIN;
   shape = ovi_tensor_get_shape (tensor, &n_dims);
-  switch (copy_tensor (tensor, format, path, flags, error))
+  switch (copy_tensor (tensor, source_fd, format, path, flags, error))
     {
     case COPY_DONE:
       return TRUE;

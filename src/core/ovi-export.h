@@ -21,8 +21,9 @@ typedef enum
   OVI_EXPORT_FLAGS_LOGICAL = 1 << 1, /* device layouts back to NCHW / ND / NCDHW */
 } OviExportFlags;
 
-/* Atomic output: written next to the destination under a temporary name and
- * renamed over it on commit; abort (or freeing without commit) removes it. */
+/* Atomic output: written to an unnamed file in the destination's folder (or
+ * under a temporary name there) and linked or renamed into place on commit;
+ * abort (or freeing without commit) leaves nothing behind. */
 typedef struct _OviAtomicFile OviAtomicFile;
 
 OviAtomicFile *ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error);
@@ -40,6 +41,13 @@ gboolean ovi_export_tensor (OviTensor *tensor,
                             const char *path,
                             OviExportFlags flags,
                             GError **error);
+int ovi_export_open_source (OviDumpFile *file, GError **error);
+gboolean ovi_export_tensor_from (OviTensor *tensor,
+                                 int source_fd,
+                                 OviExportFormat format,
+                                 const char *path,
+                                 OviExportFlags flags,
+                                 GError **error);
 gboolean ovi_export_tensor_data (int dtype,
                                  const guint64 *shape,
                                  guint n_dims,

@@ -201,6 +201,12 @@ ovi_report_tensor_json (OviTensor *tensor)
     json_builder_add_int_value (b, (gint64) shape[i]);
   json_builder_end_array (b);
   add_int (b, "count", ovi_tensor_get_count (tensor));
+  /* Newer schema fields, left out where the file has none (proto3 writers
+   * leave out 0, so 0 cannot be told from "not written"). */
+  if (ovi_tensor_get_arg_index (tensor))
+    add_int (b, "arg_index", ovi_tensor_get_arg_index (tensor));
+  if (ovi_tensor_get_input_type (tensor))
+    add_int (b, "input_type", ovi_tensor_get_input_type (tensor));
   add_double_or_null (b, "min", s ? s->min : 0, s && s->finite);
   add_double_or_null (b, "max", s ? s->max : 0, s && s->finite);
   add_double_or_null (b, "mean", s ? s->mean : 0, s && s->finite);
@@ -225,13 +231,67 @@ ovi_report_tensor_json (OviTensor *tensor)
     add_first_bad (b, tensor, analysis);
   if (analysis == NULL)
     {
-      g_autofree char *why =
-          error ? g_strdup (error->message)
-                : g_strdup_printf ("unsupported dtype %d", ovi_tensor_get_dtype (tensor));
+      g_autofree char *why = error
+                                 ? g_strdup (error->message)
+                                 : ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (tensor));
       add_string (b, "error", why);
     }
   json_builder_end_object (b);
   return json_builder_get_root (b);
+}
+
+/* The header fields of the newer schema, only where the file has them:
+ * "dfx_message" and "attrs". */
+static void
+add_schema_fields (JsonBuilder *b, OviDumpFile *op)
+{
+  guint n_attrs = ovi_dump_file_get_n_attrs (op);
+
+  if (ovi_dump_file_get_dfx_message (op))
+    add_string (b, "dfx_message", ovi_dump_file_get_dfx_message (op));
+  if (n_attrs == 0)
+    return;
+  json_builder_set_member_name (b, "attrs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_attrs; i++)
+    {
+      const char *name, *value;
+      ovi_dump_file_get_attr (op, i, &name, &value);
+      json_builder_begin_object (b);
+      add_string (b, "name", name);
+      add_string (b, "value", value);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* Workspaces ("space" in the header), when the file has any: their type
+ * (0 = LOG) and arg_index say what the kernel used them for. */
+static void
+add_workspaces (JsonBuilder *b, OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+
+  if (ovi_dump_file_count_tensors (op, OVI_TENSOR_SPACE) == 0)
+    return;
+  json_builder_set_member_name (b, "workspaces");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      g_autofree char *type = NULL;
+      if (ovi_tensor_get_kind (t) != OVI_TENSOR_SPACE)
+        continue;
+      type = ovi_tensor_dup_space_type_label (t);
+      json_builder_begin_object (b);
+      add_int (b, "index", ovi_tensor_get_index (t));
+      add_string (b, "type", type);
+      add_int (b, "size", ovi_tensor_get_size (t));
+      if (ovi_tensor_get_arg_index (t))
+        add_int (b, "arg_index", ovi_tensor_get_arg_index (t));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 }
 
 /**
@@ -300,6 +360,7 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
       add_string (b, "op_type", ovi_dump_file_get_op_type (op));
       add_string (b, "op_name", ovi_dump_file_get_op_name (op));
       add_string (b, "class", ovi_blame_name (ovi_dump_file_classify (op)));
+      add_schema_fields (b, op);
       json_builder_set_member_name (b, "tensors");
       json_builder_begin_array (b);
       for (guint i = 0; i < tensors->len; i++)
@@ -310,6 +371,7 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
             json_builder_add_value (b, ovi_report_tensor_json (t));
         }
       json_builder_end_array (b);
+      add_workspaces (b, op);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
@@ -458,6 +520,12 @@ append_tensor_text (GString *s, OviTensor *t)
   const OviStats *st;
 
   g_string_append_printf (s, "    %-9s %s %s %s\n     ", label, dtype, format, shape);
+  if (ovi_dtype_is_packing_unknown (ovi_tensor_get_dtype (t)))
+    {
+      g_autofree char *reason = ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (t));
+      g_string_append_printf (s, " %s\n", reason);
+      return;
+    }
   if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
     {
       g_string_append_printf (s, " %s\n", _ ("no statistics for this dtype"));

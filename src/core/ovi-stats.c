@@ -171,6 +171,8 @@ pattern_bits_for (int dtype, guint64 count)
     case OVI_DTYPE_BOOL:
     case OVI_DTYPE_FLOAT8_E5M2:
     case OVI_DTYPE_FLOAT8_E4M3FN:
+    case OVI_DTYPE_FLOAT8_E8M0:
+    case OVI_DTYPE_HIFLOAT8:
       return 8;
     case OVI_DTYPE_INT4:
       return 4;
@@ -199,6 +201,8 @@ element_value (int dtype, const guint8 *d, guint64 i)
     case OVI_DTYPE_BOOL:
     case OVI_DTYPE_FLOAT8_E5M2:
     case OVI_DTYPE_FLOAT8_E4M3FN:
+    case OVI_DTYPE_FLOAT8_E8M0:
+    case OVI_DTYPE_HIFLOAT8:
       return ovi_dtype_decode_pattern (dtype, d[i]);
     case OVI_DTYPE_INT4:
       return ovi_dtype_decode_pattern (dtype, element_pattern (4, d, i));
@@ -214,6 +218,9 @@ element_value (int dtype, const guint8 *d, guint64 i)
       return (double) ovi_load_i64 (d, i);
     case OVI_DTYPE_UINT64:
       return (double) ovi_load_u64 (d, i);
+    case OVI_DTYPE_COMPLEX32:
+      return hypot (ovi_half_to_float (ovi_load_u16 (d, 2 * i)),
+                    ovi_half_to_float (ovi_load_u16 (d, 2 * i + 1)));
     case OVI_DTYPE_COMPLEX64:
       return hypot (ovi_load_f32 (d, 2 * i), ovi_load_f32 (d, 2 * i + 1));
     case OVI_DTYPE_COMPLEX128:
@@ -736,6 +743,13 @@ analyze (OviAnalysis *self, GError **error)
   return ok && keep_window (self, error);
 }
 
+static void
+set_unsupported_error (GError **error, int dtype)
+{
+  g_autofree char *reason = ovi_dtype_dup_unsupported_reason (dtype);
+  g_set_error_literal (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE, reason);
+}
+
 static OviAnalysis *
 analysis_new (int dtype, guint64 count)
 {
@@ -767,8 +781,7 @@ ovi_analysis_new_for_count (int dtype, GBytes *data, guint64 count, GError **err
 
   if (!ovi_dtype_is_supported (dtype))
     {
-      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
-                   "unsupported dtype %d", dtype);
+      set_unsupported_error (error, dtype);
       return NULL;
     }
   if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > g_bytes_get_size (data))
@@ -812,8 +825,7 @@ ovi_analysis_new_for_file (int dtype,
 
   if (!ovi_dtype_is_supported (dtype))
     {
-      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
-                   "unsupported dtype %d", dtype);
+      set_unsupported_error (error, dtype);
       return NULL;
     }
   if (offset > file_size || size > file_size - offset)
@@ -852,8 +864,7 @@ ovi_analysis_new (int dtype, GBytes *data, GError **error)
 
   if (bits == 0 || !ovi_dtype_is_supported (dtype))
     {
-      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE,
-                   "unsupported dtype %d", dtype);
+      set_unsupported_error (error, dtype);
       return NULL;
     }
   return ovi_analysis_new_for_count (dtype, data, bits >= 8 ? size / (bits / 8) : size * 8 / bits,

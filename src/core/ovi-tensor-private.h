@@ -18,7 +18,11 @@ OviTensor *ovi_tensor_new (OviDumpFile *file,
 
 void ovi_tensor_forget_file (OviTensor *self);
 
+void
+ovi_tensor_set_schema_fields (OviTensor *self, guint arg_index, guint input_type, int space_type);
+
 int ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error);
+gboolean ovi_tensor_get_data_offset (OviTensor *self, guint64 *offset);
 
 gboolean ovi_shape_count (const guint64 *shape, guint n_dims, guint64 *count);
 

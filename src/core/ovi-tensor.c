@@ -23,6 +23,9 @@ struct _OviTensor
   guint64 size;
   guint64 count;
   guint64 offset;
+  guint arg_index; /* newer schema fields; 0 when not written */
+  guint input_type;
+  int space_type;
 
   GMutex lock;
   OviAnalysis *analysis;
@@ -42,6 +45,9 @@ enum
   PROP_SIZE,
   PROP_COUNT,
   PROP_LABEL,
+  PROP_ARG_INDEX,
+  PROP_INPUT_TYPE,
+  PROP_SPACE_TYPE_LABEL,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -91,6 +97,15 @@ ovi_tensor_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_LABEL:
       g_value_take_string (value, ovi_tensor_dup_label (self));
       break;
+    case PROP_ARG_INDEX:
+      g_value_set_uint (value, self->arg_index);
+      break;
+    case PROP_INPUT_TYPE:
+      g_value_set_uint (value, self->input_type);
+      break;
+    case PROP_SPACE_TYPE_LABEL:
+      g_value_take_string (value, ovi_tensor_dup_space_type_label (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -114,6 +129,11 @@ ovi_tensor_class_init (OviTensorClass *klass)
   properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_COUNT] = g_param_spec_uint64 ("count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_LABEL] = g_param_spec_string ("label", NULL, NULL, NULL, flags);
+  properties[PROP_ARG_INDEX] = g_param_spec_uint ("arg-index", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_INPUT_TYPE] =
+      g_param_spec_uint ("input-type", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_SPACE_TYPE_LABEL] =
+      g_param_spec_string ("space-type-label", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -280,6 +300,74 @@ ovi_tensor_dup_label (OviTensor *self)
   return g_strdup_printf ("%s %u", ovi_tensor_get_kind_name (self), self->index);
 }
 
+/* The fields the newer schema added, set by the file that made the tensor. */
+void
+ovi_tensor_set_schema_fields (OviTensor *self, guint arg_index, guint input_type, int space_type)
+{
+  self->arg_index = arg_index;
+  self->input_type = input_type;
+  self->space_type = space_type;
+}
+
+/**
+ * ovi_tensor_get_arg_index:
+ *
+ * The `arg_index` of the header (newer schema: inputs, outputs and
+ * workspaces), the tensor's position among the kernel's arguments. proto3
+ * writers leave 0 out, so 0 also means "not written".
+ *
+ * Returns: the index, 0 when not written
+ */
+guint
+ovi_tensor_get_arg_index (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->arg_index;
+}
+
+/**
+ * ovi_tensor_get_input_type:
+ *
+ * An input's `input_type` (newer schema). The schema gives the number no
+ * names, so it is shown as it is.
+ *
+ * Returns: the number, 0 when not written or not an input
+ */
+guint
+ovi_tensor_get_input_type (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->input_type;
+}
+
+/**
+ * ovi_tensor_get_space_type:
+ * Returns: a workspace's `type` (0 = LOG); 0 for other kinds
+ */
+int
+ovi_tensor_get_space_type (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->space_type;
+}
+
+/**
+ * ovi_tensor_dup_space_type_label:
+ * Returns: (transfer full) (nullable): "LOG" for a workspace of type 0
+ *   (the only type the schema names), "type N" for other numbers, %NULL
+ *   for tensors that are not workspaces
+ */
+char *
+ovi_tensor_dup_space_type_label (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+  if (self->kind != OVI_TENSOR_SPACE)
+    return NULL;
+  if (self->space_type == 0)
+    return g_strdup ("LOG");
+  return g_strdup_printf ("type %d", self->space_type);
+}
+
 /**
  * ovi_tensor_get_file:
  * Returns: (transfer none) (nullable): the dump file, while it exists
@@ -343,6 +431,24 @@ ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error)
     return -1;
   *offset = self->offset;
   return ovi_dump_file_open_range (file, self->offset, self->size, error);
+}
+
+/**
+ * ovi_tensor_get_data_offset:
+ * @offset: (out): where the tensor's bytes start in its dump file
+ *
+ * Returns: %FALSE when the bytes are not stored on their own (old layout,
+ *   or the file is gone)
+ */
+gboolean
+ovi_tensor_get_data_offset (OviTensor *self, guint64 *offset)
+{
+  g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
+
+  if (file == NULL || ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
+    return FALSE;
+  *offset = self->offset;
+  return TRUE;
 }
 
 /**

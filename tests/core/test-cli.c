@@ -321,17 +321,17 @@ test_convert_unknown_dtype (Fixture *f, gconstpointer data)
   const guint64 shape[] = { 3 };
   static const double v[] = { 1, 2, 3 };
   g_autofree char *out = NULL, *err = NULL;
-  g_autofree char *bin = out_file (f, "U.u.9.7.300.input.0.3.unknown_dtype_40.ND.bin");
+  g_autofree char *bin = out_file (f, "U.u.9.7.300.input.0.3.unknown_dtype_99.ND.bin");
   g_autofree char *npy = out_file (f, "U.u.9.7.300.output.0.npy");
   g_autofree char *contents = NULL;
   gsize length;
 
-  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 40, 2, shape, 1, raw);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 99, 2, shape, 1, raw);
   ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_INT8, shape, 1, v);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_OLD, f->iter, "U.u.9.7.300"));
 
   g_assert_cmpint (run (f->dir, &out, &err, "convert", "-o", "out", "in", NULL), ==, 0);
-  g_assert_nonnull (strstr (err, "input 0 has unknown dtype 40, written as raw .bin"));
+  g_assert_nonnull (strstr (err, "input 0 has unknown dtype 99, written as raw .bin"));
   g_assert_true (g_file_get_contents (bin, &contents, &length, NULL));
   g_assert_cmpmem (contents, length, "\x01\x02\x03\x04\x05", 5);
   g_clear_pointer (&contents, g_free);

@@ -517,17 +517,17 @@ test_unknown_dtype (Fixture *f, gconstpointer data)
   g_autofree char *label = NULL;
   OviTensor *t;
 
-  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 40, 2, shape, 1, d);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 99, 2, shape, 1, d);
   path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "U.u.1.2.3");
   file = ovi_dump_file_load (path, NULL, &error);
   g_assert_no_error (error);
   t = g_ptr_array_index (ovi_dump_file_get_tensors (file), 0);
-  g_assert_cmpint (ovi_tensor_get_dtype (t), ==, 40);
+  g_assert_cmpint (ovi_tensor_get_dtype (t), ==, 99);
   g_assert_cmpuint (ovi_tensor_get_size (t), ==, 5);
   label = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
-  g_assert_cmpstr (label, ==, "unknown dtype 40");
-  g_assert_null (ovi_dtype_name (40));
-  g_assert_false (ovi_dtype_is_supported (40));
+  g_assert_cmpstr (label, ==, "unknown dtype 99");
+  g_assert_null (ovi_dtype_name (99));
+  g_assert_false (ovi_dtype_is_supported (99));
   loaded = ovi_tensor_load_data (t, &error);
   g_assert_no_error (error);
   assert_bytes_equal (loaded, d);
@@ -726,6 +726,214 @@ test_broken_header (Fixture *f, gconstpointer data)
   assert_broken (f, "A.a.1.2.14", buf, 64, OVI_DUMP_FILE_ERROR_NANO, "nano");
 }
 
+/* Nano dumps from the writer: recognised by the magic at offset 8, with
+ * their version, and refused with the facts their decoding would need. */
+static void
+test_nano (Fixture *f, gconstpointer data)
+{
+  /* Stand-ins for the TLV entries and data: their real layout is what the
+   * notes leave out, so these bytes mean nothing in particular. */
+  static const guint8 body[] = { 4, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+                                 5, 0, 0, 0, 8, 0, 0, 0, 9, 9, 9, 9, 9, 9, 9, 9 };
+  g_autoptr (GBytes) entries = g_bytes_new_static (body, sizeof body);
+  g_autofree char *path = g_build_filename (f->dir, "Add.nano_op.1.2.1700000000000000", NULL);
+  g_autoptr (GBytes) built = ovi_nano_dump_build (sizeof body + 8, 3, entries);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
+  const guint8 *b = g_bytes_get_data (built, NULL);
+
+  /* The writer puts the documented fields where the notes say. */
+  g_assert_cmpuint (g_bytes_get_size (built), ==, 16 + sizeof body);
+  g_assert_cmphex (b[0], ==, sizeof body + 8);
+  g_assert_cmphex (b[8], ==, 0x5a);
+  g_assert_cmphex (b[11], ==, 0x5a);
+  g_assert_cmphex (b[12], ==, 3);
+
+  g_assert_true (ovi_write_nano_file (path, sizeof body + 8, 3, entries, &error));
+  g_assert_no_error (error);
+  file = ovi_dump_file_load (path, NULL, &error);
+  g_assert_null (file);
+  g_assert_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO);
+  g_assert_cmpstr (error->message, ==,
+                   "this is a nano (TLV) dump (version 3); its tensors cannot be read because "
+                   "the format notes do not document the layout of a TLV entry (the size and "
+                   "order of its type and length fields) nor the fields of the input (type 4) "
+                   "and output (type 5) descriptions (where data_type, format, shape and size "
+                   "are stored)");
+
+  /* The magic without a whole version after it. */
+  assert_broken (f, "A.a.1.2.15", b, 14, OVI_DUMP_FILE_ERROR_NANO,
+                 "nano (TLV) dump (its version cut off)");
+  /* Nothing after the version. */
+  assert_broken (f, "A.a.1.2.16", b, 16, OVI_DUMP_FILE_ERROR_NANO, "nano (TLV) dump (version 3)");
+}
+
+/* The fields of the newer schema, in a header assembled byte by byte from
+ * the field numbers of hicann/ge graph_metadef/proto/dump_task.proto, so
+ * that the numbers are checked against the schema, not against our own
+ * .proto file. */
+static void
+test_schema_fields_wire (Fixture *f, gconstpointer data)
+{
+  static const guint8 header[] = {
+    0x0a, 0x03, '2',  '.',  '0',                   /* 1 version "2.0" */
+    0x32, 0x02, 'o',  'p',                         /* 6 op_name "op" */
+    0x1a, 0x0d,                                    /* 3 output, 13 bytes: */
+    0x08, 0x01, 0x10, 0x02,                        /*   float32, ND */
+    0x1a, 0x03, 0x0a, 0x01, 0x01,                  /*   shape [1] */
+    0x30, 0x04,                                    /*   6 size 4 */
+    0x58, 0x05,                                    /*   11 arg_index 5 */
+    0x22, 0x0f,                                    /* 4 input, 15 bytes: */
+    0x08, 0x01, 0x10, 0x02,                        /*   float32, ND */
+    0x1a, 0x03, 0x0a, 0x01, 0x01,                  /*   shape [1] */
+    0x28, 0x04,                                    /*   5 size 4 */
+    0x50, 0x03,                                    /*   10 arg_index 3 */
+    0x58, 0x02,                                    /*   11 input_type 2 */
+    0x3a, 0x06, 0x0a, 0x01, 'k',  0x12, 0x01, 'v', /* 7 attr {name "k", value "v"} */
+    0x42, 0x04, 0x18, 0x02, 0x20, 0x07,            /* 8 space {3 size 2, 4 arg_index 7} */
+    0x4a, 0x05, 'h',  'e',  'l',  'l',  'o',       /* 9 dfx_message "hello" */
+  };
+  static const guint8 payload[] = { 0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0xaa, 0xbb };
+  GByteArray *bytes = g_byte_array_new ();
+  guint64 n = GUINT64_TO_LE (sizeof header);
+  g_autofree char *path = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dfx = NULL;
+  g_auto (GStrv) attrs = NULL;
+  const char *name, *value;
+  GPtrArray *tensors;
+  OviTensor *in, *out, *space;
+  g_autofree char *space_type = NULL;
+
+  g_byte_array_append (bytes, (const guint8 *) &n, 8);
+  g_byte_array_append (bytes, header, sizeof header);
+  g_byte_array_append (bytes, payload, sizeof payload);
+  path = ovi_fixture_write_bytes (f->dir, "Op.op.1.2.3", bytes->data, bytes->len);
+  g_byte_array_unref (bytes);
+
+  file = ovi_dump_file_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ovi_dump_file_get_dfx_message (file), ==, "hello");
+  g_assert_cmpuint (ovi_dump_file_get_n_attrs (file), ==, 1);
+  ovi_dump_file_get_attr (file, 0, &name, &value);
+  g_assert_cmpstr (name, ==, "k");
+  g_assert_cmpstr (value, ==, "v");
+  g_object_get (file, "dfx-message", &dfx, "attrs", &attrs, NULL);
+  g_assert_cmpstr (dfx, ==, "hello");
+  g_assert_cmpuint (g_strv_length (attrs), ==, 1);
+  g_assert_cmpstr (attrs[0], ==, "k=v");
+
+  tensors = ovi_dump_file_get_tensors (file);
+  g_assert_cmpuint (tensors->len, ==, 3);
+  in = g_ptr_array_index (tensors, 0);
+  out = g_ptr_array_index (tensors, 1);
+  space = g_ptr_array_index (tensors, 2);
+  g_assert_cmpint (ovi_tensor_get_kind (in), ==, OVI_TENSOR_INPUT);
+  g_assert_cmpuint (ovi_tensor_get_arg_index (in), ==, 3);
+  g_assert_cmpuint (ovi_tensor_get_input_type (in), ==, 2);
+  g_assert_cmpint (ovi_tensor_get_kind (out), ==, OVI_TENSOR_OUTPUT);
+  g_assert_cmpuint (ovi_tensor_get_arg_index (out), ==, 5);
+  g_assert_cmpuint (ovi_tensor_get_input_type (out), ==, 0);
+  g_assert_cmpint (ovi_tensor_get_kind (space), ==, OVI_TENSOR_SPACE);
+  g_assert_cmpuint (ovi_tensor_get_arg_index (space), ==, 7);
+  g_assert_cmpint (ovi_tensor_get_space_type (space), ==, 0);
+  g_assert_cmpuint (ovi_tensor_get_size (space), ==, 2);
+  g_object_get (space, "space-type-label", &space_type, NULL);
+  g_assert_cmpstr (space_type, ==, "LOG");
+  g_assert_null (ovi_tensor_dup_space_type_label (in));
+  {
+    guint arg_index, input_type;
+    g_object_get (in, "arg-index", &arg_index, "input-type", &input_type, NULL);
+    g_assert_cmpuint (arg_index, ==, 3);
+    g_assert_cmpuint (input_type, ==, 2);
+  }
+  /* The data section still lines up: input 1.0, output 2.0. */
+  {
+    g_autoptr (OviAnalysis) a = ovi_tensor_analyze (in, &error);
+    g_autoptr (OviAnalysis) b = ovi_tensor_analyze (out, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (ovi_analysis_value_at (a, 0), ==, 1.0);
+    g_assert_cmpfloat (ovi_analysis_value_at (b, 0), ==, 2.0);
+  }
+}
+
+/* The writer writes the same fields, in both layouts, and a file without
+ * them has none. */
+static void
+test_schema_fields_writer (Fixture *f, gconstpointer data)
+{
+  for (int layout = OVI_LAYOUT_NEW; layout <= OVI_LAYOUT_OLD; layout++)
+    {
+      g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/op");
+      g_autoptr (OviDumpWriter) plain = ovi_dump_writer_new ("scope/plain");
+      const guint64 shape[] = { 2 };
+      static const double v[] = { 1, 2 };
+      g_autoptr (GBytes) log = g_bytes_new_static ("log!", 4);
+      g_autofree char *name = g_strdup_printf ("Op.op.1.2.%d", layout);
+      g_autofree char *plain_name = g_strdup_printf ("Op.plain.1.2.%d", layout);
+      g_autofree char *path = NULL;
+      g_autofree char *plain_path = NULL;
+      g_autoptr (OviDumpFile) file = NULL;
+      g_autoptr (OviDumpFile) plain_file = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (JsonNode) json = NULL;
+      GPtrArray *tensors;
+      const char *an, *av;
+
+      ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+      ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+      ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+      ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, log);
+      ovi_dump_writer_set_arg_index (w, OVI_TENSOR_INPUT, 1, 4);
+      ovi_dump_writer_set_input_type (w, 1, 1);
+      ovi_dump_writer_set_arg_index (w, OVI_TENSOR_OUTPUT, 0, 2);
+      ovi_dump_writer_set_arg_index (w, OVI_TENSOR_SPACE, 0, 9);
+      ovi_dump_writer_add_attr (w, "tiling_key", "1001");
+      ovi_dump_writer_add_attr (w, "block_dim", "24");
+      ovi_dump_writer_set_dfx_message (w, "kernel args dumped");
+      ovi_dump_writer_add_attr (w, "bad\xff", "utf8");
+      path = ovi_fixture_write (w, layout, f->dir, name);
+      file = ovi_dump_file_load (path, NULL, &error);
+      g_assert_no_error (error);
+
+      g_assert_cmpstr (ovi_dump_file_get_dfx_message (file), ==, "kernel args dumped");
+      g_assert_cmpuint (ovi_dump_file_get_n_attrs (file), ==, 3);
+      ovi_dump_file_get_attr (file, 1, &an, &av);
+      g_assert_cmpstr (an, ==, "block_dim");
+      g_assert_cmpstr (av, ==, "24");
+      /* A byte that is not UTF-8 becomes U+FFFD, for display. */
+      ovi_dump_file_get_attr (file, 2, &an, &av);
+      g_assert_cmpstr (an, ==, "bad\xef\xbf\xbd");
+      g_assert_cmpstr (av, ==, "utf8");
+      tensors = ovi_dump_file_get_tensors (file);
+      g_assert_cmpuint (tensors->len, ==, 4);
+      g_assert_cmpuint (ovi_tensor_get_arg_index (g_ptr_array_index (tensors, 0)), ==, 0);
+      g_assert_cmpuint (ovi_tensor_get_arg_index (g_ptr_array_index (tensors, 1)), ==, 4);
+      g_assert_cmpuint (ovi_tensor_get_input_type (g_ptr_array_index (tensors, 1)), ==, 1);
+      g_assert_cmpuint (ovi_tensor_get_arg_index (g_ptr_array_index (tensors, 2)), ==, 2);
+      g_assert_cmpuint (ovi_tensor_get_arg_index (g_ptr_array_index (tensors, 3)), ==, 9);
+
+      /* The report's tensor JSON carries them where they are set. */
+      json = ovi_report_tensor_json (g_ptr_array_index (tensors, 1));
+      g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "arg_index"), ==,
+                       4);
+      g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "input_type"), ==,
+                       1);
+      g_clear_pointer (&json, json_node_unref);
+      json = ovi_report_tensor_json (g_ptr_array_index (tensors, 0));
+      g_assert_false (json_object_has_member (json_node_get_object (json), "arg_index"));
+      g_assert_false (json_object_has_member (json_node_get_object (json), "input_type"));
+
+      ovi_fixture_add (plain, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+      plain_path = ovi_fixture_write (plain, layout, f->dir, plain_name);
+      plain_file = ovi_dump_file_load (plain_path, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_null (ovi_dump_file_get_dfx_message (plain_file));
+      g_assert_cmpuint (ovi_dump_file_get_n_attrs (plain_file), ==, 0);
+    }
+}
+
 static void
 test_broken_sizes (Fixture *f, gconstpointer data)
 {
@@ -852,6 +1060,9 @@ main (int argc, char **argv)
   ADD ("/core/dump-file/broken/short", NULL, test_broken_short);
   ADD ("/core/dump-file/broken/header", NULL, test_broken_header);
   ADD ("/core/dump-file/broken/sizes", NULL, test_broken_sizes);
+  ADD ("/core/dump-file/nano", NULL, test_nano);
+  ADD ("/core/dump-file/schema-fields/wire", NULL, test_schema_fields_wire);
+  ADD ("/core/dump-file/schema-fields/writer", NULL, test_schema_fields_writer);
   ADD ("/core/dump-file/broken/element-size", NULL, test_broken_element_size);
   ADD ("/core/dump-file/name-from-mapping", NULL, test_not_a_dump_name);
 #undef ADD

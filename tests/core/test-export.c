@@ -328,7 +328,7 @@ test_bin_and_errors (Fixture *f, gconstpointer data)
   static const guint8 raw[] = { 1, 2, 3, 4, 5, 6, 7 };
   g_autoptr (GBytes) d = g_bytes_new (raw, sizeof raw);
   const guint64 shape[] = { 3 };
-  g_autofree char *path = export_data (f, "x.bin", 40, shape, 1, d, OVI_EXPORT_BIN);
+  g_autofree char *path = export_data (f, "x.bin", 99, shape, 1, d, OVI_EXPORT_BIN);
   g_autofree char *contents = NULL;
   gsize length;
   g_autoptr (GError) error = NULL;
@@ -344,7 +344,7 @@ test_bin_and_errors (Fixture *f, gconstpointer data)
 
   /* an unknown dtype has no .npy */
   g_assert_false (
-      ovi_export_tensor_data (40, shape, 1, d, OVI_EXPORT_NPY, npy, OVI_EXPORT_FLAGS_NONE, &error));
+      ovi_export_tensor_data (99, shape, 1, d, OVI_EXPORT_NPY, npy, OVI_EXPORT_FLAGS_NONE, &error));
   g_assert_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED);
   g_clear_error (&error);
   /* fewer bytes than the shape needs */
@@ -378,14 +378,14 @@ test_file_names (Fixture *f, gconstpointer data)
   };
   static const char *const expected_bin[] = {
     "Add.a.1.2.3.input.0.6.float16.NCHW.bin",
-    "Add.a.1.2.3.input.1.2.unknown_dtype_40.ND.bin",
+    "Add.a.1.2.3.input.1.2.unknown_dtype_99.ND.bin",
     "Add.a.1.2.3.output.0.6.float32.NCHW.bin",
     "Add.a.1.2.3.l1buffer.0.bin",
     "Add.a.1.2.3.space.0.bin",
   };
 
   ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT16, s4, 4, v);
-  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 40, 2, s2, 1, odd);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 99, 2, s2, 1, odd);
   ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, s4, 4, v);
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_BUFFER, OVI_DTYPE_UINT8, 2, NULL, 0, buf);
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, buf);
@@ -538,6 +538,41 @@ test_atomic (Fixture *f, gconstpointer data)
   g_assert_cmpstr (contents, ==, "hello");
   listing = list_dir (f->dir);
   g_assert_cmpstr (listing, ==, "a.txt");
+  g_clear_pointer (&listing, g_free);
+
+  /* A new file has no name at all until commit (not even a temporary
+   * one), then the mode any new file gets under the umask. */
+  {
+    g_autofree char *other = g_build_filename (f->dir, "b.txt", NULL);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (other, OVI_EXPORT_FLAGS_NONE, &error);
+    mode_t old_mask = umask (027);
+    GStatBuf st;
+
+    g_assert_true (ovi_atomic_file_write (a, "partial", 7, &error));
+    listing = list_dir (f->dir);
+    g_assert_cmpstr (listing, ==, "a.txt");
+    g_clear_pointer (&listing, g_free);
+    g_assert_true (ovi_atomic_file_commit (a, &error));
+    g_assert_no_error (error);
+    g_assert_no_errno (g_stat (other, &st));
+    /* created before the umask changed: the umask of its creation */
+    g_assert_cmpint (st.st_mode & 0777, ==, 0644);
+    umask (old_mask);
+  }
+  {
+    g_autofree char *third = g_build_filename (f->dir, "c.txt", NULL);
+    mode_t old_mask = umask (027);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (third, OVI_EXPORT_FLAGS_NONE, &error);
+    GStatBuf st;
+
+    umask (old_mask);
+    g_assert_true (ovi_atomic_file_write (a, "x", 1, &error));
+    g_assert_true (ovi_atomic_file_commit (a, &error));
+    g_assert_no_errno (g_stat (third, &st));
+    g_assert_cmpint (st.st_mode & 0777, ==, 0640);
+  }
+  listing = list_dir (f->dir);
+  g_assert_cmpstr (listing, ==, "a.txt b.txt c.txt");
 }
 
 static void

@@ -693,6 +693,93 @@ test_cancel (Fixture *f, gconstpointer data)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* A nano dump beside an ordinary one: listed among the problems as a nano
+ * dump, the rest of the folder read as usual. */
+static void
+test_nano_in_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *iter = g_build_filename (f->dir, "0", NULL);
+  g_autofree char *nano = g_build_filename (iter, "Mul.nano.8.3.750", NULL);
+  g_autoptr (GBytes) entries = g_bytes_new_static ("\4\0\0\0\0\0\0\0", 8);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (OviProblem) problem = NULL;
+  g_autoptr (GError) error = NULL;
+
+  write_op (iter, "Add", "a", 5, 3, 700);
+  g_assert_true (ovi_write_nano_file (nano, 8, 1, entries, &error));
+  g_assert_no_error (error);
+  folder = load (f->dir);
+  g_assert_cmpuint (n_items (ovi_dump_folder_get_files (folder)), ==, 1);
+  g_assert_cmpuint (n_items (ovi_dump_folder_get_problems (folder)), ==, 1);
+  problem = g_list_model_get_item (ovi_dump_folder_get_problems (folder), 0);
+  g_assert_cmpstr (ovi_problem_get_file (problem), ==, "0/Mul.nano.8.3.750");
+  g_assert_true (g_str_has_prefix (ovi_problem_get_message (problem),
+                                   "this is a nano (TLV) dump (version 1); its tensors cannot "
+                                   "be read because the format notes do not document"));
+}
+
+/* The report's JSON carries the header fields of the newer schema for
+ * the operator a record links to, and leaves them out where absent. */
+static void
+test_schema_fields_report (Fixture *f, gconstpointer data)
+{
+  g_autofree char *iter = g_build_filename (f->dir, "0", NULL);
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/matmul");
+  const guint64 shape[] = { 2 };
+  static const double v[] = { 1, 2 };
+  g_autoptr (GBytes) log = g_bytes_new_static ("0123456789", 10);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *json = NULL;
+  JsonObject *op, *attr, *space, *out;
+  JsonArray *records;
+
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, log);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_OUTPUT, 0, 1);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_SPACE, 0, 3);
+  ovi_dump_writer_add_attr (w, "tiling_key", "7");
+  ovi_dump_writer_set_dfx_message (w, "args of the kernel");
+  g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, "MatMul.scope_matmul.5.3.700"));
+  write_op (iter, "Add", "a", 6, 3, 710);
+  write_overflow (iter, 5, 3, 800, 0x20);
+  write_overflow (iter, 6, 3, 900, 0x20);
+
+  folder = load (f->dir);
+  json = ovi_report_to_json (folder);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+  g_assert_no_error (error);
+  records = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                          "records");
+  g_assert_cmpuint (json_array_get_length (records), ==, 2);
+
+  op = json_object_get_object_member (json_array_get_object_element (records, 0), "op");
+  g_assert_cmpstr (json_object_get_string_member (op, "op_type"), ==, "MatMul");
+  g_assert_cmpstr (json_object_get_string_member (op, "dfx_message"), ==, "args of the kernel");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (op, "attrs")), ==, 1);
+  attr = json_array_get_object_element (json_object_get_array_member (op, "attrs"), 0);
+  g_assert_cmpstr (json_object_get_string_member (attr, "name"), ==, "tiling_key");
+  g_assert_cmpstr (json_object_get_string_member (attr, "value"), ==, "7");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (op, "workspaces")), ==, 1);
+  space = json_array_get_object_element (json_object_get_array_member (op, "workspaces"), 0);
+  g_assert_cmpint (json_object_get_int_member (space, "index"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (space, "type"), ==, "LOG");
+  g_assert_cmpint (json_object_get_int_member (space, "size"), ==, 10);
+  g_assert_cmpint (json_object_get_int_member (space, "arg_index"), ==, 3);
+  out = json_array_get_object_element (json_object_get_array_member (op, "tensors"), 1);
+  g_assert_cmpstr (json_object_get_string_member (out, "kind"), ==, "output");
+  g_assert_cmpint (json_object_get_int_member (out, "arg_index"), ==, 1);
+
+  /* An operator without them has none of the keys. */
+  op = json_object_get_object_member (json_array_get_object_element (records, 1), "op");
+  g_assert_cmpstr (json_object_get_string_member (op, "op_type"), ==, "Add");
+  g_assert_false (json_object_has_member (op, "dfx_message"));
+  g_assert_false (json_object_has_member (op, "attrs"));
+  g_assert_false (json_object_has_member (op, "workspaces"));
+}
+
 /* The example folder shipped with the app (data/example-dump). */
 static void
 test_example (void)
@@ -757,7 +844,7 @@ test_example (void)
           }
       }
     g_assert_true (found);
-    g_assert_cmpuint (n_items (files), ==, 20);
+    g_assert_cmpuint (n_items (files), ==, 21);
   }
 }
 
@@ -779,6 +866,8 @@ main (int argc, char **argv)
   ADD ("/core/folder/load-async", test_load_async);
   ADD ("/core/folder/load-async-batches", test_load_async_batches);
   ADD ("/core/folder/cancel", test_cancel);
+  ADD ("/core/folder/nano", test_nano_in_folder);
+  ADD ("/core/folder/schema-fields-report", test_schema_fields_report);
 #undef ADD
   g_test_add_func ("/core/folder/parse-mapping", test_parse_mapping);
   g_test_add_func ("/core/folder/example", test_example);

@@ -7,7 +7,7 @@
 #include "ovi-fixtures.h"
 
 /* Writes the seed corpora of the fuzz targets from the fixture writer:
- * `ovi-make-fuzz-seeds DIR` fills DIR/{file-name,dump-file,overflow,mapping,folder}. */
+ * `ovi-make-fuzz-seeds DIR` fills DIR/{file-name,dump-file,overflow,mapping,folder,nano}. */
 
 static void
 seed (const char *dir, const char *target, const char *name, const void *data, gsize length)
@@ -42,9 +42,10 @@ main (int argc, char **argv)
     11, 5, 120, 4, 2, 0, 0x1008006b0000, 0x100800397000, 3, 2, 0x20, 0, 0, 0
   };
   const guint64 sdma[] = { 11, 3, 210, 5, 0, 0, 0x12c0000, 0x12d0000, 4, 2 };
-  const int dtypes[] = { OVI_DTYPE_FLOAT16, OVI_DTYPE_FLOAT32,       OVI_DTYPE_BFLOAT16,
-                         OVI_DTYPE_INT4,    OVI_DTYPE_FLOAT8_E4M3FN, OVI_DTYPE_COMPLEX64,
-                         OVI_DTYPE_INT64 };
+  const int dtypes[] = { OVI_DTYPE_FLOAT16,  OVI_DTYPE_FLOAT32,       OVI_DTYPE_BFLOAT16,
+                         OVI_DTYPE_INT4,     OVI_DTYPE_FLOAT8_E4M3FN, OVI_DTYPE_COMPLEX64,
+                         OVI_DTYPE_INT64,    OVI_DTYPE_HIFLOAT8,      OVI_DTYPE_FLOAT8_E8M0,
+                         OVI_DTYPE_COMPLEX32 };
   GBytes *payloads[3];
   const char *dir;
 
@@ -75,6 +76,26 @@ main (int argc, char **argv)
         bytes = ovi_dump_writer_build (w, layout);
         seed_bytes (dir, "dump-file", name, bytes);
       }
+
+  /* The fields of the newer schema: attrs, dfx_message, arg_index,
+   * input_type, a LOG workspace. */
+  {
+    g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/op");
+    g_autoptr (GBytes) log = g_bytes_new_static ("log", 3);
+    g_autoptr (GBytes) bytes = NULL;
+
+    ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT16, shape, 2, values);
+    ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 2, values);
+    ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, log);
+    ovi_dump_writer_set_arg_index (w, OVI_TENSOR_INPUT, 0, 1);
+    ovi_dump_writer_set_input_type (w, 0, 2);
+    ovi_dump_writer_set_arg_index (w, OVI_TENSOR_OUTPUT, 0, 3);
+    ovi_dump_writer_set_arg_index (w, OVI_TENSOR_SPACE, 0, 4);
+    ovi_dump_writer_add_attr (w, "tiling_key", "1");
+    ovi_dump_writer_set_dfx_message (w, "dfx");
+    bytes = ovi_dump_writer_build (w, OVI_LAYOUT_NEW);
+    seed_bytes (dir, "dump-file", "schema-fields", bytes);
+  }
 
   payloads[0] = ovi_overflow_payload_classic (NULL, NULL, &core);
   payloads[1] = ovi_overflow_payload_new (1, 0, aic, 14);
@@ -120,6 +141,23 @@ main (int argc, char **argv)
     seed (dir, "folder", "folder-0", input->str, input->len);
     g_string_free (input, TRUE);
   }
+
+  /* Nano dumps as the writer makes them, without the magic at offset 8,
+   * which fuzz-nano puts back: a body of stand-in TLV bytes, and none. */
+  for (guint i = 0; i < 2; i++)
+    {
+      static const guint8 body[] = { 4, 0, 0, 0, 8, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+      g_autoptr (GBytes) entries = g_bytes_new_static (body, i ? sizeof body : 0);
+      g_autoptr (GBytes) nano = ovi_nano_dump_build (i ? sizeof body : 0, i + 1, entries);
+      const guint8 *b = g_bytes_get_data (nano, NULL);
+      GByteArray *input = g_byte_array_new ();
+      g_autofree char *name = g_strdup_printf ("nano-%u", i);
+
+      g_byte_array_append (input, b, 8);
+      g_byte_array_append (input, b + 12, g_bytes_get_size (nano) - 12);
+      seed (dir, "nano", name, input->data, input->len);
+      g_byte_array_free (input, TRUE);
+    }
 
   for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
     g_bytes_unref (payloads[i]);

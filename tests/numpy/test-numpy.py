@@ -2,8 +2,8 @@
 """Checks the CLI's .npy and .txt outputs against numpy itself.
 
 For every dtype sample written by ovi-make-samples: numpy.load reads the .npy
-with the dtype and shape the vendor tools give (bfloat16 and float8 as
-float32, int4 as int8), the values equal what the dump's bytes decode to, and
+with the dtype and shape the vendor tools give (bfloat16, float8 and hifloat8 as
+float32, complex32 as complex64, int4 as int8), the values equal what the dump's bytes decode to, and
 the .txt is byte-identical to numpy.savetxt(path, array.flatten()).
 """
 import io
@@ -38,7 +38,7 @@ with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([cli, "convert", "--to", to, "--output", out, dumps], check=True)
 
     names = sorted(n for n in os.listdir(dumps) if n.startswith("Sample."))
-    assert len(names) == 18, names
+    assert len(names) == 21, names
     for name in names:
         with open(os.path.join(dumps, "expected", name + ".json")) as f:
             expected = json.load(f)

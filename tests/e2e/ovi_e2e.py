@@ -1,0 +1,233 @@
+"""The real inspector as a person runs it: a bare X server, a private D-Bus
+session with the accessibility bus started on demand, and no input unless a
+test sends some. What the window shows is read the way a person or a screen
+reader would: screen grabs and AT-SPI. Used by the tests in this folder."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+APP_NAME = "overflow-inspector"
+WIDTH, HEIGHT = 1400, 900
+
+
+class Xvfb:
+    """A bare X server of its own, 1400x900, no window manager."""
+
+    def __init__(self):
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(w), "-screen", "0", "%dx%dx24" % (WIDTH, HEIGHT),
+             "-nolisten", "tcp"], pass_fds=[w], stderr=subprocess.DEVNULL)
+        os.close(w)
+        with os.fdopen(r) as f:
+            self.display = ":" + f.readline().strip()
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+class Busy:
+    """One process keeping one core busy, as a loaded machine has."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def app_env(display, build, renderer=None, language=None):
+    env = dict(os.environ)
+    for k in ("GTK_A11Y", "NO_AT_BRIDGE", "GSK_RENDERER", "LANGUAGE", "LC_ALL", "G_DEBUG"):
+        env.pop(k, None)
+    home = tempfile.mkdtemp(prefix="ovi-e2e-home-")
+    env.update({
+        "DISPLAY": display,
+        "GSETTINGS_BACKEND": "memory",
+        "GSETTINGS_SCHEMA_DIR": os.path.join(build, "data"),
+        "OVI_LOCALEDIR": os.path.join(build, "po"),
+        "XDG_CONFIG_HOME": os.path.join(home, "config"),
+        "XDG_CACHE_HOME": os.path.join(home, "cache"),
+        "XDG_DATA_HOME": os.path.join(home, "data"),
+        "LANG": "C.UTF-8",
+    })
+    if renderer:
+        env["GSK_RENDERER"] = renderer
+    if language:
+        env["LANGUAGE"] = language
+    return env
+
+
+def grab(display, path):
+    subprocess.run(["import", "-display", display, "-window", "root", path], check=True)
+
+
+def differing_pixels(a, b):
+    out = subprocess.run(["compare", "-metric", "AE", a, b, "null:"],
+                         capture_output=True, text=True)
+    return int(float(out.stderr.split()[0]))
+
+
+def move_pointer(display, x, y):
+    subprocess.run(["xdotool", "mousemove", str(x), str(y)], check=True,
+                   env=dict(os.environ, DISPLAY=display))
+
+
+def press_key(display, key):
+    subprocess.run(["xdotool", "key", key], check=True, env=dict(os.environ, DISPLAY=display))
+
+
+def text_of(obj):
+    try:
+        if "Text" in obj.get_interfaces():
+            return Atspi.Text.get_text(obj, 0, -1) or ""
+    except Exception:
+        pass
+    return ""
+
+
+class Node:
+    def __init__(self, obj, role, name, text, children):
+        self.obj, self.role, self.name, self.text, self.children = obj, role, name, text, children
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def strings(self):
+        return [s for n in self.walk() for s in (n.name, n.text) if s]
+
+    def find(self, role=None, name=None):
+        for n in self.walk():
+            if (role is None or n.role == role) and (name is None or n.name == name):
+                return n
+        return None
+
+    def find_all(self, role):
+        return [n for n in self.walk() if n.role == role]
+
+
+class Unresponsive(Exception):
+    pass
+
+
+def read_tree(obj, deadline=None):
+    """The accessible tree below obj; a window whose main loop does not
+    answer within 20 s in all is reported, not waited for."""
+    if deadline is None:
+        deadline = time.monotonic() + 20
+    if time.monotonic() > deadline:
+        raise Unresponsive("the window did not answer the accessibility bus within 20 s")
+    try:
+        role = obj.get_role_name()
+        name = obj.get_name() or ""
+    except Exception:
+        return None
+    children = []
+    try:
+        for i in range(obj.get_child_count()):
+            c = obj.get_child_at_index(i)
+            if c is not None:
+                node = read_tree(c, deadline)
+                if node is not None:
+                    children.append(node)
+    except Unresponsive:
+        raise
+    except Exception:
+        pass
+    return Node(obj, role, name, text_of(obj), children)
+
+
+def application(timeout=10.0):
+    """The inspector's accessible tree: one read of the whole tree."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        desktop = Atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(i)
+            if app is not None and (app.get_name() or "") == APP_NAME:
+                return read_tree(app)
+        time.sleep(0.2)
+    raise RuntimeError("the inspector never appeared on the accessibility bus")
+
+
+def table_rows(tree, table_name):
+    """Rows holding data (cells) of the table with this accessible name."""
+    table = tree.find("tree table", table_name) or tree.find("table", table_name)
+    if table is None:
+        return None
+    rows = []
+    for row in table.find_all("table row"):
+        cells = [c for c in row.children if c.role == "table cell"]
+        if cells:
+            rows.append([" ".join(c.strings()) for c in cells])
+    return rows
+
+
+def extents(node):
+    """(x, y, width, height) in the window; a widget in a closed revealer is
+    0 x 0 (GTK 4.8 does not report the SHOWING state reliably)."""
+    if node is None:
+        return None
+    e = Atspi.Component.get_extents(node.obj, Atspi.CoordType.WINDOW)
+    return [e.x, e.y, e.width, e.height]
+
+
+def sidebar_total(tree):
+    """The record count the sidebar gives the opened folder (its first row)."""
+    sidebar = next((n for n in tree.walk() if n.role in ("list", "tree", "tree table")
+                    and n.name.startswith("Time, device, model and iteration")), None)
+    if sidebar is None:
+        return None
+    first = next((n for n in sidebar.walk() if n.role in ("list item", "table row")), None)
+    if first is None:
+        return 0
+    numbers = [s for s in first.strings() if s.isdigit()]
+    return int(numbers[-1]) if numbers else None
+
+
+def click(node):
+    """Activates a widget as assistive technologies do (its first action)."""
+    if "Action" not in node.obj.get_interfaces():
+        raise RuntimeError("%s %s has no action" % (node.role, node.name))
+    Atspi.Action.do_action(node.obj, 0)
+
+
+def start_app(args, env):
+    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def stop_app(proc):
+    proc.terminate()
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return err.decode(errors="replace")
+
+
+def in_private_session(argv, timeout=120):
+    """Runs argv under its own dbus-run-session, as a desktop login has."""
+    try:
+        return subprocess.run(["dbus-run-session", "--"] + argv, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return subprocess.CompletedProcess(argv, -1, "", "timed out after %d s" % timeout)
+
+
+def emit(result):
+    print(json.dumps(result))
+    sys.stdout.flush()
