@@ -71,6 +71,10 @@ busy_changed (OviWindow *self)
   gboolean busy = ovi_session_get_busy (self->session);
 
   gtk_revealer_set_reveal_child (self->progress_revealer, busy);
+  /* A closed revealer keeps its child in the accessibility tree, with the
+   * bounds it last had: hide the bar itself so that no reader finds a
+   * progress bar once the work is done. */
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), busy);
   gtk_revealer_set_reveal_child (self->cancelled_revealer,
                                  !busy && ovi_session_get_cancelled (self->session));
   update_progress (self);
