@@ -24,7 +24,8 @@ struct _OviOperatorsPage
 
   OviSession *session;
   GSignalGroup *folder_signals;
-  GBinding *folder_binding; /* session:folder -> folder_signals:target */
+  GBinding *folder_binding;    /* session:folder -> folder_signals:target */
+  GBinding *operators_binding; /* session:operators -> op_sort_model:model, once shown */
   gboolean settings_bound;
   GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
 };
@@ -126,6 +127,43 @@ selected_file_changed (OviOperatorsPage *self)
     }
 }
 
+/* GTK 4.8 builds the widgets of a list's first 200 rows as soon as the
+ * rows exist, shown or not: a table nobody looks at would spend a few
+ * hundred milliseconds of the scan's first turn building them. The table
+ * takes the session's operators when the page is first shown, and lets
+ * them go when a new folder opens while it is hidden. */
+static void
+attach_operators (OviOperatorsPage *self)
+{
+  if (self->operators_binding != NULL || self->session == NULL)
+    return;
+  self->operators_binding = g_object_bind_property (self->session, "operators", self->op_sort_model,
+                                                    "model", G_BINDING_SYNC_CREATE);
+  selected_file_changed (self);
+}
+
+static void
+detach_operators (OviOperatorsPage *self)
+{
+  g_clear_pointer (&self->operators_binding, g_binding_unbind);
+  if (self->op_sort_model != NULL)
+    gtk_sort_list_model_set_model (self->op_sort_model, NULL);
+}
+
+static void
+session_folder_changed (OviOperatorsPage *self)
+{
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    detach_operators (self);
+}
+
+static void
+ovi_operators_page_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ovi_operators_page_parent_class)->map (widget);
+  attach_operators (OVI_OPERATORS_PAGE (widget));
+}
+
 static void
 ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -193,6 +231,7 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   object_class->dispose = ovi_operators_page_dispose;
   object_class->get_property = ovi_operators_page_get_property;
   object_class->set_property = ovi_operators_page_set_property;
+  widget_class->map = ovi_operators_page_map;
 
   properties[PROP_SESSION] =
       g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
@@ -276,10 +315,15 @@ ovi_operators_page_set_session (OviOperatorsPage *self, OviSession *session)
     {
       g_signal_handlers_disconnect_by_data (self->session, self);
       g_clear_pointer (&self->folder_binding, g_binding_unbind);
+      detach_operators (self);
     }
   g_set_object (&self->session, session);
   if (session != NULL)
     {
+      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
+                               G_CONNECT_SWAPPED);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        attach_operators (self);
       g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-file", G_CALLBACK (selected_file_changed),
