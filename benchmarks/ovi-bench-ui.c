@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "ovi-application.h"
-#include "ovi-window.h"
+#include "ovi-window-private.h"
 
 /* How long the window's main loop can go without turning while it scans a
  * large dump tree and computes the histogram of a large tensor:
@@ -26,11 +26,10 @@ trace (OviWindow *window, gint64 now, gint64 gap)
 {
   OviDumpFolder *folder = ovi_window_get_folder (window);
 
-  fprintf (stderr,
-           "%7.3f s (monotonic %.6f): %4.0f ms turn, loading %d, %u files, %u stats pending\n",
+  fprintf (stderr, "%7.3f s (monotonic %.6f): %4.0f ms turn, loading %d, %u files, analyzing %d\n",
            (now - start) / 1e6, now / 1e6, gap / 1000.0, ovi_window_get_loading (window),
            folder ? g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) : 0,
-           ovi_window_get_pending_stats (window));
+           folder ? ovi_dump_folder_get_analyzing (folder) : 0);
 }
 
 static gboolean

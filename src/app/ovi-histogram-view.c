@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ovi-format.h"
 #include "ovi-histogram-view.h"
 
 /* Draws one or more histograms from the core: regular bins on a value axis
@@ -32,7 +33,9 @@ typedef enum
 typedef struct
 {
   char *label;
-  OviHistogram *histogram;
+  const OviHistogram *histogram;
+  gpointer owner; /* what keeps the histogram alive */
+  GDestroyNotify owner_free;
 } Series;
 
 typedef struct
@@ -150,7 +153,8 @@ series_free (gpointer data)
   Series *series = data;
 
   g_free (series->label);
-  g_clear_pointer (&series->histogram, ovi_histogram_free);
+  if (series->owner_free != NULL)
+    series->owner_free (series->owner);
   g_free (series);
 }
 
@@ -274,7 +278,7 @@ format_count (guint64 count)
     return g_strdup_printf ("%.3gM", count / 1e6);
   if (count >= 10000)
     return g_strdup_printf ("%.3gk", count / 1e3);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  return ovi_format_count (count);
 }
 
 static void
@@ -654,6 +658,22 @@ ovi_histogram_view_clear (OviHistogramView *self)
 void
 ovi_histogram_view_add_series (OviHistogramView *self, const char *label, OviHistogram *histogram)
 {
+  ovi_histogram_view_add_series_full (self, label, histogram, histogram,
+                                      (GDestroyNotify) ovi_histogram_free);
+}
+
+/**
+ * ovi_histogram_view_add_series_full:
+ * @owner: what keeps @histogram alive (an #OviTensorResult...), released
+ *   with @owner_free when the series goes
+ */
+void
+ovi_histogram_view_add_series_full (OviHistogramView *self,
+                                    const char *label,
+                                    const OviHistogram *histogram,
+                                    gpointer owner,
+                                    GDestroyNotify owner_free)
+{
   Series *series;
 
   g_return_if_fail (OVI_IS_HISTOGRAM_VIEW (self));
@@ -662,6 +682,8 @@ ovi_histogram_view_add_series (OviHistogramView *self, const char *label, OviHis
   series = g_new0 (Series, 1);
   series->label = g_strdup (label ? label : "");
   series->histogram = histogram;
+  series->owner = owner;
+  series->owner_free = owner_free;
   g_ptr_array_add (self->series, series);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }

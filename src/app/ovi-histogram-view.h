@@ -13,6 +13,11 @@ GtkWidget *ovi_histogram_view_new (void);
 void ovi_histogram_view_clear (OviHistogramView *self);
 void
 ovi_histogram_view_add_series (OviHistogramView *self, const char *label, OviHistogram *histogram);
+void ovi_histogram_view_add_series_full (OviHistogramView *self,
+                                         const char *label,
+                                         const OviHistogram *histogram,
+                                         gpointer owner,
+                                         GDestroyNotify owner_free);
 guint ovi_histogram_view_get_n_series (OviHistogramView *self);
 gboolean ovi_histogram_view_get_log_counts (OviHistogramView *self);
 void ovi_histogram_view_set_log_counts (OviHistogramView *self, gboolean log_counts);

@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-format.h"
 #include "ovi-record-view.h"
 
 /* The details of one overflow record: its status as a checklist of the
@@ -19,17 +20,19 @@ struct _OviRecordView
   GtkLabel *title_label;
 
   OviOverflowRecord *record;
-  GPtrArray *rows;        /* (element-type GtkWidget) rows added to the groups */
-  GPtrArray *status_rows; /* unowned, subset of rows */
+  GPtrArray *rows;          /* (element-type GtkWidget) rows added to the groups */
+  GPtrArray *status_rows;   /* unowned, subset of rows */
+  GPtrArray *status_checks; /* unowned, the check button of each status row */
 };
 
 enum
 {
-  SHOW_TENSOR,
-  N_SIGNALS
+  PROP_0,
+  PROP_RECORD,
+  N_PROPS
 };
 
-static guint signals[N_SIGNALS];
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (OviRecordView, ovi_record_view, GTK_TYPE_WIDGET)
 
@@ -37,7 +40,6 @@ static void
 add_row (OviRecordView *self, AdwPreferencesGroup *group, GtkWidget *row)
 {
   adw_preferences_group_add (group, row);
-  g_object_set_data (G_OBJECT (row), "group", group);
   g_ptr_array_add (self->rows, row);
 }
 
@@ -75,8 +77,8 @@ add_field (OviRecordView *self, const char *name, const char *value)
 static void
 add_field_u64 (OviRecordView *self, const char *name, guint64 value, gboolean hex)
 {
-  g_autofree char *text = hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value)
-                              : g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+  g_autofree char *text =
+      hex ? g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", value) : ovi_format_count (value);
   add_field (self, name, text);
 }
 
@@ -97,9 +99,9 @@ add_status_row (
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
   if (set)
     gtk_widget_add_css_class (row, known ? "status-set" : "status-unknown");
-  g_object_set_data (G_OBJECT (row), "check", check);
   add_row (self, self->status_group, row);
   g_ptr_array_add (self->status_rows, row);
+  g_ptr_array_add (self->status_checks, check);
 }
 
 static gboolean
@@ -153,13 +155,11 @@ show_status (OviRecordView *self, OviOverflowRecord *record)
     }
 }
 
-static void
-show_tensor_clicked (GtkButton *button, OviRecordView *self)
+static gboolean
+blame_to_description (GBinding *binding, const GValue *from, GValue *to, gpointer unused)
 {
-  OviDumpFile *op = ovi_overflow_record_get_op (self->record);
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
-
-  g_signal_emit (self, signals[SHOW_TENSOR], 0, op, index);
+  g_value_set_string (to, ovi_blame_describe (g_value_get_int (from)));
+  return TRUE;
 }
 
 static void
@@ -193,14 +193,13 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
   }
   add_row (self, self->op_group, row);
 
-  if (ovi_dump_file_peek_blame (op) != OVI_BLAME_UNKNOWN)
-    {
-      row = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("Class"));
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                                   ovi_blame_describe (ovi_dump_file_peek_blame (op)));
-      add_row (self, self->op_group, row);
-    }
+  /* The class core finds for the operator, once its summary arrives. */
+  row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("Class"));
+  g_object_bind_property_full (op, "blame", row, "subtitle", G_BINDING_SYNC_CREATE,
+                               blame_to_description, NULL, NULL, NULL);
+  g_object_bind_property (op, "analyzed", row, "visible", G_BINDING_SYNC_CREATE);
+  add_row (self, self->op_group, row);
 
   row = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ ("File"));
@@ -224,8 +223,10 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
       gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
       gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       button_name, -1);
-      g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (i));
-      g_signal_connect (button, "clicked", G_CALLBACK (show_tensor_clicked), self);
+      /* The window shows tensor @i of the operator, found by its path. */
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.show-tensor");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(su)",
+                                        ovi_dump_file_get_path (op), i);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
       add_row (self, self->op_group, row);
@@ -239,10 +240,12 @@ clear_rows (OviRecordView *self)
     {
       GtkWidget *row = g_ptr_array_index (self->rows, i);
 
-      adw_preferences_group_remove (g_object_get_data (G_OBJECT (row), "group"), row);
+      adw_preferences_group_remove (
+          ADW_PREFERENCES_GROUP (gtk_widget_get_ancestor (row, ADW_TYPE_PREFERENCES_GROUP)), row);
     }
   g_ptr_array_set_size (self->rows, 0);
   g_ptr_array_set_size (self->status_rows, 0);
+  g_ptr_array_set_size (self->status_checks, 0);
 }
 
 static void
@@ -258,7 +261,41 @@ ovi_record_view_dispose (GObject *object)
   g_clear_object (&self->record);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->status_rows, g_ptr_array_unref);
+  g_clear_pointer (&self->status_checks, g_ptr_array_unref);
   G_OBJECT_CLASS (ovi_record_view_parent_class)->dispose (object);
+}
+
+static void
+ovi_record_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviRecordView *self = OVI_RECORD_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_RECORD:
+      g_value_set_object (value, self->record);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_record_view_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  OviRecordView *self = OVI_RECORD_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_RECORD:
+      ovi_record_view_set_record (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -268,11 +305,13 @@ ovi_record_view_class_init (OviRecordViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ovi_record_view_dispose;
+  object_class->get_property = ovi_record_view_get_property;
+  object_class->set_property = ovi_record_view_set_property;
 
-  /* Asks to show tensor number @index of operator @op. */
-  signals[SHOW_TENSOR] =
-      g_signal_new ("show-tensor", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                    NULL, G_TYPE_NONE, 2, OVI_TYPE_DUMP_FILE, G_TYPE_UINT);
+  properties[PROP_RECORD] =
+      g_param_spec_object ("record", NULL, NULL, OVI_TYPE_OVERFLOW_RECORD,
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-record-view.ui");
@@ -289,6 +328,7 @@ ovi_record_view_init (OviRecordView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->rows = g_ptr_array_new ();
   self->status_rows = g_ptr_array_new ();
+  self->status_checks = g_ptr_array_new ();
 }
 
 GtkWidget *
@@ -311,6 +351,7 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
     return;
   g_set_object (&self->record, record);
   clear_rows (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORD]);
 
   if (record == NULL)
     {
@@ -385,7 +426,7 @@ ovi_record_view_dup_checklist_text (OviRecordView *self)
   for (guint i = 0; i < self->status_rows->len; i++)
     {
       GtkWidget *row = g_ptr_array_index (self->status_rows, i);
-      GtkCheckButton *check = g_object_get_data (G_OBJECT (row), "check");
+      GtkCheckButton *check = g_ptr_array_index (self->status_checks, i);
 
       g_string_append_printf (text, "[%c] %s\n", gtk_check_button_get_active (check) ? 'x' : ' ',
                               adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));

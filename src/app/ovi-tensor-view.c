@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ovi-format.h"
 #include "ovi-tensor-view.h"
 
 /* One operator's tensors: pick one, see its properties, its statistics and
@@ -26,6 +27,7 @@ struct _OviTensorView
   GtkLabel *title_label;
 
   OviDumpFile *file;
+  OviAnalysis *located; /* what the locator buttons point into */
   GListStore *tensors;
   GCancellable *cancellable;
 };
@@ -35,80 +37,12 @@ G_DEFINE_FINAL_TYPE (OviTensorView, ovi_tensor_view, GTK_TYPE_WIDGET)
 enum
 {
   PROP_0,
+  PROP_FILE,
   PROP_TENSOR,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
-
-typedef struct
-{
-  OviTensor *tensor;
-  guint bins;
-  OviHistogramScale scale;
-  OviAnalysis *analysis;
-  OviAnalysis *logical; /* device layouts: the values in NCHW / ND / NCDHW order */
-  OviHistogram *histogram;
-} Job;
-
-static void
-job_free (gpointer data)
-{
-  Job *job = data;
-
-  g_clear_object (&job->tensor);
-  g_clear_pointer (&job->analysis, ovi_analysis_unref);
-  g_clear_pointer (&job->logical, ovi_analysis_unref);
-  g_clear_pointer (&job->histogram, ovi_histogram_free);
-  g_free (job);
-}
-
-/* The tensor converted from its device layout to the logical one, so bad
- * values are located where the framework sees them. NULL when it cannot be. */
-static OviAnalysis *
-analyze_logical (OviTensor *tensor)
-{
-  guint n_dims, n_original;
-  const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
-  const guint64 *original = ovi_tensor_get_original_shape (tensor, &n_original);
-  g_autoptr (GBytes) data = ovi_tensor_load_data (tensor, NULL);
-  g_autoptr (GBytes) logical = NULL;
-  guint64 count = 1;
-
-  for (guint i = 0; i < n_original; i++)
-    count *= original[i];
-  if (data == NULL || !(logical = ovi_layout_to_logical (ovi_tensor_get_format (tensor),
-                                                         ovi_tensor_get_dtype (tensor), shape,
-                                                         n_dims, original, n_original, data, NULL)))
-    return NULL;
-  return ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), logical, count, NULL);
-}
-
-static void
-analyze_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  GError *error = NULL;
-  int saved_nice = ovi_thread_set_nice (10); /* the window's thread comes first */
-
-  job->analysis = ovi_tensor_analyze (job->tensor, &error);
-  if (job->analysis != NULL && ovi_layout_is_device (ovi_tensor_get_format (job->tensor)))
-    job->logical = analyze_logical (job->tensor);
-  ovi_thread_set_nice (saved_nice);
-  if (job->analysis == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  if (!g_task_return_error_if_cancelled (task))
-    {
-      job->histogram = ovi_analysis_histogram (job->analysis, job->bins, job->scale, &error);
-      if (job->histogram == NULL)
-        g_task_return_error (task, error); /* the file changed since it was analysed */
-      else
-        g_task_return_boolean (task, TRUE);
-    }
-}
 
 static void
 add_info (OviTensorView *self, int row, int column, const char *name, const char *value)
@@ -123,14 +57,6 @@ add_info (OviTensorView *self, int row, int column, const char *name, const char
   gtk_widget_add_css_class (value_label, "numeric");
   gtk_grid_attach (self->info_grid, name_label, column * 2, row, 1, 1);
   gtk_grid_attach (self->info_grid, value_label, column * 2 + 1, row, 1, 1);
-}
-
-static char *
-format_double (double value)
-{
-  if (isnan (value))
-    return g_strdup ("—");
-  return g_strdup_printf ("%.6g", value);
 }
 
 static char *
@@ -190,7 +116,7 @@ show_properties (OviTensorView *self, OviTensor *tensor)
   g_autofree char *shape = ovi_tensor_dup_shape_string (tensor);
   g_autofree char *size =
       g_format_size_full (ovi_tensor_get_size (tensor), G_FORMAT_SIZE_LONG_FORMAT);
-  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_tensor_get_count (tensor));
+  g_autofree char *count = ovi_format_count (ovi_tensor_get_count (tensor));
 
   add_info (self, 0, 0, _ ("Data type"), dtype);
   add_info (self, 1, 0, _ ("Format"), format);
@@ -222,7 +148,7 @@ show_neighbours (OviTensorView *self, OviAnalysis *analysis, gint64 index, guint
   for (gint64 i = first; i <= last; i++)
     {
       g_autofree char *position = g_strdup_printf ("%" G_GINT64_FORMAT, i);
-      g_autofree char *value = format_double (ovi_analysis_value_at (analysis, i));
+      g_autofree char *value = ovi_format_double (ovi_analysis_value_at (analysis, i));
       GtkWidget *index_label = gtk_label_new (position);
       GtkWidget *value_label;
       double v = ovi_analysis_value_at (analysis, i);
@@ -243,13 +169,15 @@ show_neighbours (OviTensorView *self, OviAnalysis *analysis, gint64 index, guint
   gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), TRUE);
 }
 
+/* tensor.locate ("x": the index of a bad value in the located analysis). */
 static void
-locate_clicked (GtkButton *button, OviTensorView *self)
+locate_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  OviAnalysis *analysis = g_object_get_data (G_OBJECT (button), "analysis");
-  gint64 index = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "index"));
+  OviTensorView *self = OVI_TENSOR_VIEW (widget);
 
-  show_neighbours (self, analysis, index, ovi_analysis_get_stats (analysis)->count);
+  if (self->located != NULL)
+    show_neighbours (self, self->located, g_variant_get_int64 (parameter),
+                     ovi_analysis_get_stats (self->located)->count);
 }
 
 /* One button per kind of bad value: where the first one is, in the logical
@@ -276,6 +204,8 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->locate_box))))
     gtk_box_remove (self->locate_box, child);
+  g_clear_pointer (&self->located, ovi_analysis_unref);
+  self->located = ovi_analysis_ref (a);
   clear_grid (self->neighbour_grid);
   gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), FALSE);
   if (logical)
@@ -297,10 +227,8 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
                                kinds[k].index, position);
       button = gtk_button_new_with_label (label);
       gtk_widget_set_tooltip_text (button, _ ("Show the values around it"));
-      g_object_set_data_full (G_OBJECT (button), "analysis", ovi_analysis_ref (a),
-                              (GDestroyNotify) ovi_analysis_unref);
-      g_object_set_data (G_OBJECT (button), "index", GSIZE_TO_POINTER ((gsize) kinds[k].index));
-      g_signal_connect (button, "clicked", G_CALLBACK (locate_clicked), self);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "tensor.locate");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "x", kinds[k].index);
       gtk_box_append (self->locate_box, button);
       if (!shown)
         {
@@ -314,13 +242,13 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
 static void
 show_stats (OviTensorView *self, OviTensor *tensor, const OviStats *stats)
 {
-  g_autofree char *min = format_double (stats->min);
-  g_autofree char *max = format_double (stats->max);
-  g_autofree char *mean = format_double (stats->mean);
-  g_autofree char *std = format_double (stats->std);
-  g_autofree char *max_abs = format_double (stats->max_abs);
-  g_autofree char *finite = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->finite);
-  g_autofree char *zeros = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->zeros);
+  g_autofree char *min = ovi_format_double (stats->min);
+  g_autofree char *max = ovi_format_double (stats->max);
+  g_autofree char *mean = ovi_format_double (stats->mean);
+  g_autofree char *std = ovi_format_double (stats->std);
+  g_autofree char *max_abs = ovi_format_double (stats->max_abs);
+  g_autofree char *finite = ovi_format_count (stats->finite);
+  g_autofree char *zeros = ovi_format_count (stats->zeros);
   g_autofree char *nan = format_count_with_first (stats->nan, stats->first_nan);
   g_autofree char *pos_inf = format_count_with_first (stats->pos_inf, stats->first_pos_inf);
   g_autofree char *neg_inf = format_count_with_first (stats->neg_inf, stats->first_neg_inf);
@@ -373,35 +301,40 @@ static void
 analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (OviTensorView) self = user_data;
-  GTask *task = G_TASK (result);
-  Job *job = g_task_get_task_data (task);
+  OviTensor *tensor = OVI_TENSOR (object);
+  g_autoptr (OviTensorResult) analysis = NULL;
   g_autoptr (GError) error = NULL;
 
-  if (!g_task_propagate_boolean (task, &error))
+  analysis = ovi_tensor_analyze_finish (tensor, result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (tensor != ovi_tensor_view_get_tensor (self))
+    return;
+  set_busy (self, FALSE);
+  if (analysis == NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      set_busy (self, FALSE);
       gtk_label_set_text (self->message_label, error->message);
       gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
       return;
     }
-  if (job->tensor != ovi_tensor_view_get_tensor (self))
-    return;
-
-  set_busy (self, FALSE);
-  show_stats (self, job->tensor, ovi_analysis_get_stats (job->analysis));
-  show_locator (self, job->tensor, job->analysis, job->logical);
+  show_stats (self, tensor, ovi_analysis_get_stats (ovi_tensor_result_get_analysis (analysis)));
+  show_locator (self, tensor, ovi_tensor_result_get_analysis (analysis),
+                ovi_tensor_result_get_logical (analysis));
   ovi_histogram_view_clear (self->histogram);
-  ovi_histogram_view_add_series (self->histogram, NULL, g_steal_pointer (&job->histogram));
+  if (ovi_tensor_result_get_histogram (analysis) != NULL)
+    ovi_histogram_view_add_series_full (
+        self->histogram, NULL, ovi_tensor_result_get_histogram (analysis),
+        ovi_tensor_result_ref (analysis), (GDestroyNotify) ovi_tensor_result_unref);
 }
 
+/* Statistics, locator and histogram of the selected tensor, computed by
+ * core off the main thread. */
 static void
 refresh (OviTensorView *self)
 {
   OviTensor *tensor = ovi_tensor_view_get_tensor (self);
-  g_autoptr (GTask) task = NULL;
-  Job *job;
+  guint bins;
+  OviHistogramScale scale;
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -426,16 +359,12 @@ refresh (OviTensorView *self)
     }
 
   self->cancellable = g_cancellable_new ();
-  job = g_new0 (Job, 1);
-  job->tensor = g_object_ref (tensor);
-  job->bins = gtk_spin_button_get_value_as_int (self->bins_spin);
-  job->scale = gtk_check_button_get_active (self->symlog_check) ? OVI_HISTOGRAM_SYMLOG
-                                                                : OVI_HISTOGRAM_LINEAR;
-  task = g_task_new (NULL, self->cancellable, analyze_done, g_object_ref (self));
-  g_task_set_source_tag (task, refresh);
-  g_task_set_task_data (task, job, job_free);
+  bins = gtk_spin_button_get_value_as_int (self->bins_spin);
+  scale = gtk_check_button_get_active (self->symlog_check) ? OVI_HISTOGRAM_SYMLOG
+                                                           : OVI_HISTOGRAM_LINEAR;
   set_busy (self, TRUE);
-  g_task_run_in_thread (task, analyze_thread);
+  ovi_tensor_analyze_async (tensor, bins, scale, self->cancellable, analyze_done,
+                            g_object_ref (self));
 }
 
 static void
@@ -456,8 +385,27 @@ ovi_tensor_view_get_property (GObject *object, guint prop_id, GValue *value, GPa
 {
   switch (prop_id)
     {
+    case PROP_FILE:
+      g_value_set_object (value, OVI_TENSOR_VIEW (object)->file);
+      break;
     case PROP_TENSOR:
       g_value_set_object (value, ovi_tensor_view_get_tensor (OVI_TENSOR_VIEW (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_tensor_view_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      ovi_tensor_view_set_file (OVI_TENSOR_VIEW (object), g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -478,6 +426,7 @@ ovi_tensor_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->file);
   g_clear_object (&self->tensors);
+  g_clear_pointer (&self->located, ovi_analysis_unref);
   G_OBJECT_CLASS (ovi_tensor_view_parent_class)->dispose (object);
 }
 
@@ -489,6 +438,12 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
 
   object_class->dispose = ovi_tensor_view_dispose;
   object_class->get_property = ovi_tensor_view_get_property;
+  object_class->set_property = ovi_tensor_view_set_property;
+
+  /* The op dump file whose tensors are shown. */
+  properties[PROP_FILE] =
+      g_param_spec_object ("file", NULL, NULL, OVI_TYPE_DUMP_FILE,
+                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /* The selected tensor, what "Selected Tensor" exports write. */
   properties[PROP_TENSOR] =
@@ -513,6 +468,7 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, tensor_dropdown);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, title_label);
   gtk_widget_class_bind_template_callback (widget_class, histogram_settings_changed);
+  gtk_widget_class_install_action (widget_class, "tensor.locate", "x", locate_action);
 }
 
 static void
@@ -543,6 +499,7 @@ ovi_tensor_view_set_file (OviTensorView *self, OviDumpFile *file)
   if (file == self->file)
     return;
   g_set_object (&self->file, file);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 
   g_list_store_remove_all (self->tensors);
   tensors = file ? ovi_dump_file_get_tensors (file) : NULL;

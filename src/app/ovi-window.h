@@ -3,21 +3,9 @@
 #include <adwaita.h>
 
 #include "ovi-application.h"
-#include "ovi-compare-view.h"
 #include "ovi-core.h"
-#include "ovi-record-view.h"
-#include "ovi-tensor-view.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  OVI_WINDOW_EXPORT_REPORT_JSON,
-  OVI_WINDOW_EXPORT_REPORT_TEXT,
-  OVI_WINDOW_EXPORT_TENSOR_NPY,
-  OVI_WINDOW_EXPORT_TENSOR_TXT,
-  OVI_WINDOW_EXPORT_OVERFLOW_JSON,
-} OviWindowExport;
 
 #define OVI_TYPE_WINDOW (ovi_window_get_type ())
 G_DECLARE_FINAL_TYPE (OviWindow, ovi_window, OVI, WINDOW, AdwApplicationWindow)
@@ -26,19 +14,9 @@ OviWindow *ovi_window_new (OviApplication *application);
 void ovi_window_open_file (OviWindow *self, GFile *file);
 OviDumpFolder *ovi_window_get_folder (OviWindow *self);
 gboolean ovi_window_get_loading (OviWindow *self);
+gboolean ovi_window_get_busy (OviWindow *self);
 void ovi_window_show_page (OviWindow *self, const char *name);
 void ovi_window_show_tensor (OviWindow *self, OviDumpFile *op, guint index);
 gboolean ovi_window_select_record (OviWindow *self, OviOverflowRecord *record);
-gboolean
-ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error);
-guint ovi_window_get_pending_stats (OviWindow *self);
-gboolean ovi_window_get_busy (OviWindow *self);
-GtkColumnView *ovi_window_get_record_view (OviWindow *self);
-GtkColumnView *ovi_window_get_op_view (OviWindow *self);
-OviRecordView *ovi_window_get_record_details (OviWindow *self);
-OviTensorView *ovi_window_get_tensor_view (OviWindow *self);
-OviCompareView *ovi_window_get_compare_view (OviWindow *self);
-GListModel *ovi_window_get_tree_model (OviWindow *self);
-void ovi_window_select_tree_row (OviWindow *self, guint position);
 
 G_END_DECLS

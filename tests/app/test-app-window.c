@@ -6,9 +6,8 @@
 #include <math.h>
 
 #include "ovi-application.h"
-#include "ovi-op-row.h"
 #include "ovi-tree-node.h"
-#include "ovi-window.h"
+#include "ovi-window-private.h"
 
 /* UI tests: open the example dump folder in a real window and check what a
  * user sees.  Skipped when there is no display.  With OVI_SCREENSHOT_DIR set,
@@ -298,7 +297,8 @@ static void
 wait_sorted (OviWindow *window)
 {
   GtkSortListModel *sorted = GTK_SORT_LIST_MODEL (
-      gtk_widget_get_template_child (GTK_WIDGET (window), OVI_TYPE_WINDOW, "record_sort_model"));
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (window)),
+                                     OVI_TYPE_OVERFLOWS_PAGE, "record_sort_model"));
 
   settle (50);
   WAIT_UNTIL (gtk_sort_list_model_get_pending (sorted) == 0);
@@ -340,10 +340,11 @@ static void
 test_search_and_unit_filter (Fixture *f, gconstpointer data)
 {
   GtkColumnView *view = ovi_window_get_record_view (f->window);
-  GtkWidget *search = (GtkWidget *) gtk_widget_get_template_child (
-      GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search");
+  GtkWidget *page = GTK_WIDGET (ovi_window_get_overflows_page (f->window));
+  GtkWidget *search =
+      (GtkWidget *) gtk_widget_get_template_child (page, OVI_TYPE_OVERFLOWS_PAGE, "record_search");
   GtkDropDown *units = GTK_DROP_DOWN (
-      gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "unit_dropdown"));
+      gtk_widget_get_template_child (page, OVI_TYPE_OVERFLOWS_PAGE, "unit_dropdown"));
   const char *op_type =
       ovi_dump_file_get_op_type (ovi_overflow_record_get_op (find_record (f->window, 272)));
   g_autoptr (GPtrArray) rows = NULL;
@@ -618,8 +619,8 @@ test_operator_table (Fixture *f, gconstpointer data)
     g_assert_cmpuint (g_list_model_get_n_items (model), >, 10);
     for (guint i = 0; i < g_list_model_get_n_items (model); i++)
       {
-        g_autoptr (OviOpRow) row = g_list_model_get_item (model, i);
-        guint64 t = ovi_dump_file_get_timestamp (ovi_op_row_get_file (row));
+        g_autoptr (OviDumpFile) row = g_list_model_get_item (model, i);
+        guint64 t = ovi_dump_file_get_timestamp (row);
 
         g_assert_cmpuint (t, >=, last);
         last = t;
@@ -628,7 +629,8 @@ test_operator_table (Fixture *f, gconstpointer data)
   gtk_column_view_sort_by_column (view, column_by_title (view, "NaN"), GTK_SORT_DESCENDING);
   settle (50);
   WAIT_UNTIL (gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (gtk_widget_get_template_child (
-                  GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "op_sort_model"))) == 0);
+                  GTK_WIDGET (ovi_window_get_operators_page (f->window)), OVI_TYPE_OPERATORS_PAGE,
+                  "op_sort_model"))) == 0);
   settle (100);
   /* The list keeps its top item in view across a re-sort: scroll up as a
    * user would. */
@@ -723,16 +725,16 @@ test_export (Fixture *f, gconstpointer data)
 static void
 test_compare (Fixture *f, gconstpointer data)
 {
-  OviCompareView *compare = ovi_window_get_compare_view (f->window);
-  OviHistogramView *histogram = ovi_compare_view_get_histogram (compare);
+  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviHistogramView *histogram = ovi_compare_page_get_histogram (compare);
   OviOverflowRecord *record = find_record (f->window, 272);
   OviDumpFile *op = ovi_overflow_record_get_op (record);
 
   g_assert_nonnull (op);
   ovi_window_show_page (f->window, "compare");
-  g_assert_true (ovi_compare_view_select_op (compare, ovi_dump_file_get_op_name (op)));
-  WAIT_UNTIL (!ovi_compare_view_get_busy (compare));
-  g_assert_cmpuint (ovi_compare_view_get_n_iterations (compare), >=, 2);
+  g_assert_true (ovi_compare_page_select_op (compare, ovi_dump_file_get_op_name (op)));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  g_assert_cmpuint (ovi_compare_page_get_n_iterations (compare), >=, 2);
   g_assert_cmpuint (ovi_histogram_view_get_n_series (histogram), >=, 1);
 }
 
@@ -740,8 +742,8 @@ static void
 test_problems (Fixture *f, gconstpointer data)
 {
   GListModel *problems = ovi_dump_folder_get_problems (ovi_window_get_folder (f->window));
-  GtkColumnView *view = GTK_COLUMN_VIEW (
-      gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problem_view"));
+  GtkColumnView *view =
+      ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
   g_autoptr (GPtrArray) rows = NULL;
 
   ovi_window_show_page (f->window, "problems");
@@ -897,7 +899,7 @@ test_screenshots (Fixture *f, gconstpointer data)
 {
   GtkWidget *window = GTK_WIDGET (f->window);
   OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
-  OviCompareView *compare = ovi_window_get_compare_view (f->window);
+  OviComparePage *compare = ovi_window_get_compare_view (f->window);
   OviOverflowRecord *first = find_record (f->window, 272);
   OviDumpFile *op = ovi_overflow_record_get_op (first);
   GPtrArray *tensors = ovi_dump_file_get_tensors (op);
@@ -928,8 +930,8 @@ test_screenshots (Fixture *f, gconstpointer data)
   save_png (window, "tensor.png");
 
   ovi_window_show_page (f->window, "compare");
-  ovi_compare_view_select_op (compare, most_repeated_op (f->window));
-  WAIT_UNTIL (!ovi_compare_view_get_busy (compare));
+  ovi_compare_page_select_op (compare, most_repeated_op (f->window));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
   save_png (window, "compare.png");
 
   ovi_window_show_page (f->window, "problems");
@@ -984,13 +986,14 @@ test_shortcuts (Fixture *f, gconstpointer data)
   /* Ctrl+F lands in the search field of the overflow table. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
   settle (100);
-  g_assert_true (
-      gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)),
-                              GTK_WIDGET (gtk_widget_get_template_child (
-                                  GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "record_search"))) ||
-      gtk_root_get_focus (GTK_ROOT (f->window)) ==
-          GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW,
-                                                     "record_search")));
+  {
+    GtkWidget *search = GTK_WIDGET (
+        gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (f->window)),
+                                       OVI_TYPE_OVERFLOWS_PAGE, "record_search"));
+
+    g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f->window)), search) ||
+                   gtk_root_get_focus (GTK_ROOT (f->window)) == search);
+  }
 
   /* The opened folder heads the recent folders of the start page. */
   {
@@ -1124,6 +1127,118 @@ test_open_single_file (Fixture *f, gconstpointer data)
   g_assert_cmpstr (status, ==, "0x110 FP16+INT");
 }
 
+/* --- states of the overflow table ---------------------------------------- */
+
+static const char *
+empty_title (OviWindow *window)
+{
+  AdwStatusPage *page = ADW_STATUS_PAGE (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (window)),
+                                     OVI_TYPE_OVERFLOWS_PAGE, "record_empty_page"));
+
+  return adw_status_page_get_title (page);
+}
+
+/* Until rows arrive, a scan shows "Scanning…", never "no overflow". */
+static void
+test_scanning_state (Fixture *f, gconstpointer data)
+{
+  OviOverflowsPage *page = ovi_window_get_overflows_page (f->window);
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
+  g_assert_true (ovi_window_get_loading (f->window));
+  g_assert_cmpuint (
+      g_list_model_get_n_items (ovi_dump_folder_get_records (ovi_window_get_folder (f->window))),
+      ==, 0);
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "scanning");
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "table");
+}
+
+static void
+test_no_dump_file_state (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) empty = g_file_new_for_path (f->tmpdir);
+
+  ovi_window_open_file (f->window, empty);
+  g_assert_cmpstr (ovi_overflows_page_get_state (ovi_window_get_overflows_page (f->window)), ==,
+                   "scanning");
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_cmpstr (ovi_overflows_page_get_state (ovi_window_get_overflows_page (f->window)), ==,
+                   "empty");
+  g_assert_cmpstr (empty_title (f->window), ==, _ ("No Dump Files"));
+}
+
+static void
+test_filter_no_match_state (Fixture *f, gconstpointer data)
+{
+  OviOverflowsPage *page = ovi_window_get_overflows_page (f->window);
+  GtkEditable *search = GTK_EDITABLE (
+      gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_OVERFLOWS_PAGE, "record_search"));
+
+  gtk_editable_set_text (search, "no-operator-has-this-name");
+  settle (400);
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "empty");
+  g_assert_cmpstr (empty_title (f->window), ==, _ ("No Matching Records"));
+  gtk_editable_set_text (search, "");
+  settle (400);
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "table");
+}
+
+/* Cancel mid-scan: the scan and the delivery stop, the progress area
+ * hides, Cancel disables, and the window says what it shows is partial. */
+static void
+test_cancel_partial (Fixture *f, gconstpointer data)
+{
+  GtkWidget *window = GTK_WIDGET (f->window);
+  GtkRevealer *progress =
+      GTK_REVEALER (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "progress_revealer"));
+  GtkRevealer *banner =
+      GTK_REVEALER (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "cancelled_revealer"));
+  GtkWidget *cancel =
+      GTK_WIDGET (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "cancel_button"));
+  OviSession *session = ovi_window_get_session (f->window);
+
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+  gtk_widget_activate_action (window, "win.reload", NULL);
+  g_assert_true (gtk_widget_get_sensitive (cancel));
+  gtk_widget_activate_action (window, "win.cancel", NULL);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  settle (100);
+  g_assert_true (ovi_session_get_cancelled (session));
+  g_assert_false (gtk_revealer_get_reveal_child (progress));
+  g_assert_true (gtk_revealer_get_reveal_child (banner));
+  g_assert_false (gtk_widget_get_sensitive (cancel));
+
+  /* A new scan clears the banner. */
+  gtk_widget_activate_action (window, "win.reload", NULL);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_false (ovi_session_get_cancelled (session));
+  g_assert_false (gtk_revealer_get_reveal_child (banner));
+}
+
+/* The details pane shows the selected record through its "record"
+ * property, bound to the session's selection. */
+static void
+test_record_view_follows_selection (Fixture *f, gconstpointer data)
+{
+  OviRecordView *details = ovi_window_get_record_details (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+
+  g_assert_cmpuint (g_list_model_get_n_items (records), >=, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      g_autoptr (OviOverflowRecord) shown = NULL;
+
+      g_assert_true (ovi_window_select_record (f->window, record));
+      g_object_get (details, "record", &shown, NULL);
+      g_assert_true (shown == record);
+      g_assert_true (ovi_session_get_selected_record (session) == record);
+    }
+}
+
 static void
 remove_tree (const char *path)
 {
@@ -1244,6 +1359,11 @@ main (int argc, char *argv[])
   ADD ("/app/window/drop-folder", test_drop_folder);
   ADD ("/app/window/cancel", test_cancel);
   ADD ("/app/window/large-table", test_large_table);
+  ADD ("/app/window/scanning-state", test_scanning_state);
+  ADD ("/app/window/no-dump-file-state", test_no_dump_file_state);
+  ADD ("/app/window/filter-no-match-state", test_filter_no_match_state);
+  ADD ("/app/window/cancel-partial", test_cancel_partial);
+  ADD ("/app/window/record-view-follows-selection", test_record_view_follows_selection);
   ADD ("/app/screenshots", test_screenshots);
   g_test_add_func ("/app/window-state", test_window_state);
   g_test_add_func ("/app/open-several", test_open_several);

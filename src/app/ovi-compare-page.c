@@ -3,7 +3,8 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "ovi-compare-view.h"
+#include "ovi-compare-page.h"
+#include "ovi-format.h"
 
 /* One operator across iterations: the statistics of one of its tensors side
  * by side, their histograms overlaid or stacked, and a grid of operators by
@@ -12,7 +13,7 @@
 /* More histograms than this are unreadable, stacked or overlaid. */
 #define MAX_SERIES 8
 
-struct _OviCompareView
+struct _OviComparePage
 {
   GtkWidget parent_instance;
 
@@ -27,6 +28,7 @@ struct _OviCompareView
   GtkDropDown *tensor_dropdown;
   GtkStringList *tensor_list;
 
+  OviSession *session;
   OviDumpFolder *folder;
   GSettings *settings;
   GCancellable *cancellable;
@@ -37,22 +39,34 @@ struct _OviCompareView
   gboolean busy;
 };
 
-G_DEFINE_FINAL_TYPE (OviCompareView, ovi_compare_view, GTK_TYPE_WIDGET)
+enum
+{
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (OviComparePage, ovi_compare_page, GTK_TYPE_WIDGET)
 
 typedef struct
 {
   char *iteration;
   OviTensor *tensor;
-  OviAnalysis *analysis;
-  OviHistogram *histogram;
+  OviTensorResult *result;
   char *error;
+  struct _Job *job;
 } Item;
 
-typedef struct
+/* One comparison: a tensor per iteration, analysed by core off the main
+ * thread; shown once the last analysis is back. */
+typedef struct _Job
 {
+  OviComparePage *self;
+  GCancellable *cancellable;
   GPtrArray *items;
-  guint bins;
-  OviHistogramScale scale;
+  guint pending;
 } Job;
 
 static void
@@ -62,8 +76,7 @@ item_free (gpointer data)
 
   g_free (item->iteration);
   g_clear_object (&item->tensor);
-  g_clear_pointer (&item->analysis, ovi_analysis_unref);
-  g_clear_pointer (&item->histogram, ovi_histogram_free);
+  g_clear_pointer (&item->result, ovi_tensor_result_unref);
   g_free (item->error);
   g_free (item);
 }
@@ -74,6 +87,8 @@ job_free (gpointer data)
   Job *job = data;
 
   g_ptr_array_unref (job->items);
+  g_object_unref (job->cancellable);
+  g_object_unref (job->self);
   g_free (job);
 }
 
@@ -134,42 +149,7 @@ grid_label (GtkGrid *grid, int column, int row, const char *text, const char *cs
 }
 
 static void
-analyze_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  int saved_nice = ovi_thread_set_nice (10); /* the window's thread comes first */
-
-  for (guint i = 0; i < job->items->len; i++)
-    {
-      Item *item = g_ptr_array_index (job->items, i);
-      g_autoptr (GError) error = NULL;
-
-      if (g_cancellable_is_cancelled (cancellable))
-        break;
-      if (item->tensor == NULL)
-        continue;
-      item->analysis = ovi_tensor_analyze (item->tensor, &error);
-      if (item->analysis != NULL)
-        item->histogram = ovi_analysis_histogram (item->analysis, job->bins, job->scale, &error);
-      if (error != NULL)
-        {
-          item->error = g_strdup (error->message);
-          g_clear_pointer (&item->analysis, ovi_analysis_unref);
-        }
-    }
-  ovi_thread_set_nice (saved_nice);
-  if (!g_task_return_error_if_cancelled (task))
-    g_task_return_boolean (task, TRUE);
-}
-
-static char *
-format_value (double value)
-{
-  return isnan (value) ? g_strdup ("—") : g_strdup_printf ("%.6g", value);
-}
-
-static void
-show_results (OviCompareView *self, Job *job)
+show_results (OviComparePage *self, Job *job)
 {
   static const char *headers[] = {
     N_ ("Iteration"), N_ ("Data type"), N_ ("Shape"),     N_ ("Minimum"),
@@ -203,22 +183,23 @@ show_results (OviCompareView *self, Job *job)
         grid_label (self->stats_grid, 1, row, dtype, NULL);
         grid_label (self->stats_grid, 2, row, shape, NULL);
       }
-      if (item->analysis == NULL)
+      if (item->result == NULL)
         {
           grid_label_span (self->stats_grid, 3, row, G_N_ELEMENTS (headers) - 3,
                            item->error ? item->error : "", "error");
           continue;
         }
       {
-        const OviStats *s = ovi_analysis_get_stats (item->analysis);
-        g_autofree char *min = format_value (s->min);
-        g_autofree char *max = format_value (s->max);
-        g_autofree char *mean = format_value (s->mean);
-        g_autofree char *std = format_value (s->std);
-        g_autofree char *max_abs = format_value (s->max_abs);
-        g_autofree char *nan = g_strdup_printf ("%" G_GUINT64_FORMAT, s->nan);
-        g_autofree char *inf = g_strdup_printf ("%" G_GUINT64_FORMAT, s->pos_inf + s->neg_inf);
-        g_autofree char *sat = g_strdup_printf ("%" G_GUINT64_FORMAT, s->saturated);
+        const OviStats *s = ovi_analysis_get_stats (ovi_tensor_result_get_analysis (item->result));
+        const OviHistogram *histogram = ovi_tensor_result_get_histogram (item->result);
+        g_autofree char *min = ovi_format_double (s->min);
+        g_autofree char *max = ovi_format_double (s->max);
+        g_autofree char *mean = ovi_format_double (s->mean);
+        g_autofree char *std = ovi_format_double (s->std);
+        g_autofree char *max_abs = ovi_format_double (s->max_abs);
+        g_autofree char *nan = ovi_format_count (s->nan);
+        g_autofree char *inf = ovi_format_count (s->pos_inf + s->neg_inf);
+        g_autofree char *sat = ovi_format_count (s->saturated);
         g_autofree char *first = s->first_nonfinite >= 0
                                      ? g_strdup_printf ("%" G_GINT64_FORMAT, s->first_nonfinite)
                                      : g_strdup ("—");
@@ -228,16 +209,17 @@ show_results (OviCompareView *self, Job *job)
         grid_label (self->stats_grid, 4, row, max, NULL);
         grid_label (self->stats_grid, 5, row, mean, NULL);
         grid_label (self->stats_grid, 6, row, std, NULL);
-        grid_label (self->stats_grid, 7, row, max_abs, s->max_abs >= 65504 ? "warning" : NULL);
+        grid_label (self->stats_grid, 7, row, max_abs,
+                    ovi_format_is_saturated (s->max_abs) ? "warning" : NULL);
         grid_label (self->stats_grid, 8, row, nan, s->nan ? "error" : NULL);
         grid_label (self->stats_grid, 9, row, inf, s->pos_inf + s->neg_inf ? "error" : NULL);
         grid_label (self->stats_grid, 10, row, sat, s->saturated ? "warning" : NULL);
         grid_label (self->stats_grid, 11, row, first, NULL);
-        if (item->histogram != NULL &&
-            ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
-          ovi_histogram_view_add_series (self->histogram, series,
-                                         g_steal_pointer (&item->histogram));
-        else if (item->histogram != NULL)
+        if (histogram != NULL && ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
+          ovi_histogram_view_add_series_full (self->histogram, series, histogram,
+                                              ovi_tensor_result_ref (item->result),
+                                              (GDestroyNotify) ovi_tensor_result_unref);
+        else if (histogram != NULL)
           n_hidden++;
       }
     }
@@ -253,17 +235,31 @@ show_results (OviCompareView *self, Job *job)
 }
 
 static void
-analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
+job_finished (Job *job)
 {
-  g_autoptr (OviCompareView) self = user_data;
+  OviComparePage *self = job->self;
+
+  if (!g_cancellable_is_cancelled (job->cancellable))
+    {
+      self->busy = FALSE;
+      gtk_spinner_set_spinning (self->spinner, FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+      show_results (self, job);
+    }
+  job_free (job);
+}
+
+static void
+item_analyzed (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  Item *item = user_data;
   g_autoptr (GError) error = NULL;
 
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    return;
-  self->busy = FALSE;
-  gtk_spinner_set_spinning (self->spinner, FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  show_results (self, g_task_get_task_data (G_TASK (result)));
+  item->result = ovi_tensor_analyze_finish (OVI_TENSOR (object), result, &error);
+  if (item->result == NULL)
+    item->error = g_strdup (error->message);
+  if (--item->job->pending == 0)
+    job_finished (item->job);
 }
 
 static OviTensor *
@@ -284,12 +280,13 @@ find_tensor (OviDumpFile *file, const char *label)
 #define COMPARE_MAX_ITERATIONS 24
 
 static void
-refresh_stats (OviCompareView *self)
+refresh_stats (OviComparePage *self)
 {
   GHashTable *by_iteration = self->op ? g_hash_table_lookup (self->op_files, self->op) : NULL;
   GtkStringObject *label_item = gtk_drop_down_get_selected_item (self->tensor_dropdown);
   const char *label = label_item ? gtk_string_object_get_string (label_item) : NULL;
-  g_autoptr (GTask) task = NULL;
+  guint bins;
+  OviHistogramScale scale;
   Job *job;
 
   g_cancellable_cancel (self->cancellable);
@@ -304,12 +301,15 @@ refresh_stats (OviCompareView *self)
   if (by_iteration == NULL || label == NULL)
     return;
 
+  self->cancellable = g_cancellable_new ();
   job = g_new0 (Job, 1);
+  job->self = g_object_ref (self);
+  job->cancellable = g_object_ref (self->cancellable);
   job->items = g_ptr_array_new_with_free_func (item_free);
-  job->bins = self->settings ? g_settings_get_uint (self->settings, "histogram-bins") : 64;
-  job->scale = self->settings && g_settings_get_boolean (self->settings, "histogram-symlog")
-                   ? OVI_HISTOGRAM_SYMLOG
-                   : OVI_HISTOGRAM_LINEAR;
+  bins = self->settings ? g_settings_get_uint (self->settings, "histogram-bins") : 64;
+  scale = self->settings && g_settings_get_boolean (self->settings, "histogram-symlog")
+              ? OVI_HISTOGRAM_SYMLOG
+              : OVI_HISTOGRAM_LINEAR;
   for (guint i = 0; i < self->iterations->len; i++)
     {
       const char *iteration = g_ptr_array_index (self->iterations, i);
@@ -326,23 +326,32 @@ refresh_stats (OviCompareView *self)
       item = g_new0 (Item, 1);
       tensor = find_tensor (file, label);
       item->iteration = g_strdup (iteration);
+      item->job = job;
       if (tensor != NULL && ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
         item->tensor = g_object_ref (tensor);
       g_ptr_array_add (job->items, item);
     }
 
-  self->cancellable = g_cancellable_new ();
   self->busy = TRUE;
   gtk_spinner_set_spinning (self->spinner, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
-  task = g_task_new (NULL, self->cancellable, analyze_done, g_object_ref (self));
-  g_task_set_source_tag (task, refresh_stats);
-  g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, analyze_thread);
+  /* One more than the analyses, so none finishes the job while they start. */
+  job->pending = 1;
+  for (guint i = 0; i < job->items->len; i++)
+    {
+      Item *item = g_ptr_array_index (job->items, i);
+
+      if (item->tensor == NULL)
+        continue;
+      job->pending++;
+      ovi_tensor_analyze_async (item->tensor, bins, scale, job->cancellable, item_analyzed, item);
+    }
+  if (--job->pending == 0)
+    job_finished (job);
 }
 
 static void
-op_selected (OviCompareView *self)
+op_selected (OviComparePage *self)
 {
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->op_dropdown);
   GHashTable *by_iteration;
@@ -397,9 +406,9 @@ op_selected (OviCompareView *self)
 }
 
 static void
-spread_op_clicked (GtkButton *button, OviCompareView *self)
+spread_op_clicked (GtkButton *button, OviComparePage *self)
 {
-  ovi_compare_view_select_op (self, gtk_button_get_label (button));
+  ovi_compare_page_select_op (self, gtk_button_get_label (button));
 }
 
 /* A grid of widgets is not a table view: past this many rows or columns
@@ -410,7 +419,7 @@ spread_op_clicked (GtkButton *button, OviCompareView *self)
 /* Rows: operators with at least one overflow record, earliest overflow
  * first; columns: iterations. */
 static void
-build_spread (OviCompareView *self)
+build_spread (OviComparePage *self)
 {
   GListModel *records = ovi_dump_folder_get_records (self->folder);
   g_autoptr (GHashTable) first_position =
@@ -501,14 +510,15 @@ build_spread (OviCompareView *self)
 }
 
 static void
-ovi_compare_view_dispose (GObject *object)
+ovi_compare_page_dispose (GObject *object)
 {
-  OviCompareView *self = OVI_COMPARE_VIEW (object);
+  OviComparePage *self = OVI_COMPARE_PAGE (object);
   GtkWidget *child;
 
+  ovi_compare_page_set_session (self, NULL);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_COMPARE_VIEW);
+  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_COMPARE_PAGE);
   /* Unnamed template children are not unparented by the call above. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -523,34 +533,74 @@ ovi_compare_view_dispose (GObject *object)
   g_clear_pointer (&self->iteration_set, g_hash_table_unref);
   g_clear_pointer (&self->op_files, g_hash_table_unref);
   g_clear_pointer (&self->op, g_free);
-  G_OBJECT_CLASS (ovi_compare_view_parent_class)->dispose (object);
+  G_OBJECT_CLASS (ovi_compare_page_parent_class)->dispose (object);
 }
 
 static void
-ovi_compare_view_class_init (OviCompareViewClass *klass)
+ovi_compare_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviComparePage *self = OVI_COMPARE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_compare_page_set_property (GObject *object,
+                               guint prop_id,
+                               const GValue *value,
+                               GParamSpec *pspec)
+{
+  OviComparePage *self = OVI_COMPARE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      ovi_compare_page_set_session (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_compare_page_class_init (OviComparePageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = ovi_compare_view_dispose;
+  object_class->dispose = ovi_compare_page_dispose;
+  object_class->get_property = ovi_compare_page_get_property;
+  object_class->set_property = ovi_compare_page_set_property;
+
+  properties[PROP_SESSION] =
+      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (OVI_TYPE_HISTOGRAM_VIEW);
   gtk_widget_class_set_template_from_resource (
-      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-compare-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, histogram);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, histogram_note);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, log_check);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, op_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, op_list);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, spinner);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, spread_grid);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, stats_grid);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, tensor_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, OviCompareView, tensor_list);
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-compare-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, histogram);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, histogram_note);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, log_check);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, op_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, op_list);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, spread_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, stats_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, tensor_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, tensor_list);
 }
 
 static void
-ovi_compare_view_init (OviCompareView *self)
+ovi_compare_page_init (OviComparePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->iteration_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -563,15 +613,15 @@ ovi_compare_view_init (OviCompareView *self)
 }
 
 GtkWidget *
-ovi_compare_view_new (void)
+ovi_compare_page_new (void)
 {
-  return g_object_new (OVI_TYPE_COMPARE_VIEW, NULL);
+  return g_object_new (OVI_TYPE_COMPARE_PAGE, NULL);
 }
 
 /* Adds files to the index of operators by iteration: while a folder scans,
  * a batch at a time, so that no main-loop turn goes through all of them. */
 static void
-index_files (OviCompareView *self, GListModel *files, guint position, guint n)
+index_files (OviComparePage *self, GListModel *files, guint position, guint n)
 {
   for (guint i = position; i < position + n; i++)
     {
@@ -599,7 +649,7 @@ index_files (OviCompareView *self, GListModel *files, guint position, guint n)
 }
 
 static void
-clear_index (OviCompareView *self)
+clear_index (OviComparePage *self)
 {
   g_hash_table_remove_all (self->op_files);
   g_ptr_array_set_size (self->iterations, 0);
@@ -608,7 +658,7 @@ clear_index (OviCompareView *self)
 
 /* The operator list and the spread grid, from the index. */
 static void
-refresh (OviCompareView *self)
+refresh (OviComparePage *self)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   GHashTableIter iter;
@@ -638,7 +688,7 @@ refresh (OviCompareView *self)
 }
 
 static void
-files_changed (OviCompareView *self, guint position, guint removed, guint added, GListModel *files)
+files_changed (OviComparePage *self, guint position, guint removed, guint added, GListModel *files)
 {
   /* A folder only appends while it scans, and empties itself to rescan. */
   if (removed > 0)
@@ -651,23 +701,23 @@ files_changed (OviCompareView *self, guint position, guint removed, guint added,
 }
 
 static void
-loading_changed (OviCompareView *self)
+loading_changed (OviComparePage *self)
 {
   if (!ovi_dump_folder_get_loading (self->folder))
     refresh (self);
 }
 
 /**
- * ovi_compare_view_set_folder:
+ * ovi_compare_page_set_folder:
  * @folder: (nullable): the folder to compare the operators of
  *
  * Follows the folder while it scans; the operator list and the spread grid
  * are filled once it has loaded.
  */
 void
-ovi_compare_view_set_folder (OviCompareView *self, OviDumpFolder *folder)
+ovi_compare_page_set_folder (OviComparePage *self, OviDumpFolder *folder)
 {
-  g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
+  g_return_if_fail (OVI_IS_COMPARE_PAGE (self));
 
   if (self->folder != NULL)
     {
@@ -688,11 +738,11 @@ ovi_compare_view_set_folder (OviCompareView *self, OviDumpFolder *folder)
 }
 
 gboolean
-ovi_compare_view_select_op (OviCompareView *self, const char *op_name)
+ovi_compare_page_select_op (OviComparePage *self, const char *op_name)
 {
   guint n;
 
-  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
 
   n = g_list_model_get_n_items (G_LIST_MODEL (self->op_list));
   for (guint i = 0; i < n; i++)
@@ -707,37 +757,37 @@ ovi_compare_view_select_op (OviCompareView *self, const char *op_name)
 }
 
 const char *
-ovi_compare_view_get_op (OviCompareView *self)
+ovi_compare_page_get_op (OviComparePage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), NULL);
+  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), NULL);
   return self->op;
 }
 
 gboolean
-ovi_compare_view_get_busy (OviCompareView *self)
+ovi_compare_page_get_busy (OviComparePage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
   return self->busy;
 }
 
 guint
-ovi_compare_view_get_n_iterations (OviCompareView *self)
+ovi_compare_page_get_n_iterations (OviComparePage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), 0);
+  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), 0);
   return self->iterations->len;
 }
 
 OviHistogramView *
-ovi_compare_view_get_histogram (OviCompareView *self)
+ovi_compare_page_get_histogram (OviComparePage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_VIEW (self), NULL);
+  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), NULL);
   return self->histogram;
 }
 
 void
-ovi_compare_view_bind_settings (OviCompareView *self, GSettings *settings)
+ovi_compare_page_bind_settings (OviComparePage *self, GSettings *settings)
 {
-  g_return_if_fail (OVI_IS_COMPARE_VIEW (self));
+  g_return_if_fail (OVI_IS_COMPARE_PAGE (self));
 
   g_set_object (&self->settings, settings);
   g_settings_bind (settings, "histogram-log-counts", self->log_check, "active",
@@ -746,4 +796,53 @@ ovi_compare_view_bind_settings (OviCompareView *self, GSettings *settings)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::histogram-symlog", G_CALLBACK (refresh_stats), self,
                            G_CONNECT_SWAPPED);
+}
+
+static void
+session_folder_changed (OviComparePage *self)
+{
+  ovi_compare_page_set_folder (self, ovi_session_get_folder (self->session));
+}
+
+/* Once a folder has loaded, the page compares the operator of the
+ * selected record (the first overflow) until the user picks another. */
+static void
+session_loaded (OviComparePage *self)
+{
+  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
+  OviDumpFile *op = record ? ovi_overflow_record_get_op (record) : NULL;
+
+  if (op != NULL)
+    ovi_compare_page_select_op (self, ovi_dump_file_get_op_name (op));
+}
+
+OviSession *
+ovi_compare_page_get_session (OviComparePage *self)
+{
+  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), NULL);
+  return self->session;
+}
+
+void
+ovi_compare_page_set_session (OviComparePage *self, OviSession *session)
+{
+  g_return_if_fail (OVI_IS_COMPARE_PAGE (self));
+  g_return_if_fail (session == NULL || OVI_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "load-finished", G_CALLBACK (session_loaded), self,
+                               G_CONNECT_SWAPPED);
+      if (self->settings == NULL)
+        ovi_compare_page_bind_settings (self, ovi_session_get_settings (session));
+      session_folder_changed (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }

@@ -1,0 +1,115 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-file-chooser.h"
+
+typedef struct
+{
+  OviFileChosenFunc func;
+  gpointer user_data;
+  GDestroyNotify destroy;
+  gboolean save;
+} Request;
+
+static Request *
+request_new (OviFileChosenFunc func, gpointer user_data, GDestroyNotify destroy, gboolean save)
+{
+  Request *request = g_new0 (Request, 1);
+
+  request->func = func;
+  request->user_data = user_data;
+  request->destroy = destroy;
+  request->save = save;
+  return request;
+}
+
+static void
+request_finish (Request *request, GFile *file)
+{
+  request->func (file, request->user_data);
+  if (request->destroy != NULL)
+    request->destroy (request->user_data);
+  g_free (request);
+}
+
+#if GTK_CHECK_VERSION(4, 10, 0)
+static void
+dialog_done (GObject *object, GAsyncResult *result, gpointer data)
+{
+  Request *request = data;
+  g_autoptr (GFile) file = NULL;
+
+  if (request->save)
+    file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, NULL);
+  else
+    file = gtk_file_dialog_select_folder_finish (GTK_FILE_DIALOG (object), result, NULL);
+  request_finish (request, file);
+}
+#else
+static void
+native_response (GtkNativeDialog *dialog, int response, gpointer data)
+{
+  Request *request = data;
+  g_autoptr (GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  request_finish (request, file);
+  g_object_unref (dialog);
+}
+#endif
+
+void
+ovi_file_chooser_select_folder (GtkWindow *parent,
+                                const char *title,
+                                OviFileChosenFunc func,
+                                gpointer user_data,
+                                GDestroyNotify destroy)
+{
+  Request *request = request_new (func, user_data, destroy, FALSE);
+
+#if GTK_CHECK_VERSION(4, 10, 0)
+  g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
+
+  gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_select_folder (dialog, parent, NULL, dialog_done, request);
+#else
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+      title, parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Open"), _ ("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (native_response), request);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+#endif
+}
+
+void
+ovi_file_chooser_save (GtkWindow *parent,
+                       const char *title,
+                       const char *initial_name,
+                       GFile *initial_folder,
+                       OviFileChosenFunc func,
+                       gpointer user_data,
+                       GDestroyNotify destroy)
+{
+  Request *request = request_new (func, user_data, destroy, TRUE);
+
+#if GTK_CHECK_VERSION(4, 10, 0)
+  g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
+
+  gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_set_initial_name (dialog, initial_name);
+  gtk_file_dialog_set_initial_folder (dialog, initial_folder);
+  gtk_file_dialog_save (dialog, parent, NULL, dialog_done, request);
+#else
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+      title, parent, GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Export"), _ ("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), initial_name);
+  gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), initial_folder, NULL);
+  g_signal_connect (dialog, "response", G_CALLBACK (native_response), request);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+#endif
+}

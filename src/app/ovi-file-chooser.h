@@ -1,0 +1,25 @@
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Called with the chosen file, or NULL when the user cancelled. */
+typedef void (*OviFileChosenFunc) (GFile *file, gpointer user_data);
+
+/* GtkFileChooserNative on GTK 4.8, GtkFileDialog from GTK 4.10: the
+ * version split lives here and nowhere else. */
+void ovi_file_chooser_select_folder (GtkWindow *parent,
+                                     const char *title,
+                                     OviFileChosenFunc func,
+                                     gpointer user_data,
+                                     GDestroyNotify destroy);
+void ovi_file_chooser_save (GtkWindow *parent,
+                            const char *title,
+                            const char *initial_name,
+                            GFile *initial_folder,
+                            OviFileChosenFunc func,
+                            gpointer user_data,
+                            GDestroyNotify destroy);
+
+G_END_DECLS

@@ -1,0 +1,375 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-format.h"
+#include "ovi-operators-page.h"
+
+/* Every op dump file of the session's folder with the summary core
+ * computes for it (class, largest magnitude, NaN / Inf / saturated
+ * counts), in the order the operators ran until a header is clicked, and
+ * the tensors of the selected one below. */
+struct _OviOperatorsPage
+{
+  GtkWidget parent_instance;
+
+  GtkToggleButton *abnormal_toggle;
+  GtkEveryFilter *op_filter;
+  GtkSearchEntry *op_search;
+  GtkSingleSelection *op_selection;
+  GtkSortListModel *op_sort_model;
+  GtkColumnView *op_view;
+  GtkSorter *run_order_sorter;
+  OviTensorView *tensor_view;
+
+  OviSession *session;
+  GSignalGroup *folder_signals;
+  GBinding *folder_binding;    /* session:folder -> folder_signals:target */
+  GBinding *operators_binding; /* session:operators -> op_sort_model:model, once shown */
+  gboolean settings_bound;
+  GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
+};
+
+enum
+{
+  PROP_0,
+  PROP_SESSION,
+  PROP_TENSOR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, GTK_TYPE_WIDGET)
+
+static gboolean
+op_visible (gpointer item, gpointer user_data)
+{
+  OviOperatorsPage *self = user_data;
+
+  if (gtk_toggle_button_get_active (self->abnormal_toggle) &&
+      !(ovi_dump_file_get_summary (item) &&
+        ovi_op_summary_is_abnormal (ovi_dump_file_get_summary (item))))
+    return FALSE;
+  return self->session == NULL || ovi_session_in_selected_node (self->session, item);
+}
+
+static void
+filters_changed (OviOperatorsPage *self)
+{
+  if (self->custom_filter != NULL)
+    gtk_filter_changed (GTK_FILTER (self->custom_filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+/* Sorting and filtering do not follow property changes by themselves:
+ * after each batch of summaries, redo them, but only when a column or the
+ * abnormal filter depends on them (redoing them for nothing rebuilds the
+ * rows in view). */
+static void
+summaries_applied (OviOperatorsPage *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->op_view);
+
+  if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
+    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+  if (gtk_toggle_button_get_active (self->abnormal_toggle))
+    filters_changed (self);
+}
+
+/* Operators found later may have run earlier and land above the rows in
+ * view, and a list keeps its top row in view: a table the user has not
+ * scrolled stays at its top instead of drifting down as the scan goes on. */
+static void
+rows_changed (OviOperatorsPage *self, guint position, guint removed, guint added)
+{
+  GtkAdjustment *vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->op_view));
+
+  if (position > 0 || added == 0 || vadjustment == NULL ||
+      gtk_adjustment_get_value (vadjustment) > 0)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", 0);
+}
+
+static void
+selection_changed (OviOperatorsPage *self)
+{
+  OviDumpFile *file;
+
+  if (self->session == NULL || self->op_selection == NULL)
+    return;
+  file = gtk_single_selection_get_selected_item (self->op_selection);
+  if (file != NULL)
+    ovi_session_set_selected_file (self->session, file);
+}
+
+/* The selected file may come from elsewhere (a record's "Show" button):
+ * the table selects its row when it lists it. */
+static void
+selected_file_changed (OviOperatorsPage *self)
+{
+  OviDumpFile *file = ovi_session_get_selected_file (self->session);
+  GListModel *model = G_LIST_MODEL (self->op_selection);
+
+  if (file == NULL || gtk_single_selection_get_selected_item (self->op_selection) == file)
+    return;
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (OviDumpFile) item = g_list_model_get_item (model, i);
+
+      if (item == file)
+        {
+          gtk_single_selection_set_selected (self->op_selection, i);
+          return;
+        }
+    }
+}
+
+/* GTK 4.8 builds the widgets of a list's first 200 rows as soon as the
+ * rows exist, shown or not: a table nobody looks at would spend a few
+ * hundred milliseconds of the scan's first turn building them. The table
+ * takes the session's operators when the page is first shown, and lets
+ * them go when a new folder opens while it is hidden. */
+static void
+attach_operators (OviOperatorsPage *self)
+{
+  if (self->operators_binding != NULL || self->session == NULL)
+    return;
+  self->operators_binding = g_object_bind_property (self->session, "operators", self->op_sort_model,
+                                                    "model", G_BINDING_SYNC_CREATE);
+  selected_file_changed (self);
+}
+
+static void
+detach_operators (OviOperatorsPage *self)
+{
+  g_clear_pointer (&self->operators_binding, g_binding_unbind);
+  if (self->op_sort_model != NULL)
+    gtk_sort_list_model_set_model (self->op_sort_model, NULL);
+}
+
+static void
+session_folder_changed (OviOperatorsPage *self)
+{
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    detach_operators (self);
+}
+
+static void
+ovi_operators_page_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ovi_operators_page_parent_class)->map (widget);
+  attach_operators (OVI_OPERATORS_PAGE (widget));
+}
+
+static void
+ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviOperatorsPage *self = OVI_OPERATORS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_TENSOR:
+      g_value_set_object (value, ovi_operators_page_get_tensor (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tensor_changed (OviOperatorsPage *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
+}
+
+static void
+ovi_operators_page_set_property (GObject *object,
+                                 guint prop_id,
+                                 const GValue *value,
+                                 GParamSpec *pspec)
+{
+  OviOperatorsPage *self = OVI_OPERATORS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      ovi_operators_page_set_session (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_operators_page_dispose (GObject *object)
+{
+  OviOperatorsPage *self = OVI_OPERATORS_PAGE (object);
+  GtkWidget *child;
+
+  ovi_operators_page_set_session (self, NULL);
+  g_clear_object (&self->folder_signals);
+  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OPERATORS_PAGE);
+  /* Unnamed template children are not unparented by the call above. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  self->custom_filter = NULL;
+  G_OBJECT_CLASS (ovi_operators_page_parent_class)->dispose (object);
+}
+
+static void
+ovi_operators_page_class_init (OviOperatorsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ovi_operators_page_dispose;
+  object_class->get_property = ovi_operators_page_get_property;
+  object_class->set_property = ovi_operators_page_set_property;
+  widget_class->map = ovi_operators_page_map;
+
+  properties[PROP_SESSION] =
+      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The tensor shown below the table: what "Selected Tensor" exports. */
+  properties[PROP_TENSOR] =
+      g_param_spec_object ("tensor", NULL, NULL, OVI_TYPE_TENSOR,
+                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (OVI_TYPE_DUMP_FILE);
+  g_type_ensure (OVI_TYPE_SESSION);
+  g_type_ensure (OVI_TYPE_TENSOR_VIEW);
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-operators-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, abnormal_toggle);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_filter);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_search);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_selection);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_sort_model);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_view);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, run_order_sorter);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, tensor_view);
+
+  gtk_widget_class_bind_template_callback_full (widget_class, "count_classes",
+                                                G_CALLBACK (ovi_format_count_classes));
+  gtk_widget_class_bind_template_callback (widget_class, filters_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_max_abs",
+                                                G_CALLBACK (ovi_format_max_abs));
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_op_count",
+                                                G_CALLBACK (ovi_format_op_count));
+  gtk_widget_class_bind_template_callback_full (widget_class, "iteration_number",
+                                                G_CALLBACK (ovi_format_iteration_number));
+  gtk_widget_class_bind_template_callback_full (widget_class, "max_abs_classes",
+                                                G_CALLBACK (ovi_format_max_abs_classes));
+  gtk_widget_class_bind_template_callback_full (widget_class, "search_text",
+                                                G_CALLBACK (ovi_format_search_text));
+  gtk_widget_class_bind_template_callback (widget_class, rows_changed);
+  gtk_widget_class_bind_template_callback (widget_class, selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, tensor_changed);
+}
+
+static void
+ovi_operators_page_init (OviOperatorsPage *self)
+{
+  g_autoptr (GtkMultiSorter) sorter = gtk_multi_sorter_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* A click on a header sorts by that column; otherwise, and between
+   * equal cells, the order the operators ran. */
+  gtk_multi_sorter_append (sorter, g_object_ref (gtk_column_view_get_sorter (self->op_view)));
+  gtk_multi_sorter_append (sorter, g_object_ref (self->run_order_sorter));
+  gtk_sort_list_model_set_sorter (self->op_sort_model, GTK_SORTER (sorter));
+
+  self->custom_filter = gtk_custom_filter_new (op_visible, self, NULL);
+  gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->custom_filter));
+
+  /* Follows whichever folder the session has open. */
+  self->folder_signals = g_signal_group_new (OVI_TYPE_DUMP_FOLDER);
+  g_signal_group_connect_swapped (self->folder_signals, "summaries-applied",
+                                  G_CALLBACK (summaries_applied), self);
+}
+
+OviSession *
+ovi_operators_page_get_session (OviOperatorsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
+  return self->session;
+}
+
+void
+ovi_operators_page_set_session (OviOperatorsPage *self, OviSession *session)
+{
+  g_return_if_fail (OVI_IS_OPERATORS_PAGE (self));
+  g_return_if_fail (session == NULL || OVI_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_clear_pointer (&self->folder_binding, g_binding_unbind);
+      detach_operators (self);
+    }
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
+                               G_CONNECT_SWAPPED);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        attach_operators (self);
+      g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-file", G_CALLBACK (selected_file_changed),
+                               self, G_CONNECT_SWAPPED);
+      self->folder_binding = g_object_bind_property (session, "folder", self->folder_signals,
+                                                     "target", G_BINDING_SYNC_CREATE);
+      if (!self->settings_bound)
+        ovi_tensor_view_bind_settings (self->tensor_view, ovi_session_get_settings (session));
+      self->settings_bound = TRUE;
+    }
+  else if (self->folder_signals != NULL)
+    g_signal_group_set_target (self->folder_signals, NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+void
+ovi_operators_page_show_tensor (OviOperatorsPage *self, guint index)
+{
+  g_return_if_fail (OVI_IS_OPERATORS_PAGE (self));
+  ovi_tensor_view_select_tensor (self->tensor_view, index);
+}
+
+void
+ovi_operators_page_focus_search (OviOperatorsPage *self)
+{
+  g_return_if_fail (OVI_IS_OPERATORS_PAGE (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->op_search));
+}
+
+GtkColumnView *
+ovi_operators_page_get_column_view (OviOperatorsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
+  return self->op_view;
+}
+
+OviTensor *
+ovi_operators_page_get_tensor (OviOperatorsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
+  return self->tensor_view ? ovi_tensor_view_get_tensor (self->tensor_view) : NULL;
+}
+
+OviTensorView *
+ovi_operators_page_get_tensor_view (OviOperatorsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
+  return self->tensor_view;
+}

@@ -1,0 +1,376 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-format.h"
+#include "ovi-overflows-page.h"
+
+/* The overflow records of the session's folder, first overflow first,
+ * narrowed by the search, the unit and the sidebar's node, with the
+ * selected record's details beside them. */
+struct _OviOverflowsPage
+{
+  GtkWidget parent_instance;
+
+  OviRecordView *record_details;
+  AdwStatusPage *record_empty_page;
+  GtkEveryFilter *record_filter;
+  GtkFilterListModel *record_filter_model;
+  GtkSearchEntry *record_search;
+  GtkSingleSelection *record_selection;
+  GtkSortListModel *record_sort_model;
+  GtkStack *record_stack;
+  GtkColumnView *record_view;
+  GtkSpinner *scanning_spinner;
+  GtkDropDown *unit_dropdown;
+  GtkStringList *unit_list;
+
+  OviSession *session;
+  GtkCustomFilter *custom_filter; /* unit and node, owned by record_filter */
+};
+
+enum
+{
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (OviOverflowsPage, ovi_overflows_page, GTK_TYPE_WIDGET)
+
+/* --- closures of the .ui ------------------------------------------------ */
+
+static GStrv
+first_classes (gpointer unused, gboolean is_first)
+{
+  static const char *first[] = { "numeric", "first-overflow", NULL };
+  static const char *other[] = { "numeric", NULL };
+
+  return g_strdupv ((char **) (is_first ? first : other));
+}
+
+static char *
+format_op_name (gpointer unused, const char *op_name)
+{
+  if (op_name == NULL || *op_name == '\0')
+    return g_strdup (_ ("No matching op dump file"));
+  return g_strdup (op_name);
+}
+
+static char *
+format_position (gpointer unused, guint position)
+{
+  return g_strdup_printf ("%u", position + 1);
+}
+
+/* Records of ignored operators stay listed, greyed. */
+static gboolean
+not_ignored (gpointer unused, gboolean ignored)
+{
+  return !ignored;
+}
+
+static GStrv
+op_name_classes (gpointer unused, const char *op_name)
+{
+  static const char *missing[] = { "dim-label", NULL };
+  static const char *none[] = { NULL };
+
+  return g_strdupv ((char **) (op_name == NULL || *op_name == '\0' ? missing : none));
+}
+
+/* --- states ------------------------------------------------------------- */
+
+/* Four different reasons for an empty table, each with its own words:
+ * still scanning, no dump file at all, no overflow recorded, or nothing
+ * that matches the filters. */
+static void
+update_state (OviOverflowsPage *self)
+{
+  OviDumpFolder *folder;
+  OviScanProgress progress = { 0 };
+  GListModel *records;
+
+  if (self->record_stack == NULL)
+    return; /* disposing */
+  folder = self->session ? ovi_session_get_folder (self->session) : NULL;
+  records = self->session ? ovi_session_get_records (self->session) : NULL;
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->record_filter_model)) > 0)
+    gtk_stack_set_visible_child_name (self->record_stack, "table");
+  else if (folder != NULL && ovi_session_get_loading (self->session))
+    gtk_stack_set_visible_child_name (self->record_stack, "scanning");
+  else
+    {
+      if (folder != NULL)
+        ovi_dump_folder_get_progress (folder, &progress);
+      if (folder == NULL || progress.dump_files == 0)
+        {
+          adw_status_page_set_title (self->record_empty_page, _ ("No Dump Files"));
+          adw_status_page_set_description (self->record_empty_page,
+                                           _ ("This folder holds no dump file."));
+        }
+      else if (records == NULL || g_list_model_get_n_items (records) == 0)
+        {
+          adw_status_page_set_title (self->record_empty_page, _ ("No Overflow Records"));
+          adw_status_page_set_description (
+              self->record_empty_page, _ ("No overflow file in this folder records an overflow."));
+        }
+      else
+        {
+          adw_status_page_set_title (self->record_empty_page, _ ("No Matching Records"));
+          adw_status_page_set_description (
+              self->record_empty_page,
+              _ ("No record matches the search, the unit or the selected node."));
+        }
+      gtk_stack_set_visible_child_name (self->record_stack, "empty");
+    }
+  gtk_spinner_set_spinning (
+      self->scanning_spinner,
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->record_stack), "scanning") == 0);
+}
+
+static void
+rows_changed (OviOverflowsPage *self)
+{
+  update_state (self);
+  /* The first record (the first overflow in the default order) is
+   * selected until the user picks another. */
+  if (gtk_single_selection_get_selected_item (self->record_selection) == NULL &&
+      g_list_model_get_n_items (G_LIST_MODEL (self->record_selection)) > 0)
+    gtk_single_selection_set_selected (self->record_selection, 0);
+}
+
+static void
+selection_changed (OviOverflowsPage *self)
+{
+  if (self->session == NULL || self->record_selection == NULL)
+    return;
+  ovi_session_set_selected_record (self->session,
+                                   gtk_single_selection_get_selected_item (self->record_selection));
+}
+
+static void
+unit_selected (OviOverflowsPage *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->unit_dropdown);
+
+  if (self->session != NULL)
+    ovi_session_set_unit_filter (self->session,
+                                 selected == GTK_INVALID_LIST_POSITION ? -1 : (int) selected - 1);
+}
+
+static gboolean
+record_visible (gpointer item, gpointer user_data)
+{
+  OviOverflowsPage *self = user_data;
+
+  return self->session == NULL || ovi_session_record_visible (self->session, item);
+}
+
+static void
+filters_changed (OviOverflowsPage *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->custom_filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+/* --- object ------------------------------------------------------------- */
+
+static void
+ovi_overflows_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_overflows_page_set_property (GObject *object,
+                                 guint prop_id,
+                                 const GValue *value,
+                                 GParamSpec *pspec)
+{
+  OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      ovi_overflows_page_set_session (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_overflows_page_dispose (GObject *object)
+{
+  OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
+  GtkWidget *child;
+
+  ovi_overflows_page_set_session (self, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OVERFLOWS_PAGE);
+  /* Unnamed template children are not unparented by the call above. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  self->custom_filter = NULL;
+  G_OBJECT_CLASS (ovi_overflows_page_parent_class)->dispose (object);
+}
+
+static void
+ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ovi_overflows_page_dispose;
+  object_class->get_property = ovi_overflows_page_get_property;
+  object_class->set_property = ovi_overflows_page_set_property;
+
+  properties[PROP_SESSION] =
+      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (OVI_TYPE_OVERFLOW_RECORD);
+  g_type_ensure (OVI_TYPE_RECORD_VIEW);
+  g_type_ensure (OVI_TYPE_SESSION);
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-overflows-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_details);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_empty_page);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter_model);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_search);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_selection);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_sort_model);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_view);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, scanning_spinner);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, unit_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, unit_list);
+
+  gtk_widget_class_bind_template_callback (widget_class, first_classes);
+  gtk_widget_class_bind_template_callback (widget_class, format_op_name);
+  gtk_widget_class_bind_template_callback (widget_class, format_position);
+  gtk_widget_class_bind_template_callback_full (widget_class, "iteration_number",
+                                                G_CALLBACK (ovi_format_iteration_number));
+  gtk_widget_class_bind_template_callback (widget_class, not_ignored);
+  gtk_widget_class_bind_template_callback (widget_class, op_name_classes);
+  gtk_widget_class_bind_template_callback (widget_class, rows_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "search_text",
+                                                G_CALLBACK (ovi_format_search_text));
+  gtk_widget_class_bind_template_callback (widget_class, selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, unit_selected);
+}
+
+static void
+ovi_overflows_page_init (OviOverflowsPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_string_list_append (self->unit_list, _ ("All Units"));
+  for (OviUnit unit = 0; unit <= OVI_UNIT_LAST; unit++)
+    gtk_string_list_append (self->unit_list, ovi_unit_name (unit));
+
+  self->custom_filter = gtk_custom_filter_new (record_visible, self, NULL);
+  gtk_multi_filter_append (GTK_MULTI_FILTER (self->record_filter),
+                           GTK_FILTER (self->custom_filter));
+  update_state (self);
+}
+
+OviSession *
+ovi_overflows_page_get_session (OviOverflowsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OVERFLOWS_PAGE (self), NULL);
+  return self->session;
+}
+
+void
+ovi_overflows_page_set_session (OviOverflowsPage *self, OviSession *session)
+{
+  g_return_if_fail (OVI_IS_OVERFLOWS_PAGE (self));
+  g_return_if_fail (session == NULL || OVI_IS_SESSION (session));
+
+  if (self->session == session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::unit-filter", G_CALLBACK (filters_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::loading", G_CALLBACK (update_state), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::folder", G_CALLBACK (update_state), self,
+                               G_CONNECT_SWAPPED);
+      unit_selected (self);
+    }
+  update_state (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+gboolean
+ovi_overflows_page_select_record (OviOverflowsPage *self, OviOverflowRecord *record)
+{
+  GListModel *model;
+
+  g_return_val_if_fail (OVI_IS_OVERFLOWS_PAGE (self), FALSE);
+
+  model = G_LIST_MODEL (self->record_selection);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (OviOverflowRecord) item = g_list_model_get_item (model, i);
+
+      if (item == record)
+        {
+          gtk_single_selection_set_selected (self->record_selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+void
+ovi_overflows_page_focus_search (OviOverflowsPage *self)
+{
+  g_return_if_fail (OVI_IS_OVERFLOWS_PAGE (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->record_search));
+}
+
+GtkColumnView *
+ovi_overflows_page_get_column_view (OviOverflowsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OVERFLOWS_PAGE (self), NULL);
+  return self->record_view;
+}
+
+OviRecordView *
+ovi_overflows_page_get_record_view (OviOverflowsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OVERFLOWS_PAGE (self), NULL);
+  return self->record_details;
+}
+
+/**
+ * ovi_overflows_page_get_state:
+ *
+ * Returns: what the page shows: "table", "scanning" or "empty"
+ */
+const char *
+ovi_overflows_page_get_state (OviOverflowsPage *self)
+{
+  g_return_val_if_fail (OVI_IS_OVERFLOWS_PAGE (self), NULL);
+  return gtk_stack_get_visible_child_name (self->record_stack);
+}

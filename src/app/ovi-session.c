@@ -1,0 +1,652 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-session.h"
+
+struct _OviSession
+{
+  GObject parent_instance;
+
+  GSettings *settings;
+  OviDumpFolder *folder;
+  GCancellable *cancellable; /* the load: scan, summaries and their delivery */
+  OviTreeNode *tree_root;
+  GtkTreeListModel *tree;
+  GtkFilterListModel *operators; /* the folder's op dump files */
+  OviTreeNode *selected_node;
+  OviOverflowRecord *selected_record;
+  OviDumpFile *selected_file;
+  int unit_filter;
+  gboolean loading;
+  gboolean cancelled;
+};
+
+enum
+{
+  PROP_0,
+  PROP_BUSY,
+  PROP_CANCELLED,
+  PROP_FOLDER,
+  PROP_LOADING,
+  PROP_N_PROBLEMS,
+  PROP_OPERATORS,
+  PROP_PROBLEMS,
+  PROP_RECORDS,
+  PROP_SELECTED_FILE,
+  PROP_SELECTED_NODE,
+  PROP_SELECTED_RECORD,
+  PROP_SETTINGS,
+  PROP_TREE,
+  PROP_UNIT_FILTER,
+  N_PROPS
+};
+
+enum
+{
+  LOAD_FINISHED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (OviSession, ovi_session, G_TYPE_OBJECT)
+
+static gboolean
+is_op_dump (gpointer item, gpointer unused)
+{
+  return ovi_dump_file_get_kind (item) == OVI_FILE_KIND_OP_DUMP;
+}
+
+static GListModel *
+create_tree_children (gpointer item, gpointer unused)
+{
+  GListModel *children = ovi_tree_node_get_children (item);
+
+  return children ? g_object_ref (children) : NULL;
+}
+
+static void
+set_loading (OviSession *self, gboolean loading)
+{
+  if (self->loading == loading)
+    return;
+  self->loading = loading;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+set_cancelled (OviSession *self, gboolean cancelled)
+{
+  if (self->cancelled == cancelled)
+    return;
+  self->cancelled = cancelled;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANCELLED]);
+}
+
+static void
+analyzing_changed (OviSession *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+/* A cancel while the operators are summarized, after the listing, leaves a
+ * partial result too. */
+static void
+folder_cancelled_changed (OviSession *self)
+{
+  if (ovi_dump_folder_get_cancelled (self->folder))
+    set_cancelled (self, TRUE);
+}
+
+static void
+files_changed (OviSession *self, guint position, guint removed, guint added, GListModel *files)
+{
+  /* The folder only appends while it scans. */
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+
+      ovi_tree_node_add_file (self->tree_root, file);
+    }
+}
+
+static void
+records_changed (OviSession *self, guint position, guint removed, guint added, GListModel *records)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (record);
+
+      if (file != NULL)
+        ovi_tree_node_add_record (self->tree_root, file);
+    }
+}
+
+static void
+problems_changed (OviSession *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PROBLEMS]);
+}
+
+/* The ignore list from the settings, applied to the open folder: records
+ * of ignored operators are greyed and skipped for "first overflow". */
+static void
+apply_ignore_list (OviSession *self)
+{
+  g_auto (GStrv) patterns = NULL;
+  g_autoptr (OviIgnoreList) list = NULL;
+
+  if (self->folder == NULL)
+    return;
+  patterns = g_settings_get_strv (self->settings, "ignore-patterns");
+  list = ovi_ignore_list_new ((const char *const *) patterns);
+  ovi_dump_folder_set_ignore_list (self->folder, ovi_ignore_list_get_size (list) ? list : NULL);
+}
+
+static void
+ignore_list_changed (OviSession *self)
+{
+  g_autoptr (OviOverflowRecord) record = NULL;
+
+  apply_ignore_list (self);
+  /* Whatever shows the selected record says whether it is ignored. */
+  if (self->selected_record != NULL)
+    {
+      record = g_object_ref (self->selected_record);
+      ovi_session_set_selected_record (self, NULL);
+      ovi_session_set_selected_record (self, record);
+    }
+}
+
+static void
+load_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (OviSession) self = user_data;
+  OviDumpFolder *folder = OVI_DUMP_FOLDER (object);
+  g_autoptr (GError) error = NULL;
+
+  ovi_dump_folder_load_finish (folder, result, &error);
+  if (folder != self->folder)
+    return;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    set_cancelled (self, TRUE);
+  set_loading (self, FALSE);
+  /* Until the user picks an operator, the selected file is the operator of
+   * the selected record, so "Selected Tensor" exports have a target. */
+  if (self->selected_file == NULL && self->selected_record != NULL)
+    ovi_session_set_selected_file (self, ovi_overflow_record_get_op (self->selected_record));
+  g_signal_emit (self, signals[LOAD_FINISHED], 0, error);
+}
+
+static void
+ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviSession *self = OVI_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, ovi_session_get_busy (self));
+      break;
+    case PROP_CANCELLED:
+      g_value_set_boolean (value, self->cancelled);
+      break;
+    case PROP_FOLDER:
+      g_value_set_object (value, self->folder);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
+      break;
+    case PROP_N_PROBLEMS:
+      g_value_set_uint (value, ovi_session_get_n_problems (self));
+      break;
+    case PROP_OPERATORS:
+      g_value_set_object (value, self->operators);
+      break;
+    case PROP_PROBLEMS:
+      g_value_set_object (value, ovi_session_get_problems (self));
+      break;
+    case PROP_RECORDS:
+      g_value_set_object (value, ovi_session_get_records (self));
+      break;
+    case PROP_SELECTED_FILE:
+      g_value_set_object (value, self->selected_file);
+      break;
+    case PROP_SELECTED_NODE:
+      g_value_set_object (value, self->selected_node);
+      break;
+    case PROP_SELECTED_RECORD:
+      g_value_set_object (value, self->selected_record);
+      break;
+    case PROP_SETTINGS:
+      g_value_set_object (value, self->settings);
+      break;
+    case PROP_TREE:
+      g_value_set_object (value, self->tree);
+      break;
+    case PROP_UNIT_FILTER:
+      g_value_set_int (value, self->unit_filter);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_session_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  OviSession *self = OVI_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_FILE:
+      ovi_session_set_selected_file (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED_NODE:
+      ovi_session_set_selected_node (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED_RECORD:
+      ovi_session_set_selected_record (self, g_value_get_object (value));
+      break;
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
+    case PROP_UNIT_FILTER:
+      ovi_session_set_unit_filter (self, g_value_get_int (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_session_constructed (GObject *object)
+{
+  OviSession *self = OVI_SESSION (object);
+
+  G_OBJECT_CLASS (ovi_session_parent_class)->constructed (object);
+  g_assert (self->settings != NULL);
+  g_signal_connect_object (self->settings, "changed::ignore-patterns",
+                           G_CALLBACK (ignore_list_changed), self, G_CONNECT_SWAPPED);
+}
+
+static void
+ovi_session_dispose (GObject *object)
+{
+  OviSession *self = OVI_SESSION (object);
+
+  ovi_session_close (self);
+  g_clear_object (&self->operators);
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (ovi_session_parent_class)->dispose (object);
+}
+
+static void
+ovi_session_class_init (OviSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->constructed = ovi_session_constructed;
+  object_class->dispose = ovi_session_dispose;
+  object_class->get_property = ovi_session_get_property;
+  object_class->set_property = ovi_session_set_property;
+
+  properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
+  properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, ro);
+  properties[PROP_FOLDER] = g_param_spec_object ("folder", NULL, NULL, OVI_TYPE_DUMP_FOLDER, ro);
+  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
+  properties[PROP_N_PROBLEMS] = g_param_spec_uint ("n-problems", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_OPERATORS] = g_param_spec_object ("operators", NULL, NULL, G_TYPE_LIST_MODEL, ro);
+  properties[PROP_PROBLEMS] = g_param_spec_object ("problems", NULL, NULL, G_TYPE_LIST_MODEL, ro);
+  properties[PROP_RECORDS] = g_param_spec_object ("records", NULL, NULL, G_TYPE_LIST_MODEL, ro);
+  properties[PROP_SELECTED_FILE] =
+      g_param_spec_object ("selected-file", NULL, NULL, OVI_TYPE_DUMP_FILE, rw);
+  properties[PROP_SELECTED_NODE] =
+      g_param_spec_object ("selected-node", NULL, NULL, OVI_TYPE_TREE_NODE, rw);
+  properties[PROP_SELECTED_RECORD] =
+      g_param_spec_object ("selected-record", NULL, NULL, OVI_TYPE_OVERFLOW_RECORD, rw);
+  properties[PROP_SETTINGS] =
+      g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TREE] = g_param_spec_object ("tree", NULL, NULL, G_TYPE_LIST_MODEL, ro);
+  properties[PROP_UNIT_FILTER] =
+      g_param_spec_int ("unit-filter", NULL, NULL, -1, OVI_UNIT_LAST, -1, rw);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* The listing is complete, or failed (the error, or NULL). */
+  signals[LOAD_FINISHED] =
+      g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                    NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+}
+
+static void
+ovi_session_init (OviSession *self)
+{
+  self->unit_filter = -1;
+  self->operators =
+      gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (is_op_dump, NULL, NULL)));
+}
+
+OviSession *
+ovi_session_new (GSettings *settings)
+{
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  return g_object_new (OVI_TYPE_SESSION, "settings", settings, NULL);
+}
+
+GSettings *
+ovi_session_get_settings (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->settings;
+}
+
+void
+ovi_session_close (OviSession *self)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->folder != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->folder, self);
+      g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_files (self->folder), self);
+      g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_records (self->folder), self);
+      g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_problems (self->folder), self);
+    }
+  ovi_session_set_selected_record (self, NULL);
+  ovi_session_set_selected_file (self, NULL);
+  ovi_session_set_selected_node (self, NULL);
+  if (self->operators != NULL)
+    gtk_filter_list_model_set_model (self->operators, NULL);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->tree_root);
+  set_cancelled (self, FALSE);
+  set_loading (self, FALSE);
+  if (self->folder != NULL)
+    {
+      g_clear_object (&self->folder);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PROBLEMS]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+    }
+}
+
+void
+ovi_session_load (OviSession *self, GFile *root)
+{
+  g_autoptr (GListStore) roots = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (G_IS_FILE (root));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  ovi_session_close (self);
+
+  name = g_file_get_basename (root);
+  self->folder = ovi_dump_folder_new (root);
+  /* Core summarizes every operator after the listing, for the operator
+   * table's columns. */
+  ovi_dump_folder_set_analyze (self->folder, TRUE);
+  self->cancellable = g_cancellable_new ();
+  self->tree_root = ovi_tree_node_new_root (name);
+  roots = g_list_store_new (OVI_TYPE_TREE_NODE);
+  g_list_store_append (roots, self->tree_root);
+  self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&roots)), FALSE, TRUE,
+                                        create_tree_children, NULL, NULL);
+
+  g_signal_connect_swapped (self->folder, "notify::analyzing", G_CALLBACK (analyzing_changed),
+                            self);
+  g_signal_connect_swapped (self->folder, "notify::cancelled",
+                            G_CALLBACK (folder_cancelled_changed), self);
+  g_signal_connect_swapped (ovi_dump_folder_get_files (self->folder), "items-changed",
+                            G_CALLBACK (files_changed), self);
+  g_signal_connect_swapped (ovi_dump_folder_get_records (self->folder), "items-changed",
+                            G_CALLBACK (records_changed), self);
+  g_signal_connect_swapped (ovi_dump_folder_get_problems (self->folder), "items-changed",
+                            G_CALLBACK (problems_changed), self);
+  gtk_filter_list_model_set_model (self->operators, ovi_dump_folder_get_files (self->folder));
+  apply_ignore_list (self);
+
+  set_loading (self, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PROBLEMS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  ovi_dump_folder_load_async (self->folder, self->cancellable, load_done, g_object_ref (self));
+}
+
+void
+ovi_session_reload (OviSession *self)
+{
+  g_autoptr (GFile) root = NULL;
+
+  g_return_if_fail (OVI_IS_SESSION (self));
+
+  if (self->folder == NULL)
+    return;
+  root = g_object_ref (ovi_dump_folder_get_root (self->folder));
+  ovi_session_load (self, root);
+}
+
+void
+ovi_session_cancel (OviSession *self)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_cancellable_cancel (self->cancellable);
+}
+
+OviDumpFolder *
+ovi_session_get_folder (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->folder;
+}
+
+gboolean
+ovi_session_get_loading (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  return self->loading;
+}
+
+/**
+ * ovi_session_get_busy:
+ *
+ * Returns: %TRUE while the folder scans or its operators are summarized
+ */
+gboolean
+ovi_session_get_busy (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  return self->loading || (self->folder != NULL && ovi_dump_folder_get_analyzing (self->folder));
+}
+
+gboolean
+ovi_session_get_cancelled (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  return self->cancelled;
+}
+
+GListModel *
+ovi_session_get_records (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->folder ? ovi_dump_folder_get_records (self->folder) : NULL;
+}
+
+GListModel *
+ovi_session_get_operators (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return G_LIST_MODEL (self->operators);
+}
+
+GListModel *
+ovi_session_get_problems (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->folder ? ovi_dump_folder_get_problems (self->folder) : NULL;
+}
+
+guint
+ovi_session_get_n_problems (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), 0);
+  return self->folder ? g_list_model_get_n_items (ovi_dump_folder_get_problems (self->folder)) : 0;
+}
+
+GListModel *
+ovi_session_get_tree (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return G_LIST_MODEL (self->tree);
+}
+
+OviTreeNode *
+ovi_session_get_selected_node (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->selected_node;
+}
+
+void
+ovi_session_set_selected_node (OviSession *self, OviTreeNode *node)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (node == NULL || OVI_IS_TREE_NODE (node));
+
+  if (g_set_object (&self->selected_node, node))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
+}
+
+OviOverflowRecord *
+ovi_session_get_selected_record (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->selected_record;
+}
+
+void
+ovi_session_set_selected_record (OviSession *self, OviOverflowRecord *record)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (record == NULL || OVI_IS_OVERFLOW_RECORD (record));
+
+  if (g_set_object (&self->selected_record, record))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_RECORD]);
+}
+
+OviDumpFile *
+ovi_session_get_selected_file (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->selected_file;
+}
+
+void
+ovi_session_set_selected_file (OviSession *self, OviDumpFile *file)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (file == NULL || OVI_IS_DUMP_FILE (file));
+
+  if (g_set_object (&self->selected_file, file))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FILE]);
+}
+
+int
+ovi_session_get_unit_filter (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), -1);
+  return self->unit_filter;
+}
+
+/**
+ * ovi_session_set_unit_filter:
+ * @unit: an #OviUnit, or -1 for every unit
+ */
+void
+ovi_session_set_unit_filter (OviSession *self, int unit)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (unit >= -1 && unit <= OVI_UNIT_LAST);
+
+  if (self->unit_filter == unit)
+    return;
+  self->unit_filter = unit;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNIT_FILTER]);
+}
+
+gboolean
+ovi_session_in_selected_node (OviSession *self, OviDumpFile *file)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  return self->selected_node == NULL || ovi_tree_node_matches (self->selected_node, file);
+}
+
+gboolean
+ovi_session_record_visible (OviSession *self, OviOverflowRecord *record)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+
+  if (self->unit_filter >= 0 &&
+      ovi_overflow_record_get_unit (record) != (OviUnit) self->unit_filter)
+    return FALSE;
+  return ovi_session_in_selected_node (self, ovi_overflow_record_get_file (record));
+}
+
+OviDumpFile *
+ovi_session_find_file (OviSession *self, const char *path)
+{
+  GListModel *files;
+
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (self->folder == NULL)
+    return NULL;
+  files = ovi_dump_folder_get_files (self->folder);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+
+      if (g_strcmp0 (ovi_dump_file_get_path (file), path) == 0)
+        return file; /* the folder holds it */
+    }
+  return NULL;
+}
+
+void
+ovi_session_ignore_op_type (OviSession *self, const char *op_type)
+{
+  g_auto (GStrv) patterns = NULL;
+  g_autofree char *pattern = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) result = NULL;
+
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (op_type != NULL);
+
+  patterns = g_settings_get_strv (self->settings, "ignore-patterns");
+  pattern = g_strdup_printf ("type:%s", op_type);
+  if (g_strv_contains ((const char *const *) patterns, pattern))
+    return;
+  g_strv_builder_addv (builder, (const char **) patterns);
+  g_strv_builder_add (builder, pattern);
+  result = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
+}

@@ -1,0 +1,341 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-file-chooser.h"
+#include "ovi-ignore-window.h"
+#include "ovi-window-private.h"
+
+/* The window's actions ("win.*"): opening, scanning, searching, exporting
+ * and the ignore list. */
+
+static OviTensor *
+selected_tensor (OviWindow *self)
+{
+  return ovi_operators_page_get_tensor (self->operators_page);
+}
+
+void
+_ovi_window_update_actions (OviWindow *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean have_folder, loading, have_tensor, have_record;
+
+  if (self->session == NULL || self->operators_page == NULL)
+    return; /* constructing or disposing */
+  have_folder = ovi_session_get_folder (self->session) != NULL;
+  loading = ovi_session_get_busy (self->session);
+  have_tensor = selected_tensor (self) != NULL;
+  have_record = ovi_session_get_selected_record (self->session) != NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->export_button), have_folder);
+  gtk_widget_action_set_enabled (widget, "win.reload", have_folder);
+  gtk_widget_action_set_enabled (widget, "win.cancel", loading);
+  gtk_widget_action_set_enabled (widget, "win.export", have_folder);
+  gtk_widget_action_set_enabled (widget, "win.export-report-json", have_folder);
+  gtk_widget_action_set_enabled (widget, "win.export-report-text", have_folder);
+  gtk_widget_action_set_enabled (widget, "win.export-tensor-npy", have_tensor);
+  gtk_widget_action_set_enabled (widget, "win.export-tensor-txt", have_tensor);
+  gtk_widget_action_set_enabled (widget, "win.export-overflow-json", have_record);
+}
+
+/* --- opening and scanning ------------------------------------------------ */
+
+static void
+folder_chosen (GFile *file, gpointer user_data)
+{
+  if (file != NULL)
+    ovi_window_open_file (OVI_WINDOW (user_data), file);
+}
+
+static void
+open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Open Dump Folder"), folder_chosen,
+                                  g_object_ref (widget), g_object_unref);
+}
+
+static void
+open_example_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_autofree char *path = ovi_application_dup_example_dir ();
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  ovi_window_open_file (OVI_WINDOW (widget), file);
+}
+
+static void
+open_path_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
+
+  ovi_window_open_file (OVI_WINDOW (widget), file);
+}
+
+static void
+open_folder_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (g_variant_get_string (parameter, NULL));
+
+#if GTK_CHECK_VERSION(4, 10, 0)
+  g_autoptr (GtkFileLauncher) launcher = gtk_file_launcher_new (file);
+
+  gtk_file_launcher_open_containing_folder (launcher, GTK_WINDOW (widget), NULL, NULL, NULL);
+#else
+  g_autoptr (GFile) parent = g_file_get_parent (file);
+  g_autofree char *uri = g_file_get_uri (parent ? parent : file);
+
+  gtk_show_uri (GTK_WINDOW (widget), uri, GDK_CURRENT_TIME);
+#endif
+}
+
+static void
+reload_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ovi_session_reload (OVI_WINDOW (widget)->session);
+}
+
+static void
+cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ovi_session_cancel (OVI_WINDOW (widget)->session);
+}
+
+/* --- navigation ----------------------------------------------------------- */
+
+static void
+search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+
+  if (ovi_session_get_folder (self->session) == NULL)
+    return;
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "operators") == 0)
+    ovi_operators_page_focus_search (self->operators_page);
+  else
+    {
+      ovi_window_show_page (self, "overflows");
+      ovi_overflows_page_focus_search (self->overflows_page);
+    }
+}
+
+static void
+show_problems_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ovi_window_show_page (OVI_WINDOW (widget), "problems");
+}
+
+/* win.show-tensor ("(su)": the op dump file's path, the tensor's index). */
+static void
+show_tensor_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  const char *path;
+  guint index;
+  OviDumpFile *op;
+
+  g_variant_get (parameter, "(&su)", &path, &index);
+  op = ovi_session_find_file (self->session, path);
+  if (op != NULL)
+    ovi_window_show_tensor (self, op, index);
+}
+
+/* --- the ignore list ------------------------------------------------------ */
+
+static void
+ignore_op_type_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  const char *op_type = g_variant_get_string (parameter, NULL);
+  g_autofree char *message = NULL;
+
+  ovi_session_ignore_op_type (self->session, op_type);
+  /* Translators: %s is an operator type such as Cast */
+  message = g_strdup_printf (_ ("Operators of type %s are now ignored"), op_type);
+  _ovi_window_show_toast (self, message);
+}
+
+static void
+edit_ignore_list_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+
+  gtk_window_present (ovi_ignore_window_new (GTK_WINDOW (self), self->settings));
+}
+
+/* --- export ---------------------------------------------------------------- */
+
+G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_REPORT_JSON == (int) OVI_EXPORT_REPORT_JSON);
+G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_OVERFLOW_JSON == (int) OVI_EXPORT_OVERFLOW_JSON);
+
+/* The selected tensor or overflow file, for the exports that need one. */
+static gpointer
+export_item (OviWindow *self, OviWindowExport what)
+{
+  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
+
+  switch (what)
+    {
+    case OVI_WINDOW_EXPORT_TENSOR_NPY:
+    case OVI_WINDOW_EXPORT_TENSOR_TXT:
+      return selected_tensor (self);
+    case OVI_WINDOW_EXPORT_OVERFLOW_JSON:
+      return record ? ovi_overflow_record_get_file (record) : NULL;
+    default:
+      return NULL;
+    }
+}
+
+/* The export the menu items run, synchronously: for tests. */
+gboolean
+ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error)
+{
+  OviDumpFolder *folder;
+
+  g_return_val_if_fail (OVI_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  folder = ovi_session_get_folder (self->session);
+  if (folder == NULL)
+    {
+      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                           _ ("No folder is open"));
+      return FALSE;
+    }
+  return ovi_report_export (folder, (OviExportTarget) what, export_item (self, what), path, NULL,
+                            error);
+}
+
+typedef struct
+{
+  OviWindow *window;
+  OviWindowExport what;
+  char *path; /* once chosen */
+} ExportRequest;
+
+static void
+export_request_free (gpointer data)
+{
+  ExportRequest *request = data;
+
+  g_object_unref (request->window);
+  g_free (request->path);
+  g_free (request);
+}
+
+static void
+export_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  ExportRequest *request = user_data;
+  OviWindow *self = request->window;
+  const char *path = request->path;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+  AdwToast *toast;
+
+  if (!ovi_report_export_finish (OVI_DUMP_FOLDER (object), result, &error))
+    {
+      _ovi_window_show_toast (self, error->message);
+      export_request_free (request);
+      return;
+    }
+  name = g_path_get_basename (path);
+  title = g_strdup_printf (_ ("Exported “%s”"), name);
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _ ("Open Folder"));
+  adw_toast_set_action_name (toast, "win.open-folder");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (path));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  export_request_free (request);
+}
+
+/* Written by core off the main thread. */
+static void
+export_chosen (GFile *file, gpointer user_data)
+{
+  ExportRequest *request = user_data;
+  OviWindow *self = request->window;
+  OviDumpFolder *folder = ovi_session_get_folder (self->session);
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  ExportRequest *writing;
+
+  if (file == NULL || folder == NULL)
+    return;
+  if (path == NULL)
+    {
+      _ovi_window_show_toast (self, _ ("Only local files can be written"));
+      return;
+    }
+  writing = g_new0 (ExportRequest, 1);
+  writing->window = g_object_ref (self);
+  writing->what = request->what;
+  writing->path = g_steal_pointer (&path);
+  ovi_report_export_async (folder, (OviExportTarget) writing->what,
+                           export_item (self, writing->what), writing->path, NULL, export_done,
+                           writing);
+}
+
+static void
+export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
+  OviTensor *tensor = selected_tensor (self);
+  g_autoptr (GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autofree char *name = NULL;
+  ExportRequest *request;
+  OviWindowExport what;
+
+  if (g_str_equal (action_name, "win.export-report-json"))
+    what = OVI_WINDOW_EXPORT_REPORT_JSON, name = g_strdup ("overflow-report.json");
+  else if (g_str_equal (action_name, "win.export-report-text"))
+    what = OVI_WINDOW_EXPORT_REPORT_TEXT, name = g_strdup ("overflow-report.txt");
+  else if (g_str_equal (action_name, "win.export-tensor-npy") && tensor != NULL)
+    what = OVI_WINDOW_EXPORT_TENSOR_NPY,
+    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_NPY);
+  else if (g_str_equal (action_name, "win.export-tensor-txt") && tensor != NULL)
+    what = OVI_WINDOW_EXPORT_TENSOR_TXT,
+    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_TXT);
+  else if (g_str_equal (action_name, "win.export-overflow-json") && record != NULL &&
+           ovi_overflow_record_get_file (record) != NULL)
+    what = OVI_WINDOW_EXPORT_OVERFLOW_JSON,
+    name = ovi_export_overflow_file_name (ovi_overflow_record_get_file (record));
+  else
+    return;
+
+  request = g_new0 (ExportRequest, 1);
+  request->window = g_object_ref (self);
+  request->what = what;
+  ovi_file_chooser_save (GTK_WINDOW (self), _ ("Export"), name, home, export_chosen, request,
+                         export_request_free);
+}
+
+static void
+export_menu_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  gtk_menu_button_popup (OVI_WINDOW (widget)->export_button);
+}
+
+void
+_ovi_window_class_add_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-example", NULL, open_example_action);
+  gtk_widget_class_install_action (widget_class, "win.open-path", "s", open_path_action);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-ignore-list", NULL,
+                                   edit_ignore_list_action);
+  gtk_widget_class_install_action (widget_class, "win.ignore-op-type", "s", ignore_op_type_action);
+  gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);
+  gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, export_menu_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report-json", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report-text", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-tensor-npy", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-tensor-txt", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-overflow-json", NULL, export_action);
+}

@@ -1,0 +1,75 @@
+#pragma once
+
+#include "ovi-compare-page.h"
+#include "ovi-operators-page.h"
+#include "ovi-overflows-page.h"
+#include "ovi-problems-page.h"
+#include "ovi-session.h"
+#include "ovi-sidebar.h"
+#include "ovi-start-page.h"
+#include "ovi-window.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  OVI_WINDOW_EXPORT_REPORT_JSON,
+  OVI_WINDOW_EXPORT_REPORT_TEXT,
+  OVI_WINDOW_EXPORT_TENSOR_NPY,
+  OVI_WINDOW_EXPORT_TENSOR_TXT,
+  OVI_WINDOW_EXPORT_OVERFLOW_JSON,
+} OviWindowExport;
+
+/* Shared by ovi-window.c and ovi-window-actions.c. */
+struct _OviWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  GtkButton *cancel_button;
+  GtkRevealer *cancelled_revealer;
+  OviComparePage *compare_page;
+  GtkMenuButton *export_button;
+  GtkStack *main_stack;
+  OviOperatorsPage *operators_page;
+  OviOverflowsPage *overflows_page;
+  GtkButton *problems_button;
+  AdwButtonContent *problems_content;
+  OviProblemsPage *problems_page;
+  AdwViewStackPage *problems_stack_page;
+  GtkProgressBar *progress_bar;
+  GtkLabel *progress_label;
+  GtkRevealer *progress_revealer;
+  OviSidebar *sidebar;
+  GtkPaned *sidebar_paned;
+  OviStartPage *start_page;
+  GtkStack *title_stack;
+  AdwToastOverlay *toast_overlay;
+  AdwViewStack *view_stack;
+  AdwWindowTitle *window_title;
+
+  GSettings *settings;
+  OviSession *session;
+  GSignalGroup *folder_signals; /* the session's folder: progress */
+};
+
+void _ovi_window_class_add_actions (GtkWidgetClass *widget_class);
+void _ovi_window_update_actions (OviWindow *self);
+void _ovi_window_show_toast (OviWindow *self, const char *title);
+
+/* For tests and benchmarks. */
+gboolean
+ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error);
+OviSession *ovi_window_get_session (OviWindow *self);
+OviOverflowsPage *ovi_window_get_overflows_page (OviWindow *self);
+OviOperatorsPage *ovi_window_get_operators_page (OviWindow *self);
+OviProblemsPage *ovi_window_get_problems_page (OviWindow *self);
+OviComparePage *ovi_window_get_compare_view (OviWindow *self);
+OviSidebar *ovi_window_get_sidebar (OviWindow *self);
+GtkColumnView *ovi_window_get_record_view (OviWindow *self);
+GtkColumnView *ovi_window_get_op_view (OviWindow *self);
+OviRecordView *ovi_window_get_record_details (OviWindow *self);
+OviTensorView *ovi_window_get_tensor_view (OviWindow *self);
+GListModel *ovi_window_get_tree_model (OviWindow *self);
+void ovi_window_select_tree_row (OviWindow *self, guint position);
+
+G_END_DECLS
