@@ -325,6 +325,13 @@ analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
     ovi_histogram_view_add_series_full (
         self->histogram, NULL, ovi_tensor_result_get_histogram (analysis),
         ovi_tensor_result_ref (analysis), (GDestroyNotify) ovi_tensor_result_unref);
+  else if (ovi_tensor_get_statistics_only (tensor))
+    {
+      /* The statistics came from the runtime's CSV: say why there is no
+       * histogram rather than show an empty one. */
+      gtk_label_set_text (self->message_label, ovi_statistic_why_no_values ());
+      gtk_widget_set_visible (GTK_WIDGET (self->message_label), TRUE);
+    }
 }
 
 /* Statistics, locator and histogram of the selected tensor, computed by

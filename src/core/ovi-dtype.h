@@ -41,6 +41,7 @@ typedef enum
  * inspector converts or names; any other number is kept as it is. */
 typedef enum
 {
+  OVI_FORMAT_UNKNOWN = -1, /* not given (statistics files without a Format column) */
   OVI_FORMAT_NCHW = 0,
   OVI_FORMAT_NHWC = 1,
   OVI_FORMAT_ND = 2,

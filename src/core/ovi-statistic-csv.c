@@ -473,7 +473,7 @@ read_row (Parser *parser, GPtrArray *cells, guint line)
 
   row->line = line;
   row->shape = g_array_new (FALSE, FALSE, sizeof (guint64));
-  row->format = -1;
+  row->format = OVI_FORMAT_UNKNOWN;
 
   if (io == NULL || index == NULL)
     {

@@ -653,6 +653,14 @@ analyze_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellabl
       g_task_return_error (task, error);
       return;
     }
+  /* A statistics-mode tensor has its statistics and nothing more to read:
+   * no logical copy and no histogram (ovi_statistic_why_no_values()). */
+  if (!ovi_analysis_has_values (result->analysis))
+    {
+      g_task_return_pointer (task, ovi_tensor_result_ref (result),
+                             (GDestroyNotify) ovi_tensor_result_unref);
+      return;
+    }
   result->logical = ovi_tensor_analyze_logical (self, NULL);
   if (g_task_return_error_if_cancelled (task))
     return;
@@ -672,7 +680,8 @@ analyze_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellabl
  *
  * Reads the tensor on core's worker pool: its statistics, the statistics
  * in the logical layout when it is stored in a device layout, and a
- * histogram. The main thread never reads tensor data.
+ * histogram (none for a statistics-mode tensor, which has no values). The main thread never reads
+ * tensor data.
  */
 void
 ovi_tensor_analyze_async (OviTensor *self,

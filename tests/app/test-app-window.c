@@ -283,7 +283,12 @@ assert_sorted (GPtrArray *rows, guint column, gboolean numeric, gboolean descend
           cmp = x < y ? -1 : x > y;
         }
       else
-        cmp = g_utf8_collate (a, b);
+        {
+          /* As GtkStringSorter compares by default: ignoring case. */
+          g_autofree char *fa = g_utf8_casefold (a, -1), *fb = g_utf8_casefold (b, -1);
+
+          cmp = g_utf8_collate (fa, fb);
+        }
       if (descending)
         cmp = -cmp;
       if (cmp > 0)
@@ -437,7 +442,9 @@ find_abnormal_tensor (OviWindow *window,
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
-      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
+      /* Statistics-mode operators have no values, so no histogram. */
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
+          ovi_dump_file_get_statistics_only (file))
         continue;
       for (guint t = 0; tensors && t < tensors->len; t++)
         {
@@ -491,7 +498,9 @@ all_abnormal_tensors (OviWindow *window)
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
-      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
+      /* Statistics-mode operators have no values, so no histogram. */
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
+          ovi_dump_file_get_statistics_only (file))
         continue;
       for (guint t = 0; tensors && t < tensors->len; t++)
         {
