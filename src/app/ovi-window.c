@@ -38,13 +38,27 @@ update_progress (OviWindow *self)
   if (folder == NULL)
     return;
   ovi_dump_folder_get_progress (folder, &progress);
-  text = g_strdup_printf (_ ("%llu files seen, %llu dump files, %llu overflow records"),
-                          (unsigned long long) progress.files_seen,
-                          (unsigned long long) progress.dump_files,
-                          (unsigned long long) progress.overflow_records);
+  if (!ovi_dump_folder_get_loading (folder) && progress.operators > 0)
+    {
+      /* Summaries have a known end: a bar that fills, rather than one that
+       * pulses and so redraws the window at every frame, which with
+       * software rendering takes the CPU the summaries need. */
+      text = g_strdup_printf (_ ("Summarizing operators: %llu of %llu"),
+                              (unsigned long long) progress.summarized,
+                              (unsigned long long) progress.operators);
+      gtk_progress_bar_set_fraction (self->progress_bar,
+                                     (double) progress.summarized / progress.operators);
+    }
+  else
+    {
+      text = g_strdup_printf (_ ("%llu files seen, %llu dump files, %llu overflow records"),
+                              (unsigned long long) progress.files_seen,
+                              (unsigned long long) progress.dump_files,
+                              (unsigned long long) progress.overflow_records);
+      if (ovi_session_get_busy (self->session))
+        gtk_progress_bar_pulse (self->progress_bar);
+    }
   gtk_label_set_text (self->progress_label, text);
-  if (ovi_session_get_busy (self->session))
-    gtk_progress_bar_pulse (self->progress_bar);
 }
 
 static void

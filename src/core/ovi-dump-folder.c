@@ -1309,7 +1309,7 @@ stop_pump (OviDumpFolder *self)
 
 /* How long one turn of the pump may apply batches, at least and at most. */
 #define PUMP_MIN_BUDGET_US 4000
-#define PUMP_MAX_BUDGET_US 20000
+#define PUMP_MAX_BUDGET_US 50000
 /* How long the pump steps aside between two turns while batches wait. */
 #define PUMP_GAP_US 1000
 
@@ -1319,8 +1319,9 @@ stop_pump (OviDumpFolder *self)
  * (G_PRIORITY_DEFAULT) and above GDK's layout and paint
  * (GDK_PRIORITY_REDRAW, G_PRIORITY_HIGH_IDLE + 20). A turn applies batches
  * for as long as the rest of the main loop had since the previous turn,
- * clamped to 4-20 ms, and then the pump steps aside for 1 ms before its
- * next turn, so that a frame that is due is drawn.
+ * clamped to 4-50 ms (50 ms: the longest turn a window may take), and
+ * then the pump steps aside for 1 ms before its next turn, so that a frame
+ * that is due is drawn.
  *
  * So redraws cannot starve the batches (an idle below them would wait for
  * ever while frames take longer than the frame interval, as they do with

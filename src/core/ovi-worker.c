@@ -28,6 +28,13 @@ typedef struct
   GCancellable *cancellable;
 } ParallelFor;
 
+/* The pool's threads run at the window thread's priority. At nice 10,
+ * against a busy process and the software GL renderer, the window had
+ * summarized 7,232 of a folder's 20,000 operators after 5.5 s; at nice 0 it
+ * had all of them within 4.3 s. The window stays responsive without it,
+ * since results reach it only through the folder's pump. */
+#define OVI_WORKER_NICE 0
+
 static GThreadPool *pool;
 
 /**
@@ -98,8 +105,7 @@ static void
 run_work (gpointer data, gpointer unused)
 {
   Work *work = data;
-  /* Background work yields to the thread that draws the window. */
-  int saved_nice = ovi_thread_set_nice (10);
+  int saved_nice = ovi_thread_set_nice (OVI_WORKER_NICE);
 
   if (work->task != NULL)
     {

@@ -196,6 +196,46 @@ def extents(node):
     return [e.x, e.y, e.width, e.height]
 
 
+SIDEBAR_NAME = "Time, device, model and iteration"
+
+
+def sidebar_count_label(timeout=10.0):
+    """The label holding the record count of the sidebar's first row, found
+    without reading the tables (a few hundred calls, not thousands)."""
+    deadline = time.monotonic() + timeout
+
+    def search(obj, depth=0):
+        role = obj.get_role_name()
+        if role in ("tree table", "table") or depth > 40:
+            return None
+        name = obj.get_name() or ""
+        if role in ("list", "tree") and name.startswith(SIDEBAR_NAME):
+            for i in range(obj.get_child_count()):
+                row = obj.get_child_at_index(i)
+                if row.get_role_name() in ("list item", "table row"):
+                    labels = [n for n in read_tree(row).walk() if n.role == "label"]
+                    digits = [n for n in labels if n.name.isdigit()]
+                    return digits[-1].obj if digits else None
+            return None
+        for i in range(obj.get_child_count()):
+            c = obj.get_child_at_index(i)
+            found = search(c, depth + 1) if c is not None else None
+            if found is not None:
+                return found
+        return None
+
+    while time.monotonic() < deadline:
+        desktop = Atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(i)
+            if app is not None and (app.get_name() or "") == APP_NAME:
+                found = search(app)
+                if found is not None:
+                    return found
+        time.sleep(0.05)
+    return None
+
+
 def sidebar_total(tree):
     """The record count the sidebar gives the opened folder (its first row)."""
     sidebar = next((n for n in tree.walk() if n.role in ("list", "tree", "tree table")
