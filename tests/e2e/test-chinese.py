@@ -5,7 +5,7 @@ page by page: each page's strings must be there in Simplified Chinese, and
 not in English.
 
   test-chinese.py --build DIR --folder PATH --po po/zh_CN.po
-                  --page NAME=MSGID|MSGID... ...
+                  --page NAME=MSGID;MSGID... ...
 """
 
 import argparse
@@ -66,7 +66,7 @@ def one(args):
         time.sleep(1.5)
         strings = ovi_e2e.application().strings()
         seen = " \x00 ".join(strings)
-        for msgid in msgids.split("|"):
+        for msgid in msgids.split(";"):
             msgstr = catalog.get(msgid)
             if not msgstr:
                 failures.append("%s: %r has no translation in the catalog" % (page, msgid))
