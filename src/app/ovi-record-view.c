@@ -120,6 +120,13 @@ show_status (OviRecordView *self, OviOverflowRecord *record)
   const OviStatusBit *bits = ovi_status_bits (&n_bits);
   guint64 known = 0;
 
+  if (ovi_overflow_record_get_source (record) == OVI_RECORD_SOURCE_DATA)
+    {
+      /* No overflow file, so no status register: say where it was found. */
+      description = ovi_overflow_record_dup_status_summary (record);
+      adw_preferences_group_set_description (self->status_group, description);
+      return;
+    }
   if (!unit_has_bits (ovi_overflow_record_get_unit (record)))
     {
       description = g_strdup_printf (
@@ -258,6 +265,8 @@ ovi_record_view_dispose (GObject *object)
   /* Unnamed template children are not unparented by the call above. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  if (self->record != NULL)
+    g_signal_handlers_disconnect_by_data (self->record, self);
   g_clear_object (&self->record);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->status_rows, g_ptr_array_unref);
@@ -337,28 +346,16 @@ ovi_record_view_new (void)
   return g_object_new (OVI_TYPE_RECORD_VIEW, NULL);
 }
 
-void
-ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
+/* The title follows the record's marks: the first overflow is only known
+ * once every record before it has arrived. */
+static void
+update_title (OviRecordView *self)
 {
+  OviOverflowRecord *record = self->record;
   g_autofree char *title = NULL;
-  g_autoptr (GPtrArray) extra = NULL;
-  OviDumpFile *file;
-
-  g_return_if_fail (OVI_IS_RECORD_VIEW (self));
-  g_return_if_fail (record == NULL || OVI_IS_OVERFLOW_RECORD (record));
-
-  if (record == self->record)
-    return;
-  g_set_object (&self->record, record);
-  clear_rows (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORD]);
 
   if (record == NULL)
-    {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
-      return;
-    }
-
+    return;
   if (ovi_overflow_record_get_is_first (record))
     /* Translators: %s is the unit, e.g. AI Core */
     title = g_strdup_printf (_ ("First overflow, %s"), ovi_overflow_record_get_unit_name (record));
@@ -374,12 +371,52 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
       title = g_steal_pointer (&ignored);
     }
   gtk_label_set_text (self->title_label, title);
+}
 
+void
+ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
+{
+  g_autoptr (GPtrArray) extra = NULL;
+  OviDumpFile *file;
+  gboolean from_data;
+
+  g_return_if_fail (OVI_IS_RECORD_VIEW (self));
+  g_return_if_fail (record == NULL || OVI_IS_OVERFLOW_RECORD (record));
+
+  if (record == self->record)
+    return;
+  if (self->record != NULL)
+    g_signal_handlers_disconnect_by_data (self->record, self);
+  g_set_object (&self->record, record);
+  clear_rows (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORD]);
+
+  if (record == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+
+  g_signal_connect_swapped (record, "notify::is-first", G_CALLBACK (update_title), self);
+  g_signal_connect_swapped (record, "notify::ignored", G_CALLBACK (update_title), self);
+  g_signal_connect_swapped (record, "notify::position", G_CALLBACK (update_title), self);
+  update_title (self);
   show_status (self, record);
 
+  from_data = ovi_overflow_record_get_source (record) == OVI_RECORD_SOURCE_DATA;
   add_field_u64 (self, _ ("Model id"), ovi_overflow_record_get_model_id (record), FALSE);
   add_field_u64 (self, _ ("Stream id"), ovi_overflow_record_get_stream_id (record), FALSE);
   add_field_u64 (self, _ ("Task id"), ovi_overflow_record_get_task_id (record), FALSE);
+  file = ovi_overflow_record_get_file (record);
+  if (from_data)
+    {
+      /* The rest are fields of an overflow file, which there is none of. */
+      if (file != NULL)
+        add_field (self, _ ("Found in"), ovi_dump_file_get_relative_path (file));
+      show_operator (self, record);
+      gtk_stack_set_visible_child_name (self->stack, "record");
+      return;
+    }
   add_field_u64 (self, _ ("Task type"), ovi_overflow_record_get_task_type (record), FALSE);
   add_field_u64 (self, _ ("pc_start"), ovi_overflow_record_get_pc_start (record), TRUE);
   add_field_u64 (self, _ ("para_base"), ovi_overflow_record_get_para_base (record), TRUE);
@@ -399,7 +436,6 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
 
       add_field (self, name, eq ? eq + 1 : "");
     }
-  file = ovi_overflow_record_get_file (record);
   if (file != NULL)
     add_field (self, _ ("Overflow file"), ovi_dump_file_get_relative_path (file));
 

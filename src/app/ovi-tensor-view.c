@@ -62,8 +62,9 @@ add_info (OviTensorView *self, int row, int column, const char *name, const char
 static char *
 format_count_with_first (guint64 count, gint64 first)
 {
-  if (count == 0)
-    return g_strdup ("0");
+  /* A statistics-mode tensor has counts but no positions. */
+  if (count == 0 || first < 0)
+    return ovi_format_count (count);
   /* Translators: a count of values, then the flat index of the first one */
   return g_strdup_printf (_ ("%llu (first at %lld)"), (unsigned long long) count,
                           (long long) first);

@@ -38,7 +38,8 @@ update_progress (OviWindow *self)
   if (folder == NULL)
     return;
   ovi_dump_folder_get_progress (folder, &progress);
-  if (!ovi_dump_folder_get_loading (folder) && progress.operators > 0)
+  if (!ovi_dump_folder_get_loading (folder) && ovi_dump_folder_get_analyzing (folder) &&
+      progress.operators > 0)
     {
       /* Summaries have a known end: a bar that fills, rather than one that
        * pulses and so redraws the window at every frame, which with

@@ -58,6 +58,8 @@ struct _OviDumpFolder
   gboolean pump_asleep; /* nothing queued, the pump waits; guarded */
   gint64 pump_turn_end; /* when the previous turn ended */
   gulong cancel_handler;
+  guint files_sliced;  /* files handed to deliver(); the scanning thread's */
+  guint files_applied; /* files in the stores; the main context's */
 };
 
 G_DEFINE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, G_TYPE_OBJECT)
@@ -1231,6 +1233,7 @@ reset (OviDumpFolder *self)
   self->files_seen = self->dump_files = self->overflow_records = self->n_problems = 0;
   self->n_operators = 0;
   self->summarized = 0;
+  self->files_sliced = self->files_applied = 0;
   set_flag (self, &self->cancelled, FALSE, PROP_CANCELLED);
 }
 
@@ -1309,9 +1312,16 @@ stop_pump (OviDumpFolder *self)
 
 /* How long one turn of the pump may apply batches, at least and at most. */
 #define PUMP_MIN_BUDGET_US 4000
-#define PUMP_MAX_BUDGET_US 50000
+#define PUMP_MAX_BUDGET_US 20000
 /* How long the pump steps aside between two turns while batches wait. */
 #define PUMP_GAP_US 1000
+
+/* GTK 4.8 lists build the widgets of their first 200 rows as the rows
+ * arrive, in view or not: the first files come a few at a time, one small
+ * slice per turn of the pump (and emit_async() makes them), so that no turn and
+ * no frame builds more than a few rows. */
+#define FIRST_FILES 256
+#define FIRST_SLICE 16
 
 /* The one way results reach the main context, and its rule:
  *
@@ -1319,9 +1329,9 @@ stop_pump (OviDumpFolder *self)
  * (G_PRIORITY_DEFAULT) and above GDK's layout and paint
  * (GDK_PRIORITY_REDRAW, G_PRIORITY_HIGH_IDLE + 20). A turn applies batches
  * for as long as the rest of the main loop had since the previous turn,
- * clamped to 4-50 ms (50 ms: the longest turn a window may take), and
- * then the pump steps aside for 1 ms before its next turn, so that a frame
- * that is due is drawn.
+ * clamped to 4-20 ms, and then the pump steps aside for 1 ms before its
+ * next turn, so that a frame that is due is drawn. The first 256 files come
+ * in slices of 16, one slice a turn, the rest in slices of 128.
  *
  * So redraws cannot starve the batches (an idle below them would wait for
  * ever while frames take longer than the frame interval, as they do with
@@ -1381,7 +1391,18 @@ pump_deliveries (gpointer data)
         default:
           apply_batch (self, batch);
         }
+      if (batch->kind == BATCH_FILES)
+        self->files_applied += batch->files->len;
       batch_free (batch);
+      /* One of the first small slices per turn: a frame comes between. */
+      if (self->files_applied < FIRST_FILES && g_get_monotonic_time () < deadline)
+        {
+          g_mutex_lock (&self->deliveries_lock);
+          if (self->pump && !g_queue_is_empty (&self->deliveries))
+            g_source_set_ready_time (self->pump, g_get_monotonic_time () + PUMP_GAP_US);
+          g_mutex_unlock (&self->deliveries_lock);
+          break;
+        }
     }
   notify_progress (self);
   self->pump_turn_end = g_get_monotonic_time ();
@@ -1410,19 +1431,28 @@ deliver (OviDumpFolder *self, Batch *batch)
 
 /* Big folders arrive in slices, so that no turn of the pump has to take in
  * thousands of files at once. */
-#define SLICE 256
+#define SLICE 128
 
 static void
 emit_async (OviDumpFolder *self, Batch *batch)
 {
-  while (batch->files->len > SLICE)
+  /* Only the listing's files fill tables; summaries go as they are. */
+  for (; batch->kind == BATCH_FILES;)
     {
-      Batch *slice = batch_new ();
-      for (guint i = 0; i < SLICE; i++)
+      guint size = self->files_sliced < FIRST_FILES ? FIRST_SLICE : SLICE;
+      Batch *slice;
+
+      if (batch->files->len <= size)
+        break;
+      slice = batch_new ();
+      for (guint i = 0; i < size; i++)
         g_ptr_array_add (slice->files, g_object_ref (g_ptr_array_index (batch->files, i)));
-      g_ptr_array_remove_range (batch->files, 0, SLICE);
+      g_ptr_array_remove_range (batch->files, 0, size);
+      self->files_sliced += size;
       deliver (self, slice);
     }
+  if (batch->kind == BATCH_FILES)
+    self->files_sliced += batch->files->len;
   deliver (self, batch);
 }
 

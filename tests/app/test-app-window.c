@@ -1228,6 +1228,128 @@ test_cancel_partial (Fixture *f, gconstpointer data)
 
 /* The details pane shows the selected record through its "record"
  * property, bound to the session's selection. */
+
+/* The value next to @name in the tensor view's information grid. */
+static const char *
+tensor_info (OviTensorView *view, const char *name)
+{
+  GtkGrid *grid = GTK_GRID (
+      gtk_widget_get_template_child (GTK_WIDGET (view), OVI_TYPE_TENSOR_VIEW, "info_grid"));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), name) == 0)
+      {
+        int column, row;
+        GtkWidget *value;
+
+        gtk_grid_query_child (grid, child, &column, &row, NULL, NULL);
+        value = gtk_grid_get_child_at (grid, column + 1, row);
+        return value ? gtk_label_get_text (GTK_LABEL (value)) : NULL;
+      }
+  return NULL;
+}
+
+static OviDumpFile *
+find_op (OviWindow *window, const char *op_name, const char *iteration)
+{
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+
+      if (g_strcmp0 (ovi_dump_file_get_op_name (file), op_name) == 0 &&
+          g_strcmp0 (ovi_dump_file_get_iteration (file), iteration) == 0)
+        return file;
+    }
+  return NULL;
+}
+
+static guint
+output_index (OviDumpFile *file)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+
+  for (guint i = 0; i < tensors->len; i++)
+    if (ovi_tensor_get_kind (g_ptr_array_index (tensors, i)) == OVI_TENSOR_OUTPUT)
+      return i;
+  g_assert_not_reached ();
+}
+
+/* What newer runtimes write, as the window shows it: a float8_e4m3fn
+ * quantisation clamped to +-448, a statistics-mode operator with the counts
+ * its CSV carries and no histogram, and a record found in the data. */
+static void
+test_newer_dumps (Fixture *f, gconstpointer data)
+{
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  GtkLabel *message = GTK_LABEL (gtk_widget_get_template_child (
+      GTK_WIDGET (tensor_view), OVI_TYPE_TENSOR_VIEW, "message_label"));
+  OviDumpFile *quant = find_op (f->window, "resnet/layer4/quant", "4");
+  /* Its name as the runtime wrote the CSV file, with no mapping.csv. */
+  OviDumpFile *cast = find_op (f->window, "gradients_Cast_3", "12");
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+  g_autoptr (OviOverflowRecord) last = NULL;
+  g_autoptr (GString) details = g_string_new (NULL);
+  g_autoptr (GPtrArray) rows = NULL;
+
+  /* float8_e4m3fn: 67 values saturated at +-448, counted. */
+  g_assert_nonnull (quant);
+  ovi_window_show_tensor (f->window, quant, output_index (quant));
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) &&
+              tensor_info (tensor_view, "Saturated (±max)") != NULL);
+  settle (50);
+  g_assert_cmpstr (tensor_info (tensor_view, "Data type"), ==, "float8_e4m3fn");
+  g_assert_true (g_str_has_prefix (tensor_info (tensor_view, "Saturated (±max)"), "67 "));
+  g_assert_cmpstr (tensor_info (tensor_view, "Largest magnitude"), ==, "448");
+
+  /* A statistics-mode Cast: the CSV's counts, and why there is no histogram. */
+  g_assert_nonnull (cast);
+  g_assert_true (ovi_dump_file_get_statistics_only (cast));
+  ovi_window_show_tensor (f->window, cast, output_index (cast));
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) &&
+              gtk_widget_get_visible (GTK_WIDGET (message)));
+  settle (50);
+  g_assert_cmpstr (tensor_info (tensor_view, "+Inf"), ==, "20");
+  g_assert_cmpstr (tensor_info (tensor_view, "NaN"), ==, "0");
+  g_assert_cmpstr (tensor_info (tensor_view, "Maximum"), ==, "65178.9");
+  g_assert_cmpstr (gtk_label_get_text (message), ==, ovi_statistic_why_no_values ());
+  g_assert_cmpuint (ovi_histogram_view_get_n_series (ovi_tensor_view_get_histogram (tensor_view)),
+                    ==, 0);
+
+  /* The record found in the data: last in the table, unit "Data", and the
+   * details say where it came from. */
+  last = g_list_model_get_item (records, g_list_model_get_n_items (records) - 1);
+  g_assert_cmpint (ovi_overflow_record_get_source (last), ==, OVI_RECORD_SOURCE_DATA);
+  ovi_window_show_page (f->window, "overflows");
+  settle (100);
+  rows = visible_rows (ovi_window_get_record_view (f->window));
+  g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (records));
+  {
+    g_autofree char *unit = cell (rows, rows->len - 1, 2);
+
+    g_assert_cmpstr (unit, ==, "Data");
+  }
+  g_assert_true (ovi_window_select_record (f->window, last));
+  settle (100);
+  collect_labels (GTK_WIDGET (ovi_window_get_record_details (f->window)), details);
+  g_test_message ("record details: %s", details->str);
+  g_assert_nonnull (strstr (details->str, "Found in the data"));
+  g_assert_null (strstr (details->str, "pc_start"));
+
+  /* The first record is still the first overflow, and says so. */
+  {
+    g_autoptr (OviOverflowRecord) first = g_list_model_get_item (records, 0);
+    g_autoptr (GString) title = g_string_new (NULL);
+
+    g_assert_true (ovi_window_select_record (f->window, first));
+    settle (100);
+    collect_labels (GTK_WIDGET (ovi_window_get_record_details (f->window)), title);
+    g_assert_true (g_str_has_prefix (title->str, "First overflow, AI Core"));
+  }
+}
+
 static void
 test_record_view_follows_selection (Fixture *f, gconstpointer data)
 {
@@ -1373,6 +1495,7 @@ main (int argc, char *argv[])
   ADD ("/app/window/filter-no-match-state", test_filter_no_match_state);
   ADD ("/app/window/cancel-partial", test_cancel_partial);
   ADD ("/app/window/record-view-follows-selection", test_record_view_follows_selection);
+  ADD ("/app/window/newer-dumps", test_newer_dumps);
   ADD ("/app/screenshots", test_screenshots);
   g_test_add_func ("/app/window-state", test_window_state);
   g_test_add_func ("/app/open-several", test_open_several);
