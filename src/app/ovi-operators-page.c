@@ -44,13 +44,14 @@ static gboolean
 op_visible (gpointer item, gpointer user_data)
 {
   OviOperatorsPage *self = user_data;
+  OviSession *session;
 
   if (gtk_toggle_button_get_active (self->abnormal_toggle) &&
       !(ovi_dump_file_get_summary (item) &&
         ovi_op_summary_is_abnormal (ovi_dump_file_get_summary (item))))
     return FALSE;
-  return ovi_page_get_session (OVI_PAGE (self)) == NULL ||
-         ovi_session_in_selected_node (ovi_page_get_session (OVI_PAGE (self)), item);
+  session = ovi_page_get_session (OVI_PAGE (self));
+  return session == NULL || ovi_session_in_selected_node (session, item);
 }
 
 static void
@@ -95,13 +96,14 @@ rows_changed (OviOperatorsPage *self, guint position, guint removed, guint added
 static void
 selection_changed (OviOperatorsPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviDumpFile *file;
 
-  if (ovi_page_get_session (OVI_PAGE (self)) == NULL || self->op_selection == NULL)
+  if (session == NULL || self->op_selection == NULL)
     return;
   file = gtk_single_selection_get_selected_item (self->op_selection);
   if (file != NULL)
-    ovi_session_set_selected_file (ovi_page_get_session (OVI_PAGE (self)), file);
+    ovi_session_set_selected_file (session, file);
 }
 
 /* The selected file may come from elsewhere (a record's "Show" button):
@@ -134,11 +136,12 @@ selected_file_changed (OviOperatorsPage *self)
 static void
 attach_operators (OviOperatorsPage *self)
 {
-  if (self->operators_binding != NULL || ovi_page_get_session (OVI_PAGE (self)) == NULL)
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+
+  if (self->operators_binding != NULL || session == NULL)
     return;
-  self->operators_binding =
-      g_object_bind_property (ovi_page_get_session (OVI_PAGE (self)), "operators",
-                              self->op_sort_model, "model", G_BINDING_SYNC_CREATE);
+  self->operators_binding = g_object_bind_property (session, "operators", self->op_sort_model,
+                                                    "model", G_BINDING_SYNC_CREATE);
   selected_file_changed (self);
 }
 

@@ -79,21 +79,18 @@ op_name_classes (gpointer unused, const char *op_name)
 static void
 update_state (OviOverflowsPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviDumpFolder *folder;
   OviScanProgress progress = { 0 };
   GListModel *records;
 
   if (self->record_stack == NULL)
     return; /* disposing */
-  folder = ovi_page_get_session (OVI_PAGE (self))
-               ? ovi_session_get_folder (ovi_page_get_session (OVI_PAGE (self)))
-               : NULL;
-  records = ovi_page_get_session (OVI_PAGE (self))
-                ? ovi_session_get_records (ovi_page_get_session (OVI_PAGE (self)))
-                : NULL;
+  folder = session ? ovi_session_get_folder (session) : NULL;
+  records = session ? ovi_session_get_records (session) : NULL;
   if (g_list_model_get_n_items (G_LIST_MODEL (self->record_filter_model)) > 0)
     gtk_stack_set_visible_child_name (self->record_stack, "table");
-  else if (folder != NULL && ovi_session_get_loading (ovi_page_get_session (OVI_PAGE (self))))
+  else if (folder != NULL && ovi_session_get_loading (session))
     gtk_stack_set_visible_child_name (self->record_stack, "scanning");
   else
     {
@@ -139,29 +136,31 @@ rows_changed (OviOverflowsPage *self)
 static void
 selection_changed (OviOverflowsPage *self)
 {
-  if (ovi_page_get_session (OVI_PAGE (self)) == NULL || self->record_selection == NULL)
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+
+  if (session == NULL || self->record_selection == NULL)
     return;
-  ovi_session_set_selected_record (ovi_page_get_session (OVI_PAGE (self)),
+  ovi_session_set_selected_record (session,
                                    gtk_single_selection_get_selected_item (self->record_selection));
 }
 
 static void
 unit_selected (OviOverflowsPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   guint selected = gtk_drop_down_get_selected (self->unit_dropdown);
 
-  if (ovi_page_get_session (OVI_PAGE (self)) != NULL)
-    ovi_session_set_unit_filter (ovi_page_get_session (OVI_PAGE (self)),
+  if (session != NULL)
+    ovi_session_set_unit_filter (session,
                                  selected == GTK_INVALID_LIST_POSITION ? -1 : (int) selected - 1);
 }
 
 static gboolean
 record_visible (gpointer item, gpointer user_data)
 {
-  OviOverflowsPage *self = user_data;
+  OviSession *session = ovi_page_get_session (OVI_PAGE (user_data));
 
-  return ovi_page_get_session (OVI_PAGE (self)) == NULL ||
-         ovi_session_record_visible (ovi_page_get_session (OVI_PAGE (self)), item);
+  return session == NULL || ovi_session_record_visible (session, item);
 }
 
 static void

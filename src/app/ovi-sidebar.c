@@ -30,12 +30,13 @@ tree_selection_changed (OviSidebar *self)
 {
   GtkTreeListRow *row;
   g_autoptr (OviTreeNode) node = NULL;
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
 
-  if (ovi_page_get_session (OVI_PAGE (self)) == NULL || self->tree_selection == NULL)
+  if (session == NULL || self->tree_selection == NULL)
     return;
   row = gtk_single_selection_get_selected_item (self->tree_selection);
   node = row ? gtk_tree_list_row_get_item (row) : NULL;
-  ovi_session_set_selected_node (ovi_page_get_session (OVI_PAGE (self)), node);
+  ovi_session_set_selected_node (session, node);
 }
 
 static void

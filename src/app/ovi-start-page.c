@@ -21,17 +21,15 @@ G_DEFINE_FINAL_TYPE (OviStartPage, ovi_start_page, OVI_TYPE_PAGE)
 static void
 rebuild_recent (OviStartPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   g_auto (GStrv) recent = NULL;
 
   for (guint i = 0; i < self->recent_rows->len; i++)
     adw_preferences_group_remove (self->recent_group, g_ptr_array_index (self->recent_rows, i));
   g_ptr_array_set_size (self->recent_rows, 0);
 
-  recent =
-      ovi_page_get_session (OVI_PAGE (self))
-          ? g_settings_get_strv (ovi_session_get_settings (ovi_page_get_session (OVI_PAGE (self))),
-                                 "recent-folders")
-          : g_new0 (char *, 1);
+  recent = session ? g_settings_get_strv (ovi_session_get_settings (session), "recent-folders")
+                   : g_new0 (char *, 1);
   for (guint i = 0; recent[i] != NULL; i++)
     {
       GtkWidget *row = adw_action_row_new ();
