@@ -15,7 +15,7 @@
 
 struct _OviComparePage
 {
-  GtkWidget parent_instance;
+  OviPage parent_instance;
 
   OviHistogramView *histogram;
   GtkLabel *histogram_note;
@@ -28,7 +28,6 @@ struct _OviComparePage
   GtkDropDown *tensor_dropdown;
   GtkStringList *tensor_list;
 
-  OviSession *session;
   OviDumpFolder *folder;
   GSettings *settings;
   GCancellable *cancellable;
@@ -39,16 +38,7 @@ struct _OviComparePage
   gboolean busy;
 };
 
-enum
-{
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (OviComparePage, ovi_compare_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (OviComparePage, ovi_compare_page, OVI_TYPE_PAGE)
 
 typedef struct
 {
@@ -510,18 +500,53 @@ build_spread (OviComparePage *self)
 }
 
 static void
+session_folder_changed (OviComparePage *self)
+{
+  ovi_compare_page_set_folder (self,
+                               ovi_session_get_folder (ovi_page_get_session (OVI_PAGE (self))));
+}
+
+/* Once a folder has loaded, the page compares the operator of the
+ * selected record (the first overflow) until the user picks another. */
+static void
+session_loaded (OviComparePage *self)
+{
+  OviOverflowRecord *record =
+      ovi_session_get_selected_record (ovi_page_get_session (OVI_PAGE (self)));
+  OviDumpFile *op = record ? ovi_overflow_record_get_op (record) : NULL;
+
+  if (op != NULL)
+    ovi_compare_page_select_op (self, ovi_dump_file_get_op_name (op));
+}
+
+static void
+ovi_compare_page_session_changed (OviPage *page, OviSession *old_session)
+{
+  OviComparePage *self = OVI_COMPARE_PAGE (page);
+  OviSession *session = ovi_page_get_session (page);
+
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_data (old_session, self);
+  if (session != NULL)
+    {
+      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "load-finished", G_CALLBACK (session_loaded), self,
+                               G_CONNECT_SWAPPED);
+      if (self->settings == NULL)
+        ovi_compare_page_bind_settings (self, ovi_session_get_settings (session));
+      session_folder_changed (self);
+    }
+}
+
+static void
 ovi_compare_page_dispose (GObject *object)
 {
   OviComparePage *self = OVI_COMPARE_PAGE (object);
-  GtkWidget *child;
 
-  ovi_compare_page_set_session (self, NULL);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_COMPARE_PAGE);
-  /* Unnamed template children are not unparented by the call above. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
   if (self->folder != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->folder, self);
@@ -537,52 +562,14 @@ ovi_compare_page_dispose (GObject *object)
 }
 
 static void
-ovi_compare_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  OviComparePage *self = OVI_COMPARE_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ovi_compare_page_set_property (GObject *object,
-                               guint prop_id,
-                               const GValue *value,
-                               GParamSpec *pspec)
-{
-  OviComparePage *self = OVI_COMPARE_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      ovi_compare_page_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 ovi_compare_page_class_init (OviComparePageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  OviPageClass *page_class = OVI_PAGE_CLASS (klass);
 
   object_class->dispose = ovi_compare_page_dispose;
-  object_class->get_property = ovi_compare_page_get_property;
-  object_class->set_property = ovi_compare_page_set_property;
-
-  properties[PROP_SESSION] =
-      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
-                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  page_class->session_changed = ovi_compare_page_session_changed;
 
   g_type_ensure (OVI_TYPE_HISTOGRAM_VIEW);
   gtk_widget_class_set_template_from_resource (
@@ -796,53 +783,4 @@ ovi_compare_page_bind_settings (OviComparePage *self, GSettings *settings)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::histogram-symlog", G_CALLBACK (refresh_stats), self,
                            G_CONNECT_SWAPPED);
-}
-
-static void
-session_folder_changed (OviComparePage *self)
-{
-  ovi_compare_page_set_folder (self, ovi_session_get_folder (self->session));
-}
-
-/* Once a folder has loaded, the page compares the operator of the
- * selected record (the first overflow) until the user picks another. */
-static void
-session_loaded (OviComparePage *self)
-{
-  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
-  OviDumpFile *op = record ? ovi_overflow_record_get_op (record) : NULL;
-
-  if (op != NULL)
-    ovi_compare_page_select_op (self, ovi_dump_file_get_op_name (op));
-}
-
-OviSession *
-ovi_compare_page_get_session (OviComparePage *self)
-{
-  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), NULL);
-  return self->session;
-}
-
-void
-ovi_compare_page_set_session (OviComparePage *self, OviSession *session)
-{
-  g_return_if_fail (OVI_IS_COMPARE_PAGE (self));
-  g_return_if_fail (session == NULL || OVI_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "load-finished", G_CALLBACK (session_loaded), self,
-                               G_CONNECT_SWAPPED);
-      if (self->settings == NULL)
-        ovi_compare_page_bind_settings (self, ovi_session_get_settings (session));
-      session_folder_changed (self);
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }

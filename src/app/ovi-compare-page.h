@@ -4,16 +4,15 @@
 
 #include "ovi-core.h"
 #include "ovi-histogram-view.h"
+#include "ovi-page.h"
 #include "ovi-session.h"
 
 G_BEGIN_DECLS
 
 #define OVI_TYPE_COMPARE_PAGE (ovi_compare_page_get_type ())
-G_DECLARE_FINAL_TYPE (OviComparePage, ovi_compare_page, OVI, COMPARE_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (OviComparePage, ovi_compare_page, OVI, COMPARE_PAGE, OviPage)
 
 GtkWidget *ovi_compare_page_new (void);
-OviSession *ovi_compare_page_get_session (OviComparePage *self);
-void ovi_compare_page_set_session (OviComparePage *self, OviSession *session);
 void ovi_compare_page_set_folder (OviComparePage *self, OviDumpFolder *folder);
 gboolean ovi_compare_page_select_op (OviComparePage *self, const char *op_name);
 const char *ovi_compare_page_get_op (OviComparePage *self);

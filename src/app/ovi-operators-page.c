@@ -11,7 +11,7 @@
  * the tensors of the selected one below. */
 struct _OviOperatorsPage
 {
-  GtkWidget parent_instance;
+  OviPage parent_instance;
 
   GtkToggleButton *abnormal_toggle;
   GtkEveryFilter *op_filter;
@@ -22,7 +22,6 @@ struct _OviOperatorsPage
   GtkSorter *run_order_sorter;
   OviTensorView *tensor_view;
 
-  OviSession *session;
   GSignalGroup *folder_signals;
   GBinding *folder_binding;    /* session:folder -> folder_signals:target */
   GBinding *operators_binding; /* session:operators -> op_sort_model:model, once shown */
@@ -33,25 +32,26 @@ struct _OviOperatorsPage
 enum
 {
   PROP_0,
-  PROP_SESSION,
   PROP_TENSOR,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, OVI_TYPE_PAGE)
 
 static gboolean
 op_visible (gpointer item, gpointer user_data)
 {
   OviOperatorsPage *self = user_data;
+  OviSession *session;
 
   if (gtk_toggle_button_get_active (self->abnormal_toggle) &&
       !(ovi_dump_file_get_summary (item) &&
         ovi_op_summary_is_abnormal (ovi_dump_file_get_summary (item))))
     return FALSE;
-  return self->session == NULL || ovi_session_in_selected_node (self->session, item);
+  session = ovi_page_get_session (OVI_PAGE (self));
+  return session == NULL || ovi_session_in_selected_node (session, item);
 }
 
 static void
@@ -96,13 +96,14 @@ rows_changed (OviOperatorsPage *self, guint position, guint removed, guint added
 static void
 selection_changed (OviOperatorsPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviDumpFile *file;
 
-  if (self->session == NULL || self->op_selection == NULL)
+  if (session == NULL || self->op_selection == NULL)
     return;
   file = gtk_single_selection_get_selected_item (self->op_selection);
   if (file != NULL)
-    ovi_session_set_selected_file (self->session, file);
+    ovi_session_set_selected_file (session, file);
 }
 
 /* The selected file may come from elsewhere (a record's "Show" button):
@@ -110,7 +111,7 @@ selection_changed (OviOperatorsPage *self)
 static void
 selected_file_changed (OviOperatorsPage *self)
 {
-  OviDumpFile *file = ovi_session_get_selected_file (self->session);
+  OviDumpFile *file = ovi_session_get_selected_file (ovi_page_get_session (OVI_PAGE (self)));
   GListModel *model = G_LIST_MODEL (self->op_selection);
 
   if (file == NULL || gtk_single_selection_get_selected_item (self->op_selection) == file)
@@ -135,9 +136,11 @@ selected_file_changed (OviOperatorsPage *self)
 static void
 attach_operators (OviOperatorsPage *self)
 {
-  if (self->operators_binding != NULL || self->session == NULL)
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+
+  if (self->operators_binding != NULL || session == NULL)
     return;
-  self->operators_binding = g_object_bind_property (self->session, "operators", self->op_sort_model,
+  self->operators_binding = g_object_bind_property (session, "operators", self->op_sort_model,
                                                     "model", G_BINDING_SYNC_CREATE);
   selected_file_changed (self);
 }
@@ -165,15 +168,18 @@ ovi_operators_page_map (GtkWidget *widget)
 }
 
 static void
+tensor_changed (OviOperatorsPage *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
+}
+
+static void
 ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   OviOperatorsPage *self = OVI_OPERATORS_PAGE (object);
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
     case PROP_TENSOR:
       g_value_set_object (value, ovi_operators_page_get_tensor (self));
       break;
@@ -183,41 +189,48 @@ ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, 
 }
 
 static void
-tensor_changed (OviOperatorsPage *self)
+ovi_operators_page_session_changed (OviPage *page, OviSession *old_session)
 {
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
-}
+  OviOperatorsPage *self = OVI_OPERATORS_PAGE (page);
+  OviSession *session = ovi_page_get_session (page);
 
-static void
-ovi_operators_page_set_property (GObject *object,
-                                 guint prop_id,
-                                 const GValue *value,
-                                 GParamSpec *pspec)
-{
-  OviOperatorsPage *self = OVI_OPERATORS_PAGE (object);
-
-  switch (prop_id)
+  if (old_session != NULL)
     {
-    case PROP_SESSION:
-      ovi_operators_page_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      g_signal_handlers_disconnect_by_data (old_session, self);
+      g_clear_pointer (&self->folder_binding, g_binding_unbind);
+      detach_operators (self);
     }
+  if (session != NULL)
+    {
+      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
+                               G_CONNECT_SWAPPED);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        attach_operators (self);
+      g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-file", G_CALLBACK (selected_file_changed),
+                               self, G_CONNECT_SWAPPED);
+      self->folder_binding = g_object_bind_property (session, "folder", self->folder_signals,
+                                                     "target", G_BINDING_SYNC_CREATE);
+      if (!self->settings_bound)
+        ovi_tensor_view_bind_settings (self->tensor_view, ovi_session_get_settings (session));
+      self->settings_bound = TRUE;
+    }
+  else if (self->folder_signals != NULL)
+    g_signal_group_set_target (self->folder_signals, NULL);
 }
 
 static void
 ovi_operators_page_dispose (GObject *object)
 {
   OviOperatorsPage *self = OVI_OPERATORS_PAGE (object);
-  GtkWidget *child;
 
-  ovi_operators_page_set_session (self, NULL);
+  /* The bindings go before their targets: OviPage's dispose, which lets
+   * the session go, runs after the template is gone. */
+  g_clear_pointer (&self->folder_binding, g_binding_unbind);
+  detach_operators (self);
   g_clear_object (&self->folder_signals);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OPERATORS_PAGE);
-  /* Unnamed template children are not unparented by the call above. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
   self->custom_filter = NULL;
   G_OBJECT_CLASS (ovi_operators_page_parent_class)->dispose (object);
 }
@@ -227,15 +240,13 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  OviPageClass *page_class = OVI_PAGE_CLASS (klass);
 
   object_class->dispose = ovi_operators_page_dispose;
   object_class->get_property = ovi_operators_page_get_property;
-  object_class->set_property = ovi_operators_page_set_property;
+  page_class->session_changed = ovi_operators_page_session_changed;
   widget_class->map = ovi_operators_page_map;
 
-  properties[PROP_SESSION] =
-      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
-                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* The tensor shown below the table: what "Selected Tensor" exports. */
   properties[PROP_TENSOR] =
       g_param_spec_object ("tensor", NULL, NULL, OVI_TYPE_TENSOR,
@@ -294,49 +305,6 @@ ovi_operators_page_init (OviOperatorsPage *self)
   self->folder_signals = g_signal_group_new (OVI_TYPE_DUMP_FOLDER);
   g_signal_group_connect_swapped (self->folder_signals, "summaries-applied",
                                   G_CALLBACK (summaries_applied), self);
-}
-
-OviSession *
-ovi_operators_page_get_session (OviOperatorsPage *self)
-{
-  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
-  return self->session;
-}
-
-void
-ovi_operators_page_set_session (OviOperatorsPage *self, OviSession *session)
-{
-  g_return_if_fail (OVI_IS_OPERATORS_PAGE (self));
-  g_return_if_fail (session == NULL || OVI_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-  if (self->session != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->session, self);
-      g_clear_pointer (&self->folder_binding, g_binding_unbind);
-      detach_operators (self);
-    }
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
-                               G_CONNECT_SWAPPED);
-      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-        attach_operators (self);
-      g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::selected-file", G_CALLBACK (selected_file_changed),
-                               self, G_CONNECT_SWAPPED);
-      self->folder_binding = g_object_bind_property (session, "folder", self->folder_signals,
-                                                     "target", G_BINDING_SYNC_CREATE);
-      if (!self->settings_bound)
-        ovi_tensor_view_bind_settings (self->tensor_view, ovi_session_get_settings (session));
-      self->settings_bound = TRUE;
-    }
-  else if (self->folder_signals != NULL)
-    g_signal_group_set_target (self->folder_signals, NULL);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 void

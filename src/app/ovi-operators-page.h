@@ -2,16 +2,15 @@
 
 #include <adwaita.h>
 
+#include "ovi-page.h"
 #include "ovi-session.h"
 #include "ovi-tensor-view.h"
 
 G_BEGIN_DECLS
 
 #define OVI_TYPE_OPERATORS_PAGE (ovi_operators_page_get_type ())
-G_DECLARE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, OVI, OPERATORS_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, OVI, OPERATORS_PAGE, OviPage)
 
-OviSession *ovi_operators_page_get_session (OviOperatorsPage *self);
-void ovi_operators_page_set_session (OviOperatorsPage *self, OviSession *session);
 void ovi_operators_page_show_tensor (OviOperatorsPage *self, guint index);
 void ovi_operators_page_focus_search (OviOperatorsPage *self);
 OviTensor *ovi_operators_page_get_tensor (OviOperatorsPage *self);

@@ -10,7 +10,7 @@
  * selected record's details beside them. */
 struct _OviOverflowsPage
 {
-  GtkWidget parent_instance;
+  OviPage parent_instance;
 
   OviRecordView *record_details;
   AdwStatusPage *record_empty_page;
@@ -25,20 +25,10 @@ struct _OviOverflowsPage
   GtkDropDown *unit_dropdown;
   GtkStringList *unit_list;
 
-  OviSession *session;
   GtkCustomFilter *custom_filter; /* unit and node, owned by record_filter */
 };
 
-enum
-{
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (OviOverflowsPage, ovi_overflows_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (OviOverflowsPage, ovi_overflows_page, OVI_TYPE_PAGE)
 
 /* --- closures of the .ui ------------------------------------------------ */
 
@@ -89,17 +79,18 @@ op_name_classes (gpointer unused, const char *op_name)
 static void
 update_state (OviOverflowsPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviDumpFolder *folder;
   OviScanProgress progress = { 0 };
   GListModel *records;
 
   if (self->record_stack == NULL)
     return; /* disposing */
-  folder = self->session ? ovi_session_get_folder (self->session) : NULL;
-  records = self->session ? ovi_session_get_records (self->session) : NULL;
+  folder = session ? ovi_session_get_folder (session) : NULL;
+  records = session ? ovi_session_get_records (session) : NULL;
   if (g_list_model_get_n_items (G_LIST_MODEL (self->record_filter_model)) > 0)
     gtk_stack_set_visible_child_name (self->record_stack, "table");
-  else if (folder != NULL && ovi_session_get_loading (self->session))
+  else if (folder != NULL && ovi_session_get_loading (session))
     gtk_stack_set_visible_child_name (self->record_stack, "scanning");
   else
     {
@@ -145,28 +136,31 @@ rows_changed (OviOverflowsPage *self)
 static void
 selection_changed (OviOverflowsPage *self)
 {
-  if (self->session == NULL || self->record_selection == NULL)
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+
+  if (session == NULL || self->record_selection == NULL)
     return;
-  ovi_session_set_selected_record (self->session,
+  ovi_session_set_selected_record (session,
                                    gtk_single_selection_get_selected_item (self->record_selection));
 }
 
 static void
 unit_selected (OviOverflowsPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   guint selected = gtk_drop_down_get_selected (self->unit_dropdown);
 
-  if (self->session != NULL)
-    ovi_session_set_unit_filter (self->session,
+  if (session != NULL)
+    ovi_session_set_unit_filter (session,
                                  selected == GTK_INVALID_LIST_POSITION ? -1 : (int) selected - 1);
 }
 
 static gboolean
 record_visible (gpointer item, gpointer user_data)
 {
-  OviOverflowsPage *self = user_data;
+  OviSession *session = ovi_page_get_session (OVI_PAGE (user_data));
 
-  return self->session == NULL || ovi_session_record_visible (self->session, item);
+  return session == NULL || ovi_session_record_visible (session, item);
 }
 
 static void
@@ -178,49 +172,34 @@ filters_changed (OviOverflowsPage *self)
 /* --- object ------------------------------------------------------------- */
 
 static void
-ovi_overflows_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+ovi_overflows_page_session_changed (OviPage *page, OviSession *old_session)
 {
-  OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
+  OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (page);
+  OviSession *session = ovi_page_get_session (page);
 
-  switch (prop_id)
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_data (old_session, self);
+  if (session != NULL)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::unit-filter", G_CALLBACK (filters_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::loading", G_CALLBACK (update_state), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::folder", G_CALLBACK (update_state), self,
+                               G_CONNECT_SWAPPED);
+      unit_selected (self);
     }
-}
-
-static void
-ovi_overflows_page_set_property (GObject *object,
-                                 guint prop_id,
-                                 const GValue *value,
-                                 GParamSpec *pspec)
-{
-  OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      ovi_overflows_page_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  update_state (self);
 }
 
 static void
 ovi_overflows_page_dispose (GObject *object)
 {
   OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
-  GtkWidget *child;
 
-  ovi_overflows_page_set_session (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OVERFLOWS_PAGE);
-  /* Unnamed template children are not unparented by the call above. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
   self->custom_filter = NULL;
   G_OBJECT_CLASS (ovi_overflows_page_parent_class)->dispose (object);
 }
@@ -230,15 +209,10 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  OviPageClass *page_class = OVI_PAGE_CLASS (klass);
 
   object_class->dispose = ovi_overflows_page_dispose;
-  object_class->get_property = ovi_overflows_page_get_property;
-  object_class->set_property = ovi_overflows_page_set_property;
-
-  properties[PROP_SESSION] =
-      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
-                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  page_class->session_changed = ovi_overflows_page_session_changed;
 
   g_type_ensure (OVI_TYPE_OVERFLOW_RECORD);
   g_type_ensure (OVI_TYPE_RECORD_VIEW);
@@ -285,40 +259,6 @@ ovi_overflows_page_init (OviOverflowsPage *self)
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->record_filter),
                            GTK_FILTER (self->custom_filter));
   update_state (self);
-}
-
-OviSession *
-ovi_overflows_page_get_session (OviOverflowsPage *self)
-{
-  g_return_val_if_fail (OVI_IS_OVERFLOWS_PAGE (self), NULL);
-  return self->session;
-}
-
-void
-ovi_overflows_page_set_session (OviOverflowsPage *self, OviSession *session)
-{
-  g_return_if_fail (OVI_IS_OVERFLOWS_PAGE (self));
-  g_return_if_fail (session == NULL || OVI_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (self->session, self);
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    {
-      g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::unit-filter", G_CALLBACK (filters_changed), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::loading", G_CALLBACK (update_state), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "notify::folder", G_CALLBACK (update_state), self,
-                               G_CONNECT_SWAPPED);
-      unit_selected (self);
-    }
-  update_state (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 gboolean

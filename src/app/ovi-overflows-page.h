@@ -2,16 +2,15 @@
 
 #include <adwaita.h>
 
+#include "ovi-page.h"
 #include "ovi-record-view.h"
 #include "ovi-session.h"
 
 G_BEGIN_DECLS
 
 #define OVI_TYPE_OVERFLOWS_PAGE (ovi_overflows_page_get_type ())
-G_DECLARE_FINAL_TYPE (OviOverflowsPage, ovi_overflows_page, OVI, OVERFLOWS_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (OviOverflowsPage, ovi_overflows_page, OVI, OVERFLOWS_PAGE, OviPage)
 
-OviSession *ovi_overflows_page_get_session (OviOverflowsPage *self);
-void ovi_overflows_page_set_session (OviOverflowsPage *self, OviSession *session);
 gboolean ovi_overflows_page_select_record (OviOverflowsPage *self, OviOverflowRecord *record);
 void ovi_overflows_page_focus_search (OviOverflowsPage *self);
 GtkColumnView *ovi_overflows_page_get_column_view (OviOverflowsPage *self);

@@ -8,38 +8,28 @@
  * recent folders (from the session's settings). */
 struct _OviStartPage
 {
-  GtkWidget parent_instance;
+  OviPage parent_instance;
 
   AdwPreferencesGroup *recent_group;
   AdwStatusPage *status_page;
 
-  OviSession *session;
   GPtrArray *recent_rows;
 };
 
-enum
-{
-  PROP_0,
-  PROP_SESSION,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (OviStartPage, ovi_start_page, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (OviStartPage, ovi_start_page, OVI_TYPE_PAGE)
 
 static void
 rebuild_recent (OviStartPage *self)
 {
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   g_auto (GStrv) recent = NULL;
 
   for (guint i = 0; i < self->recent_rows->len; i++)
     adw_preferences_group_remove (self->recent_group, g_ptr_array_index (self->recent_rows, i));
   g_ptr_array_set_size (self->recent_rows, 0);
 
-  recent = self->session
-               ? g_settings_get_strv (ovi_session_get_settings (self->session), "recent-folders")
-               : g_new0 (char *, 1);
+  recent = session ? g_settings_get_strv (ovi_session_get_settings (session), "recent-folders")
+                   : g_new0 (char *, 1);
   for (guint i = 0; recent[i] != NULL; i++)
     {
       GtkWidget *row = adw_action_row_new ();
@@ -59,46 +49,26 @@ rebuild_recent (OviStartPage *self)
 }
 
 static void
-ovi_start_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+ovi_start_page_session_changed (OviPage *page, OviSession *old_session)
 {
-  OviStartPage *self = OVI_START_PAGE (object);
+  OviStartPage *self = OVI_START_PAGE (page);
+  OviSession *session = ovi_page_get_session (page);
 
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-ovi_start_page_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  OviStartPage *self = OVI_START_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      ovi_start_page_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_data (ovi_session_get_settings (old_session), self);
+  if (session != NULL)
+    g_signal_connect_object (ovi_session_get_settings (session), "changed::recent-folders",
+                             G_CALLBACK (rebuild_recent), self, G_CONNECT_SWAPPED);
+  if (self->recent_rows != NULL)
+    rebuild_recent (self);
 }
 
 static void
 ovi_start_page_dispose (GObject *object)
 {
   OviStartPage *self = OVI_START_PAGE (object);
-  GtkWidget *child;
 
-  ovi_start_page_set_session (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_START_PAGE);
-  /* Unnamed template children are not unparented by the call above. */
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
   g_clear_pointer (&self->recent_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (ovi_start_page_parent_class)->dispose (object);
 }
@@ -108,15 +78,10 @@ ovi_start_page_class_init (OviStartPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  OviPageClass *page_class = OVI_PAGE_CLASS (klass);
 
   object_class->dispose = ovi_start_page_dispose;
-  object_class->get_property = ovi_start_page_get_property;
-  object_class->set_property = ovi_start_page_set_property;
-
-  properties[PROP_SESSION] =
-      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
-                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  page_class->session_changed = ovi_start_page_session_changed;
 
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-start-page.ui");
@@ -136,30 +101,4 @@ ovi_start_page_init (OviStartPage *self)
           gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self))), APP_ID))
     adw_status_page_set_icon_name (self->status_page, APP_ID);
   rebuild_recent (self);
-}
-
-OviSession *
-ovi_start_page_get_session (OviStartPage *self)
-{
-  g_return_val_if_fail (OVI_IS_START_PAGE (self), NULL);
-  return self->session;
-}
-
-void
-ovi_start_page_set_session (OviStartPage *self, OviSession *session)
-{
-  g_return_if_fail (OVI_IS_START_PAGE (self));
-  g_return_if_fail (session == NULL || OVI_IS_SESSION (session));
-
-  if (self->session == session)
-    return;
-  if (self->session != NULL)
-    g_signal_handlers_disconnect_by_data (ovi_session_get_settings (self->session), self);
-  g_set_object (&self->session, session);
-  if (session != NULL)
-    g_signal_connect_object (ovi_session_get_settings (session), "changed::recent-folders",
-                             G_CALLBACK (rebuild_recent), self, G_CONNECT_SWAPPED);
-  if (self->recent_rows != NULL)
-    rebuild_recent (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
