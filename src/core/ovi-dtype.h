@@ -99,4 +99,27 @@ OVI_DEFINE_LOAD (i64, gint64)
 OVI_DEFINE_LOAD (u64, guint64)
 #undef OVI_DEFINE_LOAD
 
+/* Element @i of a 32- or 64-bit float or integer tensor, as a double. */
+static inline double
+ovi_load_wide (OviDtype dtype, const guint8 *d, guint64 i)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT32:
+      return ovi_load_f32 (d, i);
+    case OVI_DTYPE_FLOAT64:
+      return ovi_load_f64 (d, i);
+    case OVI_DTYPE_INT32:
+      return ovi_load_i32 (d, i);
+    case OVI_DTYPE_UINT32:
+      return ovi_load_u32 (d, i);
+    case OVI_DTYPE_INT64:
+      return (double) ovi_load_i64 (d, i);
+    case OVI_DTYPE_UINT64:
+      return (double) ovi_load_u64 (d, i);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 G_END_DECLS

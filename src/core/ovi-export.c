@@ -572,28 +572,6 @@ format_e18 (char *buf, double v)
   return snprintf (buf, 32, "%.18e", v);
 }
 
-static double
-txt_value (OviDtype dtype, const guint8 *d, guint64 i)
-{
-  switch (dtype)
-    {
-    case OVI_DTYPE_FLOAT32:
-      return ovi_load_f32 (d, i);
-    case OVI_DTYPE_FLOAT64:
-      return ovi_load_f64 (d, i);
-    case OVI_DTYPE_INT32:
-      return ovi_load_i32 (d, i);
-    case OVI_DTYPE_UINT32:
-      return ovi_load_u32 (d, i);
-    case OVI_DTYPE_INT64:
-      return (double) ovi_load_i64 (d, i);
-    case OVI_DTYPE_UINT64:
-      return (double) ovi_load_u64 (d, i);
-    default:
-      g_assert_not_reached ();
-    }
-}
-
 /* numpy.savetxt(path, array.flatten()) with its defaults: one value a line,
  * "%.18e"; complex values as " (re+imj)" with "+-" turned into "-". Types of
  * 16 bits or fewer format each distinct bit pattern once. */
@@ -662,7 +640,7 @@ write_txt (OviAtomicFile *out, OviDtype dtype, GBytes *data, guint64 count, GErr
 
   for (guint64 i = 0; i < count; i++)
     {
-      int n = format_e18 (line, txt_value (dtype, d, i));
+      int n = format_e18 (line, ovi_load_wide (dtype, d, i));
       line[n++] = '\n';
       if (!ovi_atomic_file_write (out, line, n, error))
         return FALSE;

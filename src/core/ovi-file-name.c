@@ -82,6 +82,21 @@ valid_tail_length (guint n)
   return n == 2 || n == 3 || n == 4 || n == 6 || n == 7 || n == 8;
 }
 
+/* An exception or kernel file: {type}.{stream}.{task}...{ts}, the stream
+ * before the task, the timestamp at @ts_part. */
+static gboolean
+exception_name (OviFileName *out, char **parts, guint ts_part)
+{
+  out->kind = OVI_FILE_KIND_EXCEPTION;
+  out->op_type = g_strdup (parts[0]);
+  out->op_name = g_strdup ("");
+  out->stream_id = number (parts[1]);
+  out->has_stream_id = TRUE;
+  out->task_id = number (parts[2]);
+  out->timestamp = number (parts[ts_part]);
+  return TRUE;
+}
+
 /**
  * ovi_file_name_parse:
  * @name: a base name, the original one when mapping.csv has it
@@ -104,32 +119,14 @@ ovi_file_name_parse (const char *name, OviFileName *out)
   /* exception_info.{stream}.{task}.{ts}: stream before task. */
   if (n_parts == 4 && g_str_equal (parts[0], "exception_info") && is_number (parts[1]) &&
       is_number (parts[2]) && is_number (parts[3]))
-    {
-      out->kind = OVI_FILE_KIND_EXCEPTION;
-      out->op_type = g_strdup (parts[0]);
-      out->op_name = g_strdup ("");
-      out->stream_id = number (parts[1]);
-      out->has_stream_id = TRUE;
-      out->task_id = number (parts[2]);
-      out->timestamp = number (parts[3]);
-      return TRUE;
-    }
+    return exception_name (out, parts, 3);
 
   /* {kernel|exception_info}.{stream}.{task}.{core_type}.{core_id}.{ts} */
   if (n_parts == 6 &&
       (g_str_equal (parts[0], "exception_info") || g_str_equal (parts[0], "kernel")) &&
       is_number (parts[1]) && is_number (parts[2]) && is_number (parts[3]) &&
       is_number (parts[4]) && is_number (parts[5]))
-    {
-      out->kind = OVI_FILE_KIND_EXCEPTION;
-      out->op_type = g_strdup (parts[0]);
-      out->op_name = g_strdup ("");
-      out->stream_id = number (parts[1]);
-      out->has_stream_id = TRUE;
-      out->task_id = number (parts[2]);
-      out->timestamp = number (parts[5]);
-      return TRUE;
-    }
+    return exception_name (out, parts, 5);
 
   if (n_parts < 4)
     return FALSE;

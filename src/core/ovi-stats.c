@@ -209,17 +209,12 @@ element_value (OviDtype dtype, const guint8 *d, guint64 i)
     case OVI_DTYPE_INT4:
       return ovi_dtype_decode_pattern (dtype, element_pattern (4, d, i));
     case OVI_DTYPE_FLOAT32:
-      return ovi_load_f32 (d, i);
     case OVI_DTYPE_FLOAT64:
-      return ovi_load_f64 (d, i);
     case OVI_DTYPE_INT32:
-      return ovi_load_i32 (d, i);
     case OVI_DTYPE_UINT32:
-      return ovi_load_u32 (d, i);
     case OVI_DTYPE_INT64:
-      return (double) ovi_load_i64 (d, i);
     case OVI_DTYPE_UINT64:
-      return (double) ovi_load_u64 (d, i);
+      return ovi_load_wide (dtype, d, i);
     case OVI_DTYPE_COMPLEX32:
       return hypot (ovi_half_to_float (ovi_load_u16 (d, 2 * i)),
                     ovi_half_to_float (ovi_load_u16 (d, 2 * i + 1)));
