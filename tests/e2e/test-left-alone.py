@@ -10,6 +10,10 @@ empty states are checked inside the process, in tests/app.) Then input arrives (
 later, a second grab must be the same picture: a window that had stalled
 looks different once input wakes it.
 
+The "default" renderer is the inspector's own choice (main.c): on a machine
+without a GPU render node, as CI's, that is cairo; GSK_RENDERER=gl forces
+GTK's GL renderer on Mesa's software rasterizer.
+
   test-left-alone.py --build DIR --runs N [--renderers cairo,default]
                      [--wait S] --folder PATH:ROWS:TEXT ...
 A folder named tree=I,O,R is written first by ovi-bench-make (I iterations
@@ -87,7 +91,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--build", required=True)
     p.add_argument("--runs", type=int, default=10)
-    p.add_argument("--renderers", default="cairo,default")
+    p.add_argument("--renderers", default="cairo,default")  # or gl, to force it
     p.add_argument("--wait", type=float, default=6.0)
     p.add_argument("--folder", action="append", default=[])
     p.add_argument("--one", action="store_true")
