@@ -63,18 +63,6 @@ write_overflow (const char *dir, guint task, guint64 ts)
   g_assert_no_error (error);
 }
 
-static OviDumpFolder *
-load (const char *path)
-{
-  g_autoptr (GFile) root = g_file_new_for_path (path);
-  OviDumpFolder *folder = ovi_dump_folder_new (root);
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (ovi_dump_folder_load (folder, NULL, &error));
-  g_assert_no_error (error);
-  return folder;
-}
-
 static OviDumpFile *
 find_file (OviDumpFolder *folder, const char *name)
 {
@@ -104,7 +92,7 @@ test_classify (Fixture *f, gconstpointer data)
                                          with_65504, OVI_DTYPE_FLOAT16, with_65504);
   g_autoptr (OviDumpFolder) folder = NULL;
 
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 5);
 
@@ -167,7 +155,7 @@ test_unsupported_only (Fixture *f, gconstpointer data)
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, 23, 2, shape, 1, bytes);
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, 18, 2, shape, 1, bytes);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, name));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   g_assert_cmpint (ovi_dump_file_classify (find_file (folder, name)), ==, OVI_BLAME_UNKNOWN);
 }
@@ -245,7 +233,7 @@ test_origins (Fixture *f, gconstpointer data)
   };
 
   write_origins (f, &o);
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 7);
   cast = find_file (folder, o.cast);
   mul = find_file (folder, o.mul);
@@ -340,7 +328,7 @@ test_origins_numeric_order (Fixture *f, gconstpointer data)
   write_origins (f, &o);
   early = write_op (it2, "Exp", "net/Exp", 22, 1200, OVI_DTYPE_FLOAT32, clean, OVI_DTYPE_FLOAT32,
                     with_inf);
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   origins = ovi_dump_folder_find_origins (folder, NULL);
   g_assert_cmpuint (origins->len, ==, 2);
   g_assert_true (g_ptr_array_index (origins, 0) == find_file (folder, early));
@@ -443,7 +431,7 @@ test_report_json (Fixture *f, gconstpointer data)
   JsonArray *origins, *abnormal, *records, *tensors;
 
   write_origins (f, &o);
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   json = ovi_report_to_json (folder);
   root = parse_object (parser, json);
 
@@ -590,7 +578,7 @@ test_locator (Fixture *f, gconstpointer data)
   v[10] = -FLT_MAX;
   ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 3, v);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, "Loc.net_Loc.1.1.100"));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   file = find_file (folder, "Loc.net_Loc.1.1.100");
   t = tensor_json (&node, g_ptr_array_index (ovi_dump_file_get_tensors (file), 0));
 
@@ -636,7 +624,7 @@ test_locator_nc1hwc0 (Fixture *f, gconstpointer data)
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, 3, device, 5, bytes);
   ovi_dump_writer_set_original_shape (w, OVI_TENSOR_OUTPUT, 0, logical, 4);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, "Conv2D.net_Conv.1.1.100"));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   file = find_file (folder, "Conv2D.net_Conv.1.1.100");
   t = tensor_json (&node, g_ptr_array_index (ovi_dump_file_get_tensors (file), 0));
 
@@ -682,7 +670,7 @@ test_locator_fractal_nz (Fixture *f, gconstpointer data)
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, 29, device, 4, bytes);
   ovi_dump_writer_set_original_shape (w, OVI_TENSOR_OUTPUT, 0, logical, 2);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, "MatMul.net_MatMul.1.1.100"));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   file = find_file (folder, "MatMul.net_MatMul.1.1.100");
   t = tensor_json (&node, g_ptr_array_index (ovi_dump_file_get_tensors (file), 0));
 

@@ -77,18 +77,6 @@ teardown (Fixture *f, gconstpointer data)
   g_free (f->dir);
 }
 
-static OviDumpFolder *
-load (const char *path)
-{
-  g_autoptr (GFile) root = g_file_new_for_path (path);
-  OviDumpFolder *folder = ovi_dump_folder_new (root);
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (ovi_dump_folder_load (folder, NULL, &error));
-  g_assert_no_error (error);
-  return folder;
-}
-
 static OviDumpFile *
 find_file (OviDumpFolder *folder, const char *relative_path)
 {
@@ -167,7 +155,7 @@ check_broken (
   OviDumpFolder *folder;
 
   g_free (ovi_fixture_write_bytes (f->iter, name, data, length));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
 
   assert_one_problem (folder, rel, words);
   assert_good_files (folder);
@@ -339,7 +327,7 @@ test_zero_dimension (Fixture *f, gconstpointer data)
 
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, 2, shape, 2, empty);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, f->iter, "Empty.net_Empty.91.7.1700000000000500"));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   assert_good_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 4);
@@ -412,7 +400,7 @@ test_overflow_2047 (Fixture *f, gconstpointer data)
   g_autoptr (OviDumpFolder) folder = NULL;
 
   write_overflow_payload (f->iter, name, p);
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   assert_one_problem (folder, rel, words);
   assert_good_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==, 1);
@@ -429,7 +417,7 @@ test_overflow_unknown_acc_type (Fixture *f, gconstpointer data)
   g_autoptr (OviDumpFolder) folder = NULL;
 
   write_overflow_payload (f->iter, name, p);
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   assert_one_problem (folder, rel, words);
   assert_good_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==, 1);
@@ -445,14 +433,14 @@ test_symlink_loop (Fixture *f, gconstpointer data)
 
   g_assert_no_errno (g_mkdir_with_parents (b, 0755));
   g_assert_no_errno (symlink ("../..", loop));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   assert_good_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 3);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder)), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
 
   /* opened at the iteration folder itself, the loop leads back to the root */
-  folder2 = load (f->iter);
+  folder2 = ovi_fixture_load_folder (f->iter);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder2)), ==, 3);
   g_assert_nonnull (find_file (folder2, CAST_NAME));
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (folder2)), ==, 1);
@@ -469,7 +457,7 @@ test_fifo (Fixture *f, gconstpointer data)
 
   g_assert_no_errno (mkfifo (fifo, 0644));
   g_assert_no_errno (symlink ("Add.net_fifo.70.7.1700000000000950", link));
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   assert_good_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 3);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
@@ -488,7 +476,7 @@ output_of (OviDumpFile *file)
 static void
 test_deleted_after_scan (Fixture *f, gconstpointer data)
 {
-  g_autoptr (OviDumpFolder) folder = load (f->dir);
+  g_autoptr (OviDumpFolder) folder = ovi_fixture_load_folder (f->dir);
   g_autofree char *path = g_build_filename (f->iter, ADD_NAME, NULL);
   OviDumpFile *add = find_file (folder, ITER "/" ADD_NAME);
   g_autoptr (GError) error = NULL;
@@ -507,7 +495,7 @@ test_deleted_after_scan (Fixture *f, gconstpointer data)
 static void
 test_truncated_after_scan (Fixture *f, gconstpointer data)
 {
-  g_autoptr (OviDumpFolder) folder = load (f->dir);
+  g_autoptr (OviDumpFolder) folder = ovi_fixture_load_folder (f->dir);
   g_autofree char *path = g_build_filename (f->iter, ADD_NAME, NULL);
   g_autofree char *rel = g_strdup (ITER "/" ADD_NAME);
   OviDumpFile *add = find_file (folder, rel);
@@ -558,7 +546,7 @@ test_big_changed_after_scan (Fixture *f, gconstpointer data)
 {
   g_autofree char *path = write_big (f->iter);
   const char *rel = ITER "/Big.net_Big.95.7.1700000000000900";
-  g_autoptr (OviDumpFolder) folder = load (f->dir);
+  g_autoptr (OviDumpFolder) folder = ovi_fixture_load_folder (f->dir);
   OviDumpFile *big = find_file (folder, rel);
   OviTensor *t;
   GStatBuf st;
@@ -602,7 +590,7 @@ test_big_truncated_while_held (Fixture *f, gconstpointer data)
   if (g_test_subprocess ())
     {
       g_autofree char *path = write_big (f->iter);
-      g_autoptr (OviDumpFolder) folder = load (f->dir);
+      g_autoptr (OviDumpFolder) folder = ovi_fixture_load_folder (f->dir);
       OviDumpFile *big = find_file (folder, ITER "/Big.net_Big.95.7.1700000000000900");
       g_autoptr (GError) error = NULL;
       g_autoptr (GBytes) bytes = ovi_tensor_load_data (output_of (big), &error);
@@ -644,7 +632,7 @@ test_many_empty_files (Fixture *f, gconstpointer data)
     }
   g_test_message ("created %d files in %.2f s", N_EMPTY, (g_get_monotonic_time () - start) / 1e6);
   start = g_get_monotonic_time ();
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_test_message ("loaded in %.2f s", (g_get_monotonic_time () - start) / 1e6);
   assert_good_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 3);
@@ -707,7 +695,7 @@ check_non_utf8 (Fixture *f, const char *file_op_type, const char *header_op_name
     write_overflow_payload (f->iter, "Opdebug.Node_OpDebug.2.7.1700000000000750", p);
   }
 
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   assert_good_files (folder);
   files = ovi_dump_folder_get_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (files), ==, 5);

@@ -43,18 +43,6 @@ write_record (const char *dir, guint64 ts, guint64 context, guint64 thread)
   g_assert_no_error (error);
 }
 
-static OviDumpFolder *
-load (const char *path)
-{
-  g_autoptr (GFile) root = g_file_new_for_path (path);
-  OviDumpFolder *folder = ovi_dump_folder_new (root);
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (ovi_dump_folder_load (folder, NULL, &error));
-  g_assert_no_error (error);
-  return folder;
-}
-
 static OviDumpFile *
 file_at (OviDumpFolder *folder, guint i)
 {
@@ -84,7 +72,7 @@ test_group (Fixture *f, gconstpointer data)
   write_record (iter, 1500, 3, 1);
   write_record (iter, 2500, 4, 0);
 
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   /* The group, the single slice of context 4, two overflow files. */
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 4);
@@ -171,7 +159,7 @@ test_group_without_overflow_file (Fixture *f, gconstpointer data)
 
   write_slice (iter, 1000, 3, 0, with_inf);
   write_slice (iter, 1001, 3, 1, with_inf);
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 1);
   records = ovi_dump_folder_get_records (folder);
   g_assert_cmpuint (g_list_model_get_n_items (records), ==, 1);

@@ -253,18 +253,6 @@ test_csv_names (void)
   g_assert_false (ovi_statistic_is_csv_name ("Add.add1.3.0.1000", NULL));
 }
 
-static OviDumpFolder *
-load (const char *path)
-{
-  g_autoptr (GFile) root = g_file_new_for_path (path);
-  OviDumpFolder *folder = ovi_dump_folder_new (root);
-  g_autoptr (GError) error = NULL;
-
-  g_assert_true (ovi_dump_folder_load (folder, NULL, &error));
-  g_assert_no_error (error);
-  return folder;
-}
-
 static OviDumpFile *
 file_at (OviDumpFolder *folder, guint i)
 {
@@ -316,7 +304,7 @@ test_folder_runtime (Fixture *f, gconstpointer data)
   ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape22, 2, clean);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, "Relu.Relu_op.13.0.400"));
 
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   /* Relu once: the dump file with its data, not its statistics too. */
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 4);
@@ -401,7 +389,7 @@ test_folder_msprobe (Fixture *f, gconstpointer data)
   ovi_fixture_add (dw, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT16, shape22, 2, clean);
   g_free (ovi_fixture_write (dw, OVI_LAYOUT_NEW, iter, "Sub.Default_Sub-op3.5.1.300"));
 
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 3);
   conv = file_at (folder, 0);
@@ -454,7 +442,7 @@ test_folder_problems (Fixture *f, gconstpointer data)
   /* statistic.csv without op columns cannot say whose tensors they are. */
   g_free (ovi_fixture_write_bytes (iter, "statistic.csv", runtime_form, strlen (runtime_form)));
 
-  folder = load (f->dir);
+  folder = ovi_fixture_load_folder (f->dir);
   problems = ovi_dump_folder_get_problems (folder);
   g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 2);
   p0 = g_list_model_get_item (problems, 0);
@@ -485,7 +473,7 @@ test_single_file (Fixture *f, gconstpointer data)
   g_autoptr (OviOverflowRecord) r = NULL;
 
   write_stats_op (iter, "Add", 11, 200, clean, with_inf);
-  folder = load (path);
+  folder = ovi_fixture_load_folder (path);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 1);
   g_assert_true (ovi_dump_file_get_statistics_only (file_at (folder, 0)));
