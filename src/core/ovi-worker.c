@@ -28,12 +28,14 @@ typedef struct
   GCancellable *cancellable;
 } ParallelFor;
 
-/* The pool's threads run at the window thread's priority. At nice 10,
- * against a busy process and the software GL renderer, the window had
- * summarized 7,232 of a folder's 20,000 operators after 5.5 s; at nice 0 it
- * had all of them within 4.3 s. The window stays responsive without it,
- * since results reach it only through the folder's pump. */
-#define OVI_WORKER_NICE 0
+/* The pool's threads run below the window thread, so that on two cores a
+ * frame is not shared with two busy workers. Measured with ovi-bench-ui
+ * (101,000 files + a float16 histogram, cairo): longest turn 108-139 ms at
+ * nice 0, 74-81 ms at nice 5, 62-72 ms at nice 10. The 21,500-file
+ * end-to-end test (busy process, default renderer) passes at nice 10. At
+ * nice 10 the software GL renderer starved the workers (7,232 of 20,000
+ * operators after 5.5 s); it is no longer the default without a GPU. */
+#define OVI_WORKER_NICE 10
 
 static GThreadPool *pool;
 
