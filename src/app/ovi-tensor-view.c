@@ -13,7 +13,9 @@ struct _OviTensorView
 {
   GtkWidget parent_instance;
 
+  GtkLabel *attrs_label;
   GtkSpinButton *bins_spin;
+  GtkLabel *dfx_label;
   GtkGrid *info_grid;
   GtkLabel *first_label;
   GtkBox *locate_box;
@@ -21,6 +23,7 @@ struct _OviTensorView
   OviHistogramView *histogram;
   GtkCheckButton *log_check;
   GtkLabel *message_label;
+  GtkGrid *op_grid;
   GtkSpinner *spinner;
   GtkCheckButton *symlog_check;
   GtkDropDown *tensor_dropdown;
@@ -118,6 +121,8 @@ show_properties (OviTensorView *self, OviTensor *tensor)
   g_autofree char *size =
       g_format_size_full (ovi_tensor_get_size (tensor), G_FORMAT_SIZE_LONG_FORMAT);
   g_autofree char *count = ovi_format_count (ovi_tensor_get_count (tensor));
+  g_autofree char *space_type = ovi_tensor_dup_space_type_label (tensor);
+  int row = 5;
 
   add_info (self, 0, 0, _ ("Data type"), dtype);
   add_info (self, 1, 0, _ ("Format"), format);
@@ -135,8 +140,64 @@ show_properties (OviTensorView *self, OviTensor *tensor)
       for (guint i = 0; i < n_original; i++)
         g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? ", " : "", original[i]);
       g_string_append_printf (text, "] %s", logical_format);
-      add_info (self, 5, 0, _ ("Logical shape"), n_original ? text->str : _ ("not in the header"));
+      add_info (self, row++, 0, _ ("Logical shape"),
+                n_original ? text->str : _ ("not in the header"));
     }
+  /* The newer schema's fields, where the header has them (0 is "not
+   * written"; a workspace always has a type, 0 being LOG). */
+  if (ovi_tensor_get_arg_index (tensor))
+    {
+      g_autofree char *arg_index = g_strdup_printf ("%u", ovi_tensor_get_arg_index (tensor));
+      /* Translators: the tensor's position among the kernel's arguments */
+      add_info (self, row++, 0, _ ("Argument index"), arg_index);
+    }
+  if (ovi_tensor_get_input_type (tensor))
+    {
+      g_autofree char *input_type = g_strdup_printf ("%u", ovi_tensor_get_input_type (tensor));
+      /* Translators: an input's "input_type" in the dump header, a number */
+      add_info (self, row++, 0, _ ("Input type"), input_type);
+    }
+  if (space_type != NULL)
+    /* Translators: a workspace's "type" in the dump header ("LOG", "type 3") */
+    add_info (self, row++, 0, _ ("Workspace type"), space_type);
+}
+
+/* Closures of the .ui file: the operator's fields of the newer schema, ""
+ * when it has none (or there is no operator), which hides their rows. */
+static char *
+format_attrs (gpointer unused, OviDumpFile *file)
+{
+  GString *text = g_string_new (NULL);
+  guint n = file ? ovi_dump_file_get_n_attrs (file) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name, *value;
+
+      ovi_dump_file_get_attr (file, i, &name, &value);
+      g_string_append_printf (text, "%s%s = %s", i ? "\n" : "", name, value);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static char *
+format_dfx_message (gpointer unused, OviDumpFile *file)
+{
+  const char *message = file ? ovi_dump_file_get_dfx_message (file) : NULL;
+
+  return g_strdup (message ? message : "");
+}
+
+static gboolean
+is_set (gpointer unused, const char *text)
+{
+  return text != NULL && *text != '\0';
+}
+
+static gboolean
+either (gpointer unused, gboolean a, gboolean b)
+{
+  return a || b;
 }
 
 /* The values around element @index of @analysis, the bad one marked. */
@@ -463,7 +524,9 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
   g_type_ensure (OVI_TYPE_TENSOR);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-tensor-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, attrs_label);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, bins_spin);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, dfx_label);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, first_label);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, locate_box);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, neighbour_grid);
@@ -471,11 +534,16 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, info_grid);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, log_check);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, message_label);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, op_grid);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, spinner);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, symlog_check);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, tensor_dropdown);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, title_label);
+  gtk_widget_class_bind_template_callback (widget_class, either);
+  gtk_widget_class_bind_template_callback (widget_class, format_attrs);
+  gtk_widget_class_bind_template_callback (widget_class, format_dfx_message);
   gtk_widget_class_bind_template_callback (widget_class, histogram_settings_changed);
+  gtk_widget_class_bind_template_callback (widget_class, is_set);
   gtk_widget_class_install_action (widget_class, "tensor.locate", "x", locate_action);
 }
 

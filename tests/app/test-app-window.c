@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "ovi-application.h"
+#include "ovi-fixtures.h"
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
 
@@ -1350,6 +1351,113 @@ test_newer_dumps (Fixture *f, gconstpointer data)
   }
 }
 
+/* A template child of the tensor view. */
+static GtkWidget *
+tensor_view_child (OviTensorView *view, const char *id)
+{
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view), OVI_TYPE_TENSOR_VIEW, id));
+}
+
+static const char *
+label_text (OviTensorView *view, const char *id)
+{
+  return gtk_label_get_text (GTK_LABEL (tensor_view_child (view, id)));
+}
+
+/* The newer schema's fields in the tensor view: the tensor's argument
+ * index, input type and workspace type, the operator's attributes and
+ * dfx_message; an operator without them has none of their rows, and
+ * neither has the view of no operator. */
+static void
+test_schema_fields (Fixture *f, gconstpointer data)
+{
+  const guint64 shape[] = { 2 };
+  static const double v[] = { 1, 2 };
+  g_autoptr (GBytes) log = g_bytes_new_static ("0123456789", 10);
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/matmul");
+  g_autoptr (OviDumpWriter) plain = ovi_dump_writer_new ("scope/add");
+  g_autofree char *matmul_path = NULL;
+  g_autofree char *add_path = NULL;
+  g_autoptr (OviDumpFile) matmul = NULL;
+  g_autoptr (OviDumpFile) add = NULL;
+  g_autoptr (GError) error = NULL;
+  OviTensorView *view = OVI_TENSOR_VIEW (ovi_tensor_view_new ());
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *op_grid = tensor_view_child (view, "op_grid");
+  GtkWidget *attrs = tensor_view_child (view, "attrs_label");
+  GtkWidget *dfx = tensor_view_child (view, "dfx_label");
+
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, log);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_INPUT, 0, 2);
+  ovi_dump_writer_set_input_type (w, 0, 1);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_OUTPUT, 0, 3);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_SPACE, 0, 4);
+  ovi_dump_writer_add_attr (w, "tiling_key", "7");
+  ovi_dump_writer_add_attr (w, "block_dim", "24");
+  ovi_dump_writer_set_dfx_message (w, "args of the kernel");
+  matmul_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "MatMul.scope_matmul.5.3.700");
+  ovi_fixture_add (plain, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+  ovi_fixture_add (plain, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
+  add_path = ovi_fixture_write (plain, OVI_LAYOUT_NEW, f->tmpdir, "Add.scope_add.6.3.710");
+  matmul = ovi_dump_file_load (matmul_path, NULL, &error);
+  g_assert_no_error (error);
+  add = ovi_dump_file_load (add_path, NULL, &error);
+  g_assert_no_error (error);
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* The input: its argument index and input type, and the operator's
+   * attributes (one a line) and dfx_message above the tensor. */
+  ovi_tensor_view_set_file (view, matmul);
+  g_assert_cmpstr (tensor_info (view, "Argument index"), ==, "2");
+  g_assert_cmpstr (tensor_info (view, "Input type"), ==, "1");
+  g_assert_null (tensor_info (view, "Workspace type"));
+  g_assert_true (gtk_widget_get_visible (op_grid));
+  g_assert_true (gtk_widget_get_visible (attrs));
+  g_assert_cmpstr (label_text (view, "attrs_label"), ==, "tiling_key = 7\nblock_dim = 24");
+  g_assert_true (gtk_widget_get_visible (dfx));
+  g_assert_cmpstr (label_text (view, "dfx_label"), ==, "args of the kernel");
+
+  /* The output: an argument index, no input type. */
+  ovi_tensor_view_select_tensor (view, 1);
+  g_assert_cmpstr (tensor_info (view, "Argument index"), ==, "3");
+  g_assert_null (tensor_info (view, "Input type"));
+  g_assert_null (tensor_info (view, "Workspace type"));
+
+  /* The workspace: type 0 is LOG. */
+  ovi_tensor_view_select_tensor (view, 2);
+  g_assert_cmpint (ovi_tensor_get_kind (ovi_tensor_view_get_tensor (view)), ==, OVI_TENSOR_SPACE);
+  g_assert_cmpstr (tensor_info (view, "Argument index"), ==, "4");
+  g_assert_cmpstr (tensor_info (view, "Workspace type"), ==, "LOG");
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+
+  /* An operator with none of the fields: no row for any of them. */
+  ovi_tensor_view_set_file (view, add);
+  g_assert_cmpstr (tensor_info (view, "Data type"), ==, "float32");
+  g_assert_null (tensor_info (view, "Argument index"));
+  g_assert_null (tensor_info (view, "Input type"));
+  g_assert_null (tensor_info (view, "Workspace type"));
+  g_assert_false (gtk_widget_get_visible (attrs));
+  g_assert_false (gtk_widget_get_visible (dfx));
+  g_assert_false (gtk_widget_get_visible (op_grid));
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+
+  /* No operator: nothing left over from the last one that had them. */
+  ovi_tensor_view_set_file (view, matmul);
+  g_assert_true (gtk_widget_get_visible (op_grid));
+  ovi_tensor_view_set_file (view, NULL);
+  g_assert_false (gtk_widget_get_visible (op_grid));
+  g_assert_cmpstr (label_text (view, "attrs_label"), ==, "");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (50);
+  g_unlink (matmul_path);
+  g_unlink (add_path);
+}
+
 static void
 test_record_view_follows_selection (Fixture *f, gconstpointer data)
 {
@@ -1496,6 +1604,7 @@ main (int argc, char *argv[])
   ADD ("/app/window/cancel-partial", test_cancel_partial);
   ADD ("/app/window/record-view-follows-selection", test_record_view_follows_selection);
   ADD ("/app/window/newer-dumps", test_newer_dumps);
+  ADD ("/app/window/schema-fields", test_schema_fields);
   ADD ("/app/screenshots", test_screenshots);
   g_test_add_func ("/app/window-state", test_window_state);
   g_test_add_func ("/app/open-several", test_open_several);
