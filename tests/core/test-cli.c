@@ -494,6 +494,100 @@ test_report_no_dump (Fixture *f, gconstpointer data)
   g_assert_cmpint (run (NULL, &out, &err, "report", "--json", f->in, NULL), ==, 0);
 }
 
+/* The operator of the record with @op_type, from a report's JSON. */
+static JsonObject *
+record_op (JsonNode *root, const char *op_type)
+{
+  JsonArray *records = json_object_get_array_member (json_node_get_object (root), "records");
+
+  for (guint i = 0; i < json_array_get_length (records); i++)
+    {
+      JsonObject *op =
+          json_object_get_object_member (json_array_get_object_element (records, i), "op");
+
+      if (op && g_strcmp0 (json_object_get_string_member (op, "op_type"), op_type) == 0)
+        return op;
+    }
+  g_assert_not_reached ();
+}
+
+/* `report --json` carries the newer schema's fields where the header has
+ * them: the operator's dfx_message, attrs and workspaces (type, arg_index),
+ * each tensor's arg_index and an input's input_type. The fixture's Cast has
+ * none, and none of the keys. */
+static void
+test_report_schema_fields (Fixture *f, gconstpointer data)
+{
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/MatMul");
+  const guint64 shape[] = { 3 };
+  g_autoptr (GBytes) log = g_bytes_new_static ("0123456789", 10);
+  OviClassicBlock core = { 11, 7, 58, 0, 0x10, 0x20, 0x30, 1, 272 };
+  g_autoptr (GBytes) p = ovi_overflow_payload_classic (NULL, NULL, &core);
+  g_autofree char *of = g_build_filename (f->iter, "Opdebug.Node_OpDebug.2.7.250", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *op, *in, *output, *attr, *space;
+  JsonArray *attrs, *tensors, *spaces;
+
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, in_values);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 1, out_values);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, log);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_INPUT, 0, 2);
+  ovi_dump_writer_set_input_type (w, 0, 1);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_OUTPUT, 0, 3);
+  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_SPACE, 0, 4);
+  ovi_dump_writer_add_attr (w, "tiling_key", "7");
+  ovi_dump_writer_add_attr (w, "block_dim", "24");
+  ovi_dump_writer_set_dfx_message (w, "args of the kernel");
+  g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, f->iter, "MatMul.net_MatMul.58.7.150"));
+  g_assert_true (ovi_write_overflow_file (of, p, OVI_LAYOUT_NEW, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (run (NULL, &out, &err, "report", "--json", f->in, NULL), ==, 0);
+  root = parse (out);
+
+  op = record_op (root, "MatMul");
+  g_assert_cmpstr (json_object_get_string_member (op, "dfx_message"), ==, "args of the kernel");
+  attrs = json_object_get_array_member (op, "attrs");
+  g_assert_cmpuint (json_array_get_length (attrs), ==, 2);
+  attr = json_array_get_object_element (attrs, 0);
+  g_assert_cmpstr (json_object_get_string_member (attr, "name"), ==, "tiling_key");
+  g_assert_cmpstr (json_object_get_string_member (attr, "value"), ==, "7");
+  attr = json_array_get_object_element (attrs, 1);
+  g_assert_cmpstr (json_object_get_string_member (attr, "name"), ==, "block_dim");
+  g_assert_cmpstr (json_object_get_string_member (attr, "value"), ==, "24");
+  spaces = json_object_get_array_member (op, "workspaces");
+  g_assert_cmpuint (json_array_get_length (spaces), ==, 1);
+  space = json_array_get_object_element (spaces, 0);
+  g_assert_cmpstr (json_object_get_string_member (space, "type"), ==, "LOG");
+  g_assert_cmpint (json_object_get_int_member (space, "size"), ==, 10);
+  g_assert_cmpint (json_object_get_int_member (space, "arg_index"), ==, 4);
+  tensors = json_object_get_array_member (op, "tensors");
+  g_assert_cmpuint (json_array_get_length (tensors), ==, 2);
+  in = json_array_get_object_element (tensors, 0);
+  g_assert_cmpstr (json_object_get_string_member (in, "kind"), ==, "input");
+  g_assert_cmpint (json_object_get_int_member (in, "arg_index"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (in, "input_type"), ==, 1);
+  output = json_array_get_object_element (tensors, 1);
+  g_assert_cmpstr (json_object_get_string_member (output, "kind"), ==, "output");
+  g_assert_cmpint (json_object_get_int_member (output, "arg_index"), ==, 3);
+  g_assert_false (json_object_has_member (output, "input_type"));
+
+  op = record_op (root, "Cast");
+  g_assert_false (json_object_has_member (op, "dfx_message"));
+  g_assert_false (json_object_has_member (op, "attrs"));
+  g_assert_false (json_object_has_member (op, "workspaces"));
+  tensors = json_object_get_array_member (op, "tensors");
+  for (guint i = 0; i < json_array_get_length (tensors); i++)
+    {
+      g_assert_false (
+          json_object_has_member (json_array_get_object_element (tensors, i), "arg_index"));
+      g_assert_false (
+          json_object_has_member (json_array_get_object_element (tensors, i), "input_type"));
+    }
+}
+
 static void
 test_stats_json (Fixture *f, gconstpointer data)
 {
@@ -567,6 +661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/cli/report-json", test_report_json);
   ADD ("/core/cli/report-text", test_report_text);
   ADD ("/core/cli/report-no-dump", test_report_no_dump);
+  ADD ("/core/cli/report-schema-fields", test_report_schema_fields);
   ADD ("/core/cli/stats-json", test_stats_json);
   g_test_add_func ("/core/cli/stats-csv", test_stats_csv);
 #undef ADD
