@@ -10,6 +10,7 @@
 #include "ovi-error.h"
 #include "ovi-export.h"
 #include "ovi-file-name.h"
+#include "ovi-folder-watch.h"
 #include "ovi-i18n.h"
 #include "ovi-layout.h"
 #include "ovi-overflow-record.h"

@@ -20,6 +20,7 @@ OviDumpFile *ovi_dump_file_new_group (GPtrArray *slices);
 void ovi_dump_file_set_blame (OviDumpFile *self, int blame);
 void ovi_dump_file_set_summary (OviDumpFile *self, gpointer summary);
 void ovi_dump_file_notify_summary (OviDumpFile *self);
+gint64 ovi_dump_file_get_mtime_us (OviDumpFile *self);
 int ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
 
 G_END_DECLS

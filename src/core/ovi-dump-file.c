@@ -45,7 +45,7 @@ struct _OviDumpFile
   OviFileName file_name;
   OviLayout layout;
   guint64 file_size;
-  guint64 mtime;
+  guint64 mtime; /* µs since the epoch */
   char *version;
   char *op_name;
   guint64 dump_time;
@@ -808,7 +808,7 @@ ovi_dump_file_load_at (
       return NULL;
     }
   self->file_size = st.st_size;
-  self->mtime = st.st_mtime;
+  self->mtime = (guint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
   ok = read_header (self, fd, error);
   close (fd);
   if (!ok)
@@ -1563,4 +1563,11 @@ ovi_dump_file_get_is_slice (OviDumpFile *self)
 {
   g_return_val_if_fail (OVI_IS_DUMP_FILE (self), FALSE);
   return self->is_slice;
+}
+
+/* When the file was last written, in µs, as it was when it was loaded. */
+gint64
+ovi_dump_file_get_mtime_us (OviDumpFile *self)
+{
+  return (gint64) self->mtime;
 }

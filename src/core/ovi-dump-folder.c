@@ -12,7 +12,7 @@
 
 #include "ovi-blame.h"
 #include "ovi-dump-file-private.h"
-#include "ovi-dump-folder.h"
+#include "ovi-dump-folder-private.h"
 #include <glib/gi18n-lib.h>
 
 #include "ovi-error.h"
@@ -32,6 +32,7 @@ struct _OviDumpFolder
   GListStore *files;
   GListStore *records;
   GListStore *problems;
+  GHashTable *dir_files; /* relative dir -> GPtrArray of the files shown from it */
   OviIgnoreList *ignore;
 
   /* Written by the scanning thread, read anywhere. */
@@ -111,13 +112,36 @@ typedef struct
 
 typedef void (*BatchFunc) (OviDumpFolder *self, Batch *batch);
 
+/* One pass over one folder of a followed tree: see
+ * ovi_dump_folder_scan_level(). */
+struct _OviLevel
+{
+  char *relative_dir;
+  GHashTable *known;   /* entry -> OviDumpFile as loaded; borrowed */
+  GHashTable *records; /* OviDumpFile -> GPtrArray of its records; borrowed */
+  GHashTable *closed;  /* entries written and closed since; borrowed */
+  gint64 quiet_us;
+  gint64 now_us;       /* wall clock, as file times are */
+  Batch *batch;        /* every file, record and problem the folder holds now */
+  GPtrArray *links;    /* (record, op) pairs: records already shown, linked anew */
+  GPtrArray *subdirs;  /* relative paths of the folders in it */
+  GPtrArray *fresh;    /* files read in this pass (not kept from before) */
+  guint pending;       /* entries still being written, left for later */
+  GHashTable *waiting; /* those entries: what is shown of them stays until they are read */
+  gint64 newest_us;    /* when the newest entry was written */
+  gboolean settling;   /* written to too recently to look for records in the data */
+  guint files_seen;
+  gboolean gone; /* the folder is not there any more */
+};
+
 typedef struct
 {
   OviDumpFolder *self;
   GCancellable *cancellable;
   GHashTable *visited; /* "dev:ino" of folders entered */
   BatchFunc emit;
-  GPtrArray *ops; /* the op dump files listed, to summarize */
+  GPtrArray *ops;  /* the op dump files listed, to summarize */
+  OviLevel *level; /* a pass over one followed folder, or NULL */
 } Scan;
 
 static void emit (Scan *scan, Batch *batch);
@@ -156,6 +180,7 @@ ovi_dump_folder_finalize (GObject *object)
   g_free (self->root_path);
   g_free (self->root_real);
   g_clear_object (&self->files);
+  g_clear_pointer (&self->dir_files, g_hash_table_unref);
   g_clear_object (&self->records);
   g_clear_object (&self->problems);
   g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
@@ -280,6 +305,8 @@ ovi_dump_folder_init (OviDumpFolder *self)
   g_mutex_init (&self->deliveries_lock);
   g_queue_init (&self->deliveries);
   self->files = g_list_store_new (OVI_TYPE_DUMP_FILE);
+  self->dir_files =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
 }
@@ -385,7 +412,8 @@ typedef struct
   const char *original; /* from mapping.csv, owned by the mapping */
   OviDumpFile *file;
   GError *error;
-  char *shown; /* the file on disk when it is not @entry (statistic.csv) */
+  char *shown;   /* the file on disk when it is not @entry (statistic.csv) */
+  gboolean kept; /* @file is the one loaded before (a followed folder) */
 } Candidate;
 
 static void
@@ -451,13 +479,14 @@ collect (Scan *scan, Batch *batch, GArray *candidates, const char *relative_dir)
             add_problem (scan, batch, relative, c->error);
           continue;
         }
-      if (first == NULL)
-        {
-          ovi_dump_file_set_location (c->file, relative);
-          first = c->file;
-        }
+      if (c->kept)
+        ; /* shown already: placed once and for all */
+      else if (first == NULL)
+        ovi_dump_file_set_location (c->file, relative);
       else
         ovi_dump_file_set_location_like (c->file, relative, first);
+      if (first == NULL)
+        first = c->file;
       g_ptr_array_add (batch->files, g_steal_pointer (&c->file));
     }
 }
@@ -754,6 +783,25 @@ decode_overflows (Scan *scan, Batch *batch)
 
       if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OVERFLOW)
         continue;
+      /* A followed folder's records shown already stay the same objects;
+       * only their link may change, as op dump files arrive. */
+      if (scan->level && (records = g_hash_table_lookup (scan->level->records, file)))
+        {
+          for (guint j = 0; j < records->len; j++)
+            {
+              OviOverflowRecord *record = g_ptr_array_index (records, j);
+              OviDumpFile *op = ovi_overflow_match_op (record, batch->files);
+
+              if (op != ovi_overflow_record_get_op (record))
+                {
+                  g_ptr_array_add (scan->level->links, g_object_ref (record));
+                  g_ptr_array_add (scan->level->links, op ? g_object_ref (op) : NULL);
+                }
+              g_ptr_array_add (batch->records, g_object_ref (record));
+            }
+          records = NULL; /* borrowed */
+          continue;
+        }
       if (!(records = ovi_overflow_decode_file (file, &error)))
         {
           add_problem (scan, batch, ovi_dump_file_get_relative_path (file), error);
@@ -780,7 +828,14 @@ find_data_records (Scan *scan, GPtrArray *files)
 {
   Batch *batch;
   gboolean has_ops = FALSE;
+  /* In a followed folder, an operator's overflow file comes after its
+   * data: records are looked for in the data only once the folder has been
+   * left alone for a while, or they would come and go. */
+  gboolean settled =
+      !scan->level || scan->level->now_us - scan->level->newest_us >= 2 * scan->level->quiet_us;
 
+  if (!settled)
+    scan->level->settling = TRUE;
   for (guint i = 0; i < files->len; i++)
     {
       OviFileKind kind = ovi_dump_file_get_kind (g_ptr_array_index (files, i));
@@ -794,10 +849,17 @@ find_data_records (Scan *scan, GPtrArray *files)
   for (guint i = 0; i < files->len; i++)
     {
       OviDumpFile *file = g_ptr_array_index (files, i);
+      GPtrArray *shown;
 
       if (g_cancellable_is_cancelled (scan->cancellable))
         break;
-      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
+      if (scan->level && (shown = g_hash_table_lookup (scan->level->records, file)))
+        {
+          for (guint j = 0; j < shown->len; j++)
+            g_ptr_array_add (batch->records, g_object_ref (g_ptr_array_index (shown, j)));
+          continue;
+        }
+      if (!settled || ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
           ovi_dump_file_classify (file) != OVI_BLAME_ORIGIN)
         continue;
       g_ptr_array_add (batch->records, ovi_overflow_record_new_from_data (file));
@@ -819,6 +881,38 @@ static int
 compare_candidates (gconstpointer a, gconstpointer b)
 {
   return ovi_natural_path_compare (((const Candidate *) a)->entry, ((const Candidate *) b)->entry);
+}
+
+/* In a pass over a followed folder: whether the entry is to be read now.
+ * An entry that was loaded before and has not changed since keeps its file
+ * (its header is not read again); one that changed within the quiet period
+ * and was not seen closed is still being written, and waits for a later
+ * pass. */
+static gboolean
+level_admits (OviLevel *level, int dirfd, const char *name, OviDumpFile **kept)
+{
+  OviDumpFile *known = g_hash_table_lookup (level->known, name);
+  struct stat st;
+  gint64 mtime;
+
+  *kept = NULL;
+  if (fstatat (dirfd, name, &st, 0) != 0)
+    return FALSE; /* gone again */
+  mtime = (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
+  level->newest_us = MAX (level->newest_us, mtime);
+  if (known && ovi_dump_file_get_file_size (known) == (guint64) st.st_size &&
+      ovi_dump_file_get_mtime_us (known) == mtime)
+    {
+      *kept = g_object_ref (known);
+      return TRUE;
+    }
+  if (level->now_us - mtime < level->quiet_us && !g_hash_table_contains (level->closed, name))
+    {
+      level->pending++;
+      g_hash_table_add (level->waiting, g_strdup (name));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -851,8 +945,16 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
   if (!(dir = opendir (path)))
     {
       int errsv = errno;
-      g_autoptr (GError) dir_error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
-                                                  "cannot read the folder: %s", g_strerror (errsv));
+      g_autoptr (GError) dir_error = NULL;
+
+      if (scan->level && errsv == ENOENT)
+        {
+          scan->level->gone = TRUE;
+          batch_free (batch);
+          return TRUE;
+        }
+      dir_error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+                               "cannot read the folder: %s", g_strerror (errsv));
       add_problem (scan, batch, *relative_dir ? relative_dir : ".", dir_error);
       emit (scan, batch);
       return TRUE;
@@ -890,8 +992,28 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
       g_atomic_pointer_add (&scan->self->files_seen, 1);
       if (is_candidate (name, mapping, &original))
         {
-          Candidate c = { g_strdup (name), original, NULL, NULL };
+          Candidate c = { g_strdup (name), original, NULL, NULL, NULL, FALSE };
+
+          if (scan->level && !level_admits (scan->level, dirfd (dir), name, &c.file))
+            {
+              g_free (c.entry);
+              continue;
+            }
+          c.kept = c.file != NULL;
           g_array_append_val (candidates, c);
+        }
+      else if (scan->level && (ovi_statistic_is_csv_name (name, NULL) ||
+                               g_ascii_strcasecmp (name, "statistic.csv") == 0))
+        {
+          OviDumpFile *none = NULL;
+
+          /* Statistics are read again whenever their folder changes. */
+          if (!level_admits (scan->level, dirfd (dir), name, &none))
+            continue;
+          if (ovi_statistic_is_csv_name (name, NULL))
+            g_ptr_array_add (csv_entries, g_strdup (name));
+          else if (folder_csv == NULL)
+            folder_csv = g_strdup (name);
         }
       else if (ovi_statistic_is_csv_name (name, NULL))
         g_ptr_array_add (csv_entries, g_strdup (name));
@@ -930,6 +1052,12 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
       const char *entry = g_ptr_array_index (subdirs, i);
       g_autofree char *full = g_build_filename (path, entry, NULL);
       g_autofree char *relative = join_relative (relative_dir, entry);
+
+      if (scan->level) /* followed folder by folder */
+        {
+          g_ptr_array_add (scan->level->subdirs, g_steal_pointer (&relative));
+          continue;
+        }
 
       if (!scan_dir (scan, full, relative, error))
         return FALSE;
@@ -1136,6 +1264,25 @@ set_flag (OviDumpFolder *self, gboolean *flag, gboolean value, int prop)
     }
 }
 
+/* Appends @files to the files shown, and to the index by folder. */
+static void
+add_files (OviDumpFolder *self, GPtrArray *files)
+{
+  for (guint i = 0; i < files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (files, i);
+      const char *dir = ovi_dump_file_get_relative_dir (f);
+      GPtrArray *list = g_hash_table_lookup (self->dir_files, dir);
+
+      if (list == NULL)
+        g_hash_table_insert (self->dir_files, g_strdup (dir),
+                             list = g_ptr_array_new_with_free_func (g_object_unref));
+      g_ptr_array_add (list, g_object_ref (f));
+    }
+  g_list_store_splice (self->files, g_list_model_get_n_items (G_LIST_MODEL (self->files)), 0,
+                       files->pdata, files->len);
+}
+
 /* Runs on the thread that owns the stores. */
 static void
 apply_batch (OviDumpFolder *self, Batch *batch)
@@ -1149,8 +1296,7 @@ apply_batch (OviDumpFolder *self, Batch *batch)
       return;
     }
   if (batch->files->len)
-    g_list_store_splice (self->files, g_list_model_get_n_items (G_LIST_MODEL (self->files)), 0,
-                         batch->files->pdata, batch->files->len);
+    add_files (self, batch->files);
   for (guint i = 0; i < batch->records->len; i++)
     g_list_store_insert_sorted (self->records, g_ptr_array_index (batch->records, i),
                                 compare_records, NULL);
@@ -1227,6 +1373,7 @@ notify_progress (OviDumpFolder *self)
 static void
 reset (OviDumpFolder *self)
 {
+  g_hash_table_remove_all (self->dir_files);
   g_list_store_remove_all (self->files);
   g_list_store_remove_all (self->records);
   g_list_store_remove_all (self->problems);
@@ -1676,4 +1823,457 @@ ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
     }
   return g_str_equal (real, root) ||
          (g_str_has_prefix (real, root) && (real[strlen (root)] == '/' || g_str_equal (root, "/")));
+}
+
+/* Following a folder (ovi-folder-watch.c) ---------------------------------
+ *
+ * The watch passes over one folder at a time: ovi_level_new() notes on the
+ * main context what the folder shows from it, ovi_dump_folder_scan_level()
+ * reads it again on a worker thread, reading only the entries that are new
+ * or changed, and ovi_dump_folder_apply_level() brings the stores in line on
+ * the main context, keeping every file and record that did not change. */
+
+static gboolean
+level_holds (OviLevel *level, const char *dir)
+{
+  gsize n = strlen (level->relative_dir);
+
+  if (g_str_equal (dir, level->relative_dir))
+    return TRUE;
+  /* A folder that is gone takes its folders with it. */
+  return level->gone && (n == 0 || (g_str_has_prefix (dir, level->relative_dir) && dir[n] == '/'));
+}
+
+static void
+index_file (GHashTable *known, OviDumpFile *file)
+{
+  GPtrArray *slices = ovi_dump_file_get_slices (file);
+
+  if (slices)
+    for (guint i = 0; i < slices->len; i++)
+      index_file (known, g_ptr_array_index (slices, i));
+  else if (!ovi_dump_file_get_statistics_only (file))
+    g_hash_table_insert (known, g_path_get_basename (ovi_dump_file_get_relative_path (file)),
+                         g_object_ref (file));
+}
+
+/**
+ * ovi_level_new: (skip)
+ * @closed: (nullable): entries known to be written in full (closed or moved
+ *   in) since the previous pass
+ *
+ * Notes, on the main context, what the folder shows from @relative_dir: the
+ * files as they were loaded and their records.
+ */
+OviLevel *
+ovi_level_new (OviDumpFolder *self, const char *relative_dir, GHashTable *closed, gint64 quiet_us)
+{
+  OviLevel *level = g_new0 (OviLevel, 1);
+  GListModel *records = G_LIST_MODEL (self->records);
+  GPtrArray *shown;
+
+  level->relative_dir = g_strdup (relative_dir);
+  level->known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  level->records = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+  level->closed = closed ? g_hash_table_ref (closed) : g_hash_table_new (g_str_hash, g_str_equal);
+  level->quiet_us = quiet_us;
+  level->batch = batch_new ();
+  level->links = g_ptr_array_new_with_free_func ((GDestroyNotify) g_object_unref);
+  level->subdirs = g_ptr_array_new_with_free_func (g_free);
+  level->fresh = g_ptr_array_new_with_free_func (g_object_unref);
+  level->waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  shown = g_hash_table_lookup (self->dir_files, relative_dir);
+  for (guint i = 0; shown && i < shown->len; i++)
+    index_file (level->known, g_ptr_array_index (shown, i));
+  for (guint i = 0, n = g_list_model_get_n_items (records); i < n; i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (record);
+      GPtrArray *list;
+
+      if (file == NULL || !g_str_equal (ovi_dump_file_get_relative_dir (file), relative_dir))
+        continue;
+      if (!(list = g_hash_table_lookup (level->records, file)))
+        g_hash_table_insert (level->records, file,
+                             list = g_ptr_array_new_with_free_func (g_object_unref));
+      g_ptr_array_add (list, g_steal_pointer (&record));
+    }
+  return level;
+}
+
+void
+ovi_level_free (OviLevel *level)
+{
+  g_free (level->relative_dir);
+  g_hash_table_unref (level->known);
+  g_hash_table_unref (level->records);
+  g_hash_table_unref (level->closed);
+  batch_free (level->batch);
+  /* links hold (record, op-or-NULL) pairs */
+  g_ptr_array_set_free_func (level->links, NULL);
+  for (guint i = 0; i < level->links->len; i++)
+    g_clear_object ((GObject **) &level->links->pdata[i]);
+  g_ptr_array_unref (level->links);
+  g_ptr_array_unref (level->subdirs);
+  g_ptr_array_unref (level->fresh);
+  g_hash_table_unref (level->waiting);
+  g_free (level);
+}
+
+gboolean
+ovi_level_get_gone (OviLevel *level)
+{
+  return level->gone;
+}
+
+guint
+ovi_level_get_pending (OviLevel *level)
+{
+  return level->pending;
+}
+
+/* Whether the folder changed too recently for records to be looked for in
+ * its data: a later pass looks again. */
+gboolean
+ovi_level_get_settling (OviLevel *level)
+{
+  return level->settling;
+}
+
+/* (element-type utf8): the relative paths of the folders found in it */
+GPtrArray *
+ovi_level_get_subdirs (OviLevel *level)
+{
+  return level->subdirs;
+}
+
+const char *
+ovi_level_get_relative_dir (OviLevel *level)
+{
+  return level->relative_dir;
+}
+
+static void
+level_emit (OviDumpFolder *scratch, Batch *batch)
+{
+  OviLevel *level = g_object_get_data (G_OBJECT (scratch), "ovi-level");
+
+  g_ptr_array_extend_and_steal (level->batch->files, g_steal_pointer (&batch->files));
+  g_ptr_array_extend_and_steal (level->batch->records, g_steal_pointer (&batch->records));
+  g_ptr_array_extend_and_steal (level->batch->problems, g_steal_pointer (&batch->problems));
+  batch->files = g_ptr_array_new ();
+  batch->records = g_ptr_array_new ();
+  batch->problems = g_ptr_array_new ();
+  batch_free (batch);
+}
+
+/**
+ * ovi_dump_folder_scan_level: (skip)
+ *
+ * Reads the folder of @level again, on any thread: its new and changed
+ * entries, not the ones it was given as unchanged. Entries still being
+ * written are left for a later pass and counted as pending. When
+ * #OviDumpFolder:analyze is set, the operators read are summarized.
+ */
+void
+ovi_dump_folder_scan_level (OviDumpFolder *self, OviLevel *level, GCancellable *cancellable)
+{
+  g_autoptr (OviDumpFolder) scratch = ovi_dump_folder_new (self->root);
+  g_autoptr (GHashTable) kept = g_hash_table_new (NULL, NULL);
+  g_autofree char *path = *level->relative_dir
+                              ? g_build_filename (self->root_path, level->relative_dir, NULL)
+                              : g_strdup (self->root_path);
+  Scan scan = { scratch, cancellable, NULL, level_emit, NULL, level };
+  GHashTableIter iter;
+  gpointer file;
+
+  g_object_set_data (G_OBJECT (scratch), "ovi-level", level);
+  scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  level->now_us = g_get_real_time ();
+  scan_dir (&scan, path, level->relative_dir, NULL);
+  g_hash_table_unref (scan.visited);
+  level->files_seen = scratch->files_seen;
+
+  g_hash_table_iter_init (&iter, level->known);
+  while (g_hash_table_iter_next (&iter, NULL, &file))
+    g_hash_table_add (kept, file);
+  for (guint i = 0; i < level->batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (level->batch->files, i);
+      if (!g_hash_table_contains (kept, f))
+        g_ptr_array_add (level->fresh, g_object_ref (f));
+    }
+  if (g_atomic_int_get (&self->analyze))
+    {
+      g_autoptr (GPtrArray) ops = g_ptr_array_new ();
+
+      for (guint i = 0; i < level->fresh->len; i++)
+        if (ovi_dump_file_get_kind (g_ptr_array_index (level->fresh, i)) == OVI_FILE_KIND_OP_DUMP)
+          g_ptr_array_add (ops, g_ptr_array_index (level->fresh, i));
+      ovi_parallel_for (ops->len, summarize_one, ops, cancellable);
+    }
+}
+
+static char *
+file_key (OviDumpFile *file)
+{
+  return g_strconcat (ovi_dump_file_get_relative_path (file), "\n", ovi_dump_file_get_name (file),
+                      NULL);
+}
+
+/* Whether @fresh, read in this pass, is what @shown already shows. */
+static gboolean
+same_file (OviDumpFile *shown, OviDumpFile *fresh)
+{
+  GPtrArray *a = ovi_dump_file_get_slices (shown), *b = ovi_dump_file_get_slices (fresh);
+
+  if (shown == fresh)
+    return TRUE;
+  if (a && b)
+    return a->len == b->len && memcmp (a->pdata, b->pdata, a->len * sizeof (gpointer)) == 0;
+  return ovi_dump_file_get_statistics_only (shown) && ovi_dump_file_get_statistics_only (fresh) &&
+         ovi_dump_file_get_file_size (shown) == ovi_dump_file_get_file_size (fresh);
+}
+
+/* Whether @relative_path is an entry of the level's folder still being
+ * written: what is shown of it stays until it is read again. */
+static gboolean
+level_waits_for (OviLevel *level, const char *relative_path)
+{
+  g_autofree char *name = g_path_get_basename (relative_path);
+  return g_hash_table_contains (level->waiting, name);
+}
+
+static gboolean
+problem_in_level (OviLevel *level, OviProblem *problem)
+{
+  g_autofree char *parent = g_path_get_dirname (ovi_problem_get_file (problem));
+  g_autofree char *display = g_filename_display_name (level->relative_dir);
+  const char *dir = g_str_equal (parent, ".") ? "" : parent;
+
+  return g_str_equal (dir, display) ||
+         (*display && g_str_equal (ovi_problem_get_file (problem), display)) ||
+         (level->gone && (!*display || g_str_has_prefix (dir, display)));
+}
+
+/* Removes the items of @store for which @drop says so; returns how many. */
+static guint
+remove_where (GListStore *store, gboolean (*drop) (gpointer item, gpointer data), gpointer data)
+{
+  guint removed = 0;
+
+  for (guint i = g_list_model_get_n_items (G_LIST_MODEL (store)); i-- > 0;)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (G_LIST_MODEL (store), i);
+      if (drop (item, data))
+        {
+          g_list_store_remove (G_LIST_STORE (store), i);
+          removed++;
+        }
+    }
+  return removed;
+}
+
+typedef struct
+{
+  OviLevel *level;
+  GHashTable *fresh_by_key; /* key -> file read in this pass */
+  GHashTable *kept;         /* file read in this pass -> the file shown, which stays */
+  GHashTable *records;      /* records of this pass */
+  GHashTable *problems;     /* problem_key() of this pass's problems -> problem */
+} Apply;
+
+/* Removes the files shown from the level's folders that this pass did not
+ * find the same; notes in @apply which ones stay. Returns how many went. */
+static guint
+drop_files (OviDumpFolder *self, Apply *apply)
+{
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer dir;
+  guint removed = 0;
+
+  g_hash_table_iter_init (&iter, self->dir_files);
+  while (g_hash_table_iter_next (&iter, &dir, NULL))
+    if (level_holds (apply->level, dir))
+      g_ptr_array_add (dirs, g_strdup (dir));
+  for (guint d = 0; d < dirs->len; d++)
+    {
+      GPtrArray *shown = g_hash_table_lookup (self->dir_files, g_ptr_array_index (dirs, d));
+      GPtrArray *staying = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < shown->len; i++)
+        {
+          OviDumpFile *file = g_ptr_array_index (shown, i);
+          g_autofree char *key = file_key (file);
+          OviDumpFile *fresh = g_hash_table_lookup (apply->fresh_by_key, key);
+          guint position;
+
+          if (fresh && same_file (file, fresh))
+            {
+              g_hash_table_insert (apply->kept, fresh, file);
+              g_ptr_array_add (staying, g_object_ref (file));
+            }
+          else if (!fresh && level_waits_for (apply->level, ovi_dump_file_get_relative_path (file)))
+            g_ptr_array_add (staying, g_object_ref (file));
+          else if (g_list_store_find (self->files, file, &position))
+            {
+              g_list_store_remove (self->files, position);
+              removed++;
+            }
+        }
+      if (staying->len)
+        g_hash_table_insert (self->dir_files, g_strdup (g_ptr_array_index (dirs, d)), staying);
+      else
+        {
+          g_hash_table_remove (self->dir_files, g_ptr_array_index (dirs, d));
+          g_ptr_array_unref (staying);
+        }
+    }
+  return removed;
+}
+
+static gboolean
+drop_record (gpointer item, gpointer data)
+{
+  Apply *apply = data;
+  OviDumpFile *file = ovi_overflow_record_get_file (item);
+
+  return file && level_holds (apply->level, ovi_dump_file_get_relative_dir (file)) &&
+         !g_hash_table_contains (apply->records, item);
+}
+
+static char *
+problem_key (OviProblem *problem)
+{
+  return g_strdup_printf ("%s\n%u\n%s", ovi_problem_get_file (problem),
+                          ovi_problem_get_line (problem), ovi_problem_get_message (problem));
+}
+
+/* A problem found again stays as it is: the new one is dropped instead. */
+static gboolean
+drop_problem (gpointer item, gpointer data)
+{
+  Apply *apply = data;
+  g_autofree char *key = NULL;
+
+  if (!problem_in_level (apply->level, item) ||
+      level_waits_for (apply->level, ovi_problem_get_file (item)))
+    return FALSE;
+  key = problem_key (item);
+  return !g_hash_table_remove (apply->problems, key);
+}
+
+/**
+ * ovi_dump_folder_apply_level: (skip)
+ *
+ * On the main context, after ovi_dump_folder_scan_level(): removes what is
+ * gone or changed, adds what is new, links records to operators that
+ * arrived since, and keeps every file and record that is the same.
+ *
+ * Returns: (transfer container) (element-type OviOverflowRecord): the
+ *   records that are new
+ */
+GPtrArray *
+ovi_dump_folder_apply_level (OviDumpFolder *self, OviLevel *level)
+{
+  g_autoptr (GHashTable) fresh_by_key =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) kept = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) records = g_hash_table_new (NULL, NULL);
+  g_autoptr (GPtrArray) added = g_ptr_array_new ();
+  GPtrArray *new_records = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GHashTable) problems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  Apply apply = { level, fresh_by_key, kept, records, problems };
+  GHashTableIter iter;
+  gpointer problem;
+  guint n_records = g_list_model_get_n_items (G_LIST_MODEL (self->records));
+  guint removed, summarized = 0;
+
+  for (guint i = 0; i < level->batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (level->batch->files, i);
+      g_hash_table_insert (fresh_by_key, file_key (f), f);
+    }
+  for (guint i = 0; i < level->batch->records->len; i++)
+    g_hash_table_add (records, g_ptr_array_index (level->batch->records, i));
+
+  removed = drop_files (self, &apply);
+  for (guint i = 0; i < level->batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (level->batch->files, i);
+      if (!g_hash_table_contains (kept, f))
+        {
+          g_ptr_array_add (added, f);
+          summarized += ovi_dump_file_get_kind (f) == OVI_FILE_KIND_OP_DUMP &&
+                        g_atomic_int_get (&self->analyze);
+        }
+    }
+  if (added->len)
+    add_files (self, added);
+  self->dump_files += added->len - MIN (removed, self->dump_files + added->len);
+
+  /* Records shown stay; those linked anew follow their operator; the
+   * others come in first-overflow order. */
+  remove_where (self->records, drop_record, &apply);
+  for (guint i = 0; i + 1 < level->links->len; i += 2)
+    {
+      OviDumpFile *op = g_ptr_array_index (level->links, i + 1);
+      OviDumpFile *shown = op ? g_hash_table_lookup (kept, op) : NULL;
+      ovi_overflow_record_set_op (g_ptr_array_index (level->links, i), shown ? shown : op);
+    }
+  for (guint i = 0; i < level->batch->records->len; i++)
+    {
+      OviOverflowRecord *record = g_ptr_array_index (level->batch->records, i);
+      OviDumpFile *op = ovi_overflow_record_get_op (record);
+      OviDumpFile *shown = op ? g_hash_table_lookup (kept, op) : NULL;
+      guint position;
+
+      if (g_list_store_find (self->records, record, &position))
+        continue;
+      if (shown)
+        ovi_overflow_record_set_op (record, shown);
+      g_list_store_insert_sorted (self->records, record, compare_records, NULL);
+      g_ptr_array_add (new_records, g_object_ref (record));
+    }
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->records)) != n_records || new_records->len)
+    number_records (self);
+  self->overflow_records = g_list_model_get_n_items (G_LIST_MODEL (self->records));
+
+  for (guint i = 0; i < level->batch->problems->len; i++)
+    g_hash_table_insert (problems, problem_key (g_ptr_array_index (level->batch->problems, i)),
+                         g_ptr_array_index (level->batch->problems, i));
+  removed = remove_where (self->problems, drop_problem, &apply);
+  self->n_problems -= MIN (self->n_problems, removed);
+  g_hash_table_iter_init (&iter, problems);
+  while (g_hash_table_iter_next (&iter, NULL, &problem))
+    {
+      g_list_store_append (self->problems, problem);
+      self->n_problems++;
+    }
+
+  if (summarized)
+    {
+      self->n_operators += summarized;
+      self->summarized += summarized;
+      g_signal_emit (self, signals[SUMMARIES_APPLIED], 0);
+    }
+  notify_progress (self);
+  return new_records;
+}
+
+/* Counts the entries a pass saw, for the progress properties: @before is
+ * what the previous pass over the same folder saw. */
+void
+ovi_dump_folder_count_seen (OviDumpFolder *self, guint before, guint now)
+{
+  self->files_seen += now;
+  self->files_seen -= MIN (self->files_seen, before);
+  notify_progress (self);
+}
+
+guint
+ovi_level_get_files_seen (OviLevel *level)
+{
+  return level->files_seen;
 }
