@@ -217,7 +217,9 @@ show_results (OviComparePage *self, Job *job)
   if (n_hidden > 0)
     {
       g_autofree char *note =
-          g_strdup_printf (_ ("Histograms of the first %u iterations"), MAX_SERIES);
+          g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Histograms of the first %u iteration",
+                                        "Histograms of the first %u iterations", MAX_SERIES),
+                           MAX_SERIES);
 
       gtk_label_set_text (self->histogram_note, note);
     }

@@ -494,13 +494,18 @@ ovi_histogram_view_dup_text_at (OviHistogramView *self, double x, double y)
 
       if (slot >= 0)
         {
+          guint64 n = slot_count (h, slot);
+
           if ((slot == SLOT_NEG_SAT || slot == SLOT_POS_SAT) && h->saturation_value > 0)
-            g_string_append_printf (text, _ ("%s (%s%.6g): %llu values"), slot_description (slot),
-                                    slot == SLOT_NEG_SAT ? "−" : "", h->saturation_value,
-                                    (unsigned long long) slot_count (h, slot));
+            g_string_append_printf (text,
+                                    g_dngettext (GETTEXT_PACKAGE, "%s (%s%.6g): %llu value",
+                                                 "%s (%s%.6g): %llu values", n),
+                                    slot_description (slot), slot == SLOT_NEG_SAT ? "−" : "",
+                                    h->saturation_value, (unsigned long long) n);
           else
-            g_string_append_printf (text, _ ("%s: %llu values"), slot_description (slot),
-                                    (unsigned long long) slot_count (h, slot));
+            g_string_append_printf (
+                text, g_dngettext (GETTEXT_PACKAGE, "%s: %llu value", "%s: %llu values", n),
+                slot_description (slot), (unsigned long long) n);
           continue;
         }
 
@@ -511,9 +516,12 @@ ovi_histogram_view_dup_text_at (OviHistogramView *self, double x, double y)
 
           if (x >= x0 && (x < x1 || (b + 1 == h->n_bins && x <= x1)))
             {
-              g_string_append_printf (text, _ ("Bin %u: [%.6g, %.6g%c, %llu values"), b + 1,
-                                      h->edges[b], h->edges[b + 1], b + 1 == h->n_bins ? ']' : ')',
-                                      (unsigned long long) h->counts[b]);
+              g_string_append_printf (
+                  text,
+                  g_dngettext (GETTEXT_PACKAGE, "Bin %u: [%.6g, %.6g%c, %llu value",
+                               "Bin %u: [%.6g, %.6g%c, %llu values", h->counts[b]),
+                  b + 1, h->edges[b], h->edges[b + 1], b + 1 == h->n_bins ? ']' : ')',
+                  (unsigned long long) h->counts[b]);
               break;
             }
         }

@@ -285,8 +285,8 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
         continue;
       position = format_position_in (shape, n_dims, kinds[k].index);
       /* Translators: "First NaN at 30 (0, 0, 3, 6)" */
-      label = g_strdup_printf (_ ("%s at %" G_GINT64_FORMAT " %s"), _ (kinds[k].what),
-                               kinds[k].index, position);
+      label = g_strdup_printf (_ ("%s at %lld %s"), _ (kinds[k].what), (long long) kinds[k].index,
+                               position);
       button = gtk_button_new_with_label (label);
       gtk_widget_set_tooltip_text (button, _ ("Show the values around it"));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "tensor.locate");

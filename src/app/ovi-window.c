@@ -52,10 +52,18 @@ update_progress (OviWindow *self)
     }
   else
     {
-      text = g_strdup_printf (_ ("%llu files seen, %llu dump files, %llu overflow records"),
-                              (unsigned long long) progress.files_seen,
-                              (unsigned long long) progress.dump_files,
-                              (unsigned long long) progress.overflow_records);
+      unsigned long long seen = progress.files_seen, dumps = progress.dump_files,
+                         records = progress.overflow_records;
+      g_autofree char *seen_text = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE, "%llu file seen", "%llu files seen", seen), seen);
+      g_autofree char *dumps_text = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE, "%llu dump file", "%llu dump files", dumps), dumps);
+      g_autofree char *records_text = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE, "%llu overflow record", "%llu overflow records", records),
+          records);
+
+      /* Translators: the progress of a scan: "12 files seen, 10 dump files, 2 overflow records" */
+      text = g_strdup_printf (_ ("%s, %s, %s"), seen_text, dumps_text, records_text);
       if (ovi_session_get_busy (self->session))
         gtk_progress_bar_pulse (self->progress_bar);
     }

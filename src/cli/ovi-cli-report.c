@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 #include <stdio.h>
 
 #include "ovi-cli.h"
@@ -37,6 +38,9 @@ ovi_cli_report (int argc, char **argv)
     return ovi_cli_usage_error (context, error->message);
   if (argc != 2)
     return ovi_cli_usage_error (context, _ ("report takes exactly one PATH"));
+  /* JSON is read by programs: its messages stay English in every locale. */
+  if (json)
+    setlocale (LC_MESSAGES, "C");
 
   if (ignore_path && !(ignore = ovi_ignore_list_load (ignore_path, &error)))
     {

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -70,8 +71,11 @@ print_stats (OviTensor *t, const OviStats *s)
   g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (t));
   g_autofree char *shape = ovi_tensor_dup_shape_string (t);
 
-  printf ("%s  %s %s %s  (%" G_GUINT64_FORMAT " %s)\n", label, dtype, format, shape, s->count,
-          _ ("elements"));
+  g_autofree char *count =
+      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu element", "%llu elements", s->count),
+                       (unsigned long long) s->count);
+
+  printf ("%s  %s %s %s  (%s)\n", label, dtype, format, shape, count);
   if (s->finite)
     printf ("  min %.9g  max %.9g  mean %.9g  std %.9g\n", s->min, s->max, s->mean, s->std);
   else
@@ -115,6 +119,9 @@ ovi_cli_stats (int argc, char **argv)
     return ovi_cli_usage_error (context, _ ("stats takes exactly one FILE"));
   if (bins < 1 || bins > 100000)
     return ovi_cli_usage_error (context, _ ("--bins takes a number from 1 to 100000"));
+  /* JSON is read by programs: its messages stay English in every locale. */
+  if (json)
+    setlocale (LC_MESSAGES, "C");
 
   if (ovi_statistic_is_csv_name (argv[1], NULL))
     {

@@ -215,7 +215,7 @@ ovi_ignore_list_load (const char *path, GError **error)
     {
       g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
-                   "%s: the ignore list is not UTF-8 text", display);
+                   _ ("%s: the ignore list is not UTF-8 text"), display);
       return NULL;
     }
   lines = g_strsplit (contents, "\n", -1);

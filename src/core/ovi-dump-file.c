@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -328,14 +330,14 @@ read_at (int fd, void *buf, gsize length, guint64 offset, GError **error)
       if (n < 0)
         {
           int saved = errno;
-          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read: %s",
+          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, _ ("cannot read: %s"),
                        g_strerror (saved));
           return FALSE;
         }
       if (n == 0)
         {
           g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_TRUNCATED,
-                       "truncated while reading (the file shrank)");
+                       _ ("truncated while reading (the file shrank)"));
           return FALSE;
         }
       done += n;
@@ -346,8 +348,10 @@ read_at (int fd, void *buf, gsize length, guint64 offset, GError **error)
 static const char *
 kind_word (OviTensorKind kind)
 {
-  static const char *const words[] = { "input", "output", "buffer", "space" };
-  return words[kind];
+  /* Translators: the tensor that a dump file's reason names, as in
+   * "input 0: size is ..." */
+  static const char *const words[] = { N_ ("input"), N_ ("output"), N_ ("buffer"), N_ ("space") };
+  return _ (words[kind]);
 }
 
 /* Every tensor of the message in data-section order: inputs, outputs,
@@ -440,8 +444,8 @@ build_tensors (OviDumpFile *self,
           if (size != 0 && size != d->data.len)
             {
               g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
-                           "%s %u: size field says %" G_GUINT64_FORMAT " bytes but %" G_GSIZE_FORMAT
-                           " bytes are stored",
+                           /* Translators: the first %s %u is a tensor, as in "input 0". */
+                           _ ("%s %u: size field says %" PRIu64 " bytes but %zu bytes are stored"),
                            kind_word (d->kind), d->index, size, d->data.len);
               return FALSE;
             }
@@ -456,16 +460,18 @@ build_tensors (OviDumpFile *self,
               !ovi_dtype_size_for_count (d->dtype, count, &expected))
             {
               g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
-                           "%s %u: the element count of its shape times the size of %s does "
-                           "not fit in 64 bits",
+                           /* Translators: "%s %u" is a tensor ("input 0"), the last %s a dtype. */
+                           _ ("%s %u: the element count of its shape times the size of %s does "
+                              "not fit in 64 bits"),
                            kind_word (d->kind), d->index, dtype);
               return FALSE;
             }
           if (expected != size)
             {
               g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
-                           "%s %u: size is %" G_GUINT64_FORMAT " bytes but %" G_GUINT64_FORMAT
-                           " elements of %s take %" G_GUINT64_FORMAT " bytes",
+                           /* Translators: "%s %u" is a tensor ("input 0"), the last %s a dtype. */
+                           _ ("%s %u: size is %" PRIu64 " bytes but %" PRIu64
+                              " elements of %s take %" PRIu64 " bytes"),
                            kind_word (d->kind), d->index, size, count, dtype, expected);
               return FALSE;
             }
@@ -610,23 +616,25 @@ load_new_layout (OviDumpFile *self,
     {
       arena_clear (&arena);
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
-                   "the %" G_GUINT64_FORMAT "-byte header does not parse as a dump message",
+                   _ ("the %" PRIu64 "-byte header does not parse as a dump message"),
                    header_length);
       return FALSE;
     }
   if (message_is_empty (msg))
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE,
-                 "the header holds no version, no op name and no tensor");
+                 _ ("the header holds no version, no op name and no tensor"));
   else if (!sum_sizes (msg, &total))
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
-                 "the tensor sizes in the header add up to more than 2^64 bytes");
+                 _ ("the tensor sizes in the header add up to more than 2^64 bytes"));
   else if (total != data_length)
-    g_set_error (error, OVI_DUMP_FILE_ERROR,
-                 total > data_length ? OVI_DUMP_FILE_ERROR_TRUNCATED
-                                     : OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
-                 "the header lists %" G_GUINT64_FORMAT
-                 " bytes of tensor data but %" G_GUINT64_FORMAT " bytes follow it%s",
-                 total, data_length, total > data_length ? " (truncated)" : "");
+    g_set_error (
+        error, OVI_DUMP_FILE_ERROR,
+        total > data_length ? OVI_DUMP_FILE_ERROR_TRUNCATED : OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
+        total > data_length ? _ ("the header lists %" PRIu64 " bytes of tensor data but %" PRIu64
+                                 " bytes follow it (truncated)")
+                            : _ ("the header lists %" PRIu64 " bytes of tensor data but %" PRIu64
+                                 " bytes follow it"),
+        total, data_length);
   else
     {
       self->layout = OVI_LAYOUT_NEW;
@@ -664,15 +672,15 @@ load_old_layout (OviDumpFile *self, GError **error)
     {
       if (error && *error == NULL)
         g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
-                             "the file does not parse as a dump message");
+                             _ ("the file does not parse as a dump message"));
       return FALSE;
     }
   if (message_is_empty (msg))
     {
       ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
       g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE,
-                           "the file parses as a dump message that holds no version, no op "
-                           "name and no tensor");
+                           _ ("the file parses as a dump message that holds no version, no op "
+                              "name and no tensor"));
       return FALSE;
     }
   self->layout = OVI_LAYOUT_OLD;
@@ -694,15 +702,16 @@ set_nano_error (GError **error, const guint8 *head, gsize head_length)
   if (head_length >= 16)
     {
       memcpy (&v, head + 12, 4);
-      version = g_strdup_printf ("version %u", GUINT32_FROM_LE (v));
+      version = g_strdup_printf (_ ("version %u"), GUINT32_FROM_LE (v));
     }
   else
-    version = g_strdup ("its version cut off");
+    version = g_strdup (_ ("its version cut off"));
   g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO,
-               "this is a nano (TLV) dump (%s); its tensors cannot be read because the format "
-               "notes do not document the layout of a TLV entry (the size and order of its type "
-               "and length fields) nor the fields of the input (type 4) and output (type 5) "
-               "descriptions (where data_type, format, shape and size are stored)",
+               /* Translators: %s is "version 1" or "its version cut off". */
+               _ ("this is a nano (TLV) dump (%s); its tensors cannot be read because the format "
+                  "notes do not document the layout of a TLV entry (the size and order of its "
+                  "type and length fields) nor the fields of the input (type 4) and output "
+                  "(type 5) descriptions (where data_type, format, shape and size are stored)"),
                version);
 }
 
@@ -718,8 +727,8 @@ read_header (OviDumpFile *self, int fd, GError **error)
   if (self->file_size <= 8)
     {
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_TRUNCATED,
-                   "truncated: %" G_GUINT64_FORMAT " bytes, a dump file holds more than its "
-                   "8-byte header length",
+                   _ ("truncated: %" PRIu64 " bytes, a dump file holds more than its "
+                      "8-byte header length"),
                    self->file_size);
       return FALSE;
     }
@@ -765,8 +774,8 @@ read_header (OviDumpFile *self, int fd, GError **error)
     g_propagate_error (error, g_steal_pointer (&new_error));
   else
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,
-                 "header length %" G_GUINT64_FORMAT " is larger than the file (%" G_GUINT64_FORMAT
-                 " bytes), and the file is not an old-layout dump message either",
+                 _ ("header length %" PRIu64 " is larger than the file (%" PRIu64
+                    " bytes), and the file is not an old-layout dump message either"),
                  header_length, self->file_size);
   return FALSE;
 }
@@ -796,7 +805,7 @@ ovi_dump_file_load_at (
   if (fd < 0)
     {
       int saved = errno;
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot open: %s",
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, _ ("cannot open: %s"),
                    g_strerror (saved));
       return NULL;
     }
@@ -804,7 +813,7 @@ ovi_dump_file_load_at (
     {
       close (fd);
       g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
-                           "not a regular file");
+                           _ ("not a regular file"));
       return NULL;
     }
   self->file_size = st.st_size;
@@ -1007,13 +1016,13 @@ ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GErro
   if (offset > self->file_size || size > self->file_size - offset)
     {
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                   "%s changed size since it was listed", self->relative_path);
+                   _ ("%s changed size since it was listed"), self->relative_path);
       return -1;
     }
   if ((fd = open (self->path, O_RDONLY | O_CLOEXEC)) < 0)
     {
       int saved = errno;
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, "cannot read %s: %s",
+      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, _ ("cannot read %s: %s"),
                    self->relative_path, g_strerror (saved));
       return -1;
     }
@@ -1021,7 +1030,7 @@ ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GErro
     {
       close (fd);
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                   "%s changed size since it was listed", self->relative_path);
+                   _ ("%s changed size since it was listed"), self->relative_path);
       return -1;
     }
   return fd;
@@ -1046,8 +1055,7 @@ read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
     {
       close (fd);
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
-                   "%s: not enough memory for %" G_GUINT64_FORMAT " bytes", self->relative_path,
-                   size);
+                   _ ("%s: not enough memory for %" PRIu64 " bytes"), self->relative_path, size);
       return NULL;
     }
   if (!read_at (fd, buf, size, offset, &local_error))
@@ -1086,8 +1094,8 @@ ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint ind
   if (!(msg = unpack_whole_file (self, error)))
     {
       if (error && *error == NULL)
-        g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED, "%s no longer parses",
-                     self->relative_path);
+        g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
+                     _ ("%s no longer parses"), self->relative_path);
       return NULL;
     }
   descs = collect_tensors (msg);
@@ -1100,7 +1108,7 @@ ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint ind
   ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
   if (bytes == NULL)
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                 "%s changed since it was listed", self->relative_path);
+                 _ ("%s changed since it was listed"), self->relative_path);
   return bytes;
 }
 
@@ -1117,7 +1125,7 @@ ovi_dump_file_dup_overflow_payload (OviDumpFile *self, GError **error)
         return ovi_tensor_load_data (t, error);
     }
   g_set_error_literal (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_PAYLOAD_SIZE,
-                       "the overflow file has no output holding the 2048-byte record");
+                       _ ("the overflow file has no output holding the 2048-byte record"));
   return NULL;
 }
 

@@ -954,7 +954,7 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
           return TRUE;
         }
       dir_error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
-                               "cannot read the folder: %s", g_strerror (errsv));
+                               _ ("cannot read the folder: %s"), g_strerror (errsv));
       add_problem (scan, batch, *relative_dir ? relative_dir : ".", dir_error);
       emit (scan, batch);
       return TRUE;
@@ -1128,7 +1128,7 @@ scan_root (Scan *scan, GError **error)
       return TRUE;
     }
   g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
-               "%s: neither a folder nor a regular file", root);
+               _ ("%s: neither a folder nor a regular file"), root);
   return FALSE;
 }
 

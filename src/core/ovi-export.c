@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static void
 set_write_error (GError **error, const char *path, int errsv)
 {
   g_autofree char *display = g_filename_display_name (path);
-  g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE, "cannot write %s: %s", display,
+  g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE, _ ("cannot write %s: %s"), display,
                g_strerror (errsv));
 }
 
@@ -218,14 +219,14 @@ atomic_file_read (OviAtomicFile *self,
       if (n < 0)
         {
           int errsv = errno;
-          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE, "cannot read %s: %s",
+          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE, _ ("cannot read %s: %s"),
                        in_name, g_strerror (errsv));
           return FALSE;
         }
       if (n == 0)
         {
           g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE,
-                       "%s shrank while it was being copied", in_name);
+                       _ ("%s shrank while it was being copied"), in_name);
           return FALSE;
         }
       self->buffered += n;
@@ -287,7 +288,7 @@ atomic_file_copy (OviAtomicFile *self,
       if (n == 0)
         {
           g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE,
-                       "%s shrank while it was being copied", in_name);
+                       _ ("%s shrank while it was being copied"), in_name);
           return FALSE;
         }
       length -= n;
@@ -300,7 +301,7 @@ set_exists_error (GError **error, const char *path)
 {
   g_autofree char *display = g_filename_display_name (path);
   g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
-               "%s already exists (use --force to overwrite)", display);
+               _ ("%s already exists (use --force to overwrite)"), display);
 }
 
 /**
@@ -681,13 +682,14 @@ ovi_export_tensor_data (OviDtype dtype,
       if (!ovi_dtype_is_supported (dtype) || ovi_dtype_npy_descr (dtype) == NULL)
         {
           g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
-                       "unsupported dtype %d: only its raw bytes can be exported (.bin)", dtype);
+                       _ ("unsupported dtype %d: only its raw bytes can be exported (.bin)"),
+                       dtype);
           return FALSE;
         }
       if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > g_bytes_get_size (data))
         {
           g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
-                       "the tensor holds %" G_GSIZE_FORMAT " bytes, fewer than its shape needs",
+                       _ ("the tensor holds %zu bytes, fewer than its shape needs"),
                        g_bytes_get_size (data));
           return FALSE;
         }

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ovi-dtype.h"
@@ -78,62 +79,63 @@ plan_check (Plan *p, const guint64 *shape, guint n_dims, GError **error)
     case OVI_FORMAT_NC1HWC0_C04:
       /* (N, C1, H, W, C0) from NCHW */
       if (n_dims != 5 || p->n_orig != 4)
-        return fail (error, "NC1HWC0 needs a 5-D shape and a 4-D (NCHW) original shape");
+        return fail (error, _ ("NC1HWC0 needs a 5-D shape and a 4-D (NCHW) original shape"));
       c0 = shape[4];
       if (p->format == OVI_FORMAT_NC1HWC0_C04 && c0 != 4)
-        return fail (error, "NC1HWC0_C04 needs C0 = 4");
+        return fail (error, _ ("NC1HWC0_C04 needs C0 = 4"));
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
       if (shape[0] != p->orig[0] || shape[1] != c1 || shape[2] != p->orig[2] ||
           shape[3] != p->orig[3])
-        return fail (error, "the shape does not match NC1HWC0 of the original shape");
+        return fail (error, _ ("the shape does not match NC1HWC0 of the original shape"));
       break;
     case OVI_FORMAT_FRACTAL_Z:
       /* (C1*H*W, N1, N0, C0) from NCHW */
       if (n_dims != 4 || p->n_orig != 4)
-        return fail (error, "FRACTAL_Z needs a 4-D shape and a 4-D (NCHW) original shape");
+        return fail (error, _ ("FRACTAL_Z needs a 4-D shape and a 4-D (NCHW) original shape"));
       c0 = shape[3];
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
       if (shape[2] != N0 || shape[0] != c1 * p->orig[2] * p->orig[3] ||
           shape[1] != (p->orig[0] + N0 - 1) / N0)
-        return fail (error, "the shape does not match FRACTAL_Z of the original shape");
+        return fail (error, _ ("the shape does not match FRACTAL_Z of the original shape"));
       break;
     case OVI_FORMAT_FRACTAL_NZ:
       /* (..., N1, M1, M0, N0) from (..., M, N) */
       if (n_dims < 4 || p->n_orig < 2 || n_dims != p->n_orig + 2)
-        return fail (error, "FRACTAL_NZ needs (..., N1, M1, M0, N0) and an original (..., M, N)");
+        return fail (error,
+                     _ ("FRACTAL_NZ needs (..., N1, M1, M0, N0) and an original (..., M, N)"));
       {
         guint64 m = p->orig[p->n_orig - 2], n = p->orig[p->n_orig - 1];
         guint64 m0 = shape[n_dims - 2], n0 = shape[n_dims - 1];
         for (guint i = 0; i + 2 < p->n_orig; i++)
           if (shape[i] != p->orig[i])
-            return fail (error, "the batch dimensions differ from the original shape");
+            return fail (error, _ ("the batch dimensions differ from the original shape"));
         if (!m0 || !n0 || shape[n_dims - 4] != (n + n0 - 1) / n0 ||
             shape[n_dims - 3] != (m + m0 - 1) / m0)
-          return fail (error, "the shape does not match FRACTAL_NZ of the original shape");
+          return fail (error, _ ("the shape does not match FRACTAL_NZ of the original shape"));
       }
       break;
     case OVI_FORMAT_NDC1HWC0:
       /* (N, D, C1, H, W, C0) from NCDHW */
       if (n_dims != 6 || p->n_orig != 5)
-        return fail (error, "NDC1HWC0 needs a 6-D shape and a 5-D (NCDHW) original shape");
+        return fail (error, _ ("NDC1HWC0 needs a 6-D shape and a 5-D (NCDHW) original shape"));
       c0 = shape[5];
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
       if (shape[0] != p->orig[0] || shape[1] != p->orig[2] || shape[2] != c1 ||
           shape[3] != p->orig[3] || shape[4] != p->orig[4])
-        return fail (error, "the shape does not match NDC1HWC0 of the original shape");
+        return fail (error, _ ("the shape does not match NDC1HWC0 of the original shape"));
       break;
     case OVI_FORMAT_FRACTAL_Z_3D:
       /* (D*C1*H*W, N1, N0, C0) from NCDHW */
       if (n_dims != 4 || p->n_orig != 5)
-        return fail (error, "FRACTAL_Z_3D needs a 4-D shape and a 5-D (NCDHW) original shape");
+        return fail (error, _ ("FRACTAL_Z_3D needs a 4-D shape and a 5-D (NCDHW) original shape"));
       c0 = shape[3];
       c1 = c0 ? (p->orig[1] + c0 - 1) / c0 : 0;
       if (shape[2] != N0 || shape[0] != p->orig[2] * c1 * p->orig[3] * p->orig[4] ||
           shape[1] != (p->orig[0] + N0 - 1) / N0)
-        return fail (error, "the shape does not match FRACTAL_Z_3D of the original shape");
+        return fail (error, _ ("the shape does not match FRACTAL_Z_3D of the original shape"));
       break;
     default:
-      return fail (error, "not a device layout");
+      return fail (error, _ ("not a device layout"));
     }
   memcpy (p->dev, shape, n_dims * sizeof (guint64));
   return TRUE;
@@ -212,17 +214,17 @@ ovi_layout_to_logical (OviFormat format,
 
   if (bits < 8 || bits % 8)
     {
-      fail (error, "the dtype has no whole-byte elements");
+      fail (error, _ ("the dtype has no whole-byte elements"));
       return NULL;
     }
   if (n_original == 0)
     {
-      fail (error, "the header has no original shape");
+      fail (error, _ ("the header has no original shape"));
       return NULL;
     }
   if (n_original > 6 || n_dims > 8)
     {
-      fail (error, "more dimensions than a device layout has");
+      fail (error, _ ("more dimensions than a device layout has"));
       return NULL;
     }
   memcpy (plan.orig, original_shape, n_original * sizeof (guint64));
@@ -232,7 +234,7 @@ ovi_layout_to_logical (OviFormat format,
     {
       if (original_shape[i] && count > G_MAXUINT64 / original_shape[i])
         {
-          fail (error, "the original shape is too large");
+          fail (error, _ ("the original shape is too large"));
           return NULL;
         }
       count *= original_shape[i];
@@ -241,14 +243,14 @@ ovi_layout_to_logical (OviFormat format,
     {
       if (shape[i] && device_count > G_MAXUINT64 / shape[i])
         {
-          fail (error, "the shape is too large");
+          fail (error, _ ("the shape is too large"));
           return NULL;
         }
       device_count *= shape[i];
     }
   if (device_count > g_bytes_get_size (data) / item || count > device_count)
     {
-      fail (error, "the data is smaller than the shape");
+      fail (error, _ ("the data is smaller than the shape"));
       return NULL;
     }
 

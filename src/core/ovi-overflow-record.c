@@ -398,7 +398,7 @@ decode_new (const guint8 *p, GPtrArray *records, GError **error)
       break;
     default:
       g_set_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_BAD_RECORD,
-                   "the overflow record has unknown acc_type %u", acc_type);
+                   _ ("the overflow record has unknown acc_type %u"), acc_type);
       return FALSE;
     }
   /* A data_len that disagrees is what the vendor tool reports too; the fields
@@ -469,7 +469,7 @@ ovi_overflow_decode (const guint8 *payload, gsize length, GError **error)
   if (length != PAYLOAD_SIZE)
     {
       g_set_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_PAYLOAD_SIZE,
-                   "the overflow record is %" G_GSIZE_FORMAT " bytes, not 2048", length);
+                   _ ("the overflow record is %zu bytes, not 2048"), length);
       return NULL;
     }
   if (u32_at (payload, 0) == NEW_LAYOUT_MAGIC)
@@ -496,7 +496,7 @@ ovi_overflow_decode_file (OviDumpFile *file, GError **error)
   if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OVERFLOW)
     {
       g_set_error_literal (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_NOT_OVERFLOW_FILE,
-                           "not an Opdebug.Node_OpDebug overflow file");
+                           _ ("not an Opdebug.Node_OpDebug overflow file"));
       return NULL;
     }
   if (!(payload = ovi_dump_file_dup_overflow_payload (file, error)))
@@ -581,7 +581,7 @@ ovi_overflow_vendor_json (const guint8 *p, gsize length, GError **error)
   if (length != PAYLOAD_SIZE)
     {
       g_set_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_PAYLOAD_SIZE,
-                   "the overflow record is %" G_GSIZE_FORMAT " bytes, not 2048", length);
+                   _ ("the overflow record is %zu bytes, not 2048"), length);
       return NULL;
     }
 
@@ -603,7 +603,7 @@ ovi_overflow_vendor_json (const guint8 *p, gsize length, GError **error)
         {
           g_string_free (s, TRUE);
           g_set_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_BAD_RECORD,
-                       "the overflow record has unknown acc_type %u", acc_type);
+                       _ ("the overflow record has unknown acc_type %u"), acc_type);
           return NULL;
         }
       fields = acc_type <= 1 ? aic_fields : acc_type == 2 ? aicpu_fields : sdma_fields;

@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "ovi-dtype.h"
 #include "ovi-error.h"
 #include "ovi-statistic-csv.h"
@@ -263,14 +266,14 @@ reader_open (Reader *r, const OviAnalysis *analysis, GError **error)
   if ((r->fd = open (src->path, O_RDONLY | O_CLOEXEC)) < 0)
     {
       int saved = errno;
-      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ, "cannot read %s: %s", src->name,
-                   g_strerror (saved));
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ, _ ("cannot read %s: %s"),
+                   src->name, g_strerror (saved));
       return FALSE;
     }
   if (fstat (r->fd, &st) != 0 || (guint64) st.st_size != src->file_size)
     {
       g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ,
-                   "%s changed size since it was listed", src->name);
+                   _ ("%s changed size since it was listed"), src->name);
       return FALSE;
     }
   return TRUE;
@@ -308,8 +311,8 @@ reader_get (Reader *r, guint64 start, guint64 n, GError **error)
       if (got <= 0)
         {
           int saved = errno;
-          g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ, "cannot read %s: %s",
-                       src->name, got < 0 ? g_strerror (saved) : "the file shrank");
+          g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ, _ ("cannot read %s: %s"),
+                       src->name, got < 0 ? g_strerror (saved) : _ ("the file shrank"));
           return NULL;
         }
       done += got;
@@ -784,8 +787,8 @@ ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError 
   if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > g_bytes_get_size (data))
     {
       g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE,
-                   "%" G_GSIZE_FORMAT " bytes are too few for %" G_GUINT64_FORMAT " elements",
-                   g_bytes_get_size (data), count);
+                   _ ("%zu bytes are too few for %" PRIu64 " elements"), g_bytes_get_size (data),
+                   count);
       return NULL;
     }
 
@@ -827,15 +830,14 @@ ovi_analysis_new_for_file (OviDtype dtype,
     }
   if (offset > file_size || size > file_size - offset)
     {
-      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE, "%s is too short for its tensor",
-                   name);
+      g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE,
+                   _ ("%s is too short for its tensor"), name);
       return NULL;
     }
   if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > size)
     {
       g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_SIZE,
-                   "%" G_GUINT64_FORMAT " bytes are too few for %" G_GUINT64_FORMAT " elements",
-                   size, count);
+                   _ ("%" PRIu64 " bytes are too few for %" PRIu64 " elements"), size, count);
       return NULL;
     }
   self = analysis_new (dtype, count);

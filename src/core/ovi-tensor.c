@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
@@ -312,11 +314,18 @@ ovi_tensor_get_count (OviTensor *self)
 char *
 ovi_tensor_dup_label (OviTensor *self)
 {
+  static const char *const formats[] = { N_ ("input %u"), N_ ("output %u"), N_ ("buffer %u"),
+                                         N_ ("space %u") };
+  g_autofree char *label = g_strdup_printf (_ (formats[self->kind]), self->index);
+  g_autofree char *thread = NULL;
+
   /* A group lists every slice's "input 0": the thread tells them apart. */
-  if (self->file && ovi_dump_file_get_is_slice (self->file))
-    return g_strdup_printf ("%s %u, thread %" G_GUINT64_FORMAT, ovi_tensor_get_kind_name (self),
-                            self->index, ovi_dump_file_get_file_name (self->file)->thread_id);
-  return g_strdup_printf ("%s %u", ovi_tensor_get_kind_name (self), self->index);
+  if (!self->file || !ovi_dump_file_get_is_slice (self->file))
+    return g_steal_pointer (&label);
+  thread =
+      g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_dump_file_get_file_name (self->file)->thread_id);
+  /* Translators: a tensor of one thread slice of an FFTS+ operator: "input 0, thread 2". */
+  return g_strdup_printf (_ ("%s, thread %s"), label, thread);
 }
 
 /* The fields the newer schema added, set by the file that made the tensor. */
@@ -428,7 +437,7 @@ ovi_tensor_load_data (OviTensor *self, GError **error)
   if (file == NULL)
     {
       g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
-                           "the dump file is no longer loaded");
+                           _ ("the dump file is no longer loaded"));
       return NULL;
     }
   if (ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD)
