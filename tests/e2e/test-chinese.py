@@ -6,6 +6,10 @@ not in English.
 
   test-chinese.py --build DIR --folder PATH --po po/zh_CN.po
                   --page NAME=MSGID;MSGID... ...
+                  [--shown NAME=TEXT ...] [--not-shown NAME=TEXT ...]
+
+--shown and --not-shown check text that no single msgid holds, such as a
+problem's reason or a tensor label built by core from a format.
 """
 
 import argparse
@@ -45,6 +49,11 @@ def read_po(path):
     return catalog
 
 
+def texts(specs, page):
+    """The TEXTs of the NAME=TEXT specs for @page."""
+    return [spec.split("=", 1)[1] for spec in specs if spec.split("=", 1)[0] == page]
+
+
 def one(args):
     catalog = read_po(args.po)
     env = ovi_e2e.app_env(args.display, args.build, "cairo", "zh_CN")
@@ -74,6 +83,12 @@ def one(args):
                 failures.append("%s: %r is not shown as %r" % (page, msgid, msgstr))
             elif msgid != msgstr and msgid in strings:
                 failures.append("%s: %r is shown in English" % (page, msgid))
+        for text in texts(args.shown, page):
+            if text not in seen:
+                failures.append("%s: %r is not shown" % (page, text))
+        for text in texts(args.not_shown, page):
+            if text in seen:
+                failures.append("%s: %r is shown" % (page, text))
         print("%s %s (%s): %d strings read" % ("ok  " if not failures else "....", page, tab_name,
                                                len(strings)))
     ovi_e2e.stop_app(proc)
@@ -88,6 +103,8 @@ def main():
     p.add_argument("--folder", required=True)
     p.add_argument("--po", required=True)
     p.add_argument("--page", action="append", default=[])
+    p.add_argument("--shown", action="append", default=[])
+    p.add_argument("--not-shown", action="append", default=[])
     p.add_argument("--one", action="store_true")
     p.add_argument("--display")
     args = p.parse_args()
@@ -103,6 +120,10 @@ def main():
                 "--build", args.build, "--folder", args.folder, "--po", args.po]
         for page in args.page:
             argv += ["--page", page]
+        for text in args.shown:
+            argv += ["--shown", text]
+        for text in args.not_shown:
+            argv += ["--not-shown", text]
         r = ovi_e2e.in_private_session(argv)
     finally:
         xvfb.close()
