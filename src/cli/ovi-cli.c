@@ -16,6 +16,8 @@ static const struct
     N_ ("Convert dump files to .npy, .txt or .bin, and overflow files to JSON") },
   { "report", ovi_cli_report, N_ ("List every overflow record, first overflow first") },
   { "stats", ovi_cli_stats, N_ ("Statistics and histogram of every tensor in one dump file") },
+  { "watch", ovi_cli_watch,
+    N_ ("Follow a dump folder while a run writes into it and print overflows as they appear") },
 };
 
 static void

@@ -8,11 +8,13 @@ G_BEGIN_DECLS
 #define OVI_EXIT_OK 0
 #define OVI_EXIT_BROKEN_INPUT 1
 #define OVI_EXIT_USAGE 2
-#define OVI_EXIT_NO_DUMP 3 /* report: the path holds no dump file at all */
+#define OVI_EXIT_NO_DUMP 3  /* report: the path holds no dump file at all */
+#define OVI_EXIT_OVERFLOW 4 /* watch --exit-on-first: an overflow was recorded */
 
 int ovi_cli_convert (int argc, char **argv);
 int ovi_cli_report (int argc, char **argv);
 int ovi_cli_stats (int argc, char **argv);
+int ovi_cli_watch (int argc, char **argv);
 
 int ovi_cli_usage_error (GOptionContext *context, const char *message);
 

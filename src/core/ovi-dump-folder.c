@@ -770,6 +770,15 @@ group_slices (Batch *batch)
   batch->files = g_steal_pointer (&files);
 }
 
+static gboolean
+all_linked (GPtrArray *records)
+{
+  for (guint i = 0; i < records->len; i++)
+    if (ovi_overflow_record_get_op (g_ptr_array_index (records, i)) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
 /* Decodes the overflow files of one folder and links each record to the op
  * dump file of the operator that overflowed. */
 static void
@@ -811,7 +820,18 @@ decode_overflows (Scan *scan, Batch *batch)
         {
           OviOverflowRecord *record = g_ptr_array_index (records, j);
           ovi_overflow_record_set_op (record, ovi_overflow_match_op (record, batch->files));
-          g_ptr_array_add (batch->records, g_object_ref (record));
+        }
+      /* In a followed folder, a record whose operator is not there yet
+       * while files are still being written waits for them: it is shown
+       * once, with its operator. */
+      if (scan->level && scan->level->pending > 0 && !all_linked (records))
+        {
+          scan->level->pending++;
+          continue;
+        }
+      for (guint j = 0; j < records->len; j++)
+        {
+          g_ptr_array_add (batch->records, g_object_ref (g_ptr_array_index (records, j)));
           g_atomic_pointer_add (&scan->self->overflow_records, 1);
         }
     }
@@ -834,8 +854,6 @@ find_data_records (Scan *scan, GPtrArray *files)
   gboolean settled =
       !scan->level || scan->level->now_us - scan->level->newest_us >= 2 * scan->level->quiet_us;
 
-  if (!settled)
-    scan->level->settling = TRUE;
   for (guint i = 0; i < files->len; i++)
     {
       OviFileKind kind = ovi_dump_file_get_kind (g_ptr_array_index (files, i));
@@ -845,6 +863,8 @@ find_data_records (Scan *scan, GPtrArray *files)
     }
   if (!has_ops)
     return;
+  if (!settled)
+    scan->level->settling = TRUE;
   batch = batch_new ();
   for (guint i = 0; i < files->len; i++)
     {

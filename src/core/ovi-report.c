@@ -826,3 +826,42 @@ ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **
   g_return_val_if_fail (g_task_is_valid (result, folder), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
 }
+
+/**
+ * ovi_report_record_headline:
+ *
+ * One line on a record, for a notification or a terminal: where it
+ * happened, which operator and what the status says, e.g. "Overflow on
+ * device 3, iteration 1234: Cast gradients/Cast_3, 0x... FP16 + INT".
+ *
+ * Returns: (transfer full): the line, in the user's language
+ */
+char *
+ovi_report_record_headline (OviOverflowRecord *record)
+{
+  OviDumpFile *file = ovi_overflow_record_get_file (record);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+  g_autofree char *status = ovi_overflow_record_dup_status_summary (record);
+  g_autofree char *where = NULL;
+  g_autofree char *what = NULL;
+  const char *device = file ? ovi_dump_file_get_device (file) : NULL;
+  const char *iteration = file ? ovi_dump_file_get_iteration (file) : NULL;
+
+  if (device && *device && iteration && *iteration)
+    /* Translators: a device number and an iteration number */
+    where = g_strdup_printf (_ ("Overflow on device %s, iteration %s"), device, iteration);
+  else if (iteration && *iteration)
+    where = g_strdup_printf (_ ("Overflow in iteration %s"), iteration);
+  else
+    where = g_strdup (_ ("Overflow"));
+  if (op)
+    what =
+        g_strdup_printf ("%s %s", ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op));
+  else
+    /* Translators: the unit that reported an overflow, e.g. AI Core */
+    what =
+        g_strdup_printf (_ ("%s, operator not found"), ovi_overflow_record_get_unit_name (record));
+  /* Translators: where (“Overflow on device 3, iteration 12”), which
+   * operator, what its status says */
+  return g_strdup_printf (_ ("%s: %s, %s"), where, what, status);
+}

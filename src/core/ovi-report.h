@@ -20,6 +20,7 @@ JsonNode *ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *reco
 JsonNode *ovi_report_tensor_json (OviTensor *tensor);
 char *ovi_report_to_json (OviDumpFolder *folder);
 char *ovi_report_to_text (OviDumpFolder *folder);
+char *ovi_report_record_headline (OviOverflowRecord *record);
 
 /* What the window exports, from a folder it shows. */
 typedef enum

@@ -1,0 +1,198 @@
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <signal.h>
+
+#include "ovi-fixtures.h"
+
+/* overflow-inspector-cli watch, run as a job script runs it (path from
+ * $OVI_CLI): it follows a folder another process writes into. */
+
+typedef OviTmpDir Fixture;
+
+#define EXIT_OVERFLOW 4
+
+static const guint64 shape[] = { 4 };
+static const double clean[] = { 1, 2, 3, 4 };
+static const double with_inf[] = { 1, INFINITY, 3, 4 };
+
+static const char *
+cli (void)
+{
+  const char *path = g_getenv ("OVI_CLI");
+  g_assert_nonnull (path);
+  return path;
+}
+
+/* Iteration 12 of device 3: Cast (task 7 on stream 5) makes Inf. */
+static char *
+iteration_dir (Fixture *f)
+{
+  char *dir = g_build_filename (f->dir, "20261205120000", "3", "1", "12", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  return dir;
+}
+
+static void
+write_op (const char *dir)
+{
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("gradients/Cast_3");
+
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT16, shape, 1, clean);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 1, with_inf);
+  g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, dir, "Cast.gradients_Cast_3.7.5.1000"));
+}
+
+/* The AI Core's record for task 7 on stream 5, written and closed. */
+static void
+write_record (const char *dir)
+{
+  const guint64 aic[] = { 1, 5, 7, 0, 0, 0, 0x1000, 0x2000, 3, 2, 0x20 };
+  g_autoptr (GBytes) payload = ovi_overflow_payload_new (0, 0, aic, G_N_ELEMENTS (aic));
+  g_autofree char *path = g_build_filename (dir, "Opdebug.Node_OpDebug.7.5.2000", NULL);
+
+  g_assert_true (ovi_write_overflow_file (path, payload, OVI_LAYOUT_NEW, NULL));
+}
+
+static GSubprocess *
+start_watch (const char *const *args, GDataInputStream **err)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+  g_auto (GStrv) argv = NULL;
+  g_autofree char *line = NULL;
+  GSubprocess *p;
+
+  g_strv_builder_add (b, cli ());
+  g_strv_builder_add (b, "watch");
+  g_strv_builder_addv (b, (const char **) args);
+  argv = g_strv_builder_end (b);
+  p = g_subprocess_newv ((const char *const *) argv,
+                         G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  /* It says how it follows the folder once it does. */
+  *err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  line = g_data_input_stream_read_line_utf8 (*err, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "Following "));
+  g_assert_nonnull (strstr (line, "following changes as the system reports them"));
+  return p;
+}
+
+static void
+wait_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  *(gint64 *) data = g_get_monotonic_time ();
+}
+
+/* Waits at most @seconds; returns when it exited, or 0. */
+static gint64
+wait_for_exit (GSubprocess *p, double seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  gint64 exited = 0;
+
+  g_subprocess_wait_async (p, NULL, wait_done, &exited);
+  while (exited == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
+  return exited;
+}
+
+static void
+test_exit_on_first (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--json", "--exit-on-first", f->dir, NULL };
+  g_autofree char *dir = iteration_dir (f);
+  g_autoptr (GDataInputStream) err = NULL;
+  g_autoptr (GSubprocess) p = start_watch (args, &err);
+  g_autoptr (GDataInputStream) out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (p));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *rest = NULL;
+  JsonObject *record, *op;
+  gint64 closed, exited;
+
+  /* The operator first, a moment later its overflow file. */
+  write_op (dir);
+  g_usleep (200 * 1000);
+  write_record (dir);
+  closed = g_get_monotonic_time ();
+  exited = wait_for_exit (p, 10);
+  g_assert_cmpint (exited, >, 0);
+  g_test_message ("exited %.0f ms after the overflow file was closed", (exited - closed) / 1000.0);
+  g_assert_cmpint (exited - closed, <, 2 * G_USEC_PER_SEC);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, EXIT_OVERFLOW);
+
+  /* One line: the record, in the report's record schema. */
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_data (parser, line, -1, &error));
+  g_assert_no_error (error);
+  record = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (record, "source"), ==, "overflow-file");
+  g_assert_cmpint (json_object_get_int_member (record, "task_id"), ==, 7);
+  g_assert_cmpint (json_object_get_int_member (record, "stream_id"), ==, 5);
+  g_assert_true (json_object_get_boolean_member (record, "first"));
+  op = json_object_get_object_member (record, "op");
+  g_assert_nonnull (op);
+  g_assert_cmpstr (json_object_get_string_member (op, "op_name"), ==, "gradients/Cast_3");
+  rest = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_null (rest);
+}
+
+/* A record the folder holds already is printed at once, in words. */
+static void
+test_existing_text (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--exit-on-first", f->dir, NULL };
+  g_autofree char *dir = iteration_dir (f);
+  g_autofree char *out = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GError) error = NULL;
+
+  write_op (dir);
+  write_record (dir);
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, cli (), "watch", args[0], args[1],
+                        NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (p, NULL, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, EXIT_OVERFLOW);
+  g_assert_true (
+      g_str_has_prefix (out, "Overflow on device 3, iteration 12: Cast gradients/Cast_3, "));
+}
+
+/* SIGTERM and SIGINT end it cleanly. */
+static void
+test_signal (Fixture *f, gconstpointer data)
+{
+  int signum = GPOINTER_TO_INT (data);
+  const char *args[] = { f->dir, NULL };
+  g_autoptr (GDataInputStream) err = NULL;
+  g_autoptr (GSubprocess) p = start_watch (args, &err);
+
+  g_subprocess_send_signal (p, signum);
+  g_assert_cmpint (wait_for_exit (p, 5), >, 0);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/cli/watch/exit-on-first", Fixture, NULL, ovi_tmp_dir_setup, test_exit_on_first,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/cli/watch/existing-text", Fixture, NULL, ovi_tmp_dir_setup, test_existing_text,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/cli/watch/sigterm", Fixture, GINT_TO_POINTER (SIGTERM), ovi_tmp_dir_setup,
+              test_signal, ovi_tmp_dir_teardown);
+  g_test_add ("/cli/watch/sigint", Fixture, GINT_TO_POINTER (SIGINT), ovi_tmp_dir_setup,
+              test_signal, ovi_tmp_dir_teardown);
+  return g_test_run ();
+}
