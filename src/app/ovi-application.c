@@ -161,10 +161,30 @@ new_window_action (GSimpleAction *action, GVariant *parameter, gpointer user_dat
   new_window (OVI_APPLICATION (user_data));
 }
 
+/* From a notification: raises the window that sent it, with the record of
+ * that overflow file selected. */
+/* From a notification: raises the window that sent it, with the record of
+ * that overflow file selected. */
+static void
+show_record (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  GtkWindow *window;
+  const char *path;
+  guint id;
+
+  g_variant_get (parameter, "(u&s)", &id, &path);
+  window = gtk_application_get_window_by_id (GTK_APPLICATION (user_data), id);
+  if (!OVI_IS_WINDOW (window))
+    return;
+  ovi_window_select_record_of_file (OVI_WINDOW (window), path);
+  gtk_window_present (window);
+}
+
 static const GActionEntry app_actions[] = {
   { "about", show_about },
   { "quit", quit },
   { "new-window", new_window_action },
+  { "show-record", show_record, "(us)" },
 };
 
 static void

@@ -11,6 +11,7 @@ struct _OviSession
   GSettings *settings;
   OviDumpFolder *folder;
   GCancellable *cancellable; /* the load: scan, summaries and their delivery */
+  OviFolderWatch *watch;     /* follows the folder once it is loaded */
   OviTreeNode *tree_root;
   GtkTreeListModel *tree;
   GtkFilterListModel *operators; /* the folder's op dump files */
@@ -28,6 +29,11 @@ enum
   PROP_BUSY,
   PROP_CANCELLED,
   PROP_FOLDER,
+  PROP_FOLDER_GONE,
+  PROP_FOLLOWING,
+  PROP_LIVE,
+  PROP_LIVE_MODE,
+  PROP_LIVE_PENDING,
   PROP_LOADING,
   PROP_N_PROBLEMS,
   PROP_OPERATORS,
@@ -45,6 +51,7 @@ enum
 enum
 {
   LOAD_FINISHED,
+  RECORDS_ARRIVED,
   N_SIGNALS
 };
 
@@ -116,6 +123,13 @@ files_changed (OviSession *self, guint position, guint removed, guint added, GLi
 static void
 records_changed (OviSession *self, guint position, guint removed, guint added, GListModel *records)
 {
+  /* A followed folder can lose records: count them all again. */
+  if (removed > 0)
+    {
+      ovi_tree_node_clear_counts (self->tree_root);
+      position = 0;
+      added = g_list_model_get_n_items (records);
+    }
   for (guint i = position; i < position + added; i++)
     {
       g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
@@ -163,6 +177,34 @@ ignore_list_changed (OviSession *self)
 }
 
 static void
+watch_changed (OviSession *self, GParamSpec *pspec)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOWING]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE_MODE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVE_PENDING]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER_GONE]);
+}
+
+static void
+watch_records_arrived (OviSession *self, GPtrArray *records)
+{
+  g_signal_emit (self, signals[RECORDS_ARRIVED], 0, records);
+}
+
+/* Once loaded, the folder is followed: what a run writes into it shows up. */
+static void
+start_following (OviSession *self)
+{
+  self->watch = ovi_folder_watch_new (self->folder, OVI_WATCH_MODE_AUTO);
+  g_signal_connect_object (self->watch, "notify", G_CALLBACK (watch_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->watch, "records-arrived", G_CALLBACK (watch_records_arrived), self,
+                           G_CONNECT_SWAPPED);
+  ovi_folder_watch_start (self->watch);
+}
+
+static void
 load_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (OviSession) self = user_data;
@@ -174,6 +216,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
     return;
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     set_cancelled (self, TRUE);
+  else if (error == NULL)
+    start_following (self);
   set_loading (self, FALSE);
   /* Until the user picks an operator, the selected file is the operator of
    * the selected record, so "Selected Tensor" exports have a target. */
@@ -197,6 +241,23 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
       break;
     case PROP_FOLDER:
       g_value_set_object (value, self->folder);
+      break;
+    case PROP_FOLDER_GONE:
+      g_value_set_boolean (value, self->watch && ovi_folder_watch_get_root_gone (self->watch));
+      break;
+    case PROP_FOLLOWING:
+      g_value_set_boolean (value, self->watch && ovi_folder_watch_get_running (self->watch));
+      break;
+    case PROP_LIVE:
+      g_value_set_boolean (value, ovi_session_get_live (self));
+      break;
+    case PROP_LIVE_MODE:
+      g_value_set_string (value, self->watch && ovi_folder_watch_get_running (self->watch)
+                                     ? ovi_folder_watch_describe_mode (self->watch)
+                                     : NULL);
+      break;
+    case PROP_LIVE_PENDING:
+      g_value_set_uint (value, self->watch ? ovi_folder_watch_get_pending (self->watch) : 0);
       break;
     case PROP_LOADING:
       g_value_set_boolean (value, self->loading);
@@ -243,6 +304,9 @@ ovi_session_set_property (GObject *object, guint prop_id, const GValue *value, G
 
   switch (prop_id)
     {
+    case PROP_LIVE:
+      ovi_session_set_live (self, g_value_get_boolean (value));
+      break;
     case PROP_SELECTED_FILE:
       ovi_session_set_selected_file (self, g_value_get_object (value));
       break;
@@ -301,6 +365,15 @@ ovi_session_class_init (OviSessionClass *klass)
   properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, ro);
   properties[PROP_FOLDER] = g_param_spec_object ("folder", NULL, NULL, OVI_TYPE_DUMP_FOLDER, ro);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
+  /* Following the folder: a pass over what a run writes into it. */
+  properties[PROP_FOLLOWING] = g_param_spec_boolean ("following", NULL, NULL, FALSE, ro);
+  /* Following and not paused; set to pause or go on. */
+  properties[PROP_LIVE] = g_param_spec_boolean ("live", NULL, NULL, FALSE, rw);
+  properties[PROP_LIVE_MODE] = g_param_spec_string ("live-mode", NULL, NULL, NULL, ro);
+  properties[PROP_LIVE_PENDING] =
+      g_param_spec_uint ("live-pending", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  /* The folder opened was moved or deleted: what was read stays shown. */
+  properties[PROP_FOLDER_GONE] = g_param_spec_boolean ("folder-gone", NULL, NULL, FALSE, ro);
   properties[PROP_N_PROBLEMS] = g_param_spec_uint ("n-problems", NULL, NULL, 0, G_MAXUINT, 0, ro);
   properties[PROP_OPERATORS] = g_param_spec_object ("operators", NULL, NULL, G_TYPE_LIST_MODEL, ro);
   properties[PROP_PROBLEMS] = g_param_spec_object ("problems", NULL, NULL, G_TYPE_LIST_MODEL, ro);
@@ -323,6 +396,13 @@ ovi_session_class_init (OviSessionClass *klass)
   signals[LOAD_FINISHED] =
       g_signal_new ("load-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                     NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+  /**
+   * OviSession::records-arrived:
+   * @records: (element-type OviOverflowRecord): new records of the followed folder
+   */
+  signals[RECORDS_ARRIVED] =
+      g_signal_new ("records-arrived", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                    NULL, G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
 }
 
 static void
@@ -354,6 +434,13 @@ ovi_session_close (OviSession *self)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->watch != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->watch, self);
+      ovi_folder_watch_stop (self->watch);
+      g_clear_object (&self->watch);
+      watch_changed (self, NULL);
+    }
   if (self->folder != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->folder, self);
@@ -649,4 +736,25 @@ ovi_session_ignore_op_type (OviSession *self, const char *op_type)
   g_strv_builder_add (builder, pattern);
   result = g_strv_builder_end (builder);
   g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
+}
+
+/* Whether the folder is followed and not paused. */
+gboolean
+ovi_session_get_live (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  return self->watch && ovi_folder_watch_get_running (self->watch) &&
+         !ovi_folder_watch_get_paused (self->watch);
+}
+
+/* Pauses following the folder, or goes on: what changed meanwhile is read
+ * then. */
+void
+ovi_session_set_live (OviSession *self, gboolean live)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+
+  if (self->watch == NULL || !ovi_folder_watch_get_running (self->watch))
+    return;
+  ovi_folder_watch_set_paused (self->watch, !live);
 }

@@ -23,6 +23,8 @@ OviDumpFolder *ovi_session_get_folder (OviSession *self);
 gboolean ovi_session_get_loading (OviSession *self);
 gboolean ovi_session_get_busy (OviSession *self);
 gboolean ovi_session_get_cancelled (OviSession *self);
+gboolean ovi_session_get_live (OviSession *self);
+void ovi_session_set_live (OviSession *self, gboolean live);
 GListModel *ovi_session_get_records (OviSession *self);
 GListModel *ovi_session_get_operators (OviSession *self);
 GListModel *ovi_session_get_problems (OviSession *self);

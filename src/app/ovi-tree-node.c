@@ -215,6 +215,26 @@ ovi_tree_node_add_record (OviTreeNode *self, OviDumpFile *file)
     }
 }
 
+/* Sets every count below and at @self to 0, before records are counted
+ * again. */
+void
+ovi_tree_node_clear_counts (OviTreeNode *self)
+{
+  g_return_if_fail (OVI_IS_TREE_NODE (self));
+
+  if (self->count != 0)
+    {
+      self->count = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COUNT]);
+    }
+  for (guint i = 0; self->children && i < g_list_model_get_n_items (G_LIST_MODEL (self->children));
+       i++)
+    {
+      g_autoptr (OviTreeNode) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
+      ovi_tree_node_clear_counts (child);
+    }
+}
+
 gboolean
 ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file)
 {

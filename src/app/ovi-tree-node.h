@@ -26,6 +26,7 @@ guint ovi_tree_node_get_count (OviTreeNode *self);
 OviTreeLevel ovi_tree_node_get_level (OviTreeNode *self);
 GListModel *ovi_tree_node_get_children (OviTreeNode *self);
 OviTreeNode *ovi_tree_node_add_file (OviTreeNode *self, OviDumpFile *file);
+void ovi_tree_node_clear_counts (OviTreeNode *self);
 void ovi_tree_node_add_record (OviTreeNode *self, OviDumpFile *file);
 gboolean ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file);
 

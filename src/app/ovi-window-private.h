@@ -1,6 +1,8 @@
 #pragma once
 
 #include "ovi-compare-page.h"
+#include "ovi-live-button.h"
+#include "ovi-notifier.h"
 #include "ovi-operators-page.h"
 #include "ovi-overflows-page.h"
 #include "ovi-problems-page.h"
@@ -50,6 +52,7 @@ struct _OviWindow
   GSettings *settings;
   OviSession *session;
   GSignalGroup *folder_signals; /* the session's folder: progress */
+  OviNotifier *notifier;        /* overflows of the followed folder, on the desktop */
 };
 
 void _ovi_window_class_add_actions (GtkWidgetClass *widget_class);

@@ -221,6 +221,7 @@ setup_session (OviWindow *self, OviApplication *app)
                            G_CONNECT_SWAPPED);
   g_object_bind_property (self->session, "folder", self->folder_signals, "target",
                           G_BINDING_SYNC_CREATE);
+  self->notifier = ovi_notifier_new (GTK_APPLICATION_WINDOW (self), self->session);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
   _ovi_window_update_actions (self);
 }
@@ -254,6 +255,7 @@ ovi_window_dispose (GObject *object)
     g_signal_group_set_target (self->folder_signals, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_WINDOW);
   g_clear_object (&self->folder_signals);
+  g_clear_object (&self->notifier);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (ovi_window_parent_class)->dispose (object);
@@ -277,6 +279,7 @@ ovi_window_class_init (OviWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (OVI_TYPE_COMPARE_PAGE);
+  g_type_ensure (OVI_TYPE_LIVE_BUTTON);
   g_type_ensure (OVI_TYPE_OPERATORS_PAGE);
   g_type_ensure (OVI_TYPE_OVERFLOWS_PAGE);
   g_type_ensure (OVI_TYPE_PROBLEMS_PAGE);
@@ -401,6 +404,25 @@ ovi_window_select_record (OviWindow *self, OviOverflowRecord *record)
 }
 
 /* --- for tests ---------------------------------------------------------- */
+
+/* Selects the record read from @relative_path, if the folder has one. */
+gboolean
+ovi_window_select_record_of_file (OviWindow *self, const char *relative_path)
+{
+  GListModel *records = ovi_session_get_records (self->session);
+
+  g_return_val_if_fail (OVI_IS_WINDOW (self), FALSE);
+
+  for (guint i = 0; records && i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (record);
+
+      if (file && g_str_equal (ovi_dump_file_get_relative_path (file), relative_path))
+        return ovi_window_select_record (self, record);
+    }
+  return FALSE;
+}
 
 OviSession *
 ovi_window_get_session (OviWindow *self)

@@ -18,5 +18,6 @@ gboolean ovi_window_get_busy (OviWindow *self);
 void ovi_window_show_page (OviWindow *self, const char *name);
 void ovi_window_show_tensor (OviWindow *self, OviDumpFile *op, guint index);
 gboolean ovi_window_select_record (OviWindow *self, OviOverflowRecord *record);
+gboolean ovi_window_select_record_of_file (OviWindow *self, const char *relative_path);
 
 G_END_DECLS

@@ -512,7 +512,8 @@ schedule (OviFolderWatch *self)
  *
  * Starts following the folder, once its load is over: a first pass over
  * every folder below it picks up what was written since, then changes are
- * followed as they come.
+ * followed as they come. A folder opened as a single file is not followed:
+ * #OviFolderWatch:running stays %FALSE.
  */
 void
 ovi_folder_watch_start (OviFolderWatch *self)
@@ -521,9 +522,10 @@ ovi_folder_watch_start (OviFolderWatch *self)
 
   g_return_if_fail (OVI_IS_FOLDER_WATCH (self));
 
-  if (self->running)
-    return;
   root = ovi_dump_folder_get_root_path (self->folder);
+  /* A single file opened on its own is not followed. */
+  if (self->running || !g_file_test (root, G_FILE_TEST_IS_DIR))
+    return;
   self->running = TRUE;
   self->walked = FALSE;
   self->root_gone = FALSE;

@@ -1,0 +1,174 @@
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ovi-live-button.h"
+
+struct _OviLiveButton
+{
+  GtkWidget parent_instance;
+
+  OviSession *session;
+  GBindingGroup *session_bindings;
+  GtkWidget *button;
+  GtkSwitch *live_switch;
+};
+
+enum
+{
+  PROP_0,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (OviLiveButton, ovi_live_button, GTK_TYPE_WIDGET)
+
+static char *
+state_text (gpointer unused, gboolean live)
+{
+  /* Translators: the header bar's indicator while a folder is followed */
+  return g_strdup (live ? C_ ("following", "Live") : C_ ("following", "Paused"));
+}
+
+static char *
+state_icon (gpointer unused, gboolean live)
+{
+  return g_strdup (live ? "media-record-symbolic" : "media-playback-pause-symbolic");
+}
+
+static GStrv
+state_classes (gpointer unused, gboolean live)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  GStrv classes;
+
+  g_strv_builder_add (b, "flat");
+  g_strv_builder_add (b, live ? "live" : "live-paused");
+  classes = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return classes;
+}
+
+static char *
+mode_text (gpointer unused, const char *mode)
+{
+  /* Translators: how the folder is followed, e.g. "reading the folder
+   * again every second" */
+  return mode ? g_strdup_printf (_ ("Following: %s."), mode) : NULL;
+}
+
+static char *
+pending_text (gpointer unused, guint pending)
+{
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file is still being written",
+                                       "%u files are still being written", pending),
+                          pending);
+}
+
+static gboolean
+is_nonzero (gpointer unused, guint value)
+{
+  return value != 0;
+}
+
+OviSession *
+ovi_live_button_get_session (OviLiveButton *self)
+{
+  g_return_val_if_fail (OVI_IS_LIVE_BUTTON (self), NULL);
+  return self->session;
+}
+
+void
+ovi_live_button_set_session (OviLiveButton *self, OviSession *session)
+{
+  g_return_if_fail (OVI_IS_LIVE_BUTTON (self));
+
+  if (!g_set_object (&self->session, session))
+    return;
+  g_binding_group_set_source (self->session_bindings, session);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+static void
+ovi_live_button_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, OVI_LIVE_BUTTON (object)->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_live_button_set_property (GObject *object,
+                              guint prop_id,
+                              const GValue *value,
+                              GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      ovi_live_button_set_session (OVI_LIVE_BUTTON (object), g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_live_button_dispose (GObject *object)
+{
+  OviLiveButton *self = OVI_LIVE_BUTTON (object);
+
+  if (self->session_bindings)
+    g_binding_group_set_source (self->session_bindings, NULL);
+  g_clear_object (&self->session_bindings);
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->button, gtk_widget_unparent);
+  G_OBJECT_CLASS (ovi_live_button_parent_class)->dispose (object);
+}
+
+static void
+ovi_live_button_class_init (OviLiveButtonClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ovi_live_button_dispose;
+  object_class->get_property = ovi_live_button_get_property;
+  object_class->set_property = ovi_live_button_set_property;
+
+  properties[PROP_SESSION] =
+      g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
+                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-live-button.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviLiveButton, button);
+  gtk_widget_class_bind_template_child (widget_class, OviLiveButton, live_switch);
+  gtk_widget_class_bind_template_callback (widget_class, state_text);
+  gtk_widget_class_bind_template_callback (widget_class, state_icon);
+  gtk_widget_class_bind_template_callback (widget_class, state_classes);
+  gtk_widget_class_bind_template_callback (widget_class, mode_text);
+  gtk_widget_class_bind_template_callback (widget_class, pending_text);
+  gtk_widget_class_bind_template_callback (widget_class, is_nonzero);
+}
+
+static void
+ovi_live_button_init (OviLiveButton *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* The switch pauses following, and shows whether it is paused. */
+  self->session_bindings = g_binding_group_new ();
+  g_binding_group_bind (self->session_bindings, "live", self->live_switch, "active",
+                        G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  /* Shown while the folder is followed. */
+  g_binding_group_bind (self->session_bindings, "following", self, "visible",
+                        G_BINDING_SYNC_CREATE);
+}
