@@ -1373,7 +1373,6 @@ test_schema_fields (Fixture *f, gconstpointer data)
 {
   const guint64 shape[] = { 2 };
   static const double v[] = { 1, 2 };
-  g_autoptr (GBytes) log = g_bytes_new_static ("0123456789", 10);
   g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/matmul");
   g_autoptr (OviDumpWriter) plain = ovi_dump_writer_new ("scope/add");
   g_autofree char *matmul_path = NULL;
@@ -1389,14 +1388,7 @@ test_schema_fields (Fixture *f, gconstpointer data)
 
   ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
   ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
-  ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, log);
-  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_INPUT, 0, 2);
-  ovi_dump_writer_set_input_type (w, 0, 1);
-  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_OUTPUT, 0, 3);
-  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_SPACE, 0, 4);
-  ovi_dump_writer_add_attr (w, "tiling_key", "7");
-  ovi_dump_writer_add_attr (w, "block_dim", "24");
-  ovi_dump_writer_set_dfx_message (w, "args of the kernel");
+  ovi_fixture_add_schema_fields (w);
   matmul_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "MatMul.scope_matmul.5.3.700");
   ovi_fixture_add (plain, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, v);
   ovi_fixture_add (plain, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, v);

@@ -520,7 +520,6 @@ test_report_schema_fields (Fixture *f, gconstpointer data)
 {
   g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/MatMul");
   const guint64 shape[] = { 3 };
-  g_autoptr (GBytes) log = g_bytes_new_static ("0123456789", 10);
   OviClassicBlock core = { 11, 7, 58, 0, 0x10, 0x20, 0x30, 1, 272 };
   g_autoptr (GBytes) p = ovi_overflow_payload_classic (NULL, NULL, &core);
   g_autofree char *of = g_build_filename (f->iter, "Opdebug.Node_OpDebug.2.7.250", NULL);
@@ -532,14 +531,7 @@ test_report_schema_fields (Fixture *f, gconstpointer data)
 
   ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, in_values);
   ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 1, out_values);
-  ovi_dump_writer_add_tensor (w, OVI_TENSOR_SPACE, OVI_DTYPE_UINT8, 2, NULL, 0, log);
-  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_INPUT, 0, 2);
-  ovi_dump_writer_set_input_type (w, 0, 1);
-  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_OUTPUT, 0, 3);
-  ovi_dump_writer_set_arg_index (w, OVI_TENSOR_SPACE, 0, 4);
-  ovi_dump_writer_add_attr (w, "tiling_key", "7");
-  ovi_dump_writer_add_attr (w, "block_dim", "24");
-  ovi_dump_writer_set_dfx_message (w, "args of the kernel");
+  ovi_fixture_add_schema_fields (w);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, f->iter, "MatMul.net_MatMul.58.7.150"));
   g_assert_true (ovi_write_overflow_file (of, p, OVI_LAYOUT_NEW, &error));
   g_assert_no_error (error);
