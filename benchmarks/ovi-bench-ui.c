@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
 
 #include "ovi-application.h"
 #include "ovi-window-private.h"
@@ -12,7 +14,16 @@
  * 1 ms, is the longest a frame or an input event could have waited. The
  * longest is reported twice: over the whole run, and from the end of the
  * first frame that shows the folder (opening switches the window to another
- * page, which the renderer draws whole once, whatever the folder). */
+ * page, which the renderer draws whole once, whatever the folder).
+ *
+ *   ovi-bench-ui --live FOLDER WRITER [ARG...]
+ * opens FOLDER, and once it is loaded runs WRITER, which writes into it as a
+ * training run does, while the window follows the folder. Reported: the
+ * longest turn from the writer's start until the window shows what a fresh
+ * scan of the folder finds, the process's CPU time over that span as a share
+ * of one core, and whether the window's files and records are the fresh
+ * scan's. With OVI_BENCH_NO_TICK set, turns are not measured (worst_ms is
+ * then -1), so the CPU time is the inspector's alone. */
 
 static gint64 start, last, worst, worst_after_first_frame, ticks;
 static gboolean first_frame_done, after_first_frame;
@@ -67,6 +78,147 @@ give_up (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static double
+cpu_seconds (void)
+{
+  struct rusage r;
+
+  getrusage (RUSAGE_SELF, &r);
+  return r.ru_utime.tv_sec + r.ru_utime.tv_usec / 1e6 + r.ru_stime.tv_sec +
+         r.ru_stime.tv_usec / 1e6;
+}
+
+static void
+writer_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  *(gint64 *) data = g_get_monotonic_time ();
+}
+
+static void
+fresh_scan (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  g_autoptr (OviDumpFolder) fresh = ovi_dump_folder_new (data);
+
+  ovi_dump_folder_load (fresh, NULL, NULL);
+  g_task_return_pointer (task, g_steal_pointer (&fresh), g_object_unref);
+}
+
+static void
+fresh_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  *(OviDumpFolder **) data = g_task_propagate_pointer (G_TASK (result), NULL);
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static GPtrArray *
+paths_of (GListModel *files)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
+      g_ptr_array_add (paths, g_strdup (ovi_dump_file_get_relative_path (f)));
+    }
+  g_ptr_array_sort (paths, compare_paths);
+  return paths;
+}
+
+static gboolean
+same_paths (GListModel *a, GListModel *b)
+{
+  g_autoptr (GPtrArray) pa = paths_of (a);
+  g_autoptr (GPtrArray) pb = paths_of (b);
+
+  if (pa->len != pb->len)
+    return FALSE;
+  for (guint i = 0; i < pa->len; i++)
+    if (!g_str_equal (g_ptr_array_index (pa, i), g_ptr_array_index (pb, i)))
+      return FALSE;
+  return TRUE;
+}
+
+static int
+run_live (OviWindow *window, const char *folder, char **writer_argv)
+{
+  g_autoptr (GFile) root = g_file_new_for_commandline_arg (folder);
+  g_autoptr (GSubprocess) writer = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GTask) scan = NULL;
+  OviDumpFolder *fresh = NULL;
+  OviDumpFolder *shown;
+  gint64 writer_end = 0, end;
+  guint written = 0;
+  double cpu;
+  gboolean timed_out = FALSE, match;
+
+  ovi_window_open_file (window, root);
+  while (ovi_window_get_busy (window) || !ovi_session_get_live (ovi_window_get_session (window)))
+    g_main_context_iteration (NULL, TRUE);
+  shown = ovi_window_get_folder (window);
+
+  /* The 1 ms timer that measures turns costs CPU time of its own (a
+   * thousand wakeups a second): with OVI_BENCH_NO_TICK the run measures
+   * only the CPU time. */
+  if (!g_getenv ("OVI_BENCH_NO_TICK"))
+    g_timeout_add_full (G_PRIORITY_HIGH, 1, tick, window, NULL);
+  g_timeout_add_seconds (600, give_up, &timed_out);
+  start = g_get_monotonic_time ();
+  cpu = cpu_seconds ();
+  writer =
+      g_subprocess_newv ((const char *const *) writer_argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (writer, NULL, writer_done, &writer_end);
+  while (!timed_out && writer_end == 0)
+    g_main_context_iteration (NULL, TRUE);
+  /* It says how many files it wrote: the window has caught up once it
+   * shows them all. */
+  {
+    g_autoptr (GDataInputStream) out =
+        g_data_input_stream_new (g_subprocess_get_stdout_pipe (writer));
+    g_autofree char *line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, NULL);
+
+    if (line == NULL || sscanf (line, "wrote %u files", &written) != 1)
+      g_error ("the writer did not say how many files it wrote");
+  }
+  while (!timed_out && g_list_model_get_n_items (ovi_dump_folder_get_files (shown)) < written)
+    g_main_context_iteration (NULL, TRUE);
+  end = g_get_monotonic_time ();
+  cpu = cpu_seconds () - cpu;
+
+  /* What the folder holds, read from scratch beside the window (after the
+   * measurement: it is not the window's work). */
+  scan = g_task_new (NULL, NULL, fresh_done, &fresh);
+  g_task_set_task_data (scan, g_object_ref (root), g_object_unref);
+  g_task_run_in_thread (scan, fresh_scan);
+  while (!timed_out && fresh == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  while (!timed_out && g_list_model_get_n_items (ovi_dump_folder_get_records (shown)) !=
+                           g_list_model_get_n_items (ovi_dump_folder_get_records (fresh)))
+    g_main_context_iteration (NULL, TRUE);
+  match = !timed_out &&
+          same_paths (ovi_dump_folder_get_files (shown), ovi_dump_folder_get_files (fresh));
+
+  printf ("{\"worst_ms\": %.1f, \"cpu_percent\": %.1f, \"seconds\": %.2f, "
+          "\"caught_up_after_writer_s\": %.2f, \"files\": %u, \"records\": %u, "
+          "\"fresh_files\": %u, \"fresh_records\": %u, \"match\": %s, \"timed_out\": %s}\n",
+          (worst - 1000) / 1000.0, 100.0 * cpu / ((end - start) / 1e6), (end - start) / 1e6,
+          (end - writer_end) / 1e6, g_list_model_get_n_items (ovi_dump_folder_get_files (shown)),
+          g_list_model_get_n_items (ovi_dump_folder_get_records (shown)),
+          fresh ? g_list_model_get_n_items (ovi_dump_folder_get_files (fresh)) : 0,
+          fresh ? g_list_model_get_n_items (ovi_dump_folder_get_records (fresh)) : 0,
+          match ? "true" : "false", timed_out ? "true" : "false");
+  g_clear_object (&fresh);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return match ? 0 : 1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -77,9 +229,9 @@ main (int argc, char **argv)
   gboolean timed_out = FALSE;
   OviWindow *window;
 
-  if (argc != 3)
+  if (argc != 3 && !(argc >= 4 && g_str_equal (argv[1], "--live")))
     {
-      fprintf (stderr, "usage: %s TREE TENSOR_FILE\n", argv[0]);
+      fprintf (stderr, "usage: %s TREE TENSOR_FILE | --live FOLDER WRITER [ARG...]\n", argv[0]);
       return 2;
     }
   if (!gtk_init_check ())
@@ -95,6 +247,8 @@ main (int argc, char **argv)
   gtk_window_present (GTK_WINDOW (window));
   while (g_main_context_iteration (NULL, FALSE))
     ;
+  if (g_str_equal (argv[1], "--live"))
+    return run_live (window, argv[2], argv + 3);
 
   if (!(big = ovi_dump_file_load (argv[2], NULL, &error)))
     g_error ("%s", error->message);

@@ -107,7 +107,8 @@ typedef struct
   GPtrArray *files;
   GPtrArray *records;
   GPtrArray *problems;
-  GError *error; /* BATCH_LISTED, when the scan failed */
+  GError *error;    /* BATCH_LISTED, when the scan failed */
+  gboolean indexed; /* its files are in dir_files already (a followed folder's) */
 } Batch;
 
 typedef void (*BatchFunc) (OviDumpFolder *self, Batch *batch);
@@ -119,7 +120,8 @@ struct _OviLevel
   char *relative_dir;
   GHashTable *known;   /* entry -> OviDumpFile as loaded; borrowed */
   GHashTable *records; /* OviDumpFile -> GPtrArray of its records; borrowed */
-  GHashTable *closed;  /* entries written and closed since; borrowed */
+  GHashTable *closed;  /* entries written and closed since */
+  GHashTable *changed; /* entries the system reported changed since, or NULL: stat every entry */
   gint64 quiet_us;
   gint64 now_us;       /* wall clock, as file times are */
   Batch *batch;        /* every file, record and problem the folder holds now */
@@ -916,6 +918,13 @@ level_admits (OviLevel *level, int dirfd, const char *name, OviDumpFile **kept)
   gint64 mtime;
 
   *kept = NULL;
+  /* Followed by the system, which reports every change: a file loaded
+   * before and not reported since is the same. */
+  if (known && level->changed && !g_hash_table_contains (level->changed, name))
+    {
+      *kept = g_object_ref (known);
+      return TRUE;
+    }
   if (fstatat (dirfd, name, &st, 0) != 0)
     return FALSE; /* gone again */
   mtime = (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
@@ -1284,9 +1293,9 @@ set_flag (OviDumpFolder *self, gboolean *flag, gboolean value, int prop)
     }
 }
 
-/* Appends @files to the files shown, and to the index by folder. */
+/* Notes @files in the index by folder. */
 static void
-add_files (OviDumpFolder *self, GPtrArray *files)
+index_files (OviDumpFolder *self, GPtrArray *files)
 {
   for (guint i = 0; i < files->len; i++)
     {
@@ -1299,8 +1308,6 @@ add_files (OviDumpFolder *self, GPtrArray *files)
                              list = g_ptr_array_new_with_free_func (g_object_unref));
       g_ptr_array_add (list, g_object_ref (f));
     }
-  g_list_store_splice (self->files, g_list_model_get_n_items (G_LIST_MODEL (self->files)), 0,
-                       files->pdata, files->len);
 }
 
 /* Runs on the thread that owns the stores. */
@@ -1316,7 +1323,12 @@ apply_batch (OviDumpFolder *self, Batch *batch)
       return;
     }
   if (batch->files->len)
-    add_files (self, batch->files);
+    {
+      if (!batch->indexed)
+        index_files (self, batch->files);
+      g_list_store_splice (self->files, g_list_model_get_n_items (G_LIST_MODEL (self->files)), 0,
+                           batch->files->pdata, batch->files->len);
+    }
   for (guint i = 0; i < batch->records->len; i++)
     g_list_store_insert_sorted (self->records, g_ptr_array_index (batch->records, i),
                                 compare_records, NULL);
@@ -1694,6 +1706,20 @@ load_cancelled (GCancellable *cancellable, gpointer data)
  * %TRUE. Cancelling @cancellable stops both and drops the results not yet
  * applied.
  */
+/* The pump, on the context the stores belong to (see pump_deliveries()). */
+static void
+start_pump (OviDumpFolder *self)
+{
+  self->pump = g_source_new (&pump_funcs, sizeof (GSource));
+  self->pump_asleep = TRUE;
+  self->pump_turn_end = g_get_monotonic_time ();
+  g_source_set_priority (self->pump, G_PRIORITY_HIGH_IDLE);
+  g_source_set_ready_time (self->pump, -1);
+  g_source_set_callback (self->pump, pump_deliveries, g_object_ref (self), g_object_unref);
+  g_source_set_static_name (self->pump, "[ovi] apply batches");
+  g_source_attach (self->pump, self->context);
+}
+
 void
 ovi_dump_folder_load_async (OviDumpFolder *self,
                             GCancellable *cancellable,
@@ -1715,14 +1741,7 @@ ovi_dump_folder_load_async (OviDumpFolder *self,
   g_clear_object (&self->cancellable);
   self->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
 
-  self->pump = g_source_new (&pump_funcs, sizeof (GSource));
-  self->pump_asleep = TRUE;
-  self->pump_turn_end = g_get_monotonic_time ();
-  g_source_set_priority (self->pump, G_PRIORITY_HIGH_IDLE);
-  g_source_set_ready_time (self->pump, -1);
-  g_source_set_callback (self->pump, pump_deliveries, g_object_ref (self), g_object_unref);
-  g_source_set_static_name (self->pump, "[ovi] apply batches");
-  g_source_attach (self->pump, self->context);
+  start_pump (self);
   self->cancel_handler =
       g_cancellable_connect (self->cancellable, G_CALLBACK (load_cancelled), self, NULL);
 
@@ -1881,12 +1900,19 @@ index_file (GHashTable *known, OviDumpFile *file)
  * ovi_level_new: (skip)
  * @closed: (nullable): entries known to be written in full (closed or moved
  *   in) since the previous pass
+ * @changed: (nullable): when the system reports every change of the folder,
+ *   the entries it reported since the previous pass: the others are not
+ *   looked at again
  *
  * Notes, on the main context, what the folder shows from @relative_dir: the
  * files as they were loaded and their records.
  */
 OviLevel *
-ovi_level_new (OviDumpFolder *self, const char *relative_dir, GHashTable *closed, gint64 quiet_us)
+ovi_level_new (OviDumpFolder *self,
+               const char *relative_dir,
+               GHashTable *closed,
+               GHashTable *changed,
+               gint64 quiet_us)
 {
   OviLevel *level = g_new0 (OviLevel, 1);
   GListModel *records = G_LIST_MODEL (self->records);
@@ -1896,6 +1922,7 @@ ovi_level_new (OviDumpFolder *self, const char *relative_dir, GHashTable *closed
   level->known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   level->records = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
   level->closed = closed ? g_hash_table_ref (closed) : g_hash_table_new (g_str_hash, g_str_equal);
+  level->changed = changed ? g_hash_table_ref (changed) : NULL;
   level->quiet_us = quiet_us;
   level->batch = batch_new ();
   level->links = g_ptr_array_new_with_free_func ((GDestroyNotify) g_object_unref);
@@ -1928,6 +1955,7 @@ ovi_level_free (OviLevel *level)
   g_hash_table_unref (level->known);
   g_hash_table_unref (level->records);
   g_hash_table_unref (level->closed);
+  g_clear_pointer (&level->changed, g_hash_table_unref);
   batch_free (level->batch);
   /* links hold (record, op-or-NULL) pairs */
   g_ptr_array_set_free_func (level->links, NULL);
@@ -2097,7 +2125,8 @@ remove_where (GListStore *store, gboolean (*drop) (gpointer item, gpointer data)
 typedef struct
 {
   OviLevel *level;
-  GHashTable *fresh_by_key; /* key -> file read in this pass */
+  GHashTable *found;        /* the files of this pass */
+  GHashTable *fresh_by_key; /* key -> file read in this pass (not kept from before) */
   GHashTable *kept;         /* file read in this pass -> the file shown, which stays */
   GHashTable *records;      /* records of this pass */
   GHashTable *problems;     /* problem_key() of this pass's problems -> problem */
@@ -2125,10 +2154,18 @@ drop_files (OviDumpFolder *self, Apply *apply)
       for (guint i = 0; i < shown->len; i++)
         {
           OviDumpFile *file = g_ptr_array_index (shown, i);
-          g_autofree char *key = file_key (file);
-          OviDumpFile *fresh = g_hash_table_lookup (apply->fresh_by_key, key);
+          g_autofree char *key = NULL;
+          OviDumpFile *fresh;
           guint position;
 
+          /* Found again as it was: the common case, without a key. */
+          if (g_hash_table_contains (apply->found, file))
+            {
+              g_ptr_array_add (staying, g_object_ref (file));
+              continue;
+            }
+          key = file_key (file);
+          fresh = g_hash_table_lookup (apply->fresh_by_key, key);
           if (fresh && same_file (file, fresh))
             {
               g_hash_table_insert (apply->kept, fresh, file);
@@ -2199,29 +2236,34 @@ ovi_dump_folder_apply_level (OviDumpFolder *self, OviLevel *level)
 {
   g_autoptr (GHashTable) fresh_by_key =
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) found = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) kept = g_hash_table_new (NULL, NULL);
   g_autoptr (GHashTable) records = g_hash_table_new (NULL, NULL);
   g_autoptr (GPtrArray) added = g_ptr_array_new ();
   GPtrArray *new_records = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GHashTable) problems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  Apply apply = { level, fresh_by_key, kept, records, problems };
+  Apply apply = { level, found, fresh_by_key, kept, records, problems };
   GHashTableIter iter;
   gpointer problem;
   guint n_records = g_list_model_get_n_items (G_LIST_MODEL (self->records));
   guint removed, summarized = 0;
 
   for (guint i = 0; i < level->batch->files->len; i++)
+    g_hash_table_add (found, g_ptr_array_index (level->batch->files, i));
+  for (guint i = 0; i < level->fresh->len; i++)
     {
-      OviDumpFile *f = g_ptr_array_index (level->batch->files, i);
+      OviDumpFile *f = g_ptr_array_index (level->fresh, i);
       g_hash_table_insert (fresh_by_key, file_key (f), f);
     }
   for (guint i = 0; i < level->batch->records->len; i++)
     g_hash_table_add (records, g_ptr_array_index (level->batch->records, i));
 
   removed = drop_files (self, &apply);
-  for (guint i = 0; i < level->batch->files->len; i++)
+  /* Files read in this pass are new, unless the same is shown already
+   * (then that one stays). */
+  for (guint i = 0; i < level->fresh->len; i++)
     {
-      OviDumpFile *f = g_ptr_array_index (level->batch->files, i);
+      OviDumpFile *f = g_ptr_array_index (level->fresh, i);
       if (!g_hash_table_contains (kept, f))
         {
           g_ptr_array_add (added, f);
@@ -2229,8 +2271,29 @@ ovi_dump_folder_apply_level (OviDumpFolder *self, OviLevel *level)
                         g_atomic_int_get (&self->analyze);
         }
     }
+  /* Into the index now, into the list through the pump: a slice a turn,
+   * as a scan's files come (a run writing a thousand files a second would
+   * otherwise add hundreds in one turn). */
   if (added->len)
-    add_files (self, added);
+    {
+      index_files (self, added);
+      if (self->pump == NULL)
+        {
+          if (self->context == NULL)
+            self->context = g_main_context_ref_thread_default ();
+          start_pump (self);
+        }
+      for (guint first = 0; first < added->len; first += SLICE)
+        {
+          Batch *slice = batch_new ();
+
+          slice->indexed = TRUE;
+          for (guint i = first; i < MIN (first + SLICE, added->len); i++)
+            g_ptr_array_add (slice->files, g_object_ref (g_ptr_array_index (added, i)));
+          self->files_sliced += slice->files->len;
+          deliver (self, slice);
+        }
+    }
   self->dump_files += added->len - MIN (removed, self->dump_files + added->len);
 
   /* Records shown stay; those linked anew follow their operator; the
@@ -2296,4 +2359,17 @@ guint
 ovi_level_get_files_seen (OviLevel *level)
 {
   return level->files_seen;
+}
+
+/* Whether files of a pass are still waiting to be added to the list: the
+ * next pass waits for them, so that it sees the list as it will be. */
+gboolean
+ovi_dump_folder_get_delivering (OviDumpFolder *self)
+{
+  gboolean delivering;
+
+  g_mutex_lock (&self->deliveries_lock);
+  delivering = !g_queue_is_empty (&self->deliveries);
+  g_mutex_unlock (&self->deliveries_lock);
+  return delivering;
 }

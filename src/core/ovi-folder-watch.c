@@ -26,8 +26,9 @@
 #define POLL_MS 1000
 /* How often folders with files being written are looked at when monitoring. */
 #define PENDING_MS 250
-/* Events come in bursts: a pass starts this long after the first. */
-#define KICK_MS 50
+/* Events come in bursts: a pass starts this long after the first, so that
+ * a run writing a thousand files a second costs five passes a second. */
+#define KICK_MS 200
 
 typedef struct _OviFolderWatch OviFolderWatch;
 
@@ -36,11 +37,13 @@ typedef struct
   OviFolderWatch *watch;
   char *relative;
   GFileMonitor *monitor;
-  GHashTable *closed; /* entries written in full since the last pass */
-  gint64 mtime;       /* the folder's own, when its last pass started */
-  guint files_seen;   /* entries its last pass saw */
-  guint pending;      /* entries its last pass found still being written */
-  gboolean settling;  /* written to too recently to look for records in the data */
+  GHashTable *closed;  /* entries written in full since the last pass */
+  GHashTable *changed; /* entries the monitor reported since the last pass */
+  gboolean passed;     /* had a pass since its monitor was set up */
+  gint64 mtime;        /* the folder's own, when its last pass started */
+  guint files_seen;    /* entries its last pass saw */
+  guint pending;       /* entries its last pass found still being written */
+  gboolean settling;   /* written to too recently to look for records in the data */
   gboolean queued;
 } Dir;
 
@@ -118,6 +121,7 @@ dir_free (Dir *dir)
       g_object_unref (dir->monitor);
     }
   g_hash_table_unref (dir->closed);
+  g_hash_table_unref (dir->changed);
   g_free (dir->relative);
   g_free (dir);
 }
@@ -280,6 +284,9 @@ monitor_changed (
     done = other;
   if (done)
     g_hash_table_add (dir->closed, g_file_get_basename (done));
+  g_hash_table_add (dir->changed, g_file_get_basename (file));
+  if (other)
+    g_hash_table_add (dir->changed, g_file_get_basename (other));
   queue_dir (dir->watch, dir);
 }
 
@@ -301,6 +308,7 @@ add_dir (OviFolderWatch *self, const char *relative)
   dir->watch = self;
   dir->relative = g_strdup (relative);
   dir->closed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  dir->changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   dir->mtime = -1;
   g_hash_table_insert (self->dirs, dir->relative, dir);
 
@@ -477,12 +485,20 @@ schedule (OviFolderWatch *self)
   g_autoptr (GTask) task = NULL;
   g_autofree char *relative = NULL;
   g_autofree char *path = NULL;
-  GHashTable *closed;
+  GHashTable *closed, *changed;
   struct stat st;
   Dir *dir = NULL;
 
   if (!self->running || self->paused || self->passing)
     return;
+  /* The previous pass's files are still going into the list: the next
+   * pass must see them there. */
+  if (ovi_dump_folder_get_delivering (self->folder))
+    {
+      if (self->kick == 0)
+        self->kick = g_timeout_add (KICK_MS / 10, kick, self);
+      return;
+    }
   while (dir == NULL && (relative = g_queue_pop_head (&self->queue)))
     if (!(dir = g_hash_table_lookup (self->dirs, relative)))
       g_clear_pointer (&relative, g_free);
@@ -497,13 +513,21 @@ schedule (OviFolderWatch *self)
   dir->mtime = mtime_of (path, &st);
   closed = dir->closed;
   dir->closed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  changed = dir->changed;
+  dir->changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->passing = TRUE;
   task = g_task_new (self, self->cancellable, pass_done, NULL);
   g_task_set_source_tag (task, schedule);
-  g_task_set_task_data (
-      task, ovi_level_new (self->folder, relative, closed, (gint64) self->quiet_ms * 1000),
-      (GDestroyNotify) ovi_level_free);
+  /* Once a monitored folder has been read, only what its monitor reports
+   * is looked at again. */
+  g_task_set_task_data (task,
+                        ovi_level_new (self->folder, relative, closed,
+                                       dir->monitor && dir->passed ? changed : NULL,
+                                       (gint64) self->quiet_ms * 1000),
+                        (GDestroyNotify) ovi_level_free);
+  dir->passed = dir->monitor != NULL;
   g_hash_table_unref (closed);
+  g_hash_table_unref (changed);
   g_task_run_in_thread (task, pass_thread);
 }
 
@@ -638,13 +662,14 @@ ovi_folder_watch_get_pending (OviFolderWatch *self)
 }
 
 /* Whether changes are waiting to be read: a pass is running or queued,
- * files are still being written, or a folder written to a moment ago is to
- * be looked at again. */
+ * files are still being written or going into the folder's list, or a
+ * folder written to a moment ago is to be looked at again. */
 gboolean
 ovi_folder_watch_get_busy (OviFolderWatch *self)
 {
-  return self->running && (self->passing || !g_queue_is_empty (&self->queue) || self->pending > 0 ||
-                           self->settling || !self->walked);
+  return self->running &&
+         (self->passing || !g_queue_is_empty (&self->queue) || self->pending > 0 ||
+          self->settling || !self->walked || ovi_dump_folder_get_delivering (self->folder));
 }
 
 gboolean
