@@ -281,12 +281,30 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
                 if not results[-1]["match"]:
                     failures.append("live: the window's files differ from a fresh scan: %s" % line[-1])
             if results:
+                # One more run without the 1 ms probe timer, whose own wakeups
+                # would count as the inspector's CPU time.
+                folder = os.path.join(inputs, "live-cpu")
+                os.makedirs(folder)
+                runtime = tempfile.mkdtemp(prefix="ovi-bench-xdg-")
+                out = subprocess.run(
+                    ["dbus-run-session", "--", "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+                     "env", "GSETTINGS_BACKEND=memory", "GSETTINGS_SCHEMA_DIR=" + os.path.join(args.build, "data"),
+                     "GSK_RENDERER=cairo", "GTK_A11Y=none", "XDG_RUNTIME_DIR=" + runtime, "OVI_BENCH_NO_TICK=1",
+                     ui, "--live", folder, python, os.path.join(here, "live_writer.py"), op, overflow,
+                     folder, "1000", "60"],
+                    capture_output=True, text=True)
+                shutil.rmtree(runtime, ignore_errors=True)
+                shutil.rmtree(folder, ignore_errors=True)
+                line = [l for l in out.stdout.splitlines() if l.startswith("{")]
+                cpu_alone = json.loads(line[-1])["cpu_percent"] if line else float("nan")
                 worst = sorted(r["worst_ms"] for r in results)
+                after = sorted(r["worst_after_first_record_ms"] for r in results)
                 cpu = sorted(r["cpu_percent"] for r in results)
                 rows.append(("live: longest main-loop turn, 1 000 files/s", statistics.median(worst) / 1000,
                              0.050, 0.050 / (statistics.median(worst) / 1000), "<= 50 ms",
-                             f"runs {worst[0]:.0f}-{worst[-1]:.0f} ms; CPU {statistics.median(cpu):.1f} % of "
-                             f"one core ({cpu[0]:.1f}-{cpu[-1]:.1f}, target <= 25 %); "
+                             f"runs {worst[0]:.0f}-{worst[-1]:.0f} ms, after the first record's frame "
+                             f"{after[0]:.0f}-{after[-1]:.0f} ms; CPU {cpu_alone:.1f} % of one core without "
+                             f"the probe timer, {cpu[0]:.1f}-{cpu[-1]:.1f} % with it (target <= 25 %); "
                              f"{results[0]['files']} files, {results[0]['records']} records, "
                              f"same as a fresh scan: {all(r['match'] for r in results)}"))
 

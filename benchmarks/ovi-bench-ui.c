@@ -144,6 +144,20 @@ same_paths (GListModel *a, GListModel *b)
   return TRUE;
 }
 
+/* The first record of a followed folder changes the overflows page from
+ * its empty state to the table and the record's details, drawn once: the
+ * turns after that frame are counted apart too. */
+static void
+first_record_shown (
+    GListModel *records, guint position, guint removed, guint added, gpointer window)
+{
+  if (g_list_model_get_n_items (records) == 0)
+    return;
+  g_signal_handlers_disconnect_by_func (records, first_record_shown, window);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
+                    G_CALLBACK (after_paint), NULL);
+}
+
 static int
 run_live (OviWindow *window, const char *folder, char **writer_argv)
 {
@@ -162,6 +176,8 @@ run_live (OviWindow *window, const char *folder, char **writer_argv)
   while (ovi_window_get_busy (window) || !ovi_session_get_live (ovi_window_get_session (window)))
     g_main_context_iteration (NULL, TRUE);
   shown = ovi_window_get_folder (window);
+  g_signal_connect (ovi_dump_folder_get_records (shown), "items-changed",
+                    G_CALLBACK (first_record_shown), window);
 
   /* The 1 ms timer that measures turns costs CPU time of its own (a
    * thousand wakeups a second): with OVI_BENCH_NO_TICK the run measures
@@ -205,11 +221,13 @@ run_live (OviWindow *window, const char *folder, char **writer_argv)
   match = !timed_out &&
           same_paths (ovi_dump_folder_get_files (shown), ovi_dump_folder_get_files (fresh));
 
-  printf ("{\"worst_ms\": %.1f, \"cpu_percent\": %.1f, \"seconds\": %.2f, "
+  printf ("{\"worst_ms\": %.1f, \"worst_after_first_record_ms\": %.1f, "
+          "\"cpu_percent\": %.1f, \"seconds\": %.2f, "
           "\"caught_up_after_writer_s\": %.2f, \"files\": %u, \"records\": %u, "
           "\"fresh_files\": %u, \"fresh_records\": %u, \"match\": %s, \"timed_out\": %s}\n",
-          (worst - 1000) / 1000.0, 100.0 * cpu / ((end - start) / 1e6), (end - start) / 1e6,
-          (end - writer_end) / 1e6, g_list_model_get_n_items (ovi_dump_folder_get_files (shown)),
+          (worst - 1000) / 1000.0, (worst_after_first_frame - 1000) / 1000.0,
+          100.0 * cpu / ((end - start) / 1e6), (end - start) / 1e6, (end - writer_end) / 1e6,
+          g_list_model_get_n_items (ovi_dump_folder_get_files (shown)),
           g_list_model_get_n_items (ovi_dump_folder_get_records (shown)),
           fresh ? g_list_model_get_n_items (ovi_dump_folder_get_files (fresh)) : 0,
           fresh ? g_list_model_get_n_items (ovi_dump_folder_get_records (fresh)) : 0,
