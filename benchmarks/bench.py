@@ -259,18 +259,23 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
                       if f.startswith("Add."))
             overflow = next(os.path.join(d, f) for d, _, fs in os.walk(template) for f in fs
                             if f.startswith("Opdebug."))
+
+            def live_run(folder, runtime, *extra_env):
+                """One run of the window following folder while the writer fills it."""
+                return subprocess.run(
+                    ["dbus-run-session", "--", "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+                     "env", "GSETTINGS_BACKEND=memory", "GSETTINGS_SCHEMA_DIR=" + os.path.join(args.build, "data"),
+                     "GSK_RENDERER=cairo", "GTK_A11Y=none", "XDG_RUNTIME_DIR=" + runtime, *extra_env,
+                     ui, "--live", folder, python, os.path.join(here, "live_writer.py"), op, overflow,
+                     folder, "1000", "60"],
+                    capture_output=True, text=True)
+
             results = []
             for i in range(min(runs, 3)):
                 folder = os.path.join(inputs, f"live-{i}")
                 os.makedirs(folder)
                 runtime = tempfile.mkdtemp(prefix="ovi-bench-xdg-")
-                out = subprocess.run(
-                    ["dbus-run-session", "--", "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
-                     "env", "GSETTINGS_BACKEND=memory", "GSETTINGS_SCHEMA_DIR=" + os.path.join(args.build, "data"),
-                     "GSK_RENDERER=cairo", "GTK_A11Y=none", "XDG_RUNTIME_DIR=" + runtime,
-                     ui, "--live", folder, python, os.path.join(here, "live_writer.py"), op, overflow,
-                     folder, "1000", "60"],
-                    capture_output=True, text=True)
+                out = live_run(folder, runtime)
                 shutil.rmtree(runtime, ignore_errors=True)
                 shutil.rmtree(folder, ignore_errors=True)
                 line = [l for l in out.stdout.splitlines() if l.startswith("{")]
@@ -286,13 +291,7 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
                 folder = os.path.join(inputs, "live-cpu")
                 os.makedirs(folder)
                 runtime = tempfile.mkdtemp(prefix="ovi-bench-xdg-")
-                out = subprocess.run(
-                    ["dbus-run-session", "--", "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
-                     "env", "GSETTINGS_BACKEND=memory", "GSETTINGS_SCHEMA_DIR=" + os.path.join(args.build, "data"),
-                     "GSK_RENDERER=cairo", "GTK_A11Y=none", "XDG_RUNTIME_DIR=" + runtime, "OVI_BENCH_NO_TICK=1",
-                     ui, "--live", folder, python, os.path.join(here, "live_writer.py"), op, overflow,
-                     folder, "1000", "60"],
-                    capture_output=True, text=True)
+                out = live_run(folder, runtime, "OVI_BENCH_NO_TICK=1")
                 shutil.rmtree(runtime, ignore_errors=True)
                 shutil.rmtree(folder, ignore_errors=True)
                 line = [l for l in out.stdout.splitlines() if l.startswith("{")]
