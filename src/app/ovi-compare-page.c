@@ -22,9 +22,17 @@ struct _OviComparePage
   GtkCheckButton *log_check;
   GtkDropDown *op_dropdown;
   GtkStringList *op_list;
+  GtkDropDown *from_dropdown;
+  GtkDropDown *to_dropdown;
+  GtkStringList *iteration_list;
+  GtkLabel *range_note;
   GtkSpinner *spinner;
   GtkGrid *spread_grid;
+  GtkLabel *spread_note;
   GtkGrid *stats_grid;
+  GtkLabel *stats_note;
+  GtkGrid *diff_grid;
+  GtkLabel *diff_note;
   GtkDropDown *tensor_dropdown;
   GtkStringList *tensor_list;
 
@@ -33,12 +41,16 @@ struct _OviComparePage
   GCancellable *cancellable;
   GHashTable *iteration_set; /* every iteration indexed so far, owns the strings */
   GPtrArray *iterations;     /* the set's strings sorted by number, as of the last refresh */
-  GHashTable *op_files;      /* op name -> GHashTable (iteration -> OviDumpFile, earliest) */
+  GHashTable *op_files;      /* op name's file form -> GHashTable (iteration -> OviDumpFile,
+                              * earliest) */
+  GHashTable *op_names;      /* op name's file form -> the name shown, a header's if any */
   char *op;
   gboolean busy;
 };
 
 G_DEFINE_FINAL_TYPE (OviComparePage, ovi_compare_page, OVI_TYPE_PAGE)
+
+static void build_spread (OviComparePage *self);
 
 typedef struct
 {
@@ -95,6 +107,25 @@ compare_iterations (gconstpointer a, gconstpointer b)
   return g_strcmp0 (x, y);
 }
 
+/* An operator's files by iteration, whether it is named as its header or as
+ * a file name (statistics-only dumps) names it. */
+static GHashTable *
+files_of_op (OviComparePage *self, const char *name)
+{
+  g_autofree char *form = name ? ovi_file_name_form (name) : NULL;
+
+  return form ? g_hash_table_lookup (self->op_files, form) : NULL;
+}
+
+static const char *
+shown_name (OviComparePage *self, const char *name)
+{
+  g_autofree char *form = ovi_file_name_form (name);
+  const char *shown = g_hash_table_lookup (self->op_names, form);
+
+  return shown ? shown : name;
+}
+
 static int
 compare_strings (gconstpointer a, gconstpointer b)
 {
@@ -136,6 +167,106 @@ static GtkWidget *
 grid_label (GtkGrid *grid, int column, int row, const char *text, const char *css_class)
 {
   return grid_label_span (grid, column, row, 1, text, css_class);
+}
+
+/* How much a statistic changed from @a to @b; "—" when either has none. */
+static char *
+format_change (double a, double b)
+{
+  g_autofree char *text = NULL;
+
+  if (isnan (a) || isnan (b))
+    return g_strdup ("—");
+  if (a == b)
+    return g_strdup ("0");
+  text = ovi_format_double (b - a);
+  return b > a ? g_strconcat ("+", text, NULL) : g_steal_pointer (&text);
+}
+
+static char *
+format_count_change (guint64 a, guint64 b)
+{
+  if (a == b)
+    return g_strdup ("0");
+  return b > a ? g_strdup_printf ("+%" G_GUINT64_FORMAT, b - a)
+               : g_strdup_printf ("−%" G_GUINT64_FORMAT, a - b);
+}
+
+/* The first and the last iteration of the range that ran the operator,
+ * side by side, with how each statistic changed between them. */
+static void
+show_difference (OviComparePage *self, Job *job)
+{
+  static const char *names[] = {
+    N_ ("Minimum"),     N_ ("Maximum"), N_ ("Mean"), N_ ("Std. dev."),
+    N_ ("Largest |x|"), N_ ("NaN"),     N_ ("Inf"),  N_ ("Saturated"),
+  };
+  Item *a = NULL, *b = NULL;
+  const OviStats *sa, *sb;
+  g_autofree char *note = NULL;
+  g_autofree char *head_a = NULL;
+  g_autofree char *head_b = NULL;
+
+  clear_grid (self->diff_grid);
+  for (guint i = 0; i < job->items->len; i++)
+    {
+      Item *item = g_ptr_array_index (job->items, i);
+
+      if (item->result == NULL)
+        continue;
+      if (a == NULL)
+        a = item;
+      b = item;
+    }
+  if (a == NULL || a == b)
+    {
+      gtk_label_set_text (self->diff_note,
+                          _ ("Choose a range with two iterations that ran this operator to see "
+                             "them side by side."));
+      return;
+    }
+
+  note = g_strdup_printf (_ ("Iterations %s and %s, the first and the last of the range that ran "
+                             "this operator, and the change from one to the other."),
+                          a->iteration, b->iteration);
+  gtk_label_set_text (self->diff_note, note);
+  sa = ovi_analysis_get_stats (ovi_tensor_result_get_analysis (a->result));
+  sb = ovi_analysis_get_stats (ovi_tensor_result_get_analysis (b->result));
+  head_a = g_strdup_printf (_ ("Iteration %s"), a->iteration);
+  head_b = g_strdup_printf (_ ("Iteration %s"), b->iteration);
+  grid_label (self->diff_grid, 1, 0, head_a, "heading");
+  grid_label (self->diff_grid, 2, 0, head_b, "heading");
+  grid_label (self->diff_grid, 3, 0, _ ("Change"), "heading");
+  for (guint r = 0; r < G_N_ELEMENTS (names); r++)
+    {
+      double values_a[] = { sa->min, sa->max, sa->mean, sa->std, sa->max_abs };
+      double values_b[] = { sb->min, sb->max, sb->mean, sb->std, sb->max_abs };
+      guint64 counts_a[] = { sa->nan, sa->pos_inf + sa->neg_inf, sa->saturated };
+      guint64 counts_b[] = { sb->nan, sb->pos_inf + sb->neg_inf, sb->saturated };
+      g_autofree char *text_a = NULL;
+      g_autofree char *text_b = NULL;
+      g_autofree char *change = NULL;
+
+      if (r < G_N_ELEMENTS (values_a))
+        {
+          text_a = ovi_format_double (values_a[r]);
+          text_b = ovi_format_double (values_b[r]);
+          change = format_change (values_a[r], values_b[r]);
+        }
+      else
+        {
+          guint c = r - G_N_ELEMENTS (values_a);
+
+          text_a = ovi_format_count (counts_a[c]);
+          text_b = ovi_format_count (counts_b[c]);
+          change = format_count_change (counts_a[c], counts_b[c]);
+        }
+      grid_label (self->diff_grid, 0, r + 1, _ (names[r]), NULL);
+      grid_label (self->diff_grid, 1, r + 1, text_a, NULL);
+      grid_label (self->diff_grid, 2, r + 1, text_b, NULL);
+      grid_label (self->diff_grid, 3, r + 1, change,
+                  g_str_equal (change, "0") || g_str_equal (change, "—") ? "dim-label" : NULL);
+    }
 }
 
 static void
@@ -216,14 +347,20 @@ show_results (OviComparePage *self, Job *job)
 
   if (n_hidden > 0)
     {
-      g_autofree char *note =
-          g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Histograms of the first %u iteration",
-                                        "Histograms of the first %u iterations", MAX_SERIES),
-                           MAX_SERIES);
+      guint n_series = ovi_histogram_view_get_n_series (self->histogram);
+      g_autofree char *note = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE,
+                       "Histograms of the first %u of %u iteration: more are unreadable. "
+                       "Narrow the range to see the others.",
+                       "Histograms of the first %u of %u iterations: more are unreadable. "
+                       "Narrow the range to see the others.",
+                       n_series + n_hidden),
+          n_series, n_series + n_hidden);
 
       gtk_label_set_text (self->histogram_note, note);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->histogram_note), n_hidden > 0);
+  show_difference (self, job);
 }
 
 static void
@@ -269,14 +406,71 @@ find_tensor (OviDumpFile *file, const char *label)
   return NULL;
 }
 
-#define COMPARE_MAX_ITERATIONS 24
+/* Rows of statistics: each is one tensor read and analysed. */
+#define COMPARE_MAX_ITERATIONS 64
+
+/* The iterations the user chose, as indices into self->iterations. */
+static gboolean
+get_range (OviComparePage *self, guint *from, guint *to)
+{
+  guint n = self->iterations->len;
+  guint a = gtk_drop_down_get_selected (self->from_dropdown);
+  guint b = gtk_drop_down_get_selected (self->to_dropdown);
+
+  if (n == 0)
+    return FALSE;
+  if (a >= n)
+    a = 0;
+  if (b >= n)
+    b = n - 1;
+  *from = MIN (a, b);
+  *to = MAX (a, b);
+  return TRUE;
+}
+
+static const char *
+compared_label (OviComparePage *self)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (self->tensor_dropdown);
+
+  return item ? gtk_string_object_get_string (item) : NULL;
+}
+
+/* What the statistics leave out of the range, said rather than hidden. */
+static void
+set_stats_note (OviComparePage *self, guint n_range, guint n_ran, guint n_shown)
+{
+  g_autoptr (GString) note = g_string_new (NULL);
+
+  if (n_ran < n_range)
+    g_string_append_printf (
+        note,
+        g_dngettext (GETTEXT_PACKAGE, "%u iteration of the range did not run this operator.",
+                     "%u iterations of the range did not run this operator.", n_range - n_ran),
+        n_range - n_ran);
+  if (n_shown < n_ran)
+    {
+      if (note->len)
+        g_string_append_c (note, ' ');
+      g_string_append_printf (note,
+                              g_dngettext (GETTEXT_PACKAGE,
+                                           "Statistics of the first %u of %u iteration that ran "
+                                           "it. Narrow the range to see the others.",
+                                           "Statistics of the first %u of %u iterations that ran "
+                                           "it. Narrow the range to see the others.",
+                                           n_ran),
+                              n_shown, n_ran);
+    }
+  gtk_label_set_text (self->stats_note, note->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->stats_note), note->len > 0);
+}
 
 static void
 refresh_stats (OviComparePage *self)
 {
-  GHashTable *by_iteration = self->op ? g_hash_table_lookup (self->op_files, self->op) : NULL;
-  GtkStringObject *label_item = gtk_drop_down_get_selected_item (self->tensor_dropdown);
-  const char *label = label_item ? gtk_string_object_get_string (label_item) : NULL;
+  GHashTable *by_iteration = files_of_op (self, self->op);
+  const char *label = compared_label (self);
+  guint from, to, n_ran = 0;
   guint bins;
   OviHistogramScale scale;
   Job *job;
@@ -285,12 +479,15 @@ refresh_stats (OviComparePage *self)
   g_clear_object (&self->cancellable);
   clear_grid (self->stats_grid);
   gtk_widget_set_visible (GTK_WIDGET (self->histogram_note), FALSE);
+  clear_grid (self->diff_grid);
+  gtk_label_set_text (self->diff_note, "");
+  gtk_widget_set_visible (GTK_WIDGET (self->stats_note), FALSE);
   ovi_histogram_view_clear (self->histogram);
   self->busy = FALSE;
   gtk_spinner_set_spinning (self->spinner, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
 
-  if (by_iteration == NULL || label == NULL)
+  if (by_iteration == NULL || label == NULL || !get_range (self, &from, &to))
     return;
 
   self->cancellable = g_cancellable_new ();
@@ -302,7 +499,7 @@ refresh_stats (OviComparePage *self)
   scale = self->settings && g_settings_get_boolean (self->settings, "histogram-symlog")
               ? OVI_HISTOGRAM_SYMLOG
               : OVI_HISTOGRAM_LINEAR;
-  for (guint i = 0; i < self->iterations->len; i++)
+  for (guint i = from; i <= to; i++)
     {
       const char *iteration = g_ptr_array_index (self->iterations, i);
       OviDumpFile *file = g_hash_table_lookup (by_iteration, iteration);
@@ -313,8 +510,8 @@ refresh_stats (OviComparePage *self)
        * screen of them: the first ones, where an overflow starts. */
       if (file == NULL)
         continue;
-      if (job->items->len == COMPARE_MAX_ITERATIONS)
-        break;
+      if (n_ran++ >= COMPARE_MAX_ITERATIONS)
+        continue;
       item = g_new0 (Item, 1);
       tensor = find_tensor (file, label);
       item->iteration = g_strdup (iteration);
@@ -323,6 +520,7 @@ refresh_stats (OviComparePage *self)
         item->tensor = g_object_ref (tensor);
       g_ptr_array_add (job->items, item);
     }
+  set_stats_note (self, to - from + 1, n_ran, job->items->len);
 
   self->busy = TRUE;
   gtk_spinner_set_spinning (self->spinner, TRUE);
@@ -355,7 +553,7 @@ op_selected (OviComparePage *self)
 
   g_free (self->op);
   self->op = item ? g_strdup (gtk_string_object_get_string (item)) : NULL;
-  by_iteration = self->op ? g_hash_table_lookup (self->op_files, self->op) : NULL;
+  by_iteration = files_of_op (self, self->op);
 
   /* Every tensor label the operator has in any iteration. */
   if (by_iteration != NULL)
@@ -398,9 +596,75 @@ op_selected (OviComparePage *self)
 }
 
 static void
+update_range_note (OviComparePage *self)
+{
+  guint from, to;
+  g_autofree char *note = NULL;
+
+  if (get_range (self, &from, &to))
+    note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u iteration",
+                                         "%u of %u iterations", self->iterations->len),
+                            to - from + 1, self->iterations->len);
+  gtk_label_set_text (self->range_note, note ? note : "");
+}
+
+static void
+range_changed (OviComparePage *self)
+{
+  update_range_note (self);
+  if (self->folder != NULL)
+    build_spread (self);
+  refresh_stats (self);
+}
+
+static void
 spread_op_clicked (GtkButton *button, OviComparePage *self)
 {
   ovi_compare_page_select_op (self, gtk_button_get_label (button));
+}
+
+/* A cell of the spread grid opens that operator in that iteration. */
+static void
+spread_cell_button (OviComparePage *self,
+                    int column,
+                    int row,
+                    OviDumpFile *file,
+                    const char *text,
+                    const char *css_class)
+{
+  GtkWidget *button = gtk_button_new_with_label (text);
+  g_autofree char *tooltip = g_strdup_printf (
+      _ ("Open %s in iteration %s"), ovi_dump_file_get_op_name (file), iteration_of (file));
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "spread-cell");
+  gtk_widget_add_css_class (button, "numeric");
+  gtk_widget_add_css_class (button, css_class);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip,
+                                  -1);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "compare.open");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", ovi_dump_file_get_path (file));
+  gtk_grid_attach (self->spread_grid, button, column, row, 1, 1);
+}
+
+/* compare.open ("s": an op dump file's full path): shows the compared tensor of
+ * that file on the Operators page. */
+static void
+open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviComparePage *self = OVI_COMPARE_PAGE (widget);
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+  const char *path = g_variant_get_string (parameter, NULL);
+  OviDumpFile *file = session ? ovi_session_find_file (session, path) : NULL;
+  OviTensor *tensor = file ? find_tensor (file, compared_label (self)) : NULL;
+  guint index = 0;
+
+  if (file == NULL)
+    return;
+  if (tensor != NULL)
+    g_ptr_array_find (ovi_dump_file_get_tensors (file), tensor, &index);
+  gtk_widget_activate_action (widget, "win.show-tensor", "(su)", path, index);
 }
 
 /* A grid of widgets is not a table view: past this many rows or columns
@@ -419,9 +683,10 @@ build_spread (OviComparePage *self)
   g_autoptr (GPtrArray) ops = g_ptr_array_new ();
   g_autoptr (GHashTable) op_seen = g_hash_table_new (g_str_hash, g_str_equal);
   guint n = g_list_model_get_n_items (records);
-  guint n_rows, n_columns;
+  guint n_rows, n_columns, from = 0, to = 0, n_range;
 
   clear_grid (self->spread_grid);
+  gtk_widget_set_visible (GTK_WIDGET (self->spread_note), FALSE);
 
   for (guint i = 0; i < n; i++)
     {
@@ -432,7 +697,7 @@ build_spread (OviComparePage *self)
 
       if (op == NULL)
         continue;
-      name = ovi_dump_file_get_op_name (op);
+      name = shown_name (self, ovi_dump_file_get_op_name (op));
       key = g_strconcat (name, "\n", iteration_of (op), NULL);
       if (!g_hash_table_contains (first_position, key))
         g_hash_table_insert (first_position, key,
@@ -453,22 +718,28 @@ build_spread (OviComparePage *self)
       return;
     }
 
-  n_columns = MIN (self->iterations->len, SPREAD_MAX_ITERATIONS);
+  get_range (self, &from, &to);
+  n_range = to - from + 1;
+  n_columns = MIN (n_range, SPREAD_MAX_ITERATIONS);
   n_rows = MIN (ops->len, SPREAD_MAX_OPS);
   for (guint c = 0; c < n_columns; c++)
-    grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (self->iterations, c), "heading");
-  if (n_rows < ops->len || n_columns < self->iterations->len)
+    grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (self->iterations, from + c),
+                "heading");
+  if (n_rows < ops->len || n_columns < n_range)
     {
-      g_autofree char *note =
-          g_strdup_printf (_ ("The first %u of %u operators and %u of %u iterations"), n_rows,
-                           ops->len, n_columns, self->iterations->len);
-      grid_label (self->spread_grid, 0, n_rows + 1, note, "dim-label");
+      g_autofree char *note = g_strdup_printf (
+          _ ("The first %u of %u operators and the first %u of the %u iterations in the range "
+             "are shown. Narrow the range to see the others."),
+          n_rows, ops->len, n_columns, n_range);
+
+      gtk_label_set_text (self->spread_note, note);
+      gtk_widget_set_visible (GTK_WIDGET (self->spread_note), TRUE);
     }
 
   for (guint r = 0; r < n_rows; r++)
     {
       const char *name = g_ptr_array_index (ops, r);
-      GHashTable *by_iteration = g_hash_table_lookup (self->op_files, name);
+      GHashTable *by_iteration = files_of_op (self, name);
       GtkWidget *button = gtk_button_new_with_label (name);
 
       gtk_widget_add_css_class (button, "flat");
@@ -479,24 +750,27 @@ build_spread (OviComparePage *self)
 
       for (guint c = 0; c < n_columns; c++)
         {
-          const char *iteration = g_ptr_array_index (self->iterations, c);
+          const char *iteration = g_ptr_array_index (self->iterations, from + c);
           g_autofree char *key = g_strconcat (name, "\n", iteration, NULL);
           guint position = GPOINTER_TO_UINT (g_hash_table_lookup (first_position, key));
+          OviDumpFile *file = by_iteration ? g_hash_table_lookup (by_iteration, iteration) : NULL;
           g_autofree char *text = NULL;
-          GtkWidget *cell;
+          const char *css_class = position == 1  ? "first-overflow"
+                                  : position > 0 ? "overflowed"
+                                                 : "dim-label";
 
           if (position > 0)
             text = g_strdup_printf ("%u", position);
-          else if (by_iteration != NULL && g_hash_table_contains (by_iteration, iteration))
+          else if (file != NULL)
             text = g_strdup ("·");
+          if (file != NULL)
+            spread_cell_button (self, c + 1, r + 1, file, text, css_class);
           else
-            text = g_strdup ("");
-          cell = grid_label (self->spread_grid, c + 1, r + 1, text,
-                             position == 1  ? "first-overflow"
-                             : position > 0 ? "overflowed"
-                                            : "dim-label");
-          gtk_widget_add_css_class (cell, "spread-cell");
-          gtk_label_set_xalign (GTK_LABEL (cell), 0.5);
+            {
+              GtkWidget *cell = grid_label (self->spread_grid, c + 1, r + 1, "", css_class);
+
+              gtk_widget_add_css_class (cell, "spread-cell");
+            }
         }
     }
 }
@@ -508,17 +782,35 @@ session_folder_changed (OviComparePage *self)
                                ovi_session_get_folder (ovi_page_get_session (OVI_PAGE (self))));
 }
 
-/* Once a folder has loaded, the page compares the operator of the
- * selected record (the first overflow) until the user picks another. */
-static void
-session_loaded (OviComparePage *self)
+/* The operator the page opens on: the selected record's, or the first
+ * overflow's when no record is selected. */
+static const char *
+record_op_name (OviComparePage *self)
 {
-  OviOverflowRecord *record =
-      ovi_session_get_selected_record (ovi_page_get_session (OVI_PAGE (self)));
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+  OviOverflowRecord *record = session ? ovi_session_get_selected_record (session) : NULL;
   OviDumpFile *op = record ? ovi_overflow_record_get_op (record) : NULL;
+  GListModel *records = self->folder ? ovi_dump_folder_get_records (self->folder) : NULL;
+  guint n = records ? g_list_model_get_n_items (records) : 0;
 
-  if (op != NULL)
-    ovi_compare_page_select_op (self, ovi_dump_file_get_op_name (op));
+  for (guint i = 0; op == NULL && record == NULL && i < n; i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+
+      if (ovi_overflow_record_get_is_first (r))
+        op = ovi_overflow_record_get_op (r);
+    }
+  return op ? ovi_dump_file_get_op_name (op) : NULL;
+}
+
+/* The page follows the record the user selects. */
+static void
+session_record_changed (OviComparePage *self)
+{
+  const char *name = record_op_name (self);
+
+  if (name != NULL)
+    ovi_compare_page_select_op (self, name);
 }
 
 static void
@@ -533,8 +825,10 @@ ovi_compare_page_session_changed (OviPage *page, OviSession *old_session)
     {
       g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
                                G_CONNECT_SWAPPED);
-      g_signal_connect_object (session, "load-finished", G_CALLBACK (session_loaded), self,
+      g_signal_connect_object (session, "load-finished", G_CALLBACK (session_record_changed), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-record",
+                               G_CALLBACK (session_record_changed), self, G_CONNECT_SWAPPED);
       if (self->settings == NULL)
         ovi_compare_page_bind_settings (self, ovi_session_get_settings (session));
       session_folder_changed (self);
@@ -559,6 +853,7 @@ ovi_compare_page_dispose (GObject *object)
   g_clear_pointer (&self->iterations, g_ptr_array_unref);
   g_clear_pointer (&self->iteration_set, g_hash_table_unref);
   g_clear_pointer (&self->op_files, g_hash_table_unref);
+  g_clear_pointer (&self->op_names, g_hash_table_unref);
   g_clear_pointer (&self->op, g_free);
   G_OBJECT_CLASS (ovi_compare_page_parent_class)->dispose (object);
 }
@@ -578,6 +873,14 @@ ovi_compare_page_class_init (OviComparePageClass *klass)
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, histogram);
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, histogram_note);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, diff_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, diff_note);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, from_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, iteration_list);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, range_note);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, spread_note);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, stats_note);
+  gtk_widget_class_bind_template_child (widget_class, OviComparePage, to_dropdown);
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, log_check);
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, op_dropdown);
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, op_list);
@@ -586,6 +889,7 @@ ovi_compare_page_class_init (OviComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, stats_grid);
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, tensor_dropdown);
   gtk_widget_class_bind_template_child (widget_class, OviComparePage, tensor_list);
+  gtk_widget_class_install_action (widget_class, "compare.open", "s", open_action);
 }
 
 static void
@@ -594,10 +898,15 @@ ovi_compare_page_init (OviComparePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->iteration_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->iterations = g_ptr_array_new ();
+  self->op_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->op_files =
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   g_signal_connect_swapped (self->op_dropdown, "notify::selected", G_CALLBACK (op_selected), self);
   g_signal_connect_swapped (self->tensor_dropdown, "notify::selected", G_CALLBACK (refresh_stats),
+                            self);
+  g_signal_connect_swapped (self->from_dropdown, "notify::selected", G_CALLBACK (range_changed),
+                            self);
+  g_signal_connect_swapped (self->to_dropdown, "notify::selected", G_CALLBACK (range_changed),
                             self);
 }
 
@@ -617,17 +926,22 @@ index_files (OviComparePage *self, GListModel *files, guint position, guint n)
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
       const char *name = ovi_dump_file_get_op_name (file);
       const char *iteration = iteration_of (file);
+      g_autofree char *form = NULL;
       GHashTable *by_iteration;
       OviDumpFile *existing;
 
       if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP || name == NULL)
         continue;
-      by_iteration = g_hash_table_lookup (self->op_files, name);
+      form = ovi_file_name_form (name);
+      by_iteration = g_hash_table_lookup (self->op_files, form);
       if (by_iteration == NULL)
         {
           by_iteration = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-          g_hash_table_insert (self->op_files, g_strdup (name), by_iteration);
+          g_hash_table_insert (self->op_files, g_strdup (form), by_iteration);
         }
+      /* A header's name ("a/b") over the form a file name gives it ("a_b"). */
+      if (!g_hash_table_contains (self->op_names, form) || !g_str_equal (name, form))
+        g_hash_table_insert (self->op_names, g_strdup (form), g_strdup (name));
       existing = g_hash_table_lookup (by_iteration, iteration);
       if (existing == NULL ||
           ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
@@ -641,8 +955,63 @@ static void
 clear_index (OviComparePage *self)
 {
   g_hash_table_remove_all (self->op_files);
+  g_hash_table_remove_all (self->op_names);
   g_ptr_array_set_size (self->iterations, 0);
   g_hash_table_remove_all (self->iteration_set);
+}
+
+static guint
+find_string (GtkStringList *list, const char *string)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+
+  for (guint i = 0; string != NULL && i < n; i++)
+    if (g_str_equal (gtk_string_list_get_string (list, i), string))
+      return i;
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static gboolean
+select_op_index (OviComparePage *self, const char *name)
+{
+  guint i = name ? find_string (self->op_list, shown_name (self, name)) : GTK_INVALID_LIST_POSITION;
+
+  if (i == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  gtk_drop_down_set_selected (self->op_dropdown, i);
+  return TRUE;
+}
+
+/* The range's choices are the iterations indexed; the range the user chose
+ * stays, the whole folder otherwise. */
+static void
+refresh_iteration_list (OviComparePage *self)
+{
+  GtkStringObject *from_item = gtk_drop_down_get_selected_item (self->from_dropdown);
+  GtkStringObject *to_item = gtk_drop_down_get_selected_item (self->to_dropdown);
+  g_autofree char *from = from_item ? g_strdup (gtk_string_object_get_string (from_item)) : NULL;
+  g_autofree char *to = to_item ? g_strdup (gtk_string_object_get_string (to_item)) : NULL;
+  gboolean whole = from_item == NULL || to_item == NULL ||
+                   (gtk_drop_down_get_selected (self->from_dropdown) == 0 &&
+                    gtk_drop_down_get_selected (self->to_dropdown) + 1 ==
+                        g_list_model_get_n_items (G_LIST_MODEL (self->iteration_list)));
+  guint n = self->iterations->len;
+  guint a, b;
+
+  g_signal_handlers_block_by_func (self->from_dropdown, range_changed, self);
+  g_signal_handlers_block_by_func (self->to_dropdown, range_changed, self);
+  g_ptr_array_add (self->iterations, NULL);
+  gtk_string_list_splice (self->iteration_list, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->iteration_list)),
+                          (const char *const *) self->iterations->pdata);
+  g_ptr_array_set_size (self->iterations, n);
+  a = whole ? 0 : find_string (self->iteration_list, from);
+  b = whole ? n - 1 : find_string (self->iteration_list, to);
+  gtk_drop_down_set_selected (self->from_dropdown, a == GTK_INVALID_LIST_POSITION ? 0 : a);
+  gtk_drop_down_set_selected (self->to_dropdown, b == GTK_INVALID_LIST_POSITION ? n - 1 : b);
+  g_signal_handlers_unblock_by_func (self->from_dropdown, range_changed, self);
+  g_signal_handlers_unblock_by_func (self->to_dropdown, range_changed, self);
+  update_range_note (self);
 }
 
 /* The operator list and the spread grid, from the index. */
@@ -658,15 +1027,19 @@ refresh (OviComparePage *self)
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (self->iterations, key);
   g_ptr_array_sort (self->iterations, compare_iterations);
-  g_hash_table_iter_init (&iter, self->op_files);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  g_hash_table_iter_init (&iter, self->op_names);
+  while (g_hash_table_iter_next (&iter, NULL, &key))
     g_ptr_array_add (names, key);
   g_ptr_array_sort (names, compare_strings);
   g_ptr_array_add (names, NULL);
 
+  refresh_iteration_list (self);
   g_signal_handlers_block_by_func (self->op_dropdown, op_selected, self);
   gtk_string_list_splice (self->op_list, 0, g_list_model_get_n_items (G_LIST_MODEL (self->op_list)),
                           (const char *const *) names->pdata);
+  /* The operator compared so far, else the selected record's. */
+  if (!select_op_index (self, self->op))
+    select_op_index (self, record_op_name (self));
   g_signal_handlers_unblock_by_func (self->op_dropdown, op_selected, self);
 
   if (self->folder != NULL)
@@ -729,20 +1102,9 @@ ovi_compare_page_set_folder (OviComparePage *self, OviDumpFolder *folder)
 gboolean
 ovi_compare_page_select_op (OviComparePage *self, const char *op_name)
 {
-  guint n;
-
   g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->op_list));
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (self->op_list, i), op_name) == 0)
-      {
-        if (gtk_drop_down_get_selected (self->op_dropdown) == i)
-          return TRUE;
-        gtk_drop_down_set_selected (self->op_dropdown, i);
-        return TRUE;
-      }
-  return FALSE;
+  return select_op_index (self, op_name);
 }
 
 const char *
@@ -785,4 +1147,32 @@ ovi_compare_page_bind_settings (OviComparePage *self, GSettings *settings)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (settings, "changed::histogram-symlog", G_CALLBACK (refresh_stats), self,
                            G_CONNECT_SWAPPED);
+}
+
+/**
+ * ovi_compare_page_set_range:
+ * @from: the first iteration to compare
+ * @to: the last
+ *
+ * Returns: %FALSE when either is not an iteration of the folder
+ */
+gboolean
+ovi_compare_page_set_range (OviComparePage *self, const char *from, const char *to)
+{
+  guint a, b;
+
+  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
+
+  a = find_string (self->iteration_list, from);
+  b = find_string (self->iteration_list, to);
+  if (a == GTK_INVALID_LIST_POSITION || b == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  g_signal_handlers_block_by_func (self->from_dropdown, range_changed, self);
+  g_signal_handlers_block_by_func (self->to_dropdown, range_changed, self);
+  gtk_drop_down_set_selected (self->from_dropdown, a);
+  gtk_drop_down_set_selected (self->to_dropdown, b);
+  g_signal_handlers_unblock_by_func (self->from_dropdown, range_changed, self);
+  g_signal_handlers_unblock_by_func (self->to_dropdown, range_changed, self);
+  range_changed (self);
+  return TRUE;
 }

@@ -16,6 +16,7 @@ GtkWidget *ovi_compare_page_new (void);
 void ovi_compare_page_set_folder (OviComparePage *self, OviDumpFolder *folder);
 gboolean ovi_compare_page_select_op (OviComparePage *self, const char *op_name);
 const char *ovi_compare_page_get_op (OviComparePage *self);
+gboolean ovi_compare_page_set_range (OviComparePage *self, const char *from, const char *to);
 gboolean ovi_compare_page_get_busy (OviComparePage *self);
 guint ovi_compare_page_get_n_iterations (OviComparePage *self);
 OviHistogramView *ovi_compare_page_get_histogram (OviComparePage *self);

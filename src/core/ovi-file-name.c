@@ -172,3 +172,23 @@ ovi_file_name_parse (const char *name, OviFileName *out)
     out->kind = OVI_FILE_KIND_OP_DUMP;
   return TRUE;
 }
+
+/**
+ * ovi_file_name_form:
+ * @name: an op type or op name
+ *
+ * The form @name takes in a dump file name, where `.`, `/`, `\` and spaces
+ * are replaced by `_` (dump-format.md section 2): how an operator read from
+ * its header and the same operator known only by its file name (a
+ * statistics CSV) are matched.
+ *
+ * Returns: (transfer full): the name as a file name writes it
+ */
+char *
+ovi_file_name_form (const char *name)
+{
+  char *form = g_strdup (name);
+
+  g_strdelimit (form, "./\\ ", '_');
+  return form;
+}

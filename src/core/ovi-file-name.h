@@ -31,5 +31,6 @@ typedef struct
 
 gboolean ovi_file_name_parse (const char *name, OviFileName *out);
 void ovi_file_name_clear (OviFileName *name);
+char *ovi_file_name_form (const char *name);
 
 G_END_DECLS
