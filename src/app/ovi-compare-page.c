@@ -150,23 +150,34 @@ clear_grid (GtkGrid *grid)
 }
 
 static GtkWidget *
-grid_label_span (
-    GtkGrid *grid, int column, int row, int width, const char *text, const char *css_class)
+grid_label_span (GtkGrid *grid,
+                 int column,
+                 int row,
+                 int width,
+                 int height,
+                 const char *text,
+                 const char *css_class)
 {
   GtkWidget *label = gtk_label_new (text);
 
-  gtk_label_set_xalign (GTK_LABEL (label), column == 0 || width > 1 ? 0 : 1);
+  gtk_label_set_xalign (GTK_LABEL (label), column == 0 || width > 1 || height > 1 ? 0 : 1);
+  gtk_label_set_yalign (GTK_LABEL (label), 0);
   gtk_widget_add_css_class (label, "numeric");
   if (css_class != NULL)
     gtk_widget_add_css_class (label, css_class);
-  gtk_grid_attach (grid, label, column, row, width, 1);
+  if (height > 1)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 16);
+    }
+  gtk_grid_attach (grid, label, column, row, width, height);
   return label;
 }
 
 static GtkWidget *
 grid_label (GtkGrid *grid, int column, int row, const char *text, const char *css_class)
 {
-  return grid_label_span (grid, column, row, 1, text, css_class);
+  return grid_label_span (grid, column, row, 1, 1, text, css_class);
 }
 
 /* How much a statistic changed from @a to @b; "—" when either has none. */
@@ -269,31 +280,47 @@ show_difference (OviComparePage *self, Job *job)
     }
 }
 
+/* One column per iteration, one row per statistic: as many iterations as
+ * the range holds scroll sideways, and the statistics always fit. */
 static void
 show_results (OviComparePage *self, Job *job)
 {
-  static const char *headers[] = {
+  enum
+  {
+    ROW_DTYPE = 1,
+    ROW_SHAPE,
+    ROW_MIN,
+    ROW_MAX,
+    ROW_MEAN,
+    ROW_STD,
+    ROW_MAX_ABS,
+    ROW_NAN,
+    ROW_INF,
+    ROW_SATURATED,
+    ROW_FIRST,
+    N_ROWS
+  };
+  static const char *names[N_ROWS] = {
     N_ ("Iteration"), N_ ("Data type"), N_ ("Shape"),     N_ ("Minimum"),
     N_ ("Maximum"),   N_ ("Mean"),      N_ ("Std. dev."), N_ ("Largest |x|"),
     N_ ("NaN"),       N_ ("Inf"),       N_ ("Saturated"), N_ ("First non-finite"),
   };
-
   guint n_hidden = 0;
 
   clear_grid (self->stats_grid);
   ovi_histogram_view_clear (self->histogram);
-  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
-    grid_label (self->stats_grid, c, 0, _ (headers[c]), "heading");
+  for (guint r = 0; r < N_ROWS; r++)
+    grid_label (self->stats_grid, 0, r, _ (names[r]), r == 0 ? "heading" : NULL);
 
   for (guint i = 0; i < job->items->len; i++)
     {
       Item *item = g_ptr_array_index (job->items, i);
-      int row = i + 1;
+      int column = i + 1;
 
-      grid_label (self->stats_grid, 0, row, item->iteration, NULL);
+      grid_label (self->stats_grid, column, 0, item->iteration, "heading");
       if (item->tensor == NULL)
         {
-          grid_label_span (self->stats_grid, 1, row, G_N_ELEMENTS (headers) - 1,
+          grid_label_span (self->stats_grid, column, ROW_DTYPE, 1, N_ROWS - ROW_DTYPE,
                            _ ("not dumped in this iteration"), "dim-label");
           continue;
         }
@@ -301,12 +328,12 @@ show_results (OviComparePage *self, Job *job)
         g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (item->tensor));
         g_autofree char *shape = ovi_tensor_dup_shape_string (item->tensor);
 
-        grid_label (self->stats_grid, 1, row, dtype, NULL);
-        grid_label (self->stats_grid, 2, row, shape, NULL);
+        grid_label (self->stats_grid, column, ROW_DTYPE, dtype, NULL);
+        grid_label (self->stats_grid, column, ROW_SHAPE, shape, NULL);
       }
       if (item->result == NULL)
         {
-          grid_label_span (self->stats_grid, 3, row, G_N_ELEMENTS (headers) - 3,
+          grid_label_span (self->stats_grid, column, ROW_MIN, 1, N_ROWS - ROW_MIN,
                            item->error ? item->error : "", "error");
           continue;
         }
@@ -326,16 +353,17 @@ show_results (OviComparePage *self, Job *job)
                                      : g_strdup ("—");
         g_autofree char *series = g_strdup_printf (_ ("Iteration %s"), item->iteration);
 
-        grid_label (self->stats_grid, 3, row, min, NULL);
-        grid_label (self->stats_grid, 4, row, max, NULL);
-        grid_label (self->stats_grid, 5, row, mean, NULL);
-        grid_label (self->stats_grid, 6, row, std, NULL);
-        grid_label (self->stats_grid, 7, row, max_abs,
+        grid_label (self->stats_grid, column, ROW_MIN, min, NULL);
+        grid_label (self->stats_grid, column, ROW_MAX, max, NULL);
+        grid_label (self->stats_grid, column, ROW_MEAN, mean, NULL);
+        grid_label (self->stats_grid, column, ROW_STD, std, NULL);
+        grid_label (self->stats_grid, column, ROW_MAX_ABS, max_abs,
                     ovi_format_is_saturated (s->max_abs) ? "warning" : NULL);
-        grid_label (self->stats_grid, 8, row, nan, s->nan ? "error" : NULL);
-        grid_label (self->stats_grid, 9, row, inf, s->pos_inf + s->neg_inf ? "error" : NULL);
-        grid_label (self->stats_grid, 10, row, sat, s->saturated ? "warning" : NULL);
-        grid_label (self->stats_grid, 11, row, first, NULL);
+        grid_label (self->stats_grid, column, ROW_NAN, nan, s->nan ? "error" : NULL);
+        grid_label (self->stats_grid, column, ROW_INF, inf,
+                    s->pos_inf + s->neg_inf ? "error" : NULL);
+        grid_label (self->stats_grid, column, ROW_SATURATED, sat, s->saturated ? "warning" : NULL);
+        grid_label (self->stats_grid, column, ROW_FIRST, first, NULL);
         if (histogram != NULL && ovi_histogram_view_get_n_series (self->histogram) < MAX_SERIES)
           ovi_histogram_view_add_series_full (self->histogram, series, histogram,
                                               ovi_tensor_result_ref (item->result),
