@@ -772,6 +772,14 @@ read_header (OviDumpFile *self, int fd, GError **error)
     g_propagate_error (error, g_steal_pointer (&old_error));
   else if (new_error)
     g_propagate_error (error, g_steal_pointer (&new_error));
+  else if (self->file_name.kind == OVI_FILE_KIND_NONE)
+    /* A file opened on its own whatever its name (a text file, a log...):
+     * an impossible header length, no dump message and no dump name say
+     * it is something else, not a damaged dump. */
+    g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NOT_A_DUMP,
+                         _ ("not a dump file: its name does not follow the dump file naming "
+                            "(op_type.op_name.task_id.stream_id.timestamp) and its content is "
+                            "neither a dump header nor a dump message"));
   else
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,
                  _ ("header length %" PRIu64 " is larger than the file (%" PRIu64
