@@ -270,6 +270,8 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   gtk_widget_class_bind_template_callback_full (widget_class, "count_classes",
                                                 G_CALLBACK (ovi_format_count_classes));
   gtk_widget_class_bind_template_callback (widget_class, filters_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_timestamp",
+                                                G_CALLBACK (ovi_format_timestamp_closure));
   gtk_widget_class_bind_template_callback_full (widget_class, "format_max_abs",
                                                 G_CALLBACK (ovi_format_max_abs));
   gtk_widget_class_bind_template_callback_full (widget_class, "format_op_count",
@@ -283,6 +285,8 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, rows_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, tensor_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "timestamp_tooltip",
+                                                G_CALLBACK (ovi_format_timestamp_tooltip));
 }
 
 static void

@@ -234,7 +234,11 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
 
   gtk_widget_class_bind_template_callback (widget_class, first_classes);
   gtk_widget_class_bind_template_callback (widget_class, format_op_name);
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_gap",
+                                                G_CALLBACK (ovi_format_gap_closure));
   gtk_widget_class_bind_template_callback (widget_class, format_position);
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_timestamp",
+                                                G_CALLBACK (ovi_format_timestamp_closure));
   gtk_widget_class_bind_template_callback_full (widget_class, "iteration_number",
                                                 G_CALLBACK (ovi_format_iteration_number));
   gtk_widget_class_bind_template_callback (widget_class, not_ignored);
@@ -243,6 +247,8 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   gtk_widget_class_bind_template_callback_full (widget_class, "search_text",
                                                 G_CALLBACK (ovi_format_search_text));
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "timestamp_tooltip",
+                                                G_CALLBACK (ovi_format_timestamp_tooltip));
   gtk_widget_class_bind_template_callback (widget_class, unit_selected);
 }
 
