@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <time.h>
 
 #include "ovi-application.h"
 #include "ovi-fixtures.h"
@@ -1531,6 +1532,303 @@ test_large_table (Fixture *f, gconstpointer data)
   remove_tree (time_dir);
 }
 
+/* --- honest in every state ----------------------------------------------- */
+
+/* The first widget of @type below @widget, depth first. */
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The AdwActionRow titled @title below @widget. */
+static GtkWidget *
+find_row (GtkWidget *widget, const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (ADW_IS_ACTION_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        return child;
+      if ((found = find_row (child, title)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The value of the record view's field @title, NULL when it has no such
+ * row; @button_out: its copy button. */
+static const char *
+field_value (OviRecordView *view, const char *title, GtkWidget **button_out)
+{
+  GtkWidget *row = find_row (GTK_WIDGET (view), title);
+  GtkWidget *label = NULL;
+
+  if (row == NULL)
+    return NULL;
+  /* The value is the numeric label; the title is not. */
+  {
+    GPtrArray *stack = g_ptr_array_new ();
+
+    g_ptr_array_add (stack, row);
+    while (stack->len > 0 && label == NULL)
+      {
+        GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+
+        if (GTK_IS_LABEL (w) && gtk_widget_has_css_class (w, "numeric"))
+          label = w;
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (stack, c);
+      }
+    g_ptr_array_unref (stack);
+  }
+  if (button_out)
+    *button_out = find_descendant (row, GTK_TYPE_BUTTON);
+  return label ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+}
+
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (widget));
+  GValue value = G_VALUE_INIT;
+  char *text = NULL;
+
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  if (gdk_content_provider_get_value (content, &value, NULL))
+    text = g_value_dup_string (&value);
+  g_value_unset (&value);
+  return text;
+}
+
+/* The local date and time of a dump timestamp, worked out here with the C
+ * library rather than with GLib as the app does. */
+static char *
+expected_local_time (guint64 timestamp)
+{
+  time_t seconds = (time_t) (timestamp / 1000000);
+  struct tm tm;
+  char text[64];
+
+  g_assert_nonnull (localtime_r (&seconds, &tm));
+  strftime (text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
+  return g_strdup_printf ("%s.%06u", text, (guint) (timestamp % 1000000));
+}
+
+/* Timestamps read as local dates in the table and the record view, with
+ * the raw microseconds in the tooltip and on the clipboard, and the time
+ * since the previous overflow of the run beside them. */
+static void
+test_local_time_and_gap (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+  OviRecordView *details = ovi_window_get_record_details (f->window);
+  g_autoptr (OviOverflowRecord) first = g_list_model_get_item (records, 0);
+  g_autoptr (OviOverflowRecord) second = g_list_model_get_item (records, 1);
+  guint64 t1 = ovi_dump_file_get_timestamp (ovi_overflow_record_get_file (first));
+  guint64 t2 = ovi_dump_file_get_timestamp (ovi_overflow_record_get_file (second));
+  g_autofree char *date1 = expected_local_time (t1);
+  g_autofree char *date2 = expected_local_time (t2);
+  g_autofree char *raw2 = g_strdup_printf ("%" G_GUINT64_FORMAT, t2);
+  g_autoptr (GPtrArray) rows = visible_rows (view);
+  GtkWidget *copy = NULL;
+
+  /* The example's first two records are 300 µs apart in iteration 3, the
+   * third a minute later in iteration 4 (file names ...0500000250,
+   * ...0500000550 and ...0560000150). */
+  g_assert_cmpuint (t1, ==, G_GUINT64_CONSTANT (1764670500000250));
+  g_assert_cmpuint (t2 - t1, ==, 300);
+  {
+    g_autofree char *time_cell = cell (rows, 0, 8);
+    g_autofree char *gap1 = cell (rows, 0, 9);
+    g_autofree char *gap2 = cell (rows, 1, 9);
+    g_autofree char *gap3 = cell (rows, 2, 9);
+
+    g_assert_cmpstr (time_cell, ==, date1);
+    /* The first overflow of the run has nothing before it. */
+    g_assert_cmpstr (gap1, ==, "");
+    g_assert_cmpstr (gap2, ==, "+300 µs");
+    g_assert_cmpstr (gap3, ==, "+60.0 s");
+  }
+
+  /* The record view: the date, the raw value in its tooltip and copy
+   * button, and the gap. */
+  g_assert_true (ovi_window_select_record (f->window, second));
+  settle (100);
+  g_assert_cmpstr (field_value (details, "Time", &copy), ==, date2);
+  {
+    GtkWidget *row = find_row (GTK_WIDGET (details), "Time");
+    g_autofree char *copied = NULL;
+    gboolean tooltip_found = FALSE;
+
+    /* The value label's tooltip is the raw number. */
+    {
+      GPtrArray *stack = g_ptr_array_new ();
+
+      g_ptr_array_add (stack, row);
+      while (stack->len > 0)
+        {
+          GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+
+          if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), date2) == 0)
+            {
+              g_assert_cmpstr (gtk_widget_get_tooltip_text (w), ==, raw2);
+              tooltip_found = TRUE;
+            }
+          for (GtkWidget *c = gtk_widget_get_first_child (w); c;
+               c = gtk_widget_get_next_sibling (c))
+            g_ptr_array_add (stack, c);
+        }
+      g_ptr_array_unref (stack);
+    }
+    g_assert_true (tooltip_found);
+    g_assert_nonnull (copy);
+    g_signal_emit_by_name (copy, "clicked");
+    copied = clipboard_text (copy);
+    g_assert_cmpstr (copied, ==, raw2);
+  }
+  g_assert_cmpstr (field_value (details, "Since previous overflow", NULL), ==, "+300 µs");
+
+  /* The first overflow has no gap row. */
+  g_assert_true (ovi_window_select_record (f->window, first));
+  settle (100);
+  g_assert_cmpstr (field_value (details, "Time", NULL), ==, date1);
+  g_assert_null (field_value (details, "Since previous overflow", NULL));
+}
+
+/* DHA and L2 atomic-add blocks have no kernel code and no block index
+ * (dump-format.md section 4): their records show neither; the AI Core
+ * record still shows both. */
+static void
+test_atomic_add_fields (Fixture *f, gconstpointer data)
+{
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+  OviRecordView *details = ovi_window_get_record_details (f->window);
+  guint seen = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviUnit unit = ovi_overflow_record_get_unit (record);
+
+      g_assert_true (ovi_window_select_record (f->window, record));
+      settle (50);
+      g_test_message ("%s: kernel_code %s, block %s", ovi_overflow_record_get_unit_name (record),
+                      field_value (details, "kernel_code", NULL),
+                      field_value (details, "Block index", NULL));
+      if (unit == OVI_UNIT_DHA_ATOMIC_ADD || unit == OVI_UNIT_L2_ATOMIC_ADD)
+        {
+          g_assert_null (field_value (details, "kernel_code", NULL));
+          g_assert_null (field_value (details, "Block index", NULL));
+          /* What they do have stays. */
+          g_assert_nonnull (field_value (details, "pc_start", NULL));
+          g_assert_nonnull (field_value (details, "para_base", NULL));
+          seen |= unit == OVI_UNIT_DHA_ATOMIC_ADD ? 1 : 2;
+        }
+      else if (unit == OVI_UNIT_AI_CORE)
+        {
+          g_assert_nonnull (field_value (details, "kernel_code", NULL));
+          g_assert_nonnull (field_value (details, "Block index", NULL));
+          seen |= 4;
+        }
+    }
+  /* The example has all three units. */
+  g_assert_cmpuint (seen, ==, 7);
+}
+
+/* The Problems page follows the sidebar: the example's one unreadable
+ * file is in iteration 10, so iteration 3 lists nothing and iteration 10
+ * lists it. */
+static void
+test_problems_follow_node (Fixture *f, gconstpointer data)
+{
+  GListModel *tree = ovi_window_get_tree_model (f->window);
+  GtkColumnView *view =
+      ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
+  GListModel *problems = ovi_dump_folder_get_problems (ovi_window_get_folder (f->window));
+  g_autoptr (OviProblem) problem = NULL;
+  guint checked = 0;
+
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
+  problem = g_list_model_get_item (problems, 0);
+  g_assert_true (
+      g_str_has_prefix (ovi_problem_get_file (problem), "20261202101500/0/resnet50_train/11/10/"));
+  ovi_window_show_page (f->window, "problems");
+  for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (tree, i);
+      g_autoptr (OviTreeNode) node = gtk_tree_list_row_get_item (row);
+      const char *label = ovi_tree_node_get_label (node);
+      g_autoptr (GPtrArray) rows = NULL;
+
+      ovi_window_select_tree_row (f->window, i);
+      settle (100);
+      rows = visible_rows (view);
+      g_test_message ("%s: %u problems", label, rows->len);
+      if (g_strcmp0 (label, "Iteration 10") == 0 ||
+          ovi_tree_node_get_level (node) < OVI_TREE_LEVEL_ITERATION)
+        {
+          g_autofree char *file = NULL;
+
+          g_assert_cmpuint (rows->len, ==, 1);
+          file = cell (rows, 0, 0);
+          g_assert_cmpstr (file, ==, ovi_problem_get_file (problem));
+          checked |= 1;
+        }
+      else
+        {
+          g_assert_cmpuint (rows->len, ==, 0);
+          checked |= 2;
+        }
+    }
+  g_assert_cmpuint (checked, ==, 3);
+}
+
+/* A text file opened directly is "not a dump file", on the Problems page,
+ * not a header length. */
+static void
+test_stray_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->tmpdir, "notes.txt", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GtkColumnView *view =
+      ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *reason = NULL;
+
+  g_assert_true (
+      g_file_set_contents (path, "Loss went up after step 3, check the run\n", -1, NULL));
+  ovi_window_open_file (f->window, file);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  ovi_window_show_page (f->window, "problems");
+  settle (200);
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, ==, 1);
+  name = cell (rows, 0, 0);
+  reason = cell (rows, 0, 1);
+  g_test_message ("%s: %s", name, reason);
+  g_assert_cmpstr (name, ==, "notes.txt");
+  g_assert_true (g_str_has_prefix (reason, "not a dump file"));
+  g_assert_null (strstr (reason, "header length"));
+  g_unlink (path);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1600,6 +1898,10 @@ main (int argc, char *argv[])
   ADD ("/app/screenshots", test_screenshots);
   g_test_add_func ("/app/window-state", test_window_state);
   g_test_add_func ("/app/open-several", test_open_several);
+  ADD ("/app/window/local-time-and-gap", test_local_time_and_gap);
+  ADD ("/app/window/atomic-add-fields", test_atomic_add_fields);
+  ADD ("/app/window/problems-follow-node", test_problems_follow_node);
+  ADD ("/app/window/stray-file", test_stray_file);
 #undef ADD
 
   ret = g_test_run ();
