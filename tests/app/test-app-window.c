@@ -1829,6 +1829,368 @@ test_stray_file (Fixture *f, gconstpointer data)
   g_unlink (path);
 }
 
+/* Selects @file's row in the operators table, as a click does. */
+static void
+select_op_row (OviWindow *window, OviDumpFile *file)
+{
+  GtkColumnView *view = ovi_window_get_op_view (window);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (view));
+  GListModel *model = G_LIST_MODEL (selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (OviDumpFile) item = g_list_model_get_item (model, i);
+
+      if (item == file)
+        {
+          gtk_single_selection_set_selected (selection, i);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* The label of the tensor the drop-down shows. */
+static char *
+shown_tensor_label (OviTensorView *view)
+{
+  GtkDropDown *dropdown = GTK_DROP_DOWN (tensor_view_child (view, "tensor_dropdown"));
+  gpointer item = gtk_drop_down_get_selected_item (dropdown);
+
+  return item ? ovi_tensor_dup_label (item) : NULL;
+}
+
+/* Opening an operator shows the tensor that went bad first: the origin
+ * Cast's float16 output with its +Inf values, not its clean input 0; a
+ * propagating operator its first bad input; a clean one its input 0. */
+static void
+test_open_shows_bad_tensor (Fixture *f, gconstpointer data)
+{
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviDumpFile *origin = ovi_overflow_record_get_op (find_record (f->window, 272));
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (f->window));
+  OviDumpFile *clean = NULL, *propagated = NULL;
+  guint bad_input = 0;
+
+  g_assert_cmpint (ovi_dump_file_peek_blame (origin), ==, OVI_BLAME_ORIGIN);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+      OviBlame blame = ovi_dump_file_peek_blame (file);
+
+      if (blame == OVI_BLAME_NORMAL && clean == NULL)
+        clean = file;
+      if (blame == OVI_BLAME_PROPAGATED && propagated == NULL)
+        propagated = file;
+    }
+  g_assert_nonnull (clean);
+  g_assert_nonnull (propagated);
+  /* Its first input with abnormal values, worked out from its tensors. */
+  {
+    GPtrArray *tensors = ovi_dump_file_get_tensors (propagated);
+
+    for (bad_input = 0; bad_input < tensors->len; bad_input++)
+      {
+        g_autoptr (OviAnalysis) a =
+            ovi_tensor_analyze (g_ptr_array_index (tensors, bad_input), NULL);
+        const OviStats *s = ovi_analysis_get_stats (a);
+
+        if (s->nan + s->pos_inf + s->neg_inf + s->saturated > 0)
+          break;
+      }
+    g_assert_cmpint (ovi_tensor_get_kind (g_ptr_array_index (tensors, bad_input)), ==,
+                     OVI_TENSOR_INPUT);
+  }
+
+  ovi_window_show_page (f->window, "operators");
+  settle (200);
+
+  select_op_row (f->window, origin);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  settle (50);
+  {
+    g_autofree char *label = shown_tensor_label (tensor_view);
+
+    g_assert_cmpstr (label, ==, "output 0");
+    g_assert_cmpstr (tensor_info (tensor_view, "Data type"), ==, "float16");
+    g_assert_true (g_str_has_prefix (tensor_info (tensor_view, "+Inf"), "20 (first at "));
+  }
+
+  select_op_row (f->window, propagated);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  {
+    g_autofree char *label = shown_tensor_label (tensor_view);
+    g_autofree char *expected = ovi_tensor_dup_label (
+        g_ptr_array_index (ovi_dump_file_get_tensors (propagated), bad_input));
+
+    g_assert_cmpstr (label, ==, expected);
+  }
+
+  select_op_row (f->window, clean);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  {
+    g_autofree char *label = shown_tensor_label (tensor_view);
+
+    g_assert_cmpstr (label, ==, "input 0");
+  }
+}
+
+/* The strip of values: its bold (centred) index and value. */
+static void
+strip_centre (OviTensorView *view, const char **index, const char **value)
+{
+  GtkGrid *grid = GTK_GRID (tensor_view_child (view, "neighbour_grid"));
+
+  *index = *value = NULL;
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (grid)));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_has_css_class (child, "heading"))
+      {
+        int column, row;
+
+        gtk_grid_query_child (grid, child, &column, &row, NULL, NULL);
+        if (row == 0)
+          *index = gtk_label_get_text (GTK_LABEL (child));
+        else
+          *value = gtk_label_get_text (GTK_LABEL (child));
+      }
+}
+
+/* The CSS classes of the strip's value label under index @index. */
+static GtkWidget *
+strip_value (OviTensorView *view, const char *index)
+{
+  GtkGrid *grid = GTK_GRID (tensor_view_child (view, "neighbour_grid"));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid)); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int column, row;
+
+      gtk_grid_query_child (grid, child, &column, &row, NULL, NULL);
+      if (row == 0 && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), index) == 0)
+        return gtk_grid_get_child_at (grid, column, 1);
+    }
+  return NULL;
+}
+
+/* A float16 output whose first bad value is a +Inf before a NaN: the
+ * headline and the strip both name index 2; a locator button moves the
+ * strip, and more bins do not move it back; NaN and ±Inf are marked as
+ * errors in the strip and 65504 as saturated. */
+static void
+test_locator_agrees (Fixture *f, gconstpointer data)
+{
+  static const double v[] = { 1, 2, INFINITY, 4, NAN, 6, -INFINITY, 65504 };
+  const guint64 shape[] = { 8 };
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/mul");
+  g_autofree char *path = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
+  g_autoptr (GError) error = NULL;
+  OviTensorView *view = OVI_TENSOR_VIEW (ovi_tensor_view_new ());
+  GtkWidget *window = gtk_window_new ();
+  GtkSpinButton *bins = GTK_SPIN_BUTTON (tensor_view_child (view, "bins_spin"));
+  const char *index, *value;
+
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT16, shape, 1,
+                   (double[]){ 1, 2, 3, 4, 5, 6, 7, 8 });
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 1, v);
+  path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
+  file = ovi_dump_file_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ovi_dump_file_summarize (file, NULL));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 800);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  ovi_tensor_view_set_file (view, file);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  settle (50);
+
+  /* The bad output, not the clean input, is what opens. */
+  g_assert_cmpint (ovi_tensor_get_kind (ovi_tensor_view_get_tensor (view)), ==, OVI_TENSOR_OUTPUT);
+  g_assert_cmpstr (label_text (view, "first_label"), ==,
+                   "First non-finite value at index 2 (2): +Inf");
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "2");
+  g_assert_cmpstr (value, ==, "+Inf");
+
+  /* Every non-finite value is an error in the strip, the saturated one a
+   * warning, a plain one neither. */
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "2"), "error"));
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "4"), "error"));
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "6"), "error"));
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "5"), "numeric"));
+  g_assert_false (gtk_widget_has_css_class (strip_value (view, "5"), "error"));
+  g_assert_false (gtk_widget_has_css_class (strip_value (view, "5"), "warning"));
+  g_assert_false (gtk_widget_has_css_class (strip_value (view, "2"), "warning"));
+
+  /* "First NaN at 4 (4)", as the user clicks it. */
+  gtk_widget_activate_action (GTK_WIDGET (view), "tensor.locate", "x", (gint64) 4);
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "4");
+  g_assert_cmpstr (value, ==, "NaN");
+
+  /* More bins recompute the histogram; the strip stays on the NaN. */
+  gtk_spin_button_set_value (bins, gtk_spin_button_get_value (bins) + 4);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  settle (50);
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "4");
+  g_assert_cmpstr (value, ==, "NaN");
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "7"), "warning"));
+  g_assert_cmpstr (label_text (view, "first_label"), ==,
+                   "First non-finite value at index 2 (2): +Inf");
+
+  /* Another tensor and back: the strip starts at the first bad value again. */
+  ovi_tensor_view_select_tensor (view, 0);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (view, "neighbour_grid")));
+  ovi_tensor_view_select_tensor (view, 1);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "2");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (50);
+  g_unlink (path);
+}
+
+/* No operator selected: a status page says what to do, and no tensor
+ * menu, bin controls or empty histogram are shown. */
+static void
+assert_empty_state (OviTensorView *view)
+{
+  GtkStack *stack = GTK_STACK (tensor_view_child (view, "stack"));
+  AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (stack, "empty"));
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "empty");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "No Operator Selected");
+  g_assert_nonnull (strstr (adw_status_page_get_description (page), "Select an operator"));
+  g_assert_false (gtk_widget_get_mapped (tensor_view_child (view, "tensor_dropdown")));
+  g_assert_false (gtk_widget_get_mapped (tensor_view_child (view, "bins_spin")));
+  g_assert_false (gtk_widget_get_mapped (tensor_view_child (view, "histogram")));
+}
+
+/* With no operator selected the Operators page shows an empty state;
+ * "Abnormal Only" hiding the selected operator clears the selection, so
+ * its tensors do not stay below a table that no longer lists it, while an
+ * abnormal operator stays selected. */
+static void
+test_operator_empty_state (Fixture *f, gconstpointer data)
+{
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
+  GtkToggleButton *abnormal = GTK_TOGGLE_BUTTON (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_operators_page (f->window)),
+                                     OVI_TYPE_OPERATORS_PAGE, "abnormal_toggle"));
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (f->window));
+  OviDumpFile *origin = ovi_overflow_record_get_op (find_record (f->window, 272));
+  OviDumpFile *clean = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (files) && clean == NULL; i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+
+      if (ovi_dump_file_peek_blame (file) == OVI_BLAME_NORMAL)
+        clean = file;
+    }
+  g_assert_nonnull (clean);
+
+  ovi_window_show_page (f->window, "operators");
+  ovi_session_set_selected_file (session, NULL);
+  settle (100);
+  assert_empty_state (tensor_view);
+
+  /* A clean operator, then Abnormal Only: the row goes, and so do its
+   * tensors. */
+  select_op_row (f->window, clean);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  settle (50);
+  g_assert_true (ovi_tensor_view_get_file (tensor_view) == clean);
+  g_assert_cmpstr (
+      gtk_stack_get_visible_child_name (GTK_STACK (tensor_view_child (tensor_view, "stack"))), ==,
+      "tensor");
+  gtk_toggle_button_set_active (abnormal, TRUE);
+  settle (100);
+  g_assert_null (ovi_session_get_selected_file (session));
+  g_assert_null (ovi_tensor_view_get_file (tensor_view));
+  assert_empty_state (tensor_view);
+
+  /* An abnormal operator is listed and stays selected. */
+  select_op_row (f->window, origin);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  gtk_toggle_button_set_active (abnormal, FALSE);
+  settle (50);
+  gtk_toggle_button_set_active (abnormal, TRUE);
+  settle (100);
+  g_assert_true (ovi_session_get_selected_file (session) == origin);
+  g_assert_true (ovi_tensor_view_get_file (tensor_view) == origin);
+  gtk_toggle_button_set_active (abnormal, FALSE);
+  settle (50);
+}
+
+/* An operator whose tensors hold no element: "empty tensor" in words, no
+ * histogram axis made up around nothing, and the same largest magnitude,
+ * "—", in the table and in the details. */
+static void
+test_empty_tensor (Fixture *f, gconstpointer data)
+{
+  g_autofree char *time_dir = g_build_filename (f->tmpdir, "20261204000000", NULL);
+  g_autofree char *iteration = g_build_filename (time_dir, "0", "1", "1", NULL);
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/empty");
+  g_autoptr (GBytes) none = g_bytes_new (NULL, 0);
+  const guint64 shape[] = { 4, 0, 3 };
+  g_autofree char *path = NULL;
+  g_autoptr (GFile) root = g_file_new_for_path (f->tmpdir);
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  GtkColumnView *view = ovi_window_get_op_view (f->window);
+  OviDumpFile *file;
+  g_autoptr (GPtrArray) rows = NULL;
+
+  g_assert_no_errno (g_mkdir_with_parents (iteration, 0755));
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, 2, shape, 3, none);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, 2, shape, 3, none);
+  path =
+      ovi_fixture_write (w, OVI_LAYOUT_NEW, iteration, "Reshape.scope_empty.5.3.1764670500000100");
+
+  ovi_window_show_page (f->window, "operators");
+  ovi_window_open_file (f->window, root);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  {
+    GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (f->window));
+
+    g_assert_cmpuint (g_list_model_get_n_items (files), ==, 1);
+    file = g_list_model_get_item (files, 0);
+    g_object_unref (file); /* the folder keeps it */
+  }
+  WAIT_UNTIL (ovi_dump_file_get_summary (file) != NULL);
+  settle (100);
+  select_op_row (f->window, file);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  settle (100);
+
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, ==, 1);
+  {
+    g_autofree char *table_max = cell (rows, 0, 8);
+
+    g_test_message ("row: %s", (char *) g_ptr_array_index (rows, 0));
+    g_assert_cmpstr (table_max, ==, "—");
+  }
+  g_assert_cmpstr (tensor_info (tensor_view, "Elements"), ==, "0");
+  g_assert_cmpstr (tensor_info (tensor_view, "Largest magnitude"), ==, "—");
+  g_assert_cmpstr (label_text (tensor_view, "first_label"), ==,
+                   "Empty tensor: it has no elements, so no values to show.");
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (tensor_view, "histogram")));
+  g_assert_cmpuint (ovi_histogram_view_get_n_series (ovi_tensor_view_get_histogram (tensor_view)),
+                    ==, 0);
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (tensor_view, "locate_box")));
+  remove_tree (time_dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1902,6 +2264,10 @@ main (int argc, char *argv[])
   ADD ("/app/window/atomic-add-fields", test_atomic_add_fields);
   ADD ("/app/window/problems-follow-node", test_problems_follow_node);
   ADD ("/app/window/stray-file", test_stray_file);
+  ADD ("/app/window/open-shows-bad-tensor", test_open_shows_bad_tensor);
+  ADD ("/app/window/locator-agrees", test_locator_agrees);
+  ADD ("/app/window/operator-empty-state", test_operator_empty_state);
+  ADD ("/app/window/empty-tensor", test_empty_tensor);
 #undef ADD
 
   ret = g_test_run ();
