@@ -279,6 +279,14 @@ show_headline (OviTensorView *self, OviAnalysis *a, const guint64 *shape, guint 
       gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "dim-label");
       gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "error");
     }
+  else if (stats->nan + stats->pos_inf + stats->neg_inf > 0)
+    {
+      /* Statistics mode: counts without positions. */
+      gtk_label_set_text (self->first_label,
+                          _ ("Some values are not finite; the statistics do not record where."));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "error");
+    }
   else
     {
       gtk_label_set_text (self->first_label, _ ("All values are finite."));

@@ -2191,6 +2191,25 @@ test_empty_tensor (Fixture *f, gconstpointer data)
   remove_tree (time_dir);
 }
 
+/* A statistics-mode operator counts 20 +Inf values but records no
+ * positions: the headline does not claim that all values are finite. */
+static void
+test_statistics_headline (Fixture *f, gconstpointer data)
+{
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviDumpFile *cast = find_op (f->window, "gradients_Cast_3", "12");
+
+  g_assert_nonnull (cast);
+  g_assert_true (ovi_dump_file_get_statistics_only (cast));
+  ovi_window_show_tensor (f->window, cast, output_index (cast));
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) && tensor_info (tensor_view, "+Inf") != NULL);
+  settle (50);
+  g_assert_cmpstr (tensor_info (tensor_view, "+Inf"), ==, "20");
+  g_assert_cmpstr (label_text (tensor_view, "first_label"), ==,
+                   "Some values are not finite; the statistics do not record where.");
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (tensor_view, "neighbour_grid")));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -2268,6 +2287,7 @@ main (int argc, char *argv[])
   ADD ("/app/window/locator-agrees", test_locator_agrees);
   ADD ("/app/window/operator-empty-state", test_operator_empty_state);
   ADD ("/app/window/empty-tensor", test_empty_tensor);
+  ADD ("/app/window/statistics-headline", test_statistics_headline);
 #undef ADD
 
   ret = g_test_run ();
