@@ -74,6 +74,11 @@ filter_applied (OviOperatorsPage *self)
 
   if (file == NULL || self->operators_binding == NULL)
     return;
+  /* Abnormal Only hides an operator whose summary is still on its way; it
+   * may well be abnormal, so its selection waits for the verdict. */
+  if (gtk_toggle_button_get_active (self->abnormal_toggle) &&
+      ovi_dump_file_get_summary (file) == NULL)
+    return;
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
       g_autoptr (OviDumpFile) item = g_list_model_get_item (model, i);
