@@ -1826,6 +1826,18 @@ test_stray_file (Fixture *f, gconstpointer data)
   g_assert_cmpstr (name, ==, "notes.txt");
   g_assert_true (g_str_has_prefix (reason, "not a dump file"));
   g_assert_null (strstr (reason, "header length"));
+
+  /* The Overflows page, shown first, says so too. */
+  {
+    OviOverflowsPage *page = ovi_window_get_overflows_page (f->window);
+    AdwStatusPage *empty = ADW_STATUS_PAGE (gtk_widget_get_template_child (
+        GTK_WIDGET (page), OVI_TYPE_OVERFLOWS_PAGE, "record_empty_page"));
+
+    g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "empty");
+    g_assert_cmpstr (adw_status_page_get_title (empty), ==, "File Not Read");
+    g_assert_true (
+        g_str_has_prefix (adw_status_page_get_description (empty), "notes.txt: not a dump file"));
+  }
   g_unlink (path);
 }
 
