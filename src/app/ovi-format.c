@@ -79,3 +79,98 @@ ovi_format_max_abs_classes (gpointer unused, double max_abs)
 
   return g_strdupv ((char **) (ovi_format_is_saturated (max_abs) ? bad : fine));
 }
+
+/* Dump timestamps are microseconds since 1970 (dump-format.md section 2);
+ * smaller numbers (before 2001) are not dates, so they stay as written. */
+#define OVI_FORMAT_FIRST_DATE G_GUINT64_CONSTANT (1000000000000000)
+
+/**
+ * ovi_format_timestamp:
+ *
+ * Returns: the local date and time of a dump timestamp, to the
+ *   microsecond ("2025-12-02 10:15:00.000200"), or the raw number when it
+ *   is not a date
+ */
+char *
+ovi_format_timestamp (guint64 timestamp)
+{
+  g_autoptr (GDateTime) utc = NULL;
+  g_autoptr (GDateTime) local = NULL;
+  g_autofree char *seconds = NULL;
+
+  if (timestamp < OVI_FORMAT_FIRST_DATE || timestamp / G_USEC_PER_SEC > G_MAXINT64 / 2)
+    return ovi_format_count (timestamp);
+  utc = g_date_time_new_from_unix_utc ((gint64) (timestamp / G_USEC_PER_SEC));
+  if (utc == NULL)
+    return ovi_format_count (timestamp);
+  local = g_date_time_to_local (utc);
+  seconds = g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+  return g_strdup_printf ("%s.%06u", seconds, (guint) (timestamp % G_USEC_PER_SEC));
+}
+
+/* Closure of the tables: the timestamp as a date, and its raw number for
+ * the tooltip. */
+char *
+ovi_format_timestamp_closure (gpointer unused, guint64 timestamp)
+{
+  return ovi_format_timestamp (timestamp);
+}
+
+char *
+ovi_format_timestamp_tooltip (gpointer unused, guint64 timestamp)
+{
+  /* Translators: the raw dump timestamp, in microseconds */
+  return g_strdup_printf (_ ("Timestamp %llu µs"), (unsigned long long) timestamp);
+}
+
+/**
+ * ovi_format_gap:
+ * @gap: microseconds, negative when the earlier record has the later time
+ *
+ * Returns: the time since the previous overflow: "+350 µs", "+1.2 ms",
+ *   "+2.5 s", "+3.0 min", "+1.5 h"
+ */
+char *
+ovi_format_gap (gint64 gap)
+{
+  const char *sign = gap < 0 ? "−" : "+";
+  double us = gap < 0 ? -(double) gap : (double) gap;
+  g_autofree char *number = NULL;
+
+  if (us < 1000)
+    {
+      number = g_strdup_printf ("%.0f", us);
+      /* Translators: a time since the previous overflow in microseconds:
+       * the sign (+ or −), then the number */
+      return g_strdup_printf (_ ("%s%s µs"), sign, number);
+    }
+  if (us < 1e6)
+    {
+      number = g_strdup_printf (us < 1e5 ? "%.1f" : "%.0f", us / 1e3);
+      /* Translators: a time since the previous overflow in milliseconds */
+      return g_strdup_printf (_ ("%s%s ms"), sign, number);
+    }
+  if (us < 60e6)
+    {
+      number = g_strdup_printf ("%.1f", us / 1e6);
+      /* Translators: a time since the previous overflow in seconds */
+      return g_strdup_printf (_ ("%s%s s"), sign, number);
+    }
+  if (us < 3600e6)
+    {
+      number = g_strdup_printf ("%.1f", us / 60e6);
+      /* Translators: a time since the previous overflow in minutes */
+      return g_strdup_printf (_ ("%s%s min"), sign, number);
+    }
+  number = g_strdup_printf ("%.1f", us / 3600e6);
+  /* Translators: a time since the previous overflow in hours */
+  return g_strdup_printf (_ ("%s%s h"), sign, number);
+}
+
+/* Closure of the tables: the gap, or nothing for the first record of a
+ * run. */
+char *
+ovi_format_gap_closure (gpointer unused, gboolean has_gap, gint64 gap)
+{
+  return has_gap ? ovi_format_gap (gap) : g_strdup ("");
+}

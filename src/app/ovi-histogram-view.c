@@ -231,6 +231,17 @@ series_max_count (const OviHistogram *h)
   return max;
 }
 
+/* Whether no series holds a single value (empty tensors): then there is no
+ * range to draw an axis over, and none is made up. */
+static gboolean
+all_empty (OviHistogramView *self)
+{
+  for (guint i = 0; i < self->series->len; i++)
+    if (series_max_count (((Series *) g_ptr_array_index (self->series, i))->histogram) > 0)
+      return FALSE;
+  return TRUE;
+}
+
 static double
 count_fraction (OviHistogramView *self, guint64 count, guint64 max)
 {
@@ -374,6 +385,12 @@ draw (OviHistogramView *self, cairo_t *cr, double width, double height)
       draw_text (widget, cr, _ ("No histogram"), width / 2, height / 2 - 8, 0.5);
       return;
     }
+  if (all_empty (self))
+    {
+      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
+      draw_text (widget, cr, _ ("No values: the tensor is empty"), width / 2, height / 2 - 8, 0.5);
+      return;
+    }
 
   if (self->stacked)
     {
@@ -461,7 +478,7 @@ ovi_histogram_view_dup_text_at (OviHistogramView *self, double x, double y)
 
   g_return_val_if_fail (OVI_IS_HISTOGRAM_VIEW (self), NULL);
 
-  if (self->series->len == 0)
+  if (self->series->len == 0 || all_empty (self))
     return NULL;
 
   compute_layout (self, &layout);

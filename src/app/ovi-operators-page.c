@@ -61,6 +61,34 @@ filters_changed (OviOperatorsPage *self)
     gtk_filter_changed (GTK_FILTER (self->custom_filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
+/* When a filter (Abnormal Only, the search, the sidebar's node) hides the
+ * selected operator, the selection is cleared: its tensors must not stay
+ * below a table that no longer lists it. Runs after the filter model has
+ * refiltered; only while the table holds the operators. */
+static void
+filter_applied (OviOperatorsPage *self)
+{
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+  OviDumpFile *file = session ? ovi_session_get_selected_file (session) : NULL;
+  GListModel *model = G_LIST_MODEL (self->op_selection);
+
+  if (file == NULL || self->operators_binding == NULL)
+    return;
+  /* Abnormal Only hides an operator whose summary is still on its way; it
+   * may well be abnormal, so its selection waits for the verdict. */
+  if (gtk_toggle_button_get_active (self->abnormal_toggle) &&
+      ovi_dump_file_get_summary (file) == NULL)
+    return;
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (OviDumpFile) item = g_list_model_get_item (model, i);
+
+      if (item == file)
+        return;
+    }
+  ovi_session_set_selected_file (session, NULL);
+}
+
 /* Sorting and filtering do not follow property changes by themselves:
  * after each batch of summaries, redo them, but only when a column or the
  * abnormal filter depends on them (redoing them for nothing rebuilds the
@@ -270,6 +298,8 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   gtk_widget_class_bind_template_callback_full (widget_class, "count_classes",
                                                 G_CALLBACK (ovi_format_count_classes));
   gtk_widget_class_bind_template_callback (widget_class, filters_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_timestamp",
+                                                G_CALLBACK (ovi_format_timestamp_closure));
   gtk_widget_class_bind_template_callback_full (widget_class, "format_max_abs",
                                                 G_CALLBACK (ovi_format_max_abs));
   gtk_widget_class_bind_template_callback_full (widget_class, "format_op_count",
@@ -283,6 +313,8 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, rows_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, tensor_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "timestamp_tooltip",
+                                                G_CALLBACK (ovi_format_timestamp_tooltip));
 }
 
 static void
@@ -300,6 +332,8 @@ ovi_operators_page_init (OviOperatorsPage *self)
 
   self->custom_filter = gtk_custom_filter_new (op_visible, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->custom_filter));
+  g_signal_connect_object (self->op_filter, "changed", G_CALLBACK (filter_applied), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 
   /* Follows whichever folder the session has open. */
   self->folder_signals = g_signal_group_new (OVI_TYPE_DUMP_FOLDER);

@@ -96,7 +96,20 @@ update_state (OviOverflowsPage *self)
     {
       if (folder != NULL)
         ovi_dump_folder_get_progress (folder, &progress);
-      if (folder == NULL || progress.dump_files == 0)
+      if (folder != NULL && progress.dump_files == 0 && ovi_session_get_n_problems (session) > 0 &&
+          !g_file_test (ovi_dump_folder_get_root_path (folder), G_FILE_TEST_IS_DIR))
+        {
+          /* One file opened on its own that could not be read: say why here,
+           * where the user looks first, not only on the Problems page. */
+          g_autoptr (OviProblem) problem =
+              g_list_model_get_item (ovi_session_get_problems (session), 0);
+          g_autofree char *description = g_strdup_printf ("%s: %s", ovi_problem_get_file (problem),
+                                                          ovi_problem_get_message (problem));
+
+          adw_status_page_set_title (self->record_empty_page, _ ("File Not Read"));
+          adw_status_page_set_description (self->record_empty_page, description);
+        }
+      else if (folder == NULL || progress.dump_files == 0)
         {
           adw_status_page_set_title (self->record_empty_page, _ ("No Dump Files"));
           adw_status_page_set_description (self->record_empty_page,
@@ -234,7 +247,11 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
 
   gtk_widget_class_bind_template_callback (widget_class, first_classes);
   gtk_widget_class_bind_template_callback (widget_class, format_op_name);
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_gap",
+                                                G_CALLBACK (ovi_format_gap_closure));
   gtk_widget_class_bind_template_callback (widget_class, format_position);
+  gtk_widget_class_bind_template_callback_full (widget_class, "format_timestamp",
+                                                G_CALLBACK (ovi_format_timestamp_closure));
   gtk_widget_class_bind_template_callback_full (widget_class, "iteration_number",
                                                 G_CALLBACK (ovi_format_iteration_number));
   gtk_widget_class_bind_template_callback (widget_class, not_ignored);
@@ -243,6 +260,8 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   gtk_widget_class_bind_template_callback_full (widget_class, "search_text",
                                                 G_CALLBACK (ovi_format_search_text));
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
+  gtk_widget_class_bind_template_callback_full (widget_class, "timestamp_tooltip",
+                                                G_CALLBACK (ovi_format_timestamp_tooltip));
   gtk_widget_class_bind_template_callback (widget_class, unit_selected);
 }
 

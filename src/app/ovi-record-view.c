@@ -49,8 +49,10 @@ copy_clicked (GtkButton *button, const char *text)
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)), text);
 }
 
+/* A field shown as @value, with @raw (what the file holds) in its tooltip
+ * and on the clipboard. */
 static void
-add_field (OviRecordView *self, const char *name, const char *value)
+add_field_full (OviRecordView *self, const char *name, const char *value, const char *raw)
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *value_label = gtk_label_new (value);
@@ -60,7 +62,7 @@ add_field (OviRecordView *self, const char *name, const char *value)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
   gtk_label_set_ellipsize (GTK_LABEL (value_label), PANGO_ELLIPSIZE_START);
-  gtk_widget_set_tooltip_text (value_label, value);
+  gtk_widget_set_tooltip_text (value_label, raw);
   gtk_widget_add_css_class (value_label, "numeric");
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), value_label);
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
@@ -68,10 +70,55 @@ add_field (OviRecordView *self, const char *name, const char *value)
   gtk_widget_set_tooltip_text (button, copy_name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, copy_name,
                                   -1);
-  g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked), g_strdup (value),
+  g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked), g_strdup (raw),
                          (GClosureNotify) (void (*) (void)) g_free, 0);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
   add_row (self, self->fields_group, row);
+}
+
+static void
+add_field (OviRecordView *self, const char *name, const char *value)
+{
+  add_field_full (self, name, value, value);
+}
+
+/* When the overflow happened, in local time, and how long after the
+ * previous overflow of the same run and device. */
+static void
+add_time_fields (OviRecordView *self, OviOverflowRecord *record)
+{
+  OviDumpFile *file = ovi_overflow_record_get_file (record);
+  guint64 timestamp = file ? ovi_dump_file_get_timestamp (file) : 0;
+  g_autofree char *date = ovi_format_timestamp (timestamp);
+  g_autofree char *raw = ovi_format_count (timestamp);
+  gint64 gap;
+
+  if (file == NULL)
+    return;
+  add_field_full (self, _ ("Time"), date, raw);
+  if (ovi_overflow_record_get_gap (record, &gap))
+    {
+      g_autofree char *gap_text = ovi_format_gap (gap);
+      g_autofree char *gap_raw = g_strdup_printf ("%" G_GINT64_FORMAT, gap);
+
+      /* Translators: a field of an overflow record: "+1.2 ms" */
+      add_field_full (self, _ ("Since previous overflow"), gap_text, gap_raw);
+    }
+}
+
+/* The fields each unit's block has (dump-format.md section 4): DHA and L2
+ * atomic add have no kernel code and no block index, AICPU and SDMA no
+ * program counter either. */
+static gboolean
+unit_has_pc (OviUnit unit)
+{
+  return unit != OVI_UNIT_AICPU && unit != OVI_UNIT_SDMA;
+}
+
+static gboolean
+unit_has_block (OviUnit unit)
+{
+  return unit == OVI_UNIT_AI_CORE || unit == OVI_UNIT_AIC || unit == OVI_UNIT_AIV;
 }
 
 static void
@@ -379,6 +426,7 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
   g_autoptr (GPtrArray) extra = NULL;
   OviDumpFile *file;
   gboolean from_data;
+  OviUnit unit;
 
   g_return_if_fail (OVI_IS_RECORD_VIEW (self));
   g_return_if_fail (record == NULL || OVI_IS_OVERFLOW_RECORD (record));
@@ -404,6 +452,8 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
   show_status (self, record);
 
   from_data = ovi_overflow_record_get_source (record) == OVI_RECORD_SOURCE_DATA;
+  unit = ovi_overflow_record_get_unit (record);
+  add_time_fields (self, record);
   add_field_u64 (self, _ ("Model id"), ovi_overflow_record_get_model_id (record), FALSE);
   add_field_u64 (self, _ ("Stream id"), ovi_overflow_record_get_stream_id (record), FALSE);
   add_field_u64 (self, _ ("Task id"), ovi_overflow_record_get_task_id (record), FALSE);
@@ -418,10 +468,16 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
       return;
     }
   add_field_u64 (self, _ ("Task type"), ovi_overflow_record_get_task_type (record), FALSE);
-  add_field_u64 (self, _ ("pc_start"), ovi_overflow_record_get_pc_start (record), TRUE);
-  add_field_u64 (self, _ ("para_base"), ovi_overflow_record_get_para_base (record), TRUE);
-  add_field_u64 (self, _ ("kernel_code"), ovi_overflow_record_get_kernel_code (record), TRUE);
-  add_field_u64 (self, _ ("Block index"), ovi_overflow_record_get_block_idx (record), FALSE);
+  if (unit_has_pc (unit))
+    {
+      add_field_u64 (self, _ ("pc_start"), ovi_overflow_record_get_pc_start (record), TRUE);
+      add_field_u64 (self, _ ("para_base"), ovi_overflow_record_get_para_base (record), TRUE);
+    }
+  /* Only the classic AI Core block has a kernel code. */
+  if (unit == OVI_UNIT_AI_CORE)
+    add_field_u64 (self, _ ("kernel_code"), ovi_overflow_record_get_kernel_code (record), TRUE);
+  if (unit_has_block (unit))
+    add_field_u64 (self, _ ("Block index"), ovi_overflow_record_get_block_idx (record), FALSE);
   if (ovi_overflow_record_has_context (record))
     {
       add_field_u64 (self, _ ("Context id"), ovi_overflow_record_get_context_id (record), FALSE);

@@ -696,6 +696,40 @@ ovi_session_record_visible (OviSession *self, OviOverflowRecord *record)
   return ovi_session_in_selected_node (self, ovi_overflow_record_get_file (record));
 }
 
+/* A file that could not be read sits in the hierarchy its path gives, as
+ * the dump files beside it do. */
+gboolean
+ovi_session_problem_in_selected_node (OviSession *self, OviProblem *problem)
+{
+  const char *root;
+  g_autofree char *path = NULL;
+  char *values[4];
+  gboolean matches;
+
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (OVI_IS_PROBLEM (problem), FALSE);
+
+  if (self->selected_node == NULL)
+    return TRUE;
+  root = self->folder ? ovi_dump_folder_get_root_path (self->folder) : NULL;
+  if (root == NULL)
+    return TRUE;
+  /* A file opened on its own is the root, and its problems are named
+   * relative to its folder. */
+  if (g_file_test (root, G_FILE_TEST_IS_DIR))
+    path = g_build_filename (root, ovi_problem_get_file (problem), NULL);
+  else
+    {
+      g_autofree char *dir = g_path_get_dirname (root);
+      path = g_build_filename (dir, ovi_problem_get_file (problem), NULL);
+    }
+  ovi_path_infer_hierarchy (path, values);
+  matches = ovi_tree_node_matches_values (self->selected_node, (const char *const *) values);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    g_free (values[i]);
+  return matches;
+}
+
 OviDumpFile *
 ovi_session_find_file (OviSession *self, const char *path)
 {

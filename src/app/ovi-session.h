@@ -40,6 +40,7 @@ int ovi_session_get_unit_filter (OviSession *self);
 void ovi_session_set_unit_filter (OviSession *self, int unit);
 gboolean ovi_session_in_selected_node (OviSession *self, OviDumpFile *file);
 gboolean ovi_session_record_visible (OviSession *self, OviOverflowRecord *record);
+gboolean ovi_session_problem_in_selected_node (OviSession *self, OviProblem *problem);
 OviDumpFile *ovi_session_find_file (OviSession *self, const char *path);
 void ovi_session_ignore_op_type (OviSession *self, const char *op_type);
 

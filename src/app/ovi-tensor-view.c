@@ -25,14 +25,19 @@ struct _OviTensorView
   GtkLabel *message_label;
   GtkGrid *op_grid;
   GtkSpinner *spinner;
+  GtkStack *stack;
   GtkCheckButton *symlog_check;
   GtkDropDown *tensor_dropdown;
   GtkLabel *title_label;
 
   OviDumpFile *file;
-  OviAnalysis *located; /* what the locator buttons point into */
+  OviAnalysis *located;    /* what the locator buttons point into */
+  OviTensor *strip_tensor; /* the tensor whose values the strip shows */
+  gint64 strip_index;      /* the element the strip is centred on */
   GListStore *tensors;
   GCancellable *cancellable;
+  gboolean auto_pick; /* pick the first bad tensor once the summary is known */
+  gboolean picking;   /* the view itself is changing the selected tensor */
 };
 
 G_DEFINE_FINAL_TYPE (OviTensorView, ovi_tensor_view, GTK_TYPE_WIDGET)
@@ -92,15 +97,6 @@ format_position_in (const guint64 *shape, guint n_dims, gint64 index)
     g_string_append_printf (str, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
   g_string_append_c (str, ')');
   return g_string_free (g_steal_pointer (&str), FALSE);
-}
-
-static char *
-format_position (OviTensor *tensor, gint64 index)
-{
-  guint n_dims = 0;
-  const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
-
-  return format_position_in (shape, n_dims, index);
 }
 
 static void
@@ -200,12 +196,17 @@ either (gpointer unused, gboolean a, gboolean b)
   return a || b;
 }
 
-/* The values around element @index of @analysis, the bad one marked. */
+/* The values around element @index of @analysis: every NaN and ±Inf
+ * marked as an error, every saturated value as a warning, and the one the
+ * strip is centred on in bold. */
 static void
 show_neighbours (OviTensorView *self, OviAnalysis *analysis, gint64 index, guint64 count)
 {
   gint64 first = MAX (index - 4, 0), last = MIN (index + 4, (gint64) count - 1);
+  OviTensor *tensor = ovi_tensor_view_get_tensor (self);
+  double saturation = tensor ? ovi_dtype_max_finite (ovi_tensor_get_dtype (tensor)) : 0;
 
+  self->strip_index = index;
   clear_grid (self->neighbour_grid);
   for (gint64 i = first; i <= last; i++)
     {
@@ -223,8 +224,15 @@ show_neighbours (OviTensorView *self, OviAnalysis *analysis, gint64 index, guint
       gtk_widget_add_css_class (index_label, "dim-label");
       gtk_widget_add_css_class (index_label, "numeric");
       gtk_widget_add_css_class (value_label, "numeric");
-      if (i == index)
+      if (!isfinite (v))
         gtk_widget_add_css_class (value_label, "error");
+      else if (saturation > 0 && fabs (v) == saturation)
+        gtk_widget_add_css_class (value_label, "warning");
+      if (i == index)
+        {
+          gtk_widget_add_css_class (index_label, "heading");
+          gtk_widget_add_css_class (value_label, "heading");
+        }
       gtk_grid_attach (self->neighbour_grid, index_label, i - first, 0, 1, 1);
       gtk_grid_attach (self->neighbour_grid, value_label, i - first, 1, 1, 1);
     }
@@ -242,6 +250,51 @@ locate_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
                      ovi_analysis_get_stats (self->located)->count);
 }
 
+/* The headline under the histogram: the first non-finite value, in the
+ * analysis and the layout the strip shows, so both name the same element. */
+static void
+show_headline (OviTensorView *self, OviAnalysis *a, const guint64 *shape, guint n_dims)
+{
+  const OviStats *stats = ovi_analysis_get_stats (a);
+
+  if (stats->count == 0)
+    {
+      gtk_label_set_text (self->first_label,
+                          _ ("Empty tensor: it has no elements, so no values to show."));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "dim-label");
+    }
+  else if (stats->first_nonfinite >= 0)
+    {
+      g_autofree char *position = format_position_in (shape, n_dims, stats->first_nonfinite);
+      double value = ovi_analysis_value_at (a, stats->first_nonfinite);
+      g_autofree char *value_text =
+          isnan (value) ? g_strdup ("NaN") : g_strdup (value > 0 ? "+Inf" : "−Inf");
+      g_autofree char *text =
+          /* Translators: flat index, index per dimension, value (NaN or ±Inf) */
+          g_strdup_printf (_ ("First non-finite value at index %lld %s: %s"),
+                           (long long) stats->first_nonfinite, position, value_text);
+
+      gtk_label_set_text (self->first_label, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "error");
+    }
+  else if (stats->nan + stats->pos_inf + stats->neg_inf > 0)
+    {
+      /* Statistics mode: counts without positions. */
+      gtk_label_set_text (self->first_label,
+                          _ ("Some values are not finite; the statistics do not record where."));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "error");
+    }
+  else
+    {
+      gtk_label_set_text (self->first_label, _ ("All values are finite."));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "dim-label");
+    }
+}
+
 /* One button per kind of bad value: where the first one is, in the logical
  * layout when the tensor is stored in a device one. */
 static void
@@ -252,6 +305,10 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
   const guint64 *shape;
   guint n_dims;
   GtkWidget *child;
+  /* The strip starts where the headline points: the first non-finite
+   * value, or the first saturated one when all are finite. It stays where
+   * the user put it while the same tensor is recomputed (other bins). */
+  gint64 centre = s->first_nonfinite >= 0 ? s->first_nonfinite : s->first_saturated;
   const struct
   {
     const char *what;
@@ -262,7 +319,12 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
     { N_ ("First −Inf"), s->first_neg_inf },
     { N_ ("First saturated value"), s->first_saturated },
   };
-  gboolean shown = FALSE;
+
+  if (tensor == self->strip_tensor && self->strip_index >= 0 &&
+      self->strip_index < (gint64) s->count)
+    centre = self->strip_index;
+  g_set_object (&self->strip_tensor, tensor);
+  self->strip_index = -1;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->locate_box))))
     gtk_box_remove (self->locate_box, child);
@@ -292,13 +354,11 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
       gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "tensor.locate");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "x", kinds[k].index);
       gtk_box_append (self->locate_box, button);
-      if (!shown)
-        {
-          show_neighbours (self, a, kinds[k].index, s->count);
-          shown = TRUE;
-        }
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->locate_box), shown);
+  if (centre >= 0)
+    show_neighbours (self, a, centre, s->count);
+  gtk_widget_set_visible (GTK_WIDGET (self->locate_box), centre >= 0);
+  show_headline (self, a, shape, n_dims);
 }
 
 static void
@@ -327,29 +387,6 @@ show_stats (OviTensorView *self, OviTensor *tensor, const OviStats *stats)
   add_info (self, 3, 2, _ ("+Inf"), pos_inf);
   add_info (self, 4, 2, _ ("−Inf"), neg_inf);
   add_info (self, 5, 2, _ ("Saturated (±max)"), saturated);
-
-  if (stats->first_nonfinite >= 0)
-    {
-      g_autofree char *position = format_position (tensor, stats->first_nonfinite);
-      OviAnalysis *analysis = ovi_tensor_peek_analysis (tensor);
-      double value = analysis ? ovi_analysis_value_at (analysis, stats->first_nonfinite) : NAN;
-      g_autofree char *value_text =
-          isnan (value) ? g_strdup ("NaN") : g_strdup (value > 0 ? "+Inf" : "−Inf");
-      g_autofree char *text =
-          /* Translators: flat index, index per dimension, value (NaN or ±Inf) */
-          g_strdup_printf (_ ("First non-finite value at index %lld %s: %s"),
-                           (long long) stats->first_nonfinite, position, value_text);
-
-      gtk_label_set_text (self->first_label, text);
-      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "dim-label");
-      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "error");
-    }
-  else
-    {
-      gtk_label_set_text (self->first_label, _ ("All values are finite."));
-      gtk_widget_remove_css_class (GTK_WIDGET (self->first_label), "error");
-      gtk_widget_add_css_class (GTK_WIDGET (self->first_label), "dim-label");
-    }
 }
 
 static void
@@ -383,7 +420,11 @@ analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
   show_locator (self, tensor, ovi_tensor_result_get_analysis (analysis),
                 ovi_tensor_result_get_logical (analysis));
   ovi_histogram_view_clear (self->histogram);
-  if (ovi_tensor_result_get_histogram (analysis) != NULL)
+  if (ovi_analysis_get_stats (ovi_tensor_result_get_analysis (analysis))->count == 0 &&
+      !ovi_tensor_get_statistics_only (tensor))
+    /* No values: no axis made up around nothing, the headline says why. */
+    gtk_widget_set_visible (GTK_WIDGET (self->histogram), FALSE);
+  else if (ovi_tensor_result_get_histogram (analysis) != NULL)
     ovi_histogram_view_add_series_full (
         self->histogram, NULL, ovi_tensor_result_get_histogram (analysis),
         ovi_tensor_result_ref (analysis), (GDestroyNotify) ovi_tensor_result_unref);
@@ -413,6 +454,7 @@ refresh (OviTensorView *self)
   gtk_widget_set_visible (GTK_WIDGET (self->locate_box), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram), TRUE);
   set_busy (self, FALSE);
 
   if (tensor == NULL)
@@ -445,6 +487,9 @@ histogram_settings_changed (OviTensorView *self)
 static void
 selected_changed (OviTensorView *self)
 {
+  /* A tensor the user picked stays picked. */
+  if (!self->picking)
+    self->auto_pick = FALSE;
   refresh (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
 }
@@ -493,8 +538,11 @@ ovi_tensor_view_dispose (GObject *object)
   /* Unnamed template children are not unparented by the call above. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  if (self->file != NULL)
+    g_signal_handlers_disconnect_by_data (self->file, self);
   g_clear_object (&self->file);
   g_clear_object (&self->tensors);
+  g_clear_object (&self->strip_tensor);
   g_clear_pointer (&self->located, ovi_analysis_unref);
   G_OBJECT_CLASS (ovi_tensor_view_parent_class)->dispose (object);
 }
@@ -536,6 +584,7 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, message_label);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, op_grid);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, stack);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, symlog_check);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, tensor_dropdown);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, title_label);
@@ -556,12 +605,36 @@ ovi_tensor_view_init (OviTensorView *self)
   g_signal_connect_swapped (self->tensor_dropdown, "notify::selected",
                             G_CALLBACK (selected_changed), self);
   set_busy (self, FALSE);
+  self->strip_index = -1;
 }
 
 GtkWidget *
 ovi_tensor_view_new (void)
 {
   return g_object_new (OVI_TYPE_TENSOR_VIEW, NULL);
+}
+
+/* Opening an operator shows the tensor that went bad first (an origin's
+ * bad output, not its clean input 0); until the operator's summary
+ * arrives that is not known, so input 0 is shown and replaced when it
+ * does, unless a tensor was picked meanwhile. */
+static void
+pick_first_bad (OviTensorView *self)
+{
+  int index;
+
+  if (!self->auto_pick || self->file == NULL)
+    return;
+  if (!ovi_dump_file_get_summary (self->file))
+    return;
+  self->auto_pick = FALSE;
+  index = ovi_dump_file_first_abnormal_tensor (self->file);
+  if (index > 0)
+    {
+      self->picking = TRUE;
+      gtk_drop_down_set_selected (self->tensor_dropdown, index);
+      self->picking = FALSE;
+    }
 }
 
 void
@@ -574,6 +647,8 @@ ovi_tensor_view_set_file (OviTensorView *self, OviDumpFile *file)
 
   if (file == self->file)
     return;
+  if (self->file != NULL)
+    g_signal_handlers_disconnect_by_data (self->file, self);
   g_set_object (&self->file, file);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILE]);
 
@@ -591,9 +666,18 @@ ovi_tensor_view_set_file (OviTensorView *self, OviDumpFile *file)
   else
     gtk_label_set_text (self->title_label, _ ("No operator selected"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->tensor_dropdown), tensors && tensors->len > 0);
+  gtk_stack_set_visible_child_name (self->stack, file ? "tensor" : "empty");
 
-  ovi_tensor_view_select_tensor (self, 0);
+  self->picking = TRUE;
+  if (tensors != NULL && tensors->len > 0)
+    gtk_drop_down_set_selected (self->tensor_dropdown, 0);
+  self->picking = FALSE;
+  self->auto_pick = file != NULL;
+  if (file != NULL)
+    g_signal_connect_object (file, "notify::analyzed", G_CALLBACK (pick_first_bad), self,
+                             G_CONNECT_SWAPPED);
   refresh (self);
+  pick_first_bad (self);
 }
 
 OviDumpFile *
@@ -608,6 +692,7 @@ ovi_tensor_view_select_tensor (OviTensorView *self, guint position)
 {
   g_return_if_fail (OVI_IS_TENSOR_VIEW (self));
 
+  self->auto_pick = FALSE;
   if (position < g_list_model_get_n_items (G_LIST_MODEL (self->tensors)))
     gtk_drop_down_set_selected (self->tensor_dropdown, position);
 }

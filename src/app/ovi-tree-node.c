@@ -235,6 +235,18 @@ ovi_tree_node_clear_counts (OviTreeNode *self)
     }
 }
 
+/* @values: time, device, model and iteration, as a file has them. */
+gboolean
+ovi_tree_node_matches_values (OviTreeNode *self, const char *const *values)
+{
+  g_return_val_if_fail (OVI_IS_TREE_NODE (self), FALSE);
+
+  for (guint i = 0; i < N_LEVELS; i++)
+    if (self->values[i] != NULL && g_strcmp0 (self->values[i], values[i]) != 0)
+      return FALSE;
+  return TRUE;
+}
+
 gboolean
 ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file)
 {
@@ -245,8 +257,5 @@ ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file)
   if (file == NULL)
     return self->level == OVI_TREE_LEVEL_ROOT;
   file_values (file, values);
-  for (guint i = 0; i < N_LEVELS; i++)
-    if (self->values[i] != NULL && g_strcmp0 (self->values[i], values[i]) != 0)
-      return FALSE;
-  return TRUE;
+  return ovi_tree_node_matches_values (self, values);
 }

@@ -29,5 +29,6 @@ OviTreeNode *ovi_tree_node_add_file (OviTreeNode *self, OviDumpFile *file);
 void ovi_tree_node_clear_counts (OviTreeNode *self);
 void ovi_tree_node_add_record (OviTreeNode *self, OviDumpFile *file);
 gboolean ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file);
+gboolean ovi_tree_node_matches_values (OviTreeNode *self, const char *const *values);
 
 G_END_DECLS

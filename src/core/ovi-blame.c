@@ -320,6 +320,41 @@ ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
 }
 
 /**
+ * ovi_dump_file_first_abnormal_tensor:
+ *
+ * The tensor that went bad first: of the inputs and outputs, in the
+ * order of ovi_dump_file_get_tensors(), the first holding NaN, an infinity
+ * or a saturated value. Reads nothing: it needs the summary.
+ *
+ * Returns: its index, or -1 when none is abnormal or the operator is not
+ *   summarised yet
+ */
+int
+ovi_dump_file_first_abnormal_tensor (OviDumpFile *file)
+{
+  GPtrArray *tensors;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (file), -1);
+
+  if (ovi_dump_file_get_summary (file) == NULL)
+    return -1;
+  tensors = ovi_dump_file_get_tensors (file);
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+    {
+      OviTensor *tensor = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (tensor);
+      OviAnalysis *analysis;
+
+      if (kind != OVI_TENSOR_INPUT && kind != OVI_TENSOR_OUTPUT)
+        continue;
+      analysis = ovi_tensor_peek_analysis (tensor);
+      if (analysis != NULL && ovi_stats_is_abnormal (ovi_analysis_get_stats (analysis)))
+        return (int) i;
+    }
+  return -1;
+}
+
+/**
  * ovi_op_summary_is_abnormal:
  * Returns: whether any input or output holds NaN, an infinity or a
  *   saturated value

@@ -37,6 +37,7 @@ typedef struct
 gboolean ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable);
 const OviOpSummary *ovi_dump_file_get_summary (OviDumpFile *file);
 gboolean ovi_op_summary_is_abnormal (const OviOpSummary *summary);
+int ovi_dump_file_first_abnormal_tensor (OviDumpFile *file);
 
 /* False positives: operators to leave out of "first overflow" and of the
  * origins, matched by type or name with glob patterns. */

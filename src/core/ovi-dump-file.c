@@ -772,6 +772,14 @@ read_header (OviDumpFile *self, int fd, GError **error)
     g_propagate_error (error, g_steal_pointer (&old_error));
   else if (new_error)
     g_propagate_error (error, g_steal_pointer (&new_error));
+  else if (self->file_name.kind == OVI_FILE_KIND_NONE)
+    /* A file opened on its own whatever its name (a text file, a log...):
+     * an impossible header length, no dump message and no dump name say
+     * it is something else, not a damaged dump. */
+    g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NOT_A_DUMP,
+                         _ ("not a dump file: its name does not follow the dump file naming "
+                            "(op_type.op_name.task_id.stream_id.timestamp) and its content is "
+                            "neither a dump header nor a dump message"));
   else
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,
                  _ ("header length %" PRIu64 " is larger than the file (%" PRIu64
@@ -870,24 +878,26 @@ all_digits (const char *s, guint min_length)
   return n >= min_length;
 }
 
-/* The hierarchy time / device / model / iteration from the folders above the
+/**
+ * ovi_path_infer_hierarchy:
+ * @path: a file's path, absolute or below the opened folder
+ * @values: (out caller-allocates) (array fixed-size=4): time, device, model
+ *   and iteration, "" where the path has no such level; free each
+ *
+ * The hierarchy time / device / model / iteration from the folders above the
  * file (dump-format.md section 1): the iteration is the folder holding the
  * file, the time folder is the last one of 12 or more digits, the device
  * follows it, and whatever lies between device and iteration is the model
- * (model_name/model_id on current CANN versions). */
-static void
-infer_hierarchy (OviDumpFile *self)
+ * (model_name/model_id on current CANN versions).
+ */
+void
+ovi_path_infer_hierarchy (const char *path, char *values[4])
 {
-  g_autofree char *dir = g_path_get_dirname (self->path);
+  g_autofree char *dir = g_path_get_dirname (path);
   g_auto (GStrv) parts = ovi_path_split (dir);
   int n = g_strv_length (parts), last = n - 1, t = -1;
+  char *time = NULL, *device = NULL, *model = NULL;
 
-  g_clear_pointer (&self->time, g_ref_string_release);
-  g_clear_pointer (&self->device, g_ref_string_release);
-  g_clear_pointer (&self->model, g_ref_string_release);
-  g_clear_pointer (&self->iteration, g_ref_string_release);
-
-  self->iteration = g_ref_string_new (n > 0 ? parts[last] : "");
   for (int i = last - 1; i >= 0; i--)
     if (all_digits (parts[i], 12))
       {
@@ -897,30 +907,45 @@ infer_hierarchy (OviDumpFile *self)
 
   if (t >= 0)
     {
-      self->time = g_ref_string_new (parts[t]);
-      self->device = g_ref_string_new (t + 1 < last ? parts[t + 1] : "");
+      time = g_strdup (parts[t]);
+      device = g_strdup (t + 1 < last ? parts[t + 1] : "");
       if (t + 2 < last)
         {
           char *saved = parts[last];
           parts[last] = NULL;
-          g_autofree char *model = g_strjoinv ("/", parts + t + 2);
-          self->model = g_ref_string_new (model);
+          model = g_strjoinv ("/", parts + t + 2);
           parts[last] = saved;
         }
     }
   else if (last >= 1 && all_digits (parts[last - 1], 1))
     {
-      self->model = g_ref_string_new (parts[last - 1]);
+      model = g_strdup (parts[last - 1]);
       if (last >= 2 && all_digits (parts[last - 2], 1))
-        self->device = g_ref_string_new (parts[last - 2]);
+        device = g_strdup (parts[last - 2]);
     }
 
-  if (!self->time)
-    self->time = g_ref_string_new ("");
-  if (!self->device)
-    self->device = g_ref_string_new ("");
-  if (!self->model)
-    self->model = g_ref_string_new ("");
+  values[0] = time ? time : g_strdup ("");
+  values[1] = device ? device : g_strdup ("");
+  values[2] = model ? model : g_strdup ("");
+  values[3] = g_strdup (n > 0 ? parts[last] : "");
+}
+
+static void
+infer_hierarchy (OviDumpFile *self)
+{
+  char *values[4];
+
+  ovi_path_infer_hierarchy (self->path, values);
+  g_clear_pointer (&self->time, g_ref_string_release);
+  g_clear_pointer (&self->device, g_ref_string_release);
+  g_clear_pointer (&self->model, g_ref_string_release);
+  g_clear_pointer (&self->iteration, g_ref_string_release);
+  self->time = g_ref_string_new (values[0]);
+  self->device = g_ref_string_new (values[1]);
+  self->model = g_ref_string_new (values[2]);
+  self->iteration = g_ref_string_new (values[3]);
+  for (guint i = 0; i < 4; i++)
+    g_free (values[i]);
 }
 
 /**

@@ -47,6 +47,7 @@ GPtrArray *ovi_dump_file_get_slices (OviDumpFile *self);
 gboolean ovi_dump_file_get_is_slice (OviDumpFile *self);
 void ovi_dump_file_set_location (OviDumpFile *self, const char *relative_path);
 GBytes *ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
+void ovi_path_infer_hierarchy (const char *path, char *values[4]);
 GBytes *
 ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint index, GError **error);
 

@@ -1176,20 +1176,29 @@ is_ignored (OviDumpFolder *self, OviDumpFile *op)
 }
 
 /* Positions in first-overflow order; the first record not ignored is the
- * first overflow. */
+ * first overflow. Each record's gap is to the record before it in the same
+ * run, device and model: other devices run at the same time, and other
+ * runs at other times. */
 static void
 number_records (OviDumpFolder *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->records));
   gboolean first_seen = FALSE;
+  g_autoptr (GHashTable) last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (G_LIST_MODEL (self->records), i);
       gboolean ignored = is_ignored (self, ovi_overflow_record_get_op (r));
+      OviDumpFile *file = ovi_overflow_record_get_file (r);
+      char *key = g_strjoin ("\n", ovi_dump_file_get_time (file), ovi_dump_file_get_device (file),
+                             ovi_dump_file_get_model (file), NULL);
 
       ovi_overflow_record_set_position (r, i);
       ovi_overflow_record_set_marks (r, ignored, !ignored && !first_seen);
+      ovi_overflow_record_set_previous (r, g_hash_table_lookup (last, key));
+      /* The list holds the records, so the table need not. */
+      g_hash_table_insert (last, key, r);
       first_seen |= !ignored;
     }
 }

@@ -22,6 +22,7 @@ typedef enum
   OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
   OVI_DUMP_FILE_ERROR_NANO,
   OVI_DUMP_FILE_ERROR_CHANGED,
+  OVI_DUMP_FILE_ERROR_NOT_A_DUMP, /* neither a dump name nor a dump layout */
 } OviDumpFileError;
 
 typedef enum

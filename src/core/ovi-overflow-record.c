@@ -31,6 +31,8 @@ struct _OviOverflowRecord
   guint position;
   gboolean ignored; /* its operator is on the user's ignore list */
   gboolean first;   /* the first overflow that is not ignored */
+  gboolean has_gap; /* a record of the same run and device comes before it */
+  gint64 gap;       /* microseconds since that record */
   OviRecordSource source;
 };
 
@@ -59,6 +61,8 @@ enum
   PROP_IGNORED,
   PROP_SOURCE,
   PROP_SOURCE_NAME,
+  PROP_HAS_GAP,
+  PROP_GAP,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -172,6 +176,12 @@ ovi_overflow_record_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_SOURCE_NAME:
       g_value_set_string (value, ovi_record_source_name (self->source));
       break;
+    case PROP_HAS_GAP:
+      g_value_set_boolean (value, self->has_gap);
+      break;
+    case PROP_GAP:
+      g_value_set_int64 (value, self->gap);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -213,6 +223,11 @@ ovi_overflow_record_class_init (OviOverflowRecordClass *klass)
   properties[PROP_SOURCE] = g_param_spec_enum ("source", NULL, NULL, OVI_TYPE_RECORD_SOURCE,
                                                OVI_RECORD_SOURCE_OVERFLOW_FILE, flags);
   STR (PROP_SOURCE_NAME, "source-name");
+  /* The time since the previous overflow of the same run and device. */
+  properties[PROP_HAS_GAP] =
+      g_param_spec_boolean ("has-gap", NULL, NULL, FALSE, flags | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_GAP] = g_param_spec_int64 ("gap", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                                             flags | G_PARAM_EXPLICIT_NOTIFY);
 #undef U64
 #undef STR
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -920,6 +935,56 @@ ovi_overflow_record_set_marks (OviOverflowRecord *self, gboolean ignored, gboole
     {
       self->first = first;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IS_FIRST]);
+    }
+}
+
+/**
+ * ovi_overflow_record_get_gap:
+ * @gap: (out) (optional): microseconds since the previous record, negative
+ *   when its file's timestamp is the later one
+ *
+ * Returns: whether a record of the same run, device and model comes before
+ *   this one in first-overflow order (set when the records are numbered)
+ */
+gboolean
+ovi_overflow_record_get_gap (OviOverflowRecord *self, gint64 *gap)
+{
+  g_return_val_if_fail (OVI_IS_OVERFLOW_RECORD (self), FALSE);
+  if (gap != NULL)
+    *gap = self->has_gap ? self->gap : 0;
+  return self->has_gap;
+}
+
+/**
+ * ovi_overflow_record_set_previous:
+ * @previous: (nullable): the record before this one in first-overflow
+ *   order, of the same run, device and model
+ */
+void
+ovi_overflow_record_set_previous (OviOverflowRecord *self, OviOverflowRecord *previous)
+{
+  gboolean has_gap = previous != NULL;
+  gint64 gap = 0;
+
+  g_return_if_fail (OVI_IS_OVERFLOW_RECORD (self));
+
+  if (previous != NULL)
+    {
+      guint64 t = ovi_dump_file_get_timestamp (self->file);
+      guint64 p = ovi_dump_file_get_timestamp (previous->file);
+
+      gap = t >= p ? (gint64) MIN (t - p, (guint64) G_MAXINT64)
+                   : -(gint64) MIN (p - t, (guint64) G_MAXINT64);
+    }
+  if (self->has_gap != has_gap)
+    {
+      self->has_gap = has_gap;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_GAP]);
+    }
+  if (self->gap != gap)
+    {
+      self->gap = gap;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GAP]);
     }
 }
 

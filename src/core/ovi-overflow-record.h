@@ -79,6 +79,8 @@ void ovi_overflow_record_set_position (OviOverflowRecord *self, guint position);
 gboolean ovi_overflow_record_get_is_first (OviOverflowRecord *self);
 gboolean ovi_overflow_record_get_ignored (OviOverflowRecord *self);
 void ovi_overflow_record_set_marks (OviOverflowRecord *self, gboolean ignored, gboolean first);
+gboolean ovi_overflow_record_get_gap (OviOverflowRecord *self, gint64 *gap);
+void ovi_overflow_record_set_previous (OviOverflowRecord *self, OviOverflowRecord *previous);
 int ovi_overflow_record_compare (OviOverflowRecord *a, OviOverflowRecord *b);
 OviDumpFile *ovi_overflow_match_op (OviOverflowRecord *record, GPtrArray *op_files);
 

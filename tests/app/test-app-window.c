@@ -10,6 +10,7 @@
 #include "ovi-format.h"
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
+#include <time.h>
 
 /* UI tests: open the example dump folder in a real window and check what a
  * user sees.  Skipped when there is no display.  With OVI_SCREENSHOT_DIR set,
@@ -1684,6 +1685,741 @@ test_compare_iterations (Fixture *f, gconstpointer data)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (f->window->view_stack), ==, "operators");
 }
 
+/* --- honest in every state ----------------------------------------------- */
+
+/* The first widget of @type below @widget, depth first. */
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_descendant (child, type)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The AdwActionRow titled @title below @widget. */
+static GtkWidget *
+find_row (GtkWidget *widget, const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (ADW_IS_ACTION_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        return child;
+      if ((found = find_row (child, title)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The value of the record view's field @title, NULL when it has no such
+ * row; @button_out: its copy button. */
+static const char *
+field_value (OviRecordView *view, const char *title, GtkWidget **button_out)
+{
+  GtkWidget *row = find_row (GTK_WIDGET (view), title);
+  GtkWidget *label = NULL;
+
+  if (row == NULL)
+    return NULL;
+  /* The value is the numeric label; the title is not. */
+  {
+    GPtrArray *stack = g_ptr_array_new ();
+
+    g_ptr_array_add (stack, row);
+    while (stack->len > 0 && label == NULL)
+      {
+        GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+
+        if (GTK_IS_LABEL (w) && gtk_widget_has_css_class (w, "numeric"))
+          label = w;
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (stack, c);
+      }
+    g_ptr_array_unref (stack);
+  }
+  if (button_out)
+    *button_out = find_descendant (row, GTK_TYPE_BUTTON);
+  return label ? gtk_label_get_text (GTK_LABEL (label)) : NULL;
+}
+
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (widget));
+  GValue value = G_VALUE_INIT;
+  char *text = NULL;
+
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  if (gdk_content_provider_get_value (content, &value, NULL))
+    text = g_value_dup_string (&value);
+  g_value_unset (&value);
+  return text;
+}
+
+/* The local date and time of a dump timestamp, worked out here with the C
+ * library rather than with GLib as the app does. */
+static char *
+expected_local_time (guint64 timestamp)
+{
+  time_t seconds = (time_t) (timestamp / 1000000);
+  struct tm tm;
+  char text[64];
+
+  g_assert_nonnull (localtime_r (&seconds, &tm));
+  strftime (text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
+  return g_strdup_printf ("%s.%06u", text, (guint) (timestamp % 1000000));
+}
+
+/* Timestamps read as local dates in the table and the record view, with
+ * the raw microseconds in the tooltip and on the clipboard, and the time
+ * since the previous overflow of the run beside them. */
+static void
+test_local_time_and_gap (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+  OviRecordView *details = ovi_window_get_record_details (f->window);
+  g_autoptr (OviOverflowRecord) first = g_list_model_get_item (records, 0);
+  g_autoptr (OviOverflowRecord) second = g_list_model_get_item (records, 1);
+  guint64 t1 = ovi_dump_file_get_timestamp (ovi_overflow_record_get_file (first));
+  guint64 t2 = ovi_dump_file_get_timestamp (ovi_overflow_record_get_file (second));
+  g_autofree char *date1 = expected_local_time (t1);
+  g_autofree char *date2 = expected_local_time (t2);
+  g_autofree char *raw2 = g_strdup_printf ("%" G_GUINT64_FORMAT, t2);
+  g_autoptr (GPtrArray) rows = visible_rows (view);
+  GtkWidget *copy = NULL;
+
+  /* The example's first two records are 300 µs apart in iteration 3, the
+   * third a minute later in iteration 4 (file names ...0500000250,
+   * ...0500000550 and ...0560000150). */
+  g_assert_cmpuint (t1, ==, G_GUINT64_CONSTANT (1764670500000250));
+  g_assert_cmpuint (t2 - t1, ==, 300);
+  {
+    g_autofree char *time_cell = cell (rows, 0, 8);
+    g_autofree char *gap1 = cell (rows, 0, 9);
+    g_autofree char *gap2 = cell (rows, 1, 9);
+    g_autofree char *gap3 = cell (rows, 2, 9);
+
+    g_assert_cmpstr (time_cell, ==, date1);
+    /* The first overflow of the run has nothing before it. */
+    g_assert_cmpstr (gap1, ==, "");
+    g_assert_cmpstr (gap2, ==, "+300 µs");
+    g_assert_cmpstr (gap3, ==, "+60.0 s");
+  }
+
+  /* The record view: the date, the raw value in its tooltip and copy
+   * button, and the gap. */
+  g_assert_true (ovi_window_select_record (f->window, second));
+  settle (100);
+  g_assert_cmpstr (field_value (details, "Time", &copy), ==, date2);
+  {
+    GtkWidget *row = find_row (GTK_WIDGET (details), "Time");
+    g_autofree char *copied = NULL;
+    gboolean tooltip_found = FALSE;
+
+    /* The value label's tooltip is the raw number. */
+    {
+      GPtrArray *stack = g_ptr_array_new ();
+
+      g_ptr_array_add (stack, row);
+      while (stack->len > 0)
+        {
+          GtkWidget *w = g_ptr_array_steal_index (stack, stack->len - 1);
+
+          if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), date2) == 0)
+            {
+              g_assert_cmpstr (gtk_widget_get_tooltip_text (w), ==, raw2);
+              tooltip_found = TRUE;
+            }
+          for (GtkWidget *c = gtk_widget_get_first_child (w); c;
+               c = gtk_widget_get_next_sibling (c))
+            g_ptr_array_add (stack, c);
+        }
+      g_ptr_array_unref (stack);
+    }
+    g_assert_true (tooltip_found);
+    g_assert_nonnull (copy);
+    g_signal_emit_by_name (copy, "clicked");
+    copied = clipboard_text (copy);
+    g_assert_cmpstr (copied, ==, raw2);
+  }
+  g_assert_cmpstr (field_value (details, "Since previous overflow", NULL), ==, "+300 µs");
+
+  /* The first overflow has no gap row. */
+  g_assert_true (ovi_window_select_record (f->window, first));
+  settle (100);
+  g_assert_cmpstr (field_value (details, "Time", NULL), ==, date1);
+  g_assert_null (field_value (details, "Since previous overflow", NULL));
+}
+
+/* DHA and L2 atomic-add blocks have no kernel code and no block index
+ * (dump-format.md section 4): their records show neither; the AI Core
+ * record still shows both. */
+static void
+test_atomic_add_fields (Fixture *f, gconstpointer data)
+{
+  GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
+  OviRecordView *details = ovi_window_get_record_details (f->window);
+  guint seen = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviUnit unit = ovi_overflow_record_get_unit (record);
+
+      g_assert_true (ovi_window_select_record (f->window, record));
+      settle (50);
+      g_test_message ("%s: kernel_code %s, block %s", ovi_overflow_record_get_unit_name (record),
+                      field_value (details, "kernel_code", NULL),
+                      field_value (details, "Block index", NULL));
+      if (unit == OVI_UNIT_DHA_ATOMIC_ADD || unit == OVI_UNIT_L2_ATOMIC_ADD)
+        {
+          g_assert_null (field_value (details, "kernel_code", NULL));
+          g_assert_null (field_value (details, "Block index", NULL));
+          /* What they do have stays. */
+          g_assert_nonnull (field_value (details, "pc_start", NULL));
+          g_assert_nonnull (field_value (details, "para_base", NULL));
+          seen |= unit == OVI_UNIT_DHA_ATOMIC_ADD ? 1 : 2;
+        }
+      else if (unit == OVI_UNIT_AI_CORE)
+        {
+          g_assert_nonnull (field_value (details, "kernel_code", NULL));
+          g_assert_nonnull (field_value (details, "Block index", NULL));
+          seen |= 4;
+        }
+    }
+  /* The example has all three units. */
+  g_assert_cmpuint (seen, ==, 7);
+}
+
+/* The Problems page follows the sidebar: the example's one unreadable
+ * file is in iteration 10, so iteration 3 lists nothing and iteration 10
+ * lists it. */
+static void
+test_problems_follow_node (Fixture *f, gconstpointer data)
+{
+  GListModel *tree = ovi_window_get_tree_model (f->window);
+  GtkColumnView *view =
+      ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
+  GListModel *problems = ovi_dump_folder_get_problems (ovi_window_get_folder (f->window));
+  g_autoptr (OviProblem) problem = NULL;
+  guint checked = 0;
+
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
+  problem = g_list_model_get_item (problems, 0);
+  g_assert_true (
+      g_str_has_prefix (ovi_problem_get_file (problem), "20261202101500/0/resnet50_train/11/10/"));
+  ovi_window_show_page (f->window, "problems");
+  for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (tree, i);
+      g_autoptr (OviTreeNode) node = gtk_tree_list_row_get_item (row);
+      const char *label = ovi_tree_node_get_label (node);
+      g_autoptr (GPtrArray) rows = NULL;
+
+      ovi_window_select_tree_row (f->window, i);
+      settle (100);
+      rows = visible_rows (view);
+      g_test_message ("%s: %u problems", label, rows->len);
+      if (g_strcmp0 (label, "Iteration 10") == 0 ||
+          ovi_tree_node_get_level (node) < OVI_TREE_LEVEL_ITERATION)
+        {
+          g_autofree char *file = NULL;
+
+          g_assert_cmpuint (rows->len, ==, 1);
+          file = cell (rows, 0, 0);
+          g_assert_cmpstr (file, ==, ovi_problem_get_file (problem));
+          checked |= 1;
+        }
+      else
+        {
+          g_assert_cmpuint (rows->len, ==, 0);
+          checked |= 2;
+        }
+    }
+  g_assert_cmpuint (checked, ==, 3);
+}
+
+/* A text file opened directly is "not a dump file", on the Problems page,
+ * not a header length. */
+static void
+test_stray_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->tmpdir, "notes.txt", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GtkColumnView *view =
+      ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *reason = NULL;
+
+  g_assert_true (
+      g_file_set_contents (path, "Loss went up after step 3, check the run\n", -1, NULL));
+  ovi_window_open_file (f->window, file);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  ovi_window_show_page (f->window, "problems");
+  settle (200);
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, ==, 1);
+  name = cell (rows, 0, 0);
+  reason = cell (rows, 0, 1);
+  g_test_message ("%s: %s", name, reason);
+  g_assert_cmpstr (name, ==, "notes.txt");
+  g_assert_true (g_str_has_prefix (reason, "not a dump file"));
+  g_assert_null (strstr (reason, "header length"));
+
+  /* The Overflows page, shown first, says so too. */
+  {
+    OviOverflowsPage *page = ovi_window_get_overflows_page (f->window);
+    AdwStatusPage *empty = ADW_STATUS_PAGE (gtk_widget_get_template_child (
+        GTK_WIDGET (page), OVI_TYPE_OVERFLOWS_PAGE, "record_empty_page"));
+
+    g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "empty");
+    g_assert_cmpstr (adw_status_page_get_title (empty), ==, "File Not Read");
+    g_assert_true (
+        g_str_has_prefix (adw_status_page_get_description (empty), "notes.txt: not a dump file"));
+  }
+  g_unlink (path);
+}
+
+/* Selects @file's row in the operators table, as a click does. */
+static void
+select_op_row (OviWindow *window, OviDumpFile *file)
+{
+  GtkColumnView *view = ovi_window_get_op_view (window);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (view));
+  GListModel *model = G_LIST_MODEL (selection);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr (OviDumpFile) item = g_list_model_get_item (model, i);
+
+      if (item == file)
+        {
+          gtk_single_selection_set_selected (selection, i);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* The label of the tensor the drop-down shows. */
+static char *
+shown_tensor_label (OviTensorView *view)
+{
+  GtkDropDown *dropdown = GTK_DROP_DOWN (tensor_view_child (view, "tensor_dropdown"));
+  gpointer item = gtk_drop_down_get_selected_item (dropdown);
+
+  return item ? ovi_tensor_dup_label (item) : NULL;
+}
+
+/* Opening an operator shows the tensor that went bad first: the origin
+ * Cast's float16 output with its +Inf values, not its clean input 0; a
+ * propagating operator its first bad input; a clean one its input 0. */
+static void
+test_open_shows_bad_tensor (Fixture *f, gconstpointer data)
+{
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviDumpFile *origin = ovi_overflow_record_get_op (find_record (f->window, 272));
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (f->window));
+  OviDumpFile *clean = NULL, *propagated = NULL;
+  guint bad_input = 0;
+
+  g_assert_cmpint (ovi_dump_file_peek_blame (origin), ==, OVI_BLAME_ORIGIN);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+      OviBlame blame = ovi_dump_file_peek_blame (file);
+
+      if (blame == OVI_BLAME_NORMAL && clean == NULL)
+        clean = file;
+      if (blame == OVI_BLAME_PROPAGATED && propagated == NULL)
+        propagated = file;
+    }
+  g_assert_nonnull (clean);
+  g_assert_nonnull (propagated);
+  /* Its first input with abnormal values, worked out from its tensors. */
+  {
+    GPtrArray *tensors = ovi_dump_file_get_tensors (propagated);
+
+    for (bad_input = 0; bad_input < tensors->len; bad_input++)
+      {
+        g_autoptr (OviAnalysis) a =
+            ovi_tensor_analyze (g_ptr_array_index (tensors, bad_input), NULL);
+        const OviStats *s = ovi_analysis_get_stats (a);
+
+        if (s->nan + s->pos_inf + s->neg_inf + s->saturated > 0)
+          break;
+      }
+    g_assert_cmpint (ovi_tensor_get_kind (g_ptr_array_index (tensors, bad_input)), ==,
+                     OVI_TENSOR_INPUT);
+  }
+
+  ovi_window_show_page (f->window, "operators");
+  settle (200);
+
+  select_op_row (f->window, origin);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  settle (50);
+  {
+    g_autofree char *label = shown_tensor_label (tensor_view);
+
+    g_assert_cmpstr (label, ==, "output 0");
+    g_assert_cmpstr (tensor_info (tensor_view, "Data type"), ==, "float16");
+    g_assert_true (g_str_has_prefix (tensor_info (tensor_view, "+Inf"), "20 (first at "));
+  }
+
+  select_op_row (f->window, propagated);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  {
+    g_autofree char *label = shown_tensor_label (tensor_view);
+    g_autofree char *expected = ovi_tensor_dup_label (
+        g_ptr_array_index (ovi_dump_file_get_tensors (propagated), bad_input));
+
+    g_assert_cmpstr (label, ==, expected);
+  }
+
+  select_op_row (f->window, clean);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  {
+    g_autofree char *label = shown_tensor_label (tensor_view);
+
+    g_assert_cmpstr (label, ==, "input 0");
+  }
+}
+
+/* The strip of values: its bold (centred) index and value. */
+static void
+strip_centre (OviTensorView *view, const char **index, const char **value)
+{
+  GtkGrid *grid = GTK_GRID (tensor_view_child (view, "neighbour_grid"));
+
+  *index = *value = NULL;
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (grid)));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_has_css_class (child, "heading"))
+      {
+        int column, row;
+
+        gtk_grid_query_child (grid, child, &column, &row, NULL, NULL);
+        if (row == 0)
+          *index = gtk_label_get_text (GTK_LABEL (child));
+        else
+          *value = gtk_label_get_text (GTK_LABEL (child));
+      }
+}
+
+/* The CSS classes of the strip's value label under index @index. */
+static GtkWidget *
+strip_value (OviTensorView *view, const char *index)
+{
+  GtkGrid *grid = GTK_GRID (tensor_view_child (view, "neighbour_grid"));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid)); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int column, row;
+
+      gtk_grid_query_child (grid, child, &column, &row, NULL, NULL);
+      if (row == 0 && g_strcmp0 (gtk_label_get_text (GTK_LABEL (child)), index) == 0)
+        return gtk_grid_get_child_at (grid, column, 1);
+    }
+  return NULL;
+}
+
+/* A float16 output whose first bad value is a +Inf before a NaN: the
+ * headline and the strip both name index 2; a locator button moves the
+ * strip, and more bins do not move it back; NaN and ±Inf are marked as
+ * errors in the strip and 65504 as saturated. */
+static void
+test_locator_agrees (Fixture *f, gconstpointer data)
+{
+  static const double v[] = { 1, 2, INFINITY, 4, NAN, 6, -INFINITY, 65504 };
+  const guint64 shape[] = { 8 };
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/mul");
+  g_autofree char *path = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
+  g_autoptr (GError) error = NULL;
+  OviTensorView *view = OVI_TENSOR_VIEW (ovi_tensor_view_new ());
+  GtkWidget *window = gtk_window_new ();
+  GtkSpinButton *bins = GTK_SPIN_BUTTON (tensor_view_child (view, "bins_spin"));
+  const char *index, *value;
+
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT16, shape, 1,
+                   (double[]){ 1, 2, 3, 4, 5, 6, 7, 8 });
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 1, v);
+  path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
+  file = ovi_dump_file_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ovi_dump_file_summarize (file, NULL));
+
+  /* The window below takes the focus from the main one, whose followed
+   * folder would then notify of records a watch pass reports: pause it. */
+  ovi_session_set_live (ovi_window_get_session (f->window), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 800);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  ovi_tensor_view_set_file (view, file);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  settle (50);
+
+  /* The bad output, not the clean input, is what opens. */
+  g_assert_cmpint (ovi_tensor_get_kind (ovi_tensor_view_get_tensor (view)), ==, OVI_TENSOR_OUTPUT);
+  g_assert_cmpstr (label_text (view, "first_label"), ==,
+                   "First non-finite value at index 2 (2): +Inf");
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "2");
+  g_assert_cmpstr (value, ==, "+Inf");
+
+  /* Every non-finite value is an error in the strip, the saturated one a
+   * warning, a plain one neither. */
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "2"), "error"));
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "4"), "error"));
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "6"), "error"));
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "5"), "numeric"));
+  g_assert_false (gtk_widget_has_css_class (strip_value (view, "5"), "error"));
+  g_assert_false (gtk_widget_has_css_class (strip_value (view, "5"), "warning"));
+  g_assert_false (gtk_widget_has_css_class (strip_value (view, "2"), "warning"));
+
+  /* "First NaN at 4 (4)", as the user clicks it. */
+  gtk_widget_activate_action (GTK_WIDGET (view), "tensor.locate", "x", (gint64) 4);
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "4");
+  g_assert_cmpstr (value, ==, "NaN");
+
+  /* More bins recompute the histogram; the strip stays on the NaN. */
+  gtk_spin_button_set_value (bins, gtk_spin_button_get_value (bins) + 4);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  settle (50);
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "4");
+  g_assert_cmpstr (value, ==, "NaN");
+  g_assert_true (gtk_widget_has_css_class (strip_value (view, "7"), "warning"));
+  g_assert_cmpstr (label_text (view, "first_label"), ==,
+                   "First non-finite value at index 2 (2): +Inf");
+
+  /* Another tensor and back: the strip starts at the first bad value again. */
+  ovi_tensor_view_select_tensor (view, 0);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (view, "neighbour_grid")));
+  ovi_tensor_view_select_tensor (view, 1);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+  strip_centre (view, &index, &value);
+  g_assert_cmpstr (index, ==, "2");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (50);
+  g_unlink (path);
+}
+
+/* No operator selected: a status page says what to do, and no tensor
+ * menu, bin controls or empty histogram are shown. */
+static void
+assert_empty_state (OviTensorView *view)
+{
+  GtkStack *stack = GTK_STACK (tensor_view_child (view, "stack"));
+  AdwStatusPage *page = ADW_STATUS_PAGE (gtk_stack_get_child_by_name (stack, "empty"));
+
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "empty");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, "No Operator Selected");
+  g_assert_nonnull (strstr (adw_status_page_get_description (page), "Select an operator"));
+  g_assert_false (gtk_widget_get_mapped (tensor_view_child (view, "tensor_dropdown")));
+  g_assert_false (gtk_widget_get_mapped (tensor_view_child (view, "bins_spin")));
+  g_assert_false (gtk_widget_get_mapped (tensor_view_child (view, "histogram")));
+}
+
+/* With no operator selected the Operators page shows an empty state;
+ * "Abnormal Only" hiding the selected operator clears the selection, so
+ * its tensors do not stay below a table that no longer lists it, while an
+ * abnormal operator stays selected. */
+static void
+test_operator_empty_state (Fixture *f, gconstpointer data)
+{
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
+  GtkToggleButton *abnormal = GTK_TOGGLE_BUTTON (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_operators_page (f->window)),
+                                     OVI_TYPE_OPERATORS_PAGE, "abnormal_toggle"));
+  GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (f->window));
+  OviDumpFile *origin = ovi_overflow_record_get_op (find_record (f->window, 272));
+  OviDumpFile *clean = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (files) && clean == NULL; i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+
+      if (ovi_dump_file_peek_blame (file) == OVI_BLAME_NORMAL)
+        clean = file;
+    }
+  g_assert_nonnull (clean);
+
+  ovi_window_show_page (f->window, "operators");
+  ovi_session_set_selected_file (session, NULL);
+  settle (100);
+  assert_empty_state (tensor_view);
+
+  /* A clean operator, then Abnormal Only: the row goes, and so do its
+   * tensors. */
+  select_op_row (f->window, clean);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  settle (50);
+  g_assert_true (ovi_tensor_view_get_file (tensor_view) == clean);
+  g_assert_cmpstr (
+      gtk_stack_get_visible_child_name (GTK_STACK (tensor_view_child (tensor_view, "stack"))), ==,
+      "tensor");
+  gtk_toggle_button_set_active (abnormal, TRUE);
+  settle (100);
+  g_assert_null (ovi_session_get_selected_file (session));
+  g_assert_null (ovi_tensor_view_get_file (tensor_view));
+  assert_empty_state (tensor_view);
+
+  /* An abnormal operator is listed and stays selected. */
+  select_op_row (f->window, origin);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  gtk_toggle_button_set_active (abnormal, FALSE);
+  settle (50);
+  gtk_toggle_button_set_active (abnormal, TRUE);
+  settle (100);
+  g_assert_true (ovi_session_get_selected_file (session) == origin);
+  g_assert_true (ovi_tensor_view_get_file (tensor_view) == origin);
+  gtk_toggle_button_set_active (abnormal, FALSE);
+  settle (50);
+}
+
+/* An operator whose tensors hold no element: "empty tensor" in words, no
+ * histogram axis made up around nothing, and the same largest magnitude,
+ * "—", in the table and in the details. */
+static void
+test_empty_tensor (Fixture *f, gconstpointer data)
+{
+  g_autofree char *time_dir = g_build_filename (f->tmpdir, "20261204000000", NULL);
+  g_autofree char *iteration = g_build_filename (time_dir, "0", "1", "1", NULL);
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/empty");
+  g_autoptr (GBytes) none = g_bytes_new (NULL, 0);
+  const guint64 shape[] = { 4, 0, 3 };
+  g_autofree char *path = NULL;
+  g_autoptr (GFile) root = g_file_new_for_path (f->tmpdir);
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  GtkColumnView *view = ovi_window_get_op_view (f->window);
+  OviDumpFile *file;
+  g_autoptr (GPtrArray) rows = NULL;
+
+  g_assert_no_errno (g_mkdir_with_parents (iteration, 0755));
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, 2, shape, 3, none);
+  ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, 2, shape, 3, none);
+  path =
+      ovi_fixture_write (w, OVI_LAYOUT_NEW, iteration, "Reshape.scope_empty.5.3.1764670500000100");
+
+  ovi_window_show_page (f->window, "operators");
+  ovi_window_open_file (f->window, root);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  {
+    GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (f->window));
+
+    g_assert_cmpuint (g_list_model_get_n_items (files), ==, 1);
+    file = g_list_model_get_item (files, 0);
+    g_object_unref (file); /* the folder keeps it */
+  }
+  WAIT_UNTIL (ovi_dump_file_get_summary (file) != NULL);
+  settle (100);
+  select_op_row (f->window, file);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
+  settle (100);
+
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, ==, 1);
+  {
+    g_autofree char *table_max = cell (rows, 0, 8);
+
+    g_test_message ("row: %s", (char *) g_ptr_array_index (rows, 0));
+    g_assert_cmpstr (table_max, ==, "—");
+  }
+  g_assert_cmpstr (tensor_info (tensor_view, "Elements"), ==, "0");
+  g_assert_cmpstr (tensor_info (tensor_view, "Largest magnitude"), ==, "—");
+  g_assert_cmpstr (label_text (tensor_view, "first_label"), ==,
+                   "Empty tensor: it has no elements, so no values to show.");
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (tensor_view, "histogram")));
+  g_assert_cmpuint (ovi_histogram_view_get_n_series (ovi_tensor_view_get_histogram (tensor_view)),
+                    ==, 0);
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (tensor_view, "locate_box")));
+  remove_tree (time_dir);
+}
+
+/* A statistics-mode operator counts 20 +Inf values but records no
+ * positions: the headline does not claim that all values are finite. */
+static void
+test_statistics_headline (Fixture *f, gconstpointer data)
+{
+  OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
+  OviDumpFile *cast = find_op (f->window, "gradients_Cast_3", "12");
+
+  g_assert_nonnull (cast);
+  g_assert_true (ovi_dump_file_get_statistics_only (cast));
+  ovi_window_show_tensor (f->window, cast, output_index (cast));
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) && tensor_info (tensor_view, "+Inf") != NULL);
+  settle (50);
+  g_assert_cmpstr (tensor_info (tensor_view, "+Inf"), ==, "20");
+  g_assert_cmpstr (label_text (tensor_view, "first_label"), ==,
+                   "Some values are not finite; the statistics do not record where.");
+  g_assert_false (gtk_widget_get_visible (tensor_view_child (tensor_view, "neighbour_grid")));
+}
+
+/* A histogram of an empty tensor (as the Compare page may get) has no
+ * range: no bin is made up over ±0.5 for a tooltip to name, while one
+ * value gives a bin again. */
+static void
+test_empty_histogram (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GBytes) none = g_bytes_new (NULL, 0);
+  g_autoptr (GBytes) one = ovi_fixture_encode (OVI_DTYPE_FLOAT32, (double[]){ 3 }, 1);
+  g_autoptr (OviAnalysis) empty = ovi_analysis_new_for_count (OVI_DTYPE_FLOAT32, none, 0, NULL);
+  g_autoptr (OviAnalysis) single = ovi_analysis_new_for_count (OVI_DTYPE_FLOAT32, one, 1, NULL);
+  OviHistogramView *view = OVI_HISTOGRAM_VIEW (ovi_histogram_view_new ());
+  GtkWidget *window = gtk_window_new ();
+  g_autofree char *empty_text = NULL;
+  g_autofree char *single_text = NULL;
+  int width, height;
+
+  g_assert_nonnull (empty);
+  g_assert_nonnull (single);
+  /* As in /app/window/locator-agrees: no notification while unfocused. */
+  ovi_session_set_live (ovi_window_get_session (f->window), FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 700, 300);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  ovi_histogram_view_add_series (view, NULL,
+                                 ovi_analysis_histogram (empty, 16, OVI_HISTOGRAM_LINEAR, NULL));
+  settle (100);
+  width = gtk_widget_get_width (GTK_WIDGET (view));
+  height = gtk_widget_get_height (GTK_WIDGET (view));
+  empty_text = ovi_histogram_view_dup_text_at (view, width / 2, height / 2);
+  g_assert_null (empty_text);
+
+  ovi_histogram_view_clear (view);
+  ovi_histogram_view_add_series (view, NULL,
+                                 ovi_analysis_histogram (single, 16, OVI_HISTOGRAM_LINEAR, NULL));
+  settle (100);
+  single_text = ovi_histogram_view_dup_text_at (view, width / 2, height / 2);
+  g_assert_nonnull (single_text);
+  g_assert_nonnull (strstr (single_text, "Bin "));
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (50);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1754,6 +2490,16 @@ main (int argc, char *argv[])
   ADD ("/app/screenshots", test_screenshots);
   g_test_add_func ("/app/window-state", test_window_state);
   g_test_add_func ("/app/open-several", test_open_several);
+  ADD ("/app/window/local-time-and-gap", test_local_time_and_gap);
+  ADD ("/app/window/atomic-add-fields", test_atomic_add_fields);
+  ADD ("/app/window/problems-follow-node", test_problems_follow_node);
+  ADD ("/app/window/stray-file", test_stray_file);
+  ADD ("/app/window/open-shows-bad-tensor", test_open_shows_bad_tensor);
+  ADD ("/app/window/locator-agrees", test_locator_agrees);
+  ADD ("/app/window/operator-empty-state", test_operator_empty_state);
+  ADD ("/app/window/empty-tensor", test_empty_tensor);
+  ADD ("/app/window/statistics-headline", test_statistics_headline);
+  ADD ("/app/window/empty-histogram", test_empty_histogram);
 #undef ADD
 
   ret = g_test_run ();

@@ -805,6 +805,39 @@ test_example_cli (Fixture *f, gconstpointer data)
   }
 }
 
+/* The tensor that went bad first, as the window opens an operator on it:
+ * an origin's output (its input is clean), a propagating operator's input,
+ * nothing for a clean one, and nothing before the operator is summarised. */
+static void
+test_first_abnormal_tensor (Fixture *f, gconstpointer data)
+{
+  g_autofree char *iter = g_build_filename (f->dir, MODEL, "3", NULL);
+  g_autofree char *origin = write_op (iter, "Cast", "net/Cast", 1, 100, OVI_DTYPE_FLOAT32, clean,
+                                      OVI_DTYPE_FLOAT32, with_inf);
+  g_autofree char *propagated = write_op (iter, "Add", "net/Add", 2, 200, OVI_DTYPE_FLOAT32,
+                                          with_nan, OVI_DTYPE_FLOAT32, with_nan);
+  g_autofree char *normal =
+      write_op (iter, "Mul", "net/Mul", 4, 400, OVI_DTYPE_FLOAT32, clean, OVI_DTYPE_FLOAT32, clean);
+  g_autofree char *path = g_build_filename (iter, origin, NULL);
+  g_autoptr (OviDumpFolder) folder = ovi_fixture_load_folder (f->dir);
+  g_autoptr (OviDumpFile) alone = ovi_dump_file_load (path, NULL, NULL);
+
+  g_assert_nonnull (alone);
+  g_assert_null (ovi_dump_file_get_summary (alone));
+  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (alone), ==, -1);
+  g_assert_true (ovi_dump_file_summarize (alone, NULL));
+  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (alone), ==, 1);
+
+  /* A synchronous load classifies but leaves the summaries to whoever asks
+   * (the window's load computes them in its workers). */
+  g_assert_true (ovi_dump_file_summarize (find_file (folder, origin), NULL));
+  g_assert_true (ovi_dump_file_summarize (find_file (folder, propagated), NULL));
+  g_assert_true (ovi_dump_file_summarize (find_file (folder, normal), NULL));
+  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (find_file (folder, origin)), ==, 1);
+  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (find_file (folder, propagated)), ==, 0);
+  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (find_file (folder, normal)), ==, -1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -822,6 +855,7 @@ main (int argc, char **argv)
   ADD ("/core/blame/locator-fractal-nz", test_locator_fractal_nz);
   ADD ("/core/blame/example-cli", test_example_cli);
   ADD ("/core/blame/unsupported-dtype-only", test_unsupported_only);
+  ADD ("/core/blame/first-abnormal-tensor", test_first_abnormal_tensor);
 
   return g_test_run ();
 }

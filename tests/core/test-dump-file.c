@@ -1022,6 +1022,29 @@ test_not_a_dump_name (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ovi_dump_file_get_op_name (file), ==, "good");
 }
 
+/* A text file opened on its own: its first 8 bytes read as a huge header
+ * length, but with no dump name either it is not a dump file at all, and
+ * says so instead of naming the length. The same bytes under a dump name
+ * are a damaged dump, and keep the precise complaint. */
+static void
+test_stray_text_file (Fixture *f, gconstpointer data)
+{
+  static const char text[] = "nnot a dump, just notes about the run\n";
+  const gsize length = sizeof text - 1;
+
+  assert_broken (f, "notes.txt", text, length, OVI_DUMP_FILE_ERROR_NOT_A_DUMP,
+                 "not a dump file: its name does not follow the dump file naming");
+  {
+    g_autofree char *path = g_build_filename (f->dir, "notes.txt", NULL);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (OviDumpFile) file = ovi_dump_file_load (path, NULL, &error);
+
+    g_assert_null (strstr (error->message, "header length"));
+  }
+  assert_broken (f, "A.a.1.2.20", text, length, OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,
+                 "is larger than the file (38 bytes)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1047,6 +1070,7 @@ main (int argc, char **argv)
   ADD ("/core/dump-file/schema-fields/writer", NULL, test_schema_fields_writer);
   ADD ("/core/dump-file/broken/element-size", NULL, test_broken_element_size);
   ADD ("/core/dump-file/name-from-mapping", NULL, test_not_a_dump_name);
+  ADD ("/core/dump-file/broken/stray-text-file", NULL, test_stray_text_file);
 #undef ADD
   return g_test_run ();
 }

@@ -842,6 +842,55 @@ test_example (void)
   }
 }
 
+/* Each record's gap is to the previous record of the same run, device and
+ * model in first-overflow order: device 1's first overflow has none,
+ * although device 0's come before it in the list. */
+static void
+test_record_gaps (Fixture *f, gconstpointer data)
+{
+  g_autofree char *time = g_build_filename (f->dir, "20200808163566", NULL);
+  static const struct
+  {
+    const char *device, *iteration;
+    guint64 timestamp;
+  } overflows[] = {
+    { "0", "1", 1000 },
+    { "0", "2", 4000 },
+    { "1", "1", 1500 },
+    { "1", "2", 2500 },
+  };
+  static const gboolean has_gap[] = { FALSE, TRUE, FALSE, TRUE };
+  static const gint64 gaps[] = { 0, 3000, 0, 1000 };
+  g_autoptr (OviDumpFolder) folder = NULL;
+  GListModel *records;
+
+  for (guint i = 0; i < G_N_ELEMENTS (overflows); i++)
+    {
+      g_autofree char *iter =
+          g_build_filename (time, overflows[i].device, "11", overflows[i].iteration, NULL);
+
+      g_assert_no_errno (g_mkdir_with_parents (iter, 0755));
+      write_overflow (iter, 57, 7, overflows[i].timestamp, 272);
+    }
+  folder = load (f->dir);
+  records = ovi_dump_folder_get_records (folder);
+  g_assert_cmpuint (n_items (records), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+      gint64 gap = -1;
+      gboolean has = FALSE;
+
+      g_assert_cmpuint (ovi_dump_file_get_timestamp (ovi_overflow_record_get_file (r)), ==,
+                        overflows[i].timestamp);
+      g_assert_cmpint (ovi_overflow_record_get_gap (r, &gap), ==, has_gap[i]);
+      g_assert_cmpint (gap, ==, gaps[i]);
+      g_object_get (r, "has-gap", &has, "gap", &gap, NULL);
+      g_assert_cmpint (has, ==, has_gap[i]);
+      g_assert_cmpint (gap, ==, gaps[i]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -863,6 +912,7 @@ main (int argc, char **argv)
   ADD ("/core/folder/cancel", test_cancel);
   ADD ("/core/folder/nano", test_nano_in_folder);
   ADD ("/core/folder/schema-fields-report", test_schema_fields_report);
+  ADD ("/core/folder/record-gaps", test_record_gaps);
 #undef ADD
   g_test_add_func ("/core/folder/parse-mapping", test_parse_mapping);
   g_test_add_func ("/core/folder/example", test_example);
