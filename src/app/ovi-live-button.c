@@ -164,6 +164,12 @@ static void
 ovi_live_button_init (OviLiveButton *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* A reader names the button by what it shows ("Live", "Paused"), not by
+   * its type. */
+  gtk_accessible_update_relation (
+      GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+      gtk_widget_get_template_child (GTK_WIDGET (self), OVI_TYPE_LIVE_BUTTON, "state_label"), NULL,
+      -1);
   /* The switch pauses following, and shows whether it is paused. */
   self->session_bindings = g_binding_group_new ();
   g_binding_group_bind (self->session_bindings, "live", self->live_switch, "active",

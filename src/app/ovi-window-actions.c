@@ -119,6 +119,55 @@ search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     }
 }
 
+/* The pages the view switcher shows, in its order. */
+static GPtrArray *
+visible_pages (OviWindow *self)
+{
+  g_autoptr (GtkSelectionModel) pages = adw_view_stack_get_pages (self->view_stack);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
+    {
+      g_autoptr (AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+
+      if (adw_view_stack_page_get_visible (page))
+        g_ptr_array_add (names, g_strdup (adw_view_stack_page_get_name (page)));
+    }
+  return names;
+}
+
+/* win.show-page ("i"): Alt+1 shows the first page, Alt+2 the second... */
+static void
+show_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  g_autoptr (GPtrArray) names = visible_pages (self);
+  int number = g_variant_get_int32 (parameter);
+
+  if (ovi_session_get_folder (self->session) == NULL || number < 1 || (guint) number > names->len)
+    return;
+  ovi_window_show_page (self, g_ptr_array_index (names, number - 1));
+}
+
+/* win.next-page and win.previous-page (Ctrl+Page Down / Up), round. */
+static void
+step_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  g_autoptr (GPtrArray) names = visible_pages (self);
+  const char *current = adw_view_stack_get_visible_child_name (self->view_stack);
+  int step = g_str_equal (action_name, "win.next-page") ? 1 : -1;
+  guint index = 0;
+
+  if (ovi_session_get_folder (self->session) == NULL || names->len == 0)
+    return;
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (names, i), current) == 0)
+      index = i;
+  index = (index + names->len + step) % names->len;
+  ovi_window_show_page (self, g_ptr_array_index (names, index));
+}
+
 static void
 show_problems_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -331,6 +380,9 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.ignore-op-type", "s", ignore_op_type_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "i", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.next-page", NULL, step_page_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_menu_action);
   gtk_widget_class_install_action (widget_class, "win.export-report-json", NULL, export_action);

@@ -58,6 +58,7 @@ struct _OviWindow
 void _ovi_window_class_add_actions (GtkWidgetClass *widget_class);
 void _ovi_window_update_actions (OviWindow *self);
 void _ovi_window_show_toast (OviWindow *self, const char *title);
+gboolean _ovi_window_tab_out_of_list (OviWindow *self, GtkDirectionType direction);
 
 /* For tests and benchmarks. */
 gboolean

@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-a11y.h"
 #include "ovi-window-private.h"
 
 /* The window: header bar, progress area, the pages over one session, toasts
@@ -78,8 +79,11 @@ update_problems (OviWindow *self)
       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u problem", "%u problems", n), n);
 
   adw_button_content_set_label (self->problems_content, label);
+  /* The label alone: the button's content would add its text again. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->problems_button),
+                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   gtk_widget_set_visible (GTK_WIDGET (self->problems_button), n > 0);
   adw_view_stack_page_set_badge_number (self->problems_stack_page, n);
   adw_view_stack_page_set_needs_attention (self->problems_stack_page, n > 0);
@@ -175,6 +179,46 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWind
     return FALSE;
   ovi_window_open_file (self, files->data);
   return TRUE;
+}
+
+/* Tab moves between the regions of the window (sidebar, search, table,
+ * details), not from row to row of a list, which GTK 4.8's list views do
+ * (GtkListView:tab-behavior is 4.12): from inside a list, the focus moves
+ * on as if the whole list were one widget. Returns whether it handled it. */
+gboolean
+_ovi_window_tab_out_of_list (OviWindow *self, GtkDirectionType direction)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *list, *region;
+
+  if (focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+    return FALSE;
+  list = GTK_IS_LIST_VIEW (focus) ? focus : gtk_widget_get_ancestor (focus, GTK_TYPE_LIST_VIEW);
+  if (list == NULL || !gtk_widget_is_ancestor (list, GTK_WIDGET (self->main_stack)))
+    return FALSE;
+  region = GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (list)) ? gtk_widget_get_parent (list) : list;
+  /* A widget that cannot take the focus keeps it from its children too. */
+  gtk_widget_set_can_focus (region, FALSE);
+  gtk_widget_child_focus (GTK_WIDGET (self), direction);
+  gtk_widget_set_can_focus (region, TRUE);
+  return TRUE;
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint keyval,
+                guint keycode,
+                GdkModifierType state,
+                OviWindow *self)
+{
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
+    return FALSE;
+  if (keyval == GDK_KEY_ISO_Left_Tab ||
+      ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) && (state & GDK_SHIFT_MASK)))
+    return _ovi_window_tab_out_of_list (self, GTK_DIR_TAB_BACKWARD);
+  if (keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab)
+    return _ovi_window_tab_out_of_list (self, GTK_DIR_TAB_FORWARD);
+  return FALSE;
 }
 
 static gboolean
@@ -318,6 +362,7 @@ static void
 ovi_window_init (OviWindow *self)
 {
   GtkDropTarget *drop;
+  GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -331,12 +376,18 @@ ovi_window_init (OviWindow *self)
   g_signal_connect_object (self->operators_page, "notify::tensor",
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
 
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   gtk_stack_set_visible_child_name (self->main_stack, "start");
   gtk_stack_set_visible_child_name (self->title_stack, "title");
+  ovi_a11y_fix_names (GTK_WIDGET (self));
 }
 
 OviWindow *

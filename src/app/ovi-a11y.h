@@ -1,0 +1,10 @@
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+char *ovi_a11y_strip_mnemonic (const char *label);
+void ovi_a11y_fix_names (GtkWidget *root);
+
+G_END_DECLS
