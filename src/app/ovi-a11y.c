@@ -1,13 +1,15 @@
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "ovi-a11y.h"
 
 /* Names a screen reader speaks, where GTK 4.8 gets them wrong:
  * - a button or check button with a mnemonic ("_Abnormal Only") is named
  *   with the raw label, underscore and all, followed by its label's text
  *   ("_Abnormal Only Abnormal Only");
- * - the toggle button inside a drop-down is named by its type,
- *   "GtkToggleButton".
+ * - the toggle button inside a drop-down, and a column view's header row,
+ *   are named by their types, "GtkToggleButton", "GtkListItemWidget".
  * Run once over a window's widgets after its template is built. */
 
 /**
@@ -98,6 +100,11 @@ ovi_a11y_fix_names (GtkWidget *root)
     name_plainly (root, label);
   if (GTK_IS_DROP_DOWN (root))
     fix_drop_down (root);
+  /* A column view's header row is a list row too. */
+  if (GTK_IS_COLUMN_VIEW (root) && gtk_widget_get_first_child (root) != NULL &&
+      !GTK_IS_LIST_VIEW (gtk_widget_get_first_child (root)))
+    gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_first_child (root)),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _ ("Column headers"), -1);
 
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))

@@ -749,7 +749,9 @@ ovi_session_find_file (OviSession *self, const char *path)
   return NULL;
 }
 
-void
+/* Adds "type:@op_type" to the ignore list. Returns whether it was not
+ * there yet (and so can be undone). */
+gboolean
 ovi_session_ignore_op_type (OviSession *self, const char *op_type)
 {
   g_auto (GStrv) patterns = NULL;
@@ -757,15 +759,52 @@ ovi_session_ignore_op_type (OviSession *self, const char *op_type)
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   g_auto (GStrv) result = NULL;
 
-  g_return_if_fail (OVI_IS_SESSION (self));
-  g_return_if_fail (op_type != NULL);
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (op_type != NULL, FALSE);
 
   patterns = g_settings_get_strv (self->settings, "ignore-patterns");
   pattern = g_strdup_printf ("type:%s", op_type);
   if (g_strv_contains ((const char *const *) patterns, pattern))
-    return;
+    return FALSE;
   g_strv_builder_addv (builder, (const char **) patterns);
   g_strv_builder_add (builder, pattern);
+  result = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
+  return TRUE;
+}
+
+/* Takes off the ignore list every pattern that matches the operator
+ * @op_type @op_name ("type:Cast", "name:grad*", "Cast"...), so that it
+ * counts again. With @op_name %NULL, only "type:@op_type" goes: what
+ * ovi_session_ignore_op_type() added. */
+void
+ovi_session_stop_ignoring (OviSession *self, const char *op_type, const char *op_name)
+{
+  g_auto (GStrv) patterns = NULL;
+  g_autofree char *type_pattern = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) result = NULL;
+  gboolean changed = FALSE;
+
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (op_type != NULL);
+
+  patterns = g_settings_get_strv (self->settings, "ignore-patterns");
+  type_pattern = g_strdup_printf ("type:%s", op_type);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    {
+      const char *one[] = { patterns[i], NULL };
+      g_autoptr (OviIgnoreList) list = ovi_ignore_list_new (one);
+      gboolean matches = op_name != NULL ? ovi_ignore_list_matches (list, op_type, op_name)
+                                         : g_str_equal (patterns[i], type_pattern);
+
+      if (matches)
+        changed = TRUE;
+      else
+        g_strv_builder_add (builder, patterns[i]);
+    }
+  if (!changed)
+    return;
   result = g_strv_builder_end (builder);
   g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
 }

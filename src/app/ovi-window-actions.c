@@ -197,11 +197,31 @@ ignore_op_type_action (GtkWidget *widget, const char *action_name, GVariant *par
   OviWindow *self = OVI_WINDOW (widget);
   const char *op_type = g_variant_get_string (parameter, NULL);
   g_autofree char *message = NULL;
+  AdwToast *toast;
 
-  ovi_session_ignore_op_type (self->session, op_type);
+  if (!ovi_session_ignore_op_type (self->session, op_type))
+    return; /* ignored already */
   /* Translators: %s is an operator type such as Cast */
   message = g_strdup_printf (_ ("Operators of type %s are now ignored"), op_type);
-  _ovi_window_show_toast (self, message);
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_set_button_label (toast, _ ("Undo"));
+  adw_toast_set_action_name (toast, "win.stop-ignoring");
+  adw_toast_set_action_target_value (toast, g_variant_new ("(sms)", op_type, NULL));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* win.stop-ignoring ("(sms)": op type, op name): with a name, every
+ * pattern that matches that operator goes ("Stop Ignoring" on a record);
+ * without, the "type:" pattern "Ignore Type" added (the toast's "Undo"). */
+static void
+stop_ignoring_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  const char *op_type, *op_name;
+
+  g_variant_get (parameter, "(&sm&s)", &op_type, &op_name);
+  ovi_session_stop_ignoring (self->session, op_type, op_name);
 }
 
 static void
@@ -378,6 +398,8 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.edit-ignore-list", NULL,
                                    edit_ignore_list_action);
   gtk_widget_class_install_action (widget_class, "win.ignore-op-type", "s", ignore_op_type_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-ignoring", "(sms)",
+                                   stop_ignoring_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);
   gtk_widget_class_install_action (widget_class, "win.show-page", "i", show_page_action);
