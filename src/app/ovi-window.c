@@ -251,6 +251,9 @@ setup_session (OviWindow *self, OviApplication *app)
                    G_SETTINGS_BIND_DEFAULT);
 
   self->session = ovi_session_new (self->settings);
+  g_signal_connect_object (self->settings, "changed::recent-folders",
+                           G_CALLBACK (_ovi_window_update_recent), self, G_CONNECT_SWAPPED);
+  _ovi_window_update_recent (self);
   g_signal_connect_object (self->session, "notify::folder", G_CALLBACK (folder_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (busy_changed), self,
@@ -260,6 +263,11 @@ setup_session (OviWindow *self, OviApplication *app)
   g_signal_connect_object (self->session, "notify::n-problems", G_CALLBACK (update_problems), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::selected-record",
+                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
+  /* Which operator "Tensors of the Operator" writes. */
+  g_signal_connect_object (self->session, "notify::selected-file",
+                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view_stack, "notify::visible-child-name",
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "load-finished", G_CALLBACK (load_finished), self,
                            G_CONNECT_SWAPPED);
@@ -336,7 +344,11 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, cancelled_revealer);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, compare_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, export_button);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, main_menu);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, main_menu_recent_section);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, open_menu_recent_section);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, operators_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, overflows_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_button);
@@ -350,6 +362,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, start_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, title_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, window_title);
@@ -388,6 +401,13 @@ ovi_window_init (OviWindow *self)
   gtk_stack_set_visible_child_name (self->main_stack, "start");
   gtk_stack_set_visible_child_name (self->title_stack, "title");
   ovi_a11y_fix_names (GTK_WIDGET (self));
+
+  /* "Open Recent" in the main menu and in the open button's menu: the
+   * recent folders the start page lists. */
+  g_menu_append_submenu (self->main_menu_recent_section, _ ("Open _Recent"),
+                         G_MENU_MODEL (self->recent_menu));
+  g_menu_append_submenu (self->open_menu_recent_section, _ ("Open _Recent"),
+                         G_MENU_MODEL (self->recent_menu));
 }
 
 OviWindow *
@@ -539,6 +559,12 @@ GListModel *
 ovi_window_get_tree_model (OviWindow *self)
 {
   return ovi_sidebar_get_model (self->sidebar);
+}
+
+GMenuModel *
+ovi_window_get_main_menu (OviWindow *self)
+{
+  return G_MENU_MODEL (self->main_menu);
 }
 
 void
