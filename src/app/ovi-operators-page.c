@@ -117,9 +117,12 @@ rows_changed (OviOperatorsPage *self, guint position, guint removed, guint added
 static void
 sort_changed (OviOperatorsPage *self)
 {
-  guint position = gtk_single_selection_get_selected (self->op_selection);
+  guint position;
 
-  if (self->resorting || position == GTK_INVALID_LIST_POSITION)
+  if (self->op_selection == NULL || self->resorting)
+    return; /* disposing, or summaries re-sorting */
+  position = gtk_single_selection_get_selected (self->op_selection);
+  if (position == GTK_INVALID_LIST_POSITION)
     return;
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view)); child != NULL;
        child = gtk_widget_get_next_sibling (child))

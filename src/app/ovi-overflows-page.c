@@ -168,8 +168,11 @@ update_state (OviOverflowsPage *self)
 static void
 scroll_to_selected (OviOverflowsPage *self)
 {
-  guint position = gtk_single_selection_get_selected (self->record_selection);
+  guint position;
 
+  if (self->record_selection == NULL)
+    return; /* disposing */
+  position = gtk_single_selection_get_selected (self->record_selection);
   if (position == GTK_INVALID_LIST_POSITION)
     return;
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->record_view));

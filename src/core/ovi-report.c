@@ -883,10 +883,17 @@ export_file_tensors (OviDumpFile *file,
           (*n_written)++;
           continue;
         }
-      /* Translators: an export of all tensors failed: the dump file it
-       * read (a path), then why */
-      g_set_error (error, local->domain, local->code, _ ("%s: %s"),
-                   ovi_dump_file_get_relative_path (file), local->message);
+      if (g_error_matches (local, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS))
+        /* Translators: the first %s is a dump file, the second the file
+         * an export of its tensors would have written */
+        g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+                     _ ("%s: not exported, %s already exists. Choose another folder."),
+                     ovi_dump_file_get_relative_path (file), path);
+      else
+        /* Translators: an export of all tensors failed: the dump file it
+         * read (a path), then why */
+        g_set_error (error, local->domain, local->code, _ ("%s: %s"),
+                     ovi_dump_file_get_relative_path (file), local->message);
       ok = FALSE;
     }
   if (source_fd >= 0)
