@@ -94,15 +94,15 @@ record_row_name (gpointer unused,
   else
     /* Translators: %u is the position in time order, %s the unit */
     title = g_strdup_printf (_ ("Overflow %u, %s"), position + 1, unit ? unit : "");
-  /* Translators: a table row read by a screen reader: "First overflow, AI
-   * Core: Cast gradients/Cast_3, status 0x110 FP16+INT"; the overflow and
-   * its unit, the operator (type and name), the status */
   if (op_type != NULL && *op_type != '\0')
     {
       g_autofree char *with_type = g_strdup_printf ("%s %s", op_type, op);
       g_free (op);
       op = g_steal_pointer (&with_type);
     }
+  /* Translators: a table row read by a screen reader: "First overflow, AI
+   * Core: Cast gradients/Cast_3, status 0x110 FP16+INT"; the overflow and
+   * its unit, the operator (type and name), the status */
   name = g_strdup_printf (_ ("%s: %s, status %s"), title, op, status ? status : "");
   if (ignored)
     {

@@ -51,9 +51,9 @@ node_row_name (gpointer unused, OviTreeNode *node, guint count)
       /* "Device 0", "Model resnet50", "Iteration 3" */
       what = g_strdup (ovi_tree_node_get_label (node));
     }
-  /* Translators: a sidebar row read by a screen reader: "Iteration 3: 2
-   * overflow records" */
   return g_strdup_printf (
+      /* Translators: a sidebar row read by a screen reader: "Iteration 3: 2
+       * overflow records" */
       g_dngettext (GETTEXT_PACKAGE, "%s: %u overflow record", "%s: %u overflow records", count),
       what, count);
 }

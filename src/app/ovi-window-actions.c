@@ -101,8 +101,8 @@ _ovi_window_update_recent (OviWindow *self)
                                                g_variant_new_string (recent[i]));
       g_menu_append_item (self->recent_menu, item);
     }
+  /* An item without an action is shown greyed. */
   if (recent[0] == NULL)
-    /* No action: shown greyed. */
     g_menu_append (self->recent_menu, _ ("No Recent Folders"), NULL);
 }
 
@@ -540,8 +540,8 @@ tensors_exported (GObject *object, GAsyncResult *result, gpointer user_data)
       return;
     }
   remember_folder (self, export->output, TRUE);
-  /* Translators: %u files were written into the folder %s */
   title = g_strdup_printf (
+      /* Translators: %u files were written into the folder %s */
       g_dngettext (GETTEXT_PACKAGE, "Exported %u file into “%s”", "Exported %u files into “%s”", n),
       n, name);
   toast = adw_toast_new (title);

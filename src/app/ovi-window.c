@@ -402,8 +402,9 @@ ovi_window_init (OviWindow *self)
   gtk_stack_set_visible_child_name (self->title_stack, "title");
   ovi_a11y_fix_names (GTK_WIDGET (self));
 
-  /* "Open Recent" in the main menu and in the open button's menu: the
-   * recent folders the start page lists. */
+  /* The recent folders the start page lists, in the main menu and in the
+   * open button's menu. */
+
   g_menu_append_submenu (self->main_menu_recent_section, _ ("Open _Recent"),
                          G_MENU_MODEL (self->recent_menu));
   g_menu_append_submenu (self->open_menu_recent_section, _ ("Open _Recent"),
