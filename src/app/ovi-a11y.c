@@ -110,3 +110,40 @@ ovi_a11y_fix_names (GtkWidget *root)
        child = gtk_widget_get_next_sibling (child))
     ovi_a11y_fix_names (child);
 }
+
+/* Names the menu buttons and widgets of @type at and below @widget. */
+static void
+name_all (GtkWidget *widget, GType type, const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) || GTK_IS_MENU_BUTTON (widget))
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                      -1);
+      gtk_accessible_reset_relation (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    name_all (child, type, label);
+}
+
+/**
+ * ovi_a11y_name_split_button:
+ *
+ * Names the two buttons inside an AdwSplitButton, which libadwaita 1.2
+ * leaves to be read as "GtkImage" and "GtkMenuButton".
+ */
+void
+ovi_a11y_name_split_button (GtkWidget *split_button, const char *button, const char *arrow)
+{
+  g_return_if_fail (GTK_IS_WIDGET (split_button));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (split_button); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_MENU_BUTTON (child))
+        name_all (child, GTK_TYPE_BUTTON, arrow);
+      else if (GTK_IS_BUTTON (child))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        button, -1);
+    }
+}

@@ -401,6 +401,9 @@ ovi_window_init (OviWindow *self)
   gtk_stack_set_visible_child_name (self->main_stack, "start");
   gtk_stack_set_visible_child_name (self->title_stack, "title");
   ovi_a11y_fix_names (GTK_WIDGET (self));
+  /* The split button's two halves, an icon and an arrow. */
+  ovi_a11y_name_split_button (GTK_WIDGET (self->open_button), _ ("Open Folder"),
+                              _ ("Open a folder, a dump file or a recent folder"));
 
   /* The recent folders the start page lists, in the main menu and in the
    * open button's menu. */
