@@ -168,8 +168,8 @@ ovi_live_button_init (OviLiveButton *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   /* A reader names the button by what it shows ("Live", "Paused"), not by
    * its type. */
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  self->state_label, NULL, -1);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->button),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->state_label, NULL, -1);
   if (gtk_widget_get_first_child (self->button) != NULL)
     gtk_accessible_update_relation (GTK_ACCESSIBLE (gtk_widget_get_first_child (self->button)),
                                     GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->state_label, NULL,

@@ -27,7 +27,7 @@ struct _OviOperatorsPage
   GBinding *folder_binding;    /* session:folder -> folder_signals:target */
   GBinding *operators_binding; /* session:operators -> op_sort_model:model, once shown */
   gboolean settings_bound;
-  gboolean resorting; /* after summaries, not a click on a header */
+  gboolean resorting;             /* after summaries, not a click on a header */
   GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
 };
 

@@ -193,12 +193,13 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
      * once there, the same button takes them off it. (The session selects
      * the record again when the list changes, so the row is rebuilt.) */
     gboolean ignored = ovi_overflow_record_get_ignored (record);
-    GtkWidget *ignore = gtk_button_new_with_label (ignored ? _ ("Stop Ignoring") : _ ("Ignore Type"));
+    GtkWidget *ignore =
+        gtk_button_new_with_label (ignored ? _ ("Stop Ignoring") : _ ("Ignore Type"));
     gtk_widget_set_valign (ignore, GTK_ALIGN_CENTER);
     gtk_widget_set_tooltip_text (
-        ignore, ignored
-                    ? _ ("Count operators like this one again for the first overflow and the origins")
-                    : _ ("Leave operators of this type out of the first overflow and the origins"));
+        ignore,
+        ignored ? _ ("Count operators like this one again for the first overflow and the origins")
+                : _ ("Leave operators of this type out of the first overflow and the origins"));
     if (ignored)
       {
         gtk_actionable_set_action_name (GTK_ACTIONABLE (ignore), "win.stop-ignoring");

@@ -363,7 +363,6 @@ typedef struct
   char *path; /* once chosen */
 } ExportRequest;
 
-
 static void
 export_request_free (gpointer data)
 {
@@ -645,8 +644,7 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-dump-folder", NULL,
                                    open_dump_folder_action);
-  gtk_widget_class_install_action (widget_class, "win.open-dump-file", NULL,
-                                   open_dump_file_action);
+  gtk_widget_class_install_action (widget_class, "win.open-dump-file", NULL, open_dump_file_action);
   gtk_widget_class_install_action (widget_class, "win.open-example", NULL, open_example_action);
   gtk_widget_class_install_action (widget_class, "win.open-path", "s", open_path_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);

@@ -4,8 +4,8 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
-#include <unistd.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovi-blame.h"
 #include "ovi-dtype.h"
@@ -877,8 +877,8 @@ export_file_tensors (OviDumpFile *file,
         as = OVI_EXPORT_BIN;
       name = ovi_export_tensor_file_name (tensor, as);
       path = g_build_filename (dir, name, NULL);
-      if (ovi_export_tensor_at (tensor, source_fd, source_data, as, -1, path,
-                                OVI_EXPORT_FLAGS_NONE, &local))
+      if (ovi_export_tensor_at (tensor, source_fd, source_data, as, -1, path, OVI_EXPORT_FLAGS_NONE,
+                                &local))
         {
           (*n_written)++;
           continue;

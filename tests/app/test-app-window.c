@@ -1533,7 +1533,6 @@ test_large_table (Fixture *f, gconstpointer data)
   remove_tree (time_dir);
 }
 
-
 /* --- keyboard, screen readers and habits (issue 16) ---------------------- */
 
 static gpointer
@@ -1566,9 +1565,8 @@ static void
 test_escape_clears_search (Fixture *f, gconstpointer data)
 {
   GtkColumnView *records = ovi_window_get_record_view (f->window);
-  GtkWidget *record_search =
-      template_child (ovi_window_get_overflows_page (f->window), OVI_TYPE_OVERFLOWS_PAGE,
-                      "record_search");
+  GtkWidget *record_search = template_child (ovi_window_get_overflows_page (f->window),
+                                             OVI_TYPE_OVERFLOWS_PAGE, "record_search");
   GtkWidget *op_search = template_child (ovi_window_get_operators_page (f->window),
                                          OVI_TYPE_OPERATORS_PAGE, "op_search");
   GtkSingleSelection *op_selection = GTK_SINGLE_SELECTION (template_child (
@@ -1608,15 +1606,16 @@ test_escape_clears_search (Fixture *f, gconstpointer data)
 static void
 test_page_keys (Fixture *f, gconstpointer data)
 {
-  AdwViewStack *stack =
-      ADW_VIEW_STACK (template_child (f->window, OVI_TYPE_WINDOW, "view_stack"));
+  AdwViewStack *stack = ADW_VIEW_STACK (template_child (f->window, OVI_TYPE_WINDOW, "view_stack"));
   static const struct
   {
     const char *action;
     const char *accel;
   } expected[] = {
-    { "win.show-page(1)", "<Alt>1" },         { "win.show-page(2)", "<Alt>2" },
-    { "win.show-page(5)", "<Alt>5" },         { "win.next-page", "<Control>Page_Down" },
+    { "win.show-page(1)", "<Alt>1" },
+    { "win.show-page(2)", "<Alt>2" },
+    { "win.show-page(5)", "<Alt>5" },
+    { "win.next-page", "<Control>Page_Down" },
     { "win.previous-page", "<Control>Page_Up" },
   };
 
@@ -1686,9 +1685,9 @@ test_enter_and_tab (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_grab_focus (row));
   g_assert_true (_ovi_window_tab_out_of_list (f->window, GTK_DIR_TAB_BACKWARD));
   g_assert_false (focus_inside (f->window, records));
-  g_assert_true (focus_inside (f->window, template_child (ovi_window_get_overflows_page (f->window),
-                                                          OVI_TYPE_OVERFLOWS_PAGE,
-                                                          "unit_dropdown")));
+  g_assert_true (
+      focus_inside (f->window, template_child (ovi_window_get_overflows_page (f->window),
+                                               OVI_TYPE_OVERFLOWS_PAGE, "unit_dropdown")));
   /* Elsewhere Tab is GTK's own. */
   g_assert_false (_ovi_window_tab_out_of_list (f->window, GTK_DIR_TAB_FORWARD));
 }
@@ -1823,8 +1822,7 @@ test_sort_keeps_selection (Fixture *f, gconstpointer data)
   settle (200);
   g_assert_true (ovi_session_get_selected_file (session) == last);
   /* Back to the top, as a user scrolling up to the headers would. */
-  gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner_list (view))),
-                            0);
+  gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner_list (view))), 0);
   settle (200);
   g_assert_false (selected_row_in_view (view));
 
@@ -2000,11 +1998,12 @@ test_open_recent (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (text, escaped));
   g_rmdir (with_underscore);
 
-  g_assert_true (gtk_widget_is_sensitive (template_child (f->window, OVI_TYPE_WINDOW, "open_button")));
+  g_assert_true (
+      gtk_widget_is_sensitive (template_child (f->window, OVI_TYPE_WINDOW, "open_button")));
   g_clear_pointer (&text, g_free);
   items = g_string_new (NULL);
-  menu_items (adw_split_button_get_menu_model (ADW_SPLIT_BUTTON (
-                  template_child (f->window, OVI_TYPE_WINDOW, "open_button"))),
+  menu_items (adw_split_button_get_menu_model (
+                  ADW_SPLIT_BUTTON (template_child (f->window, OVI_TYPE_WINDOW, "open_button"))),
               items);
   text = g_string_free (items, FALSE);
   g_assert_nonnull (strstr (text, "Open _Folder… -> win.open-dump-folder"));
@@ -2086,9 +2085,9 @@ test_export_all_tensors (Fixture *f, gconstpointer data)
   {
     const char *argv[] = { cli, "convert", "-o", cli_out, example, NULL };
 
-    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL |
-                                 G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
-                                 &error));
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                 NULL, NULL, NULL, &status, &error));
     g_assert_no_error (error);
   }
   for (guint i = 0; i < written->len; i++)
@@ -2175,7 +2174,8 @@ test_export_selection_tensors (Fixture *f, gconstpointer data)
   list_files (out, "", written);
   g_assert_cmpuint (written->len, ==, expected);
   for (guint i = 0; i < written->len; i++)
-    g_assert_nonnull (strstr (g_ptr_array_index (written, i), G_DIR_SEPARATOR_S "4" G_DIR_SEPARATOR_S));
+    g_assert_nonnull (
+        strstr (g_ptr_array_index (written, i), G_DIR_SEPARATOR_S "4" G_DIR_SEPARATOR_S));
   remove_tree (out);
 }
 
@@ -2186,8 +2186,7 @@ test_start_page_icon (void)
 {
   OviWindow *window = g_object_ref_sink (ovi_window_new (app));
   AdwStatusPage *status =
-      ADW_STATUS_PAGE (template_child (window->start_page, OVI_TYPE_START_PAGE,
-                                       "status_page"));
+      ADW_STATUS_PAGE (template_child (window->start_page, OVI_TYPE_START_PAGE, "status_page"));
 
   g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, APP_ID);
   g_assert_true (gtk_icon_theme_has_icon (
