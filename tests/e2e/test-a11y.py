@@ -5,7 +5,9 @@ buttons have names a person can understand (a record row: its unit,
 operator and status; an operator row: type, name and class; a sidebar
 row: its level and count), never a GTK type name such as
 "GtkListItemWidget", and no name carries a mnemonic underscore or says
-its label twice.
+its label twice. Then the keyboard, with real key presses: Alt+2 and
+Ctrl+Page Down switch pages, Escape empties the search and the table
+lists every record again, Tab leaves the table for the details.
 
   test-a11y.py --build DIR --folder PATH
 """
@@ -81,6 +83,54 @@ def names(tree, role):
     return [n.name for n in tree.walk() if n.role == role]
 
 
+def states(node):
+    return [s.value_nick for s in node.obj.get_state_set().get_states()]
+
+
+def shown_page():
+    return next((n.name for n in ovi_e2e.application().walk()
+                 if n.role == "page tab" and "selected" in states(n)), None)
+
+
+def focused():
+    return next(((n.role, n.name) for n in ovi_e2e.application().walk()
+                 if "focused" in states(n)), (None, None))
+
+
+def keyboard(display):
+    """Real key presses, checked as a reader sees the result."""
+    failures = []
+    for keys, page in (("alt+2", "Operators"), ("ctrl+Page_Down", "Compare"),
+                       ("ctrl+Page_Up", "Operators"), ("alt+1", "Overflows")):
+        ovi_e2e.press_key(display, keys)
+        time.sleep(1)
+        if shown_page() != page:
+            failures.append("%s shows %r, not %r" % (keys, shown_page(), page))
+    all_rows = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    ovi_e2e.press_key(display, "ctrl+f")
+    time.sleep(0.5)
+    ovi_e2e.type_text(display, "ReduceSum")
+    time.sleep(1)
+    found = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    ovi_e2e.press_key(display, "Escape")
+    time.sleep(1)
+    again = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    if not (found == 1 and again == all_rows == 8):
+        failures.append("search then Escape: %d rows, %d found, %d after Escape"
+                        % (all_rows, found, again))
+    # From the search: Tab to the unit filter, to a row of the table, then
+    # out of the table.
+    seen = []
+    for _ in range(3):
+        ovi_e2e.press_key(display, "Tab")
+        time.sleep(0.5)
+        seen.append(focused())
+    roles = [role for role, _ in seen]
+    if roles[1] != "table row" or roles[2] == "table row":
+        failures.append("Tab from the search goes through %r" % seen)
+    return failures
+
+
 def one(args):
     env = ovi_e2e.app_env(args.display, args.build, "cairo")
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
@@ -122,6 +172,8 @@ def one(args):
                             % [n.name for n in abnormal])
         failures += bad_names(tree, "Operators")
         print("Operators: %d rows read" % len(rows))
+
+    failures += keyboard(args.display)
 
     err = ovi_e2e.stop_app(proc)
     for f in failures:
