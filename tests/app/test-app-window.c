@@ -1750,6 +1750,7 @@ test_reload_keeps_selection (Fixture *f, gconstpointer data)
   OviSession *session = ovi_window_get_session (f->window);
   OviOverflowRecord *record = find_record (f->window, 0x400);
   g_autofree char *path = NULL;
+  g_autofree char *op_path = NULL;
   GtkSingleSelection *selection = GTK_SINGLE_SELECTION (template_child (
       ovi_window_get_overflows_page (f->window), OVI_TYPE_OVERFLOWS_PAGE, "record_selection"));
   OviOverflowRecord *after;
@@ -1758,6 +1759,17 @@ test_reload_keeps_selection (Fixture *f, gconstpointer data)
   path = g_strdup (ovi_dump_file_get_relative_path (ovi_overflow_record_get_file (record)));
   g_assert_true (ovi_window_select_record (f->window, record));
   g_assert_cmpuint (gtk_single_selection_get_selected (selection), !=, 0);
+  /* And an operator picked on the Operators page, not the record's. */
+  {
+    OviDumpFile *op = ovi_overflow_record_get_op (find_record (f->window, 272));
+
+    ovi_window_show_tensor (f->window, op, 0);
+    settle (200);
+    op_path = g_strdup (ovi_dump_file_get_relative_path (op));
+    g_assert_cmpstr (op_path, !=,
+                     ovi_dump_file_get_relative_path (ovi_overflow_record_get_op (record)));
+    ovi_window_show_page (f->window, "overflows");
+  }
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
@@ -1769,6 +1781,9 @@ test_reload_keeps_selection (Fixture *f, gconstpointer data)
                    path);
   g_assert_true (gtk_single_selection_get_selected_item (selection) == after);
   g_assert_cmpuint (ovi_overflow_record_get_status (after), ==, 0x400);
+  g_assert_nonnull (ovi_session_get_selected_file (session));
+  g_assert_cmpstr (ovi_dump_file_get_relative_path (ovi_session_get_selected_file (session)), ==,
+                   op_path);
 }
 
 /* Whether the selected row of the column view is in the visible part of
