@@ -203,6 +203,13 @@ ovi_application_startup (GApplication *app)
     { "win.search", { "<Control>f", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
+    { "win.show-page(1)", { "<Alt>1", NULL } },
+    { "win.show-page(2)", { "<Alt>2", NULL } },
+    { "win.show-page(3)", { "<Alt>3", NULL } },
+    { "win.show-page(4)", { "<Alt>4", NULL } },
+    { "win.show-page(5)", { "<Alt>5", NULL } },
+    { "win.next-page", { "<Control>Page_Down", NULL } },
+    { "win.previous-page", { "<Control>Page_Up", NULL } },
   };
 
   G_APPLICATION_CLASS (ovi_application_parent_class)->startup (app);

@@ -4,23 +4,30 @@
 
 #include "ovi-file-chooser.h"
 
+typedef enum
+{
+  CHOOSE_FOLDER,
+  CHOOSE_FILE,
+  CHOOSE_SAVE,
+} Choose;
+
 typedef struct
 {
   OviFileChosenFunc func;
   gpointer user_data;
   GDestroyNotify destroy;
-  gboolean save;
+  Choose choose;
 } Request;
 
 static Request *
-request_new (OviFileChosenFunc func, gpointer user_data, GDestroyNotify destroy, gboolean save)
+request_new (OviFileChosenFunc func, gpointer user_data, GDestroyNotify destroy, Choose choose)
 {
   Request *request = g_new0 (Request, 1);
 
   request->func = func;
   request->user_data = user_data;
   request->destroy = destroy;
-  request->save = save;
+  request->choose = choose;
   return request;
 }
 
@@ -40,8 +47,10 @@ dialog_done (GObject *object, GAsyncResult *result, gpointer data)
   Request *request = data;
   g_autoptr (GFile) file = NULL;
 
-  if (request->save)
+  if (request->choose == CHOOSE_SAVE)
     file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (object), result, NULL);
+  else if (request->choose == CHOOSE_FILE)
+    file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (object), result, NULL);
   else
     file = gtk_file_dialog_select_folder_finish (GTK_FILE_DIALOG (object), result, NULL);
   request_finish (request, file);
@@ -60,28 +69,62 @@ native_response (GtkNativeDialog *dialog, int response, gpointer data)
 }
 #endif
 
-void
-ovi_file_chooser_select_folder (GtkWindow *parent,
-                                const char *title,
-                                OviFileChosenFunc func,
-                                gpointer user_data,
-                                GDestroyNotify destroy)
+/* A folder, or with @choose CHOOSE_FILE one file, to read: @initial_folder
+ * (nullable) is where the dialog starts. */
+static void
+choose_to_open (GtkWindow *parent,
+                const char *title,
+                Choose choose,
+                GFile *initial_folder,
+                OviFileChosenFunc func,
+                gpointer user_data,
+                GDestroyNotify destroy)
 {
-  Request *request = request_new (func, user_data, destroy, FALSE);
+  Request *request = request_new (func, user_data, destroy, choose);
 
 #if GTK_CHECK_VERSION(4, 10, 0)
   g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
 
   gtk_file_dialog_set_title (dialog, title);
-  gtk_file_dialog_select_folder (dialog, parent, NULL, dialog_done, request);
+  if (initial_folder != NULL)
+    gtk_file_dialog_set_initial_folder (dialog, initial_folder);
+  if (choose == CHOOSE_FILE)
+    gtk_file_dialog_open (dialog, parent, NULL, dialog_done, request);
+  else
+    gtk_file_dialog_select_folder (dialog, parent, NULL, dialog_done, request);
 #else
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
-      title, parent, GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Open"), _ ("_Cancel"));
+      title, parent,
+      choose == CHOOSE_FILE ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+      _ ("_Open"), _ ("_Cancel"));
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  if (initial_folder != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), initial_folder, NULL);
   g_signal_connect (dialog, "response", G_CALLBACK (native_response), request);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 #endif
+}
+
+void
+ovi_file_chooser_select_folder (GtkWindow *parent,
+                                const char *title,
+                                GFile *initial_folder,
+                                OviFileChosenFunc func,
+                                gpointer user_data,
+                                GDestroyNotify destroy)
+{
+  choose_to_open (parent, title, CHOOSE_FOLDER, initial_folder, func, user_data, destroy);
+}
+
+void
+ovi_file_chooser_open_file (GtkWindow *parent,
+                            const char *title,
+                            OviFileChosenFunc func,
+                            gpointer user_data,
+                            GDestroyNotify destroy)
+{
+  choose_to_open (parent, title, CHOOSE_FILE, NULL, func, user_data, destroy);
 }
 
 void
@@ -93,7 +136,7 @@ ovi_file_chooser_save (GtkWindow *parent,
                        gpointer user_data,
                        GDestroyNotify destroy)
 {
-  Request *request = request_new (func, user_data, destroy, TRUE);
+  Request *request = request_new (func, user_data, destroy, CHOOSE_SAVE);
 
 #if GTK_CHECK_VERSION(4, 10, 0)
   g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();

@@ -11,9 +11,15 @@ typedef void (*OviFileChosenFunc) (GFile *file, gpointer user_data);
  * version split lives here and nowhere else. */
 void ovi_file_chooser_select_folder (GtkWindow *parent,
                                      const char *title,
+                                     GFile *initial_folder,
                                      OviFileChosenFunc func,
                                      gpointer user_data,
                                      GDestroyNotify destroy);
+void ovi_file_chooser_open_file (GtkWindow *parent,
+                                 const char *title,
+                                 OviFileChosenFunc func,
+                                 gpointer user_data,
+                                 GDestroyNotify destroy);
 void ovi_file_chooser_save (GtkWindow *parent,
                             const char *title,
                             const char *initial_name,

@@ -12,6 +12,7 @@ struct _OviLiveButton
   GBindingGroup *session_bindings;
   GtkWidget *button;
   GtkSwitch *live_switch;
+  GtkWidget *state_label;
 };
 
 enum
@@ -152,6 +153,7 @@ ovi_live_button_class_init (OviLiveButtonClass *klass)
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-live-button.ui");
   gtk_widget_class_bind_template_child (widget_class, OviLiveButton, button);
   gtk_widget_class_bind_template_child (widget_class, OviLiveButton, live_switch);
+  gtk_widget_class_bind_template_child (widget_class, OviLiveButton, state_label);
   gtk_widget_class_bind_template_callback (widget_class, state_text);
   gtk_widget_class_bind_template_callback (widget_class, state_icon);
   gtk_widget_class_bind_template_callback (widget_class, state_classes);
@@ -164,6 +166,14 @@ static void
 ovi_live_button_init (OviLiveButton *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* A reader names the button by what it shows ("Live", "Paused"), not by
+   * its type. */
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->button),
+                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->state_label, NULL, -1);
+  if (gtk_widget_get_first_child (self->button) != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (gtk_widget_get_first_child (self->button)),
+                                    GTK_ACCESSIBLE_RELATION_LABELLED_BY, self->state_label, NULL,
+                                    -1);
   /* The switch pauses following, and shows whether it is paused. */
   self->session_bindings = g_binding_group_new ();
   g_binding_group_bind (self->session_bindings, "live", self->live_switch, "active",

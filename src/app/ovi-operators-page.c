@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-accessible-row.h"
 #include "ovi-format.h"
 #include "ovi-operators-page.h"
 
@@ -26,6 +27,7 @@ struct _OviOperatorsPage
   GBinding *folder_binding;    /* session:folder -> folder_signals:target */
   GBinding *operators_binding; /* session:operators -> op_sort_model:model, once shown */
   gboolean settings_bound;
+  gboolean resorting;             /* after summaries, not a click on a header */
   GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
 };
 
@@ -39,6 +41,18 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, OVI_TYPE_PAGE)
+
+/* What a screen reader says for a row: the operator's type, name and
+ * class, once its summary gave it one. */
+static char *
+op_row_name (gpointer unused, const char *op_type, const char *op_name, const char *blame)
+{
+  if (blame == NULL || *blame == '\0')
+    return g_strdup_printf ("%s %s", op_type ? op_type : "", op_name ? op_name : "");
+  /* Translators: an operator row read by a screen reader: op type, op name
+   * and class, e.g. "Cast gradients/Cast_3, Origin" */
+  return g_strdup_printf (_ ("%s %s, %s"), op_type ? op_type : "", op_name ? op_name : "", blame);
+}
 
 static gboolean
 op_visible (gpointer item, gpointer user_data)
@@ -99,7 +113,11 @@ summaries_applied (OviOperatorsPage *self)
   GtkSorter *sorter = gtk_column_view_get_sorter (self->op_view);
 
   if (gtk_sorter_get_order (sorter) != GTK_SORTER_ORDER_NONE)
-    gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+    {
+      self->resorting = TRUE;
+      gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+      self->resorting = FALSE;
+    }
   if (gtk_toggle_button_get_active (self->abnormal_toggle))
     filters_changed (self);
 }
@@ -119,6 +137,25 @@ rows_changed (OviOperatorsPage *self, guint position, guint removed, guint added
        child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_LIST_VIEW (child))
       gtk_widget_activate_action (child, "list.scroll-to-item", "u", 0);
+}
+
+/* After a click on a header, the selected row (which the selection model
+ * keeps) comes into view; not when summaries re-sort the table while the
+ * user looks elsewhere. */
+static void
+sort_changed (OviOperatorsPage *self)
+{
+  guint position;
+
+  if (self->op_selection == NULL || self->resorting)
+    return; /* disposing, or summaries re-sorting */
+  position = gtk_single_selection_get_selected (self->op_selection);
+  if (position == GTK_INVALID_LIST_POSITION)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
 }
 
 static void
@@ -201,6 +238,22 @@ tensor_changed (OviOperatorsPage *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
 }
 
+/* Escape empties the search, and the table shows every row again. */
+static void
+search_stopped (OviOperatorsPage *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->op_search), "");
+}
+
+/* Enter (or a double click) on a row selects it and moves the keyboard
+ * into its tensors. */
+static void
+row_activated (OviOperatorsPage *self, guint position)
+{
+  gtk_single_selection_set_selected (self->op_selection, position);
+  gtk_widget_child_focus (GTK_WIDGET (self->tensor_view), GTK_DIR_TAB_FORWARD);
+}
+
 static void
 ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -281,6 +334,7 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
                            G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (OVI_TYPE_ACCESSIBLE_ROW);
   g_type_ensure (OVI_TYPE_DUMP_FILE);
   g_type_ensure (OVI_TYPE_SESSION);
   g_type_ensure (OVI_TYPE_TENSOR_VIEW);
@@ -310,6 +364,7 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
                                                 G_CALLBACK (ovi_format_max_abs_classes));
   gtk_widget_class_bind_template_callback_full (widget_class, "search_text",
                                                 G_CALLBACK (ovi_format_search_text));
+  gtk_widget_class_bind_template_callback (widget_class, op_row_name);
   gtk_widget_class_bind_template_callback (widget_class, rows_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, tensor_changed);
@@ -329,6 +384,11 @@ ovi_operators_page_init (OviOperatorsPage *self)
   gtk_multi_sorter_append (sorter, g_object_ref (gtk_column_view_get_sorter (self->op_view)));
   gtk_multi_sorter_append (sorter, g_object_ref (self->run_order_sorter));
   gtk_sort_list_model_set_sorter (self->op_sort_model, GTK_SORTER (sorter));
+
+  g_signal_connect_swapped (self->op_search, "stop-search", G_CALLBACK (search_stopped), self);
+  g_signal_connect_swapped (self->op_view, "activate", G_CALLBACK (row_activated), self);
+  g_signal_connect_object (gtk_column_view_get_sorter (self->op_view), "changed",
+                           G_CALLBACK (sort_changed), self, G_CONNECT_SWAPPED);
 
   self->custom_filter = gtk_custom_filter_new (op_visible, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->custom_filter));

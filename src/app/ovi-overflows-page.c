@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-accessible-row.h"
 #include "ovi-format.h"
 #include "ovi-overflows-page.h"
 
@@ -71,6 +72,47 @@ op_name_classes (gpointer unused, const char *op_name)
   return g_strdupv ((char **) (op_name == NULL || *op_name == '\0' ? missing : none));
 }
 
+/* What a screen reader says for a row: which overflow, on which unit,
+ * the operator and the status, as the table shows them. */
+static char *
+record_row_name (gpointer unused,
+                 guint position,
+                 gboolean is_first,
+                 gboolean ignored,
+                 const char *unit,
+                 const char *op_type,
+                 const char *op_name,
+                 const char *status)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *op = format_op_name (NULL, op_name);
+
+  if (is_first)
+    /* Translators: %s is the unit, e.g. AI Core */
+    title = g_strdup_printf (_ ("First overflow, %s"), unit ? unit : "");
+  else
+    /* Translators: %u is the position in time order, %s the unit */
+    title = g_strdup_printf (_ ("Overflow %u, %s"), position + 1, unit ? unit : "");
+  if (op_type != NULL && *op_type != '\0')
+    {
+      g_autofree char *with_type = g_strdup_printf ("%s %s", op_type, op);
+      g_free (op);
+      op = g_steal_pointer (&with_type);
+    }
+  /* Translators: a table row read by a screen reader: "First overflow, AI
+   * Core: Cast gradients/Cast_3, status 0x110 FP16+INT"; the overflow and
+   * its unit, the operator (type and name), the status */
+  name = g_strdup_printf (_ ("%s: %s, status %s"), title, op, status ? status : "");
+  if (ignored)
+    {
+      /* Translators: appended to a record's title when its operator is ignored */
+      g_autofree char *with_mark = g_strdup_printf (_ ("%s (ignored)"), name);
+      return g_steal_pointer (&with_mark);
+    }
+  return g_steal_pointer (&name);
+}
+
 /* --- states ------------------------------------------------------------- */
 
 /* Four different reasons for an empty table, each with its own words:
@@ -135,10 +177,43 @@ update_state (OviOverflowsPage *self)
       g_strcmp0 (gtk_stack_get_visible_child_name (self->record_stack), "scanning") == 0);
 }
 
+/* Brings the selected row into view. */
+static void
+scroll_to_selected (OviOverflowsPage *self)
+{
+  guint position;
+
+  if (self->record_selection == NULL)
+    return; /* disposing */
+  position = gtk_single_selection_get_selected (self->record_selection);
+  if (position == GTK_INVALID_LIST_POSITION)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->record_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+}
+
+/* The session's record may come from elsewhere (F5 selecting again what
+ * was selected before): the table selects its row once it lists it. */
+static void
+follow_session_record (OviOverflowsPage *self)
+{
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+  OviOverflowRecord *record = session ? ovi_session_get_selected_record (session) : NULL;
+
+  if (record == NULL || self->record_selection == NULL ||
+      gtk_single_selection_get_selected_item (self->record_selection) == record)
+    return;
+  if (ovi_overflows_page_select_record (self, record))
+    scroll_to_selected (self);
+}
+
 static void
 rows_changed (OviOverflowsPage *self)
 {
   update_state (self);
+  follow_session_record (self);
   /* The first record (the first overflow in the default order) is
    * selected until the user picks another. */
   if (gtk_single_selection_get_selected_item (self->record_selection) == NULL &&
@@ -182,6 +257,24 @@ filters_changed (OviOverflowsPage *self)
   gtk_filter_changed (GTK_FILTER (self->custom_filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
+/* --- keyboard ------------------------------------------------------------ */
+
+/* Escape empties the search, and the table shows every row again. */
+static void
+search_stopped (OviOverflowsPage *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->record_search), "");
+}
+
+/* Enter (or a double click) on a row selects it and moves the keyboard
+ * into its details. */
+static void
+row_activated (OviOverflowsPage *self, guint position)
+{
+  gtk_single_selection_set_selected (self->record_selection, position);
+  gtk_widget_child_focus (GTK_WIDGET (self->record_details), GTK_DIR_TAB_FORWARD);
+}
+
 /* --- object ------------------------------------------------------------- */
 
 static void
@@ -202,6 +295,8 @@ ovi_overflows_page_session_changed (OviPage *page, OviSession *old_session)
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::folder", G_CALLBACK (update_state), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selected-record",
+                               G_CALLBACK (follow_session_record), self, G_CONNECT_SWAPPED);
       unit_selected (self);
     }
   update_state (self);
@@ -227,6 +322,7 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   object_class->dispose = ovi_overflows_page_dispose;
   page_class->session_changed = ovi_overflows_page_session_changed;
 
+  g_type_ensure (OVI_TYPE_ACCESSIBLE_ROW);
   g_type_ensure (OVI_TYPE_OVERFLOW_RECORD);
   g_type_ensure (OVI_TYPE_RECORD_VIEW);
   g_type_ensure (OVI_TYPE_SESSION);
@@ -256,6 +352,7 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
                                                 G_CALLBACK (ovi_format_iteration_number));
   gtk_widget_class_bind_template_callback (widget_class, not_ignored);
   gtk_widget_class_bind_template_callback (widget_class, op_name_classes);
+  gtk_widget_class_bind_template_callback (widget_class, record_row_name);
   gtk_widget_class_bind_template_callback (widget_class, rows_changed);
   gtk_widget_class_bind_template_callback_full (widget_class, "search_text",
                                                 G_CALLBACK (ovi_format_search_text));
@@ -273,6 +370,14 @@ ovi_overflows_page_init (OviOverflowsPage *self)
   gtk_string_list_append (self->unit_list, _ ("All Units"));
   for (OviUnit unit = 0; unit <= OVI_UNIT_LAST; unit++)
     gtk_string_list_append (self->unit_list, ovi_unit_name (unit));
+
+  g_signal_connect_swapped (self->record_search, "stop-search", G_CALLBACK (search_stopped), self);
+  g_signal_connect_swapped (self->record_view, "activate", G_CALLBACK (row_activated), self);
+  /* A click on a header sorts again; the selection stays (the selection
+   * model finds its item among the sorted rows) and comes into view. Runs
+   * after the sort model, which connected first. */
+  g_signal_connect_object (gtk_column_view_get_sorter (self->record_view), "changed",
+                           G_CALLBACK (scroll_to_selected), self, G_CONNECT_SWAPPED);
 
   self->custom_filter = gtk_custom_filter_new (record_visible, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->record_filter),

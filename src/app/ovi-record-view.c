@@ -236,13 +236,30 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), ovi_dump_file_get_op_name (op));
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), ovi_dump_file_get_op_type (op));
   {
-    /* False positives (uninitialised buffers...) go on the ignore list. */
-    GtkWidget *ignore = gtk_button_new_with_label (_ ("Ignore Type"));
+    /* False positives (uninitialised buffers...) go on the ignore list;
+     * once there, the same button takes them off it. (The session selects
+     * the record again when the list changes, so the row is rebuilt.) */
+    gboolean ignored = ovi_overflow_record_get_ignored (record);
+    GtkWidget *ignore =
+        gtk_button_new_with_label (ignored ? _ ("Stop Ignoring") : _ ("Ignore Type"));
     gtk_widget_set_valign (ignore, GTK_ALIGN_CENTER);
     gtk_widget_set_tooltip_text (
-        ignore, _ ("Leave operators of this type out of the first overflow and the origins"));
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (ignore), "win.ignore-op-type");
-    gtk_actionable_set_action_target (GTK_ACTIONABLE (ignore), "s", ovi_dump_file_get_op_type (op));
+        ignore,
+        ignored ? _ ("Count operators like this one again for the first overflow and the origins")
+                : _ ("Leave operators of this type out of the first overflow and the origins"));
+    if (ignored)
+      {
+        gtk_actionable_set_action_name (GTK_ACTIONABLE (ignore), "win.stop-ignoring");
+        gtk_actionable_set_action_target (GTK_ACTIONABLE (ignore), "(sms)",
+                                          ovi_dump_file_get_op_type (op),
+                                          ovi_dump_file_get_op_name (op));
+      }
+    else
+      {
+        gtk_actionable_set_action_name (GTK_ACTIONABLE (ignore), "win.ignore-op-type");
+        gtk_actionable_set_action_target (GTK_ACTIONABLE (ignore), "s",
+                                          ovi_dump_file_get_op_type (op));
+      }
     adw_action_row_add_suffix (ADW_ACTION_ROW (row), ignore);
   }
   add_row (self, self->op_group, row);

@@ -18,6 +18,10 @@ struct _OviSession
   OviTreeNode *selected_node;
   OviOverflowRecord *selected_record;
   OviDumpFile *selected_file;
+  /* After F5, what was selected before, by relative path, until the scan
+   * finds it again or ends without it. */
+  char *reselect_record;
+  char *reselect_file;
   int unit_filter;
   gboolean loading;
   gboolean cancelled;
@@ -117,6 +121,12 @@ files_changed (OviSession *self, guint position, guint removed, guint added, GLi
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
 
       ovi_tree_node_add_file (self->tree_root, file);
+      if (self->reselect_file != NULL &&
+          g_strcmp0 (ovi_dump_file_get_relative_path (file), self->reselect_file) == 0)
+        {
+          g_clear_pointer (&self->reselect_file, g_free);
+          ovi_session_set_selected_file (self, file);
+        }
     }
 }
 
@@ -137,6 +147,12 @@ records_changed (OviSession *self, guint position, guint removed, guint added, G
 
       if (file != NULL)
         ovi_tree_node_add_record (self->tree_root, file);
+      if (file != NULL && self->reselect_record != NULL &&
+          g_strcmp0 (ovi_dump_file_get_relative_path (file), self->reselect_record) == 0)
+        {
+          g_clear_pointer (&self->reselect_record, g_free);
+          ovi_session_set_selected_record (self, record);
+        }
     }
 }
 
@@ -219,6 +235,9 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   else if (error == NULL)
     start_following (self);
   set_loading (self, FALSE);
+  /* What F5 was to select again and the scan did not find is gone. */
+  g_clear_pointer (&self->reselect_record, g_free);
+  g_clear_pointer (&self->reselect_file, g_free);
   /* Until the user picks an operator, the selected file is the operator of
    * the selected record, so "Selected Tensor" exports have a target. */
   if (self->selected_file == NULL && self->selected_record != NULL)
@@ -451,6 +470,8 @@ ovi_session_close (OviSession *self)
   ovi_session_set_selected_record (self, NULL);
   ovi_session_set_selected_file (self, NULL);
   ovi_session_set_selected_node (self, NULL);
+  g_clear_pointer (&self->reselect_record, g_free);
+  g_clear_pointer (&self->reselect_file, g_free);
   if (self->operators != NULL)
     gtk_filter_list_model_set_model (self->operators, NULL);
   g_clear_object (&self->tree);
@@ -520,13 +541,24 @@ void
 ovi_session_reload (OviSession *self)
 {
   g_autoptr (GFile) root = NULL;
+  g_autofree char *record_path = NULL;
+  g_autofree char *file_path = NULL;
 
   g_return_if_fail (OVI_IS_SESSION (self));
 
   if (self->folder == NULL)
     return;
+  /* The selection stays when its files are still there: they are matched
+   * by relative path, as the scan finds them. */
+  if (self->selected_record != NULL && ovi_overflow_record_get_file (self->selected_record))
+    record_path = g_strdup (
+        ovi_dump_file_get_relative_path (ovi_overflow_record_get_file (self->selected_record)));
+  if (self->selected_file != NULL)
+    file_path = g_strdup (ovi_dump_file_get_relative_path (self->selected_file));
   root = g_object_ref (ovi_dump_folder_get_root (self->folder));
   ovi_session_load (self, root);
+  self->reselect_record = g_steal_pointer (&record_path);
+  self->reselect_file = g_steal_pointer (&file_path);
 }
 
 void
@@ -751,7 +783,9 @@ ovi_session_find_file (OviSession *self, const char *path)
   return NULL;
 }
 
-void
+/* Adds "type:@op_type" to the ignore list. Returns whether it was not
+ * there yet (and so can be undone). */
+gboolean
 ovi_session_ignore_op_type (OviSession *self, const char *op_type)
 {
   g_auto (GStrv) patterns = NULL;
@@ -759,15 +793,52 @@ ovi_session_ignore_op_type (OviSession *self, const char *op_type)
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   g_auto (GStrv) result = NULL;
 
-  g_return_if_fail (OVI_IS_SESSION (self));
-  g_return_if_fail (op_type != NULL);
+  g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (op_type != NULL, FALSE);
 
   patterns = g_settings_get_strv (self->settings, "ignore-patterns");
   pattern = g_strdup_printf ("type:%s", op_type);
   if (g_strv_contains ((const char *const *) patterns, pattern))
-    return;
+    return FALSE;
   g_strv_builder_addv (builder, (const char **) patterns);
   g_strv_builder_add (builder, pattern);
+  result = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
+  return TRUE;
+}
+
+/* Takes off the ignore list every pattern that matches the operator
+ * @op_type @op_name ("type:Cast", "name:grad*", "Cast"...), so that it
+ * counts again. With @op_name %NULL, only "type:@op_type" goes: what
+ * ovi_session_ignore_op_type() added. */
+void
+ovi_session_stop_ignoring (OviSession *self, const char *op_type, const char *op_name)
+{
+  g_auto (GStrv) patterns = NULL;
+  g_autofree char *type_pattern = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) result = NULL;
+  gboolean changed = FALSE;
+
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (op_type != NULL);
+
+  patterns = g_settings_get_strv (self->settings, "ignore-patterns");
+  type_pattern = g_strdup_printf ("type:%s", op_type);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    {
+      const char *one[] = { patterns[i], NULL };
+      g_autoptr (OviIgnoreList) list = ovi_ignore_list_new (one);
+      gboolean matches = op_name != NULL ? ovi_ignore_list_matches (list, op_type, op_name)
+                                         : g_str_equal (patterns[i], type_pattern);
+
+      if (matches)
+        changed = TRUE;
+      else
+        g_strv_builder_add (builder, patterns[i]);
+    }
+  if (!changed)
+    return;
   result = g_strv_builder_end (builder);
   g_settings_set_strv (self->settings, "ignore-patterns", (const char *const *) result);
 }

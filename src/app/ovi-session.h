@@ -42,6 +42,7 @@ gboolean ovi_session_in_selected_node (OviSession *self, OviDumpFile *file);
 gboolean ovi_session_record_visible (OviSession *self, OviOverflowRecord *record);
 gboolean ovi_session_problem_in_selected_node (OviSession *self, OviProblem *problem);
 OviDumpFile *ovi_session_find_file (OviSession *self, const char *path);
-void ovi_session_ignore_op_type (OviSession *self, const char *op_type);
+gboolean ovi_session_ignore_op_type (OviSession *self, const char *op_type);
+void ovi_session_stop_ignoring (OviSession *self, const char *op_type, const char *op_name);
 
 G_END_DECLS

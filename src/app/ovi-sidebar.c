@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-accessible-row.h"
 #include "ovi-sidebar.h"
 
 /* The time / device / model / iteration tree of the session, with the
@@ -23,6 +24,38 @@ count_badge_classes (gpointer unused, guint count)
   static const char *none[] = { "count-badge", "dim-label", NULL };
 
   return g_strdupv ((char **) (count > 0 ? some : none));
+}
+
+/* What a screen reader says for a row: which level of the tree it is and
+ * how many overflow records are below it. */
+static char *
+node_row_name (gpointer unused, OviTreeNode *node, guint count)
+{
+  g_autofree char *what = NULL;
+
+  if (node == NULL)
+    return NULL;
+  switch (ovi_tree_node_get_level (node))
+    {
+    case OVI_TREE_LEVEL_ROOT:
+      /* Translators: the sidebar's top row, read by a screen reader; %s is
+       * the folder's name */
+      what = g_strdup_printf (_ ("Folder %s"), ovi_tree_node_get_label (node));
+      break;
+    case OVI_TREE_LEVEL_TIME:
+      /* Translators: a sidebar row read by a screen reader; %s is the time
+       * folder of a dump, e.g. 20261202101500 */
+      what = g_strdup_printf (_ ("Time %s"), ovi_tree_node_get_label (node));
+      break;
+    default:
+      /* "Device 0", "Model resnet50", "Iteration 3" */
+      what = g_strdup (ovi_tree_node_get_label (node));
+    }
+  return g_strdup_printf (
+      /* Translators: a sidebar row read by a screen reader: "Iteration 3: 2
+       * overflow records" */
+      g_dngettext (GETTEXT_PACKAGE, "%s: %u overflow record", "%s: %u overflow records", count),
+      what, count);
 }
 
 static void
@@ -56,12 +89,14 @@ ovi_sidebar_class_init (OviSidebarClass *klass)
 
   object_class->dispose = ovi_sidebar_dispose;
 
+  g_type_ensure (OVI_TYPE_ACCESSIBLE_ROW);
   g_type_ensure (OVI_TYPE_SESSION);
   g_type_ensure (OVI_TYPE_TREE_NODE);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-sidebar.ui");
   gtk_widget_class_bind_template_child (widget_class, OviSidebar, tree_selection);
   gtk_widget_class_bind_template_callback (widget_class, count_badge_classes);
+  gtk_widget_class_bind_template_callback (widget_class, node_row_name);
   gtk_widget_class_bind_template_callback (widget_class, tree_selection_changed);
 }
 

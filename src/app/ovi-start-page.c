@@ -95,8 +95,8 @@ ovi_start_page_init (OviStartPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->recent_rows = g_ptr_array_new ();
 
-  /* The application icon once installed; a generic one when run from the
-   * build tree. */
+  /* The application icon: installed, or from the resources when run from
+   * the build tree; a generic one if the icon theme has neither. */
   if (gtk_icon_theme_has_icon (
           gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (self))), APP_ID))
     adw_status_page_set_icon_name (self->status_page, APP_ID);

@@ -15,6 +15,8 @@ selected_tensor (OviWindow *self)
   return ovi_operators_page_get_tensor (self->operators_page);
 }
 
+static OviDumpFile *export_operator (OviWindow *self);
+
 void
 _ovi_window_update_actions (OviWindow *self)
 {
@@ -37,6 +39,9 @@ _ovi_window_update_actions (OviWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-tensor-npy", have_tensor);
   gtk_widget_action_set_enabled (widget, "win.export-tensor-txt", have_tensor);
   gtk_widget_action_set_enabled (widget, "win.export-overflow-json", have_record);
+  gtk_widget_action_set_enabled (widget, "win.export-operator-tensors",
+                                 have_folder && export_operator (self) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.export-selection-tensors", have_folder);
 }
 
 /* --- opening and scanning ------------------------------------------------ */
@@ -48,11 +53,57 @@ folder_chosen (GFile *file, gpointer user_data)
     ovi_window_open_file (OVI_WINDOW (user_data), file);
 }
 
+/* Ctrl+O: the open button's menu, to open a folder, one dump file or a
+ * recent folder. */
 static void
 open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Open Dump Folder"), folder_chosen,
+  adw_split_button_popup (OVI_WINDOW (widget)->open_button);
+}
+
+static void
+open_dump_folder_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Open Dump Folder"), NULL, folder_chosen,
                                   g_object_ref (widget), g_object_unref);
+}
+
+/* One dump or overflow file: the window shows that file alone. */
+static void
+open_dump_file_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ovi_file_chooser_open_file (GTK_WINDOW (widget), _ ("Open Dump File"), folder_chosen,
+                              g_object_ref (widget), g_object_unref);
+}
+
+/* Menu labels take "_" for a mnemonic: a path shows its own underscores. */
+static char *
+escape_underscores (const char *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "_", -1);
+
+  return g_strjoinv ("__", parts);
+}
+
+void
+_ovi_window_update_recent (OviWindow *self)
+{
+  g_auto (GStrv) recent = g_settings_get_strv (self->settings, "recent-folders");
+
+  g_menu_remove_all (self->recent_menu);
+  for (guint i = 0; recent[i] != NULL; i++)
+    {
+      g_autofree char *display = g_filename_display_name (recent[i]);
+      g_autofree char *label = escape_underscores (display);
+      g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-path",
+                                               g_variant_new_string (recent[i]));
+      g_menu_append_item (self->recent_menu, item);
+    }
+  /* An item without an action is shown greyed. */
+  if (recent[0] == NULL)
+    g_menu_append (self->recent_menu, _ ("No Recent Folders"), NULL);
 }
 
 static void
@@ -119,6 +170,55 @@ search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     }
 }
 
+/* The pages the view switcher shows, in its order. */
+static GPtrArray *
+visible_pages (OviWindow *self)
+{
+  g_autoptr (GtkSelectionModel) pages = adw_view_stack_get_pages (self->view_stack);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (pages)); i++)
+    {
+      g_autoptr (AdwViewStackPage) page = g_list_model_get_item (G_LIST_MODEL (pages), i);
+
+      if (adw_view_stack_page_get_visible (page))
+        g_ptr_array_add (names, g_strdup (adw_view_stack_page_get_name (page)));
+    }
+  return names;
+}
+
+/* win.show-page ("i"): Alt+1 shows the first page, Alt+2 the second... */
+static void
+show_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  g_autoptr (GPtrArray) names = visible_pages (self);
+  int number = g_variant_get_int32 (parameter);
+
+  if (ovi_session_get_folder (self->session) == NULL || number < 1 || (guint) number > names->len)
+    return;
+  ovi_window_show_page (self, g_ptr_array_index (names, number - 1));
+}
+
+/* win.next-page and win.previous-page (Ctrl+Page Down / Up), round. */
+static void
+step_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  g_autoptr (GPtrArray) names = visible_pages (self);
+  const char *current = adw_view_stack_get_visible_child_name (self->view_stack);
+  int step = g_str_equal (action_name, "win.next-page") ? 1 : -1;
+  guint index = 0;
+
+  if (ovi_session_get_folder (self->session) == NULL || names->len == 0)
+    return;
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (names, i), current) == 0)
+      index = i;
+  index = (index + names->len + step) % names->len;
+  ovi_window_show_page (self, g_ptr_array_index (names, index));
+}
+
 static void
 show_problems_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
@@ -148,11 +248,31 @@ ignore_op_type_action (GtkWidget *widget, const char *action_name, GVariant *par
   OviWindow *self = OVI_WINDOW (widget);
   const char *op_type = g_variant_get_string (parameter, NULL);
   g_autofree char *message = NULL;
+  AdwToast *toast;
 
-  ovi_session_ignore_op_type (self->session, op_type);
+  if (!ovi_session_ignore_op_type (self->session, op_type))
+    return; /* ignored already */
   /* Translators: %s is an operator type such as Cast */
   message = g_strdup_printf (_ ("Operators of type %s are now ignored"), op_type);
-  _ovi_window_show_toast (self, message);
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_set_button_label (toast, _ ("Undo"));
+  adw_toast_set_action_name (toast, "win.stop-ignoring");
+  adw_toast_set_action_target_value (toast, g_variant_new ("(sms)", op_type, NULL));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* win.stop-ignoring ("(sms)": op type, op name): with a name, every
+ * pattern that matches that operator goes ("Stop Ignoring" on a record);
+ * without, the "type:" pattern "Ignore Type" added (the toast's "Undo"). */
+static void
+stop_ignoring_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  const char *op_type, *op_name;
+
+  g_variant_get (parameter, "(&sm&s)", &op_type, &op_name);
+  ovi_session_stop_ignoring (self->session, op_type, op_name);
 }
 
 static void
@@ -186,6 +306,33 @@ export_item (OviWindow *self, OviWindowExport what)
     }
 }
 
+/* Where the next export dialog starts: the folder of the last export, when
+ * it is still there, else the home folder. */
+static GFile *
+export_folder (OviWindow *self)
+{
+  g_autofree char *last = g_settings_get_string (self->settings, "last-export-folder");
+
+  if (*last != '\0' && g_file_test (last, G_FILE_TEST_IS_DIR))
+    return g_file_new_for_path (last);
+  return g_file_new_for_path (g_get_home_dir ());
+}
+
+/* @path: a file written, or with @is_folder the folder written into. */
+static void
+remember_folder (OviWindow *self, const char *path, gboolean is_folder)
+{
+  g_autofree char *folder = is_folder ? g_strdup (path) : g_path_get_dirname (path);
+
+  g_settings_set_string (self->settings, "last-export-folder", folder);
+}
+
+static void
+remember_export_folder (OviWindow *self, const char *path)
+{
+  remember_folder (self, path, FALSE);
+}
+
 /* The export the menu items run, synchronously: for tests. */
 gboolean
 ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error)
@@ -202,8 +349,11 @@ ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *pa
                            _ ("No folder is open"));
       return FALSE;
     }
-  return ovi_report_export (folder, (OviExportTarget) what, export_item (self, what), path, NULL,
-                            error);
+  if (!ovi_report_export (folder, (OviExportTarget) what, export_item (self, what), path, NULL,
+                          error))
+    return FALSE;
+  remember_export_folder (self, path);
+  return TRUE;
 }
 
 typedef struct
@@ -240,6 +390,7 @@ export_done (GObject *object, GAsyncResult *result, gpointer user_data)
       export_request_free (request);
       return;
     }
+  remember_export_folder (self, path);
   name = g_path_get_basename (path);
   title = g_strdup_printf (_ ("Exported “%s”"), name);
   toast = adw_toast_new (title);
@@ -282,7 +433,7 @@ export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   OviWindow *self = OVI_WINDOW (widget);
   OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
   OviTensor *tensor = selected_tensor (self);
-  g_autoptr (GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autoptr (GFile) start = export_folder (self);
   g_autofree char *name = NULL;
   ExportRequest *request;
   OviWindowExport what;
@@ -307,8 +458,178 @@ export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   request = g_new0 (ExportRequest, 1);
   request->window = g_object_ref (self);
   request->what = what;
-  ovi_file_chooser_save (GTK_WINDOW (self), _ ("Export"), name, home, export_chosen, request,
+  ovi_file_chooser_save (GTK_WINDOW (self), _ ("Export"), name, start, export_chosen, request,
                          export_request_free);
+}
+
+/* --- all tensors, as `convert` writes them -------------------------------- */
+
+/* The operator whose tensors "All Tensors of the Operator" writes: the
+ * selected record's on the overflow table, else the selected operator. */
+static OviDumpFile *
+export_operator (OviWindow *self)
+{
+  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+
+  if (g_strcmp0 (page, "overflows") == 0 && record != NULL)
+    return ovi_overflow_record_get_op (record);
+  return ovi_session_get_selected_file (self->session);
+}
+
+/* The op dump files an export of all tensors reads. */
+static GPtrArray *
+tensor_export_files (OviWindow *self, OviWindowExport what)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_object_unref);
+  GListModel *operators = ovi_session_get_operators (self->session);
+
+  if (what == OVI_WINDOW_EXPORT_OPERATOR_TENSORS)
+    {
+      OviDumpFile *op = export_operator (self);
+
+      if (op != NULL)
+        g_ptr_array_add (files, g_object_ref (op));
+      return files;
+    }
+  /* Every operator below the sidebar's node (all of them without one). */
+  for (guint i = 0; operators != NULL && i < g_list_model_get_n_items (operators); i++)
+    {
+      OviDumpFile *op = g_list_model_get_item (operators, i);
+
+      if (ovi_session_in_selected_node (self->session, op))
+        g_ptr_array_add (files, op);
+      else
+        g_object_unref (op);
+    }
+  return files;
+}
+
+typedef struct
+{
+  OviWindow *window;
+  char *output;
+  char *reveal; /* the folder below output the first file went to */
+} TensorExport;
+
+static void
+tensor_export_free (TensorExport *export)
+{
+  g_object_unref (export->window);
+  g_free (export->output);
+  g_free (export->reveal);
+  g_free (export);
+}
+
+static void
+tensors_exported (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  TensorExport *export = user_data;
+  OviWindow *self = export->window;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *name = g_path_get_basename (export->output);
+  guint n = 0;
+  AdwToast *toast;
+
+  if (!ovi_report_export_tensors_finish (OVI_DUMP_FOLDER (object), result, &n, &error))
+    {
+      _ovi_window_show_toast (self, error->message);
+      tensor_export_free (export);
+      return;
+    }
+  remember_folder (self, export->output, TRUE);
+  title = g_strdup_printf (
+      /* Translators: %u files were written into the folder %s */
+      g_dngettext (GETTEXT_PACKAGE, "Exported %u file into “%s”", "Exported %u files into “%s”", n),
+      n, name);
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _ ("Open Folder"));
+  adw_toast_set_action_name (toast, "win.open-folder");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (export->reveal));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  tensor_export_free (export);
+}
+
+/* Starts writing all tensors of the operator, or of the sidebar's
+ * selection, below @output on core's worker pool. */
+void
+ovi_window_export_tensors (OviWindow *self, OviWindowExport what, const char *output)
+{
+  OviDumpFolder *folder = ovi_session_get_folder (self->session);
+  g_autoptr (GPtrArray) files = NULL;
+  TensorExport *export;
+
+  g_return_if_fail (OVI_IS_WINDOW (self));
+  g_return_if_fail (what == OVI_WINDOW_EXPORT_OPERATOR_TENSORS ||
+                    what == OVI_WINDOW_EXPORT_SELECTION_TENSORS);
+
+  if (folder == NULL)
+    return;
+  if (ovi_session_get_loading (self->session))
+    {
+      _ovi_window_show_toast (self, _ ("Not written yet: wait until the scan has finished"));
+      return;
+    }
+  files = tensor_export_files (self, what);
+  if (files->len == 0)
+    {
+      _ovi_window_show_toast (self, _ ("No operator is selected"));
+      return;
+    }
+  export = g_new0 (TensorExport, 1);
+  export->window = g_object_ref (self);
+  export->output = g_strdup (output);
+  export->reveal = g_build_filename (
+      output, ovi_dump_file_get_relative_dir (g_ptr_array_index (files, 0)), NULL);
+  ovi_report_export_tensors_async (folder, files, OVI_EXPORT_NPY, output, NULL, tensors_exported,
+                                   export);
+}
+
+typedef struct
+{
+  OviWindow *window;
+  OviWindowExport what;
+} TensorRequest;
+
+static void
+tensor_request_free (gpointer data)
+{
+  TensorRequest *request = data;
+
+  g_object_unref (request->window);
+  g_free (request);
+}
+
+static void
+tensor_folder_chosen (GFile *file, gpointer user_data)
+{
+  TensorRequest *request = user_data;
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+  if (file == NULL)
+    return;
+  if (path == NULL)
+    {
+      _ovi_window_show_toast (request->window, _ ("Only local files can be written"));
+      return;
+    }
+  ovi_window_export_tensors (request->window, request->what, path);
+}
+
+static void
+export_tensors_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  g_autoptr (GFile) start = export_folder (self);
+  TensorRequest *request = g_new0 (TensorRequest, 1);
+
+  request->window = g_object_ref (self);
+  request->what = g_str_equal (action_name, "win.export-operator-tensors")
+                      ? OVI_WINDOW_EXPORT_OPERATOR_TENSORS
+                      : OVI_WINDOW_EXPORT_SELECTION_TENSORS;
+  ovi_file_chooser_select_folder (GTK_WINDOW (self), _ ("Export All Tensors Into"), start,
+                                  tensor_folder_chosen, request, tensor_request_free);
 }
 
 static void
@@ -321,6 +642,9 @@ void
 _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-dump-folder", NULL,
+                                   open_dump_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.open-dump-file", NULL, open_dump_file_action);
   gtk_widget_class_install_action (widget_class, "win.open-example", NULL, open_example_action);
   gtk_widget_class_install_action (widget_class, "win.open-path", "s", open_path_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", "s", open_folder_action);
@@ -329,8 +653,13 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.edit-ignore-list", NULL,
                                    edit_ignore_list_action);
   gtk_widget_class_install_action (widget_class, "win.ignore-op-type", "s", ignore_op_type_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-ignoring", "(sms)",
+                                   stop_ignoring_action);
   gtk_widget_class_install_action (widget_class, "win.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "i", show_page_action);
+  gtk_widget_class_install_action (widget_class, "win.next-page", NULL, step_page_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_menu_action);
   gtk_widget_class_install_action (widget_class, "win.export-report-json", NULL, export_action);
@@ -338,4 +667,8 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-tensor-npy", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.export-tensor-txt", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.export-overflow-json", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-operator-tensors", NULL,
+                                   export_tensors_action);
+  gtk_widget_class_install_action (widget_class, "win.export-selection-tensors", NULL,
+                                   export_tensors_action);
 }

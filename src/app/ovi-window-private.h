@@ -20,6 +20,8 @@ typedef enum
   OVI_WINDOW_EXPORT_TENSOR_NPY,
   OVI_WINDOW_EXPORT_TENSOR_TXT,
   OVI_WINDOW_EXPORT_OVERFLOW_JSON,
+  OVI_WINDOW_EXPORT_OPERATOR_TENSORS,  /* all tensors, as `convert` writes them */
+  OVI_WINDOW_EXPORT_SELECTION_TENSORS, /* of every operator below the sidebar's node */
 } OviWindowExport;
 
 /* Shared by ovi-window.c and ovi-window-actions.c. */
@@ -31,7 +33,11 @@ struct _OviWindow
   GtkRevealer *cancelled_revealer;
   OviComparePage *compare_page;
   GtkMenuButton *export_button;
+  GMenu *main_menu;
+  GMenu *main_menu_recent_section;
   GtkStack *main_stack;
+  AdwSplitButton *open_button;
+  GMenu *open_menu_recent_section;
   OviOperatorsPage *operators_page;
   OviOverflowsPage *overflows_page;
   GtkButton *problems_button;
@@ -45,6 +51,7 @@ struct _OviWindow
   GtkPaned *sidebar_paned;
   OviStartPage *start_page;
   GtkStack *title_stack;
+  GMenu *recent_menu;
   AdwToastOverlay *toast_overlay;
   AdwViewStack *view_stack;
   AdwWindowTitle *window_title;
@@ -57,11 +64,14 @@ struct _OviWindow
 
 void _ovi_window_class_add_actions (GtkWidgetClass *widget_class);
 void _ovi_window_update_actions (OviWindow *self);
+void _ovi_window_update_recent (OviWindow *self);
 void _ovi_window_show_toast (OviWindow *self, const char *title);
+gboolean _ovi_window_tab_out_of_list (OviWindow *self, GtkDirectionType direction);
 
 /* For tests and benchmarks. */
 gboolean
 ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error);
+void ovi_window_export_tensors (OviWindow *self, OviWindowExport what, const char *output);
 OviSession *ovi_window_get_session (OviWindow *self);
 OviOverflowsPage *ovi_window_get_overflows_page (OviWindow *self);
 OviOperatorsPage *ovi_window_get_operators_page (OviWindow *self);
@@ -73,6 +83,7 @@ GtkColumnView *ovi_window_get_op_view (OviWindow *self);
 OviRecordView *ovi_window_get_record_details (OviWindow *self);
 OviTensorView *ovi_window_get_tensor_view (OviWindow *self);
 GListModel *ovi_window_get_tree_model (OviWindow *self);
+GMenuModel *ovi_window_get_main_menu (OviWindow *self);
 void ovi_window_select_tree_row (OviWindow *self, guint position);
 
 G_END_DECLS

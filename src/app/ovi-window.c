@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-a11y.h"
 #include "ovi-window-private.h"
 
 /* The window: header bar, progress area, the pages over one session, toasts
@@ -78,8 +79,11 @@ update_problems (OviWindow *self)
       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u problem", "%u problems", n), n);
 
   adw_button_content_set_label (self->problems_content, label);
+  /* The label alone: the button's content would add its text again. */
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->problems_button),
+                                 GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   gtk_widget_set_visible (GTK_WIDGET (self->problems_button), n > 0);
   adw_view_stack_page_set_badge_number (self->problems_stack_page, n);
   adw_view_stack_page_set_needs_attention (self->problems_stack_page, n > 0);
@@ -177,6 +181,46 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWind
   return TRUE;
 }
 
+/* Tab moves between the regions of the window (sidebar, search, table,
+ * details), not from row to row of a list, which GTK 4.8's list views do
+ * (GtkListView:tab-behavior is 4.12): from inside a list, the focus moves
+ * on as if the whole list were one widget. Returns whether it handled it. */
+gboolean
+_ovi_window_tab_out_of_list (OviWindow *self, GtkDirectionType direction)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *list, *region;
+
+  if (focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+    return FALSE;
+  list = GTK_IS_LIST_VIEW (focus) ? focus : gtk_widget_get_ancestor (focus, GTK_TYPE_LIST_VIEW);
+  if (list == NULL || !gtk_widget_is_ancestor (list, GTK_WIDGET (self->main_stack)))
+    return FALSE;
+  region = GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (list)) ? gtk_widget_get_parent (list) : list;
+  /* A widget that cannot take the focus keeps it from its children too. */
+  gtk_widget_set_can_focus (region, FALSE);
+  gtk_widget_child_focus (GTK_WIDGET (self), direction);
+  gtk_widget_set_can_focus (region, TRUE);
+  return TRUE;
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint keyval,
+                guint keycode,
+                GdkModifierType state,
+                OviWindow *self)
+{
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
+    return FALSE;
+  if (keyval == GDK_KEY_ISO_Left_Tab ||
+      ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) && (state & GDK_SHIFT_MASK)))
+    return _ovi_window_tab_out_of_list (self, GTK_DIR_TAB_BACKWARD);
+  if (keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab)
+    return _ovi_window_tab_out_of_list (self, GTK_DIR_TAB_FORWARD);
+  return FALSE;
+}
+
 static gboolean
 ovi_window_close_request (GtkWindow *window)
 {
@@ -207,6 +251,9 @@ setup_session (OviWindow *self, OviApplication *app)
                    G_SETTINGS_BIND_DEFAULT);
 
   self->session = ovi_session_new (self->settings);
+  g_signal_connect_object (self->settings, "changed::recent-folders",
+                           G_CALLBACK (_ovi_window_update_recent), self, G_CONNECT_SWAPPED);
+  _ovi_window_update_recent (self);
   g_signal_connect_object (self->session, "notify::folder", G_CALLBACK (folder_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (busy_changed), self,
@@ -216,6 +263,11 @@ setup_session (OviWindow *self, OviApplication *app)
   g_signal_connect_object (self->session, "notify::n-problems", G_CALLBACK (update_problems), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::selected-record",
+                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
+  /* Which operator "Tensors of the Operator" writes. */
+  g_signal_connect_object (self->session, "notify::selected-file",
+                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->view_stack, "notify::visible-child-name",
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "load-finished", G_CALLBACK (load_finished), self,
                            G_CONNECT_SWAPPED);
@@ -292,7 +344,11 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, cancelled_revealer);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, compare_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, export_button);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, main_menu);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, main_menu_recent_section);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, open_menu_recent_section);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, operators_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, overflows_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_button);
@@ -306,6 +362,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, start_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, title_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, window_title);
@@ -318,6 +375,7 @@ static void
 ovi_window_init (OviWindow *self)
 {
   GtkDropTarget *drop;
+  GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -331,12 +389,29 @@ ovi_window_init (OviWindow *self)
   g_signal_connect_object (self->operators_page, "notify::tensor",
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
 
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   gtk_stack_set_visible_child_name (self->main_stack, "start");
   gtk_stack_set_visible_child_name (self->title_stack, "title");
+  ovi_a11y_fix_names (GTK_WIDGET (self));
+  /* The split button's two halves, an icon and an arrow. */
+  ovi_a11y_name_split_button (GTK_WIDGET (self->open_button), _ ("Open Folder"),
+                              _ ("Open a folder, a dump file or a recent folder"));
+
+  /* The recent folders the start page lists, in the main menu and in the
+   * open button's menu. */
+
+  g_menu_append_submenu (self->main_menu_recent_section, _ ("Open _Recent"),
+                         G_MENU_MODEL (self->recent_menu));
+  g_menu_append_submenu (self->open_menu_recent_section, _ ("Open _Recent"),
+                         G_MENU_MODEL (self->recent_menu));
 }
 
 OviWindow *
@@ -488,6 +563,12 @@ GListModel *
 ovi_window_get_tree_model (OviWindow *self)
 {
   return ovi_sidebar_get_model (self->sidebar);
+}
+
+GMenuModel *
+ovi_window_get_main_menu (OviWindow *self)
+{
+  return G_MENU_MODEL (self->main_menu);
 }
 
 void

@@ -1,8 +1,11 @@
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovi-blame.h"
 #include "ovi-dtype.h"
@@ -824,6 +827,205 @@ gboolean
 ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, folder), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Writes the tensors of @file below @output, as `overflow-inspector-cli
+ * convert` does: in the file's folder relative to the dump folder, named
+ * F.input.N.npy... (raw .bin for types only bytes can hold). */
+static gboolean
+export_file_tensors (OviDumpFile *file,
+                     OviExportFormat format,
+                     const char *output,
+                     guint *n_written,
+                     GCancellable *cancellable,
+                     GError **error)
+{
+  g_autofree char *dir = g_build_filename (output, ovi_dump_file_get_relative_dir (file), NULL);
+  g_autoptr (GBytes) source_data = NULL;
+  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+  gboolean ok = TRUE;
+  int source_fd;
+
+  /* A statistics-mode dump has no values, and nothing is wrong with it. */
+  if (ovi_dump_file_get_statistics_only (file) || tensors == NULL || tensors->len == 0)
+    return TRUE;
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _ ("cannot create folder %s: %s"), dir, g_strerror (errsv));
+      return FALSE;
+    }
+  source_fd = ovi_export_open_source (file, NULL);
+  source_data = ovi_export_read_source (file, source_fd);
+  for (guint i = 0; ok && i < tensors->len; i++)
+    {
+      OviTensor *tensor = g_ptr_array_index (tensors, i);
+      OviExportFormat as = format;
+      g_autofree char *name = NULL;
+      g_autofree char *path = NULL;
+      g_autoptr (GError) local = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      if (as != OVI_EXPORT_BIN && !ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)) &&
+          ovi_tensor_get_kind (tensor) <= OVI_TENSOR_OUTPUT)
+        as = OVI_EXPORT_BIN;
+      name = ovi_export_tensor_file_name (tensor, as);
+      path = g_build_filename (dir, name, NULL);
+      if (ovi_export_tensor_at (tensor, source_fd, source_data, as, -1, path, OVI_EXPORT_FLAGS_NONE,
+                                &local))
+        {
+          (*n_written)++;
+          continue;
+        }
+      if (g_error_matches (local, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS))
+        /* Translators: the first %s is a dump file, the second the file
+         * an export of its tensors would have written */
+        g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+                     _ ("%s: not exported, %s already exists. Choose another folder."),
+                     ovi_dump_file_get_relative_path (file), path);
+      else
+        /* Translators: an export of all tensors failed: the dump file it
+         * read (a path), then why */
+        g_set_error (error, local->domain, local->code, _ ("%s: %s"),
+                     ovi_dump_file_get_relative_path (file), local->message);
+      ok = FALSE;
+    }
+  if (source_fd >= 0)
+    close (source_fd);
+  return ok;
+}
+
+/**
+ * ovi_report_export_tensors:
+ * @files: (element-type OviDumpFile): op dump files of @folder
+ * @output: an existing folder outside @folder
+ * @n_written: (out) (optional): the number of files written
+ *
+ * Writes every tensor of @files below @output, the files and folders
+ * `overflow-inspector-cli convert` writes for them; an existing file is
+ * not overwritten. Stops at the first failure, with an error naming the
+ * dump file. Reads tensors: call it off the main thread, or use
+ * ovi_report_export_tensors_async().
+ */
+gboolean
+ovi_report_export_tensors (OviDumpFolder *folder,
+                           GPtrArray *files,
+                           OviExportFormat format,
+                           const char *output,
+                           guint *n_written,
+                           GCancellable *cancellable,
+                           GError **error)
+{
+  guint written = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (folder), FALSE);
+  g_return_val_if_fail (files != NULL, FALSE);
+  g_return_val_if_fail (output != NULL, FALSE);
+
+  if (ovi_dump_folder_contains_path (folder, output))
+    {
+      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
+                           _ ("Not written: the destination is inside the inspected folder. Choose "
+                              "another folder."));
+      ok = FALSE;
+    }
+  for (guint i = 0; ok && i < files->len; i++)
+    ok = export_file_tensors (g_ptr_array_index (files, i), format, output, &written, cancellable,
+                              error);
+  if (n_written != NULL)
+    *n_written = written;
+  return ok;
+}
+
+typedef struct
+{
+  GPtrArray *files;
+  OviExportFormat format;
+  char *output;
+  guint n_written;
+} TensorsJob;
+
+static void
+tensors_job_free (TensorsJob *job)
+{
+  g_ptr_array_unref (job->files);
+  g_free (job->output);
+  g_free (job);
+}
+
+static void
+export_tensors_in_thread (GTask *task,
+                          gpointer source,
+                          gpointer task_data,
+                          GCancellable *cancellable)
+{
+  TensorsJob *job = task_data;
+  GError *error = NULL;
+
+  if (ovi_report_export_tensors (source, job->files, job->format, job->output, &job->n_written,
+                                 cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ovi_report_export_tensors_async:
+ *
+ * ovi_report_export_tensors() on core's worker pool.
+ */
+void
+ovi_report_export_tensors_async (OviDumpFolder *folder,
+                                 GPtrArray *files,
+                                 OviExportFormat format,
+                                 const char *output,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  TensorsJob *job;
+
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (folder));
+  g_return_if_fail (files != NULL);
+  g_return_if_fail (output != NULL);
+
+  task = g_task_new (folder, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_report_export_tensors_async);
+  job = g_new0 (TensorsJob, 1);
+  job->files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < files->len; i++)
+    g_ptr_array_add (job->files, g_object_ref (g_ptr_array_index (files, i)));
+  job->format = format;
+  job->output = g_strdup (output);
+  g_task_set_task_data (task, job, (GDestroyNotify) tensors_job_free);
+  ovi_worker_run_in_thread (task, export_tensors_in_thread);
+}
+
+/**
+ * ovi_report_export_tensors_finish:
+ * @n_written: (out) (optional): the number of files written, also when
+ *   it failed part of the way
+ */
+gboolean
+ovi_report_export_tensors_finish (OviDumpFolder *folder,
+                                  GAsyncResult *result,
+                                  guint *n_written,
+                                  GError **error)
+{
+  TensorsJob *job;
+
+  g_return_val_if_fail (g_task_is_valid (result, folder), FALSE);
+  job = g_task_get_task_data (G_TASK (result));
+  if (n_written != NULL)
+    *n_written = job->n_written;
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 

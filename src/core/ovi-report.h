@@ -3,6 +3,7 @@
 #include <json-glib/json-glib.h>
 
 #include "ovi-dump-folder.h"
+#include "ovi-export.h"
 
 G_BEGIN_DECLS
 
@@ -46,5 +47,25 @@ void ovi_report_export_async (OviDumpFolder *folder,
                               GAsyncReadyCallback callback,
                               gpointer user_data);
 gboolean ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **error);
+
+/* Every tensor of some op dump files, as `convert` writes them. */
+gboolean ovi_report_export_tensors (OviDumpFolder *folder,
+                                    GPtrArray *files,
+                                    OviExportFormat format,
+                                    const char *output,
+                                    guint *n_written,
+                                    GCancellable *cancellable,
+                                    GError **error);
+void ovi_report_export_tensors_async (OviDumpFolder *folder,
+                                      GPtrArray *files,
+                                      OviExportFormat format,
+                                      const char *output,
+                                      GCancellable *cancellable,
+                                      GAsyncReadyCallback callback,
+                                      gpointer user_data);
+gboolean ovi_report_export_tensors_finish (OviDumpFolder *folder,
+                                           GAsyncResult *result,
+                                           guint *n_written,
+                                           GError **error);
 
 G_END_DECLS

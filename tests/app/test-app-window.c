@@ -11,6 +11,8 @@
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
 #include <time.h>
+#include "ovi-a11y.h"
+#include "ovi-accessible-row.h"
 
 /* UI tests: open the example dump folder in a real window and check what a
  * user sees.  Skipped when there is no display.  With OVI_SCREENSHOT_DIR set,
@@ -2420,6 +2422,683 @@ test_empty_histogram (Fixture *f, gconstpointer data)
   settle (50);
 }
 
+/* --- keyboard, screen readers and habits (issue 16) ---------------------- */
+
+static gpointer
+template_child (gpointer widget, GType type, const char *name)
+{
+  return gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+}
+
+static GtkWidget *
+inner_list (GtkColumnView *view)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  g_assert_not_reached ();
+}
+
+static gboolean
+focus_inside (OviWindow *window, gpointer widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* Escape in a search field (GtkSearchEntry's "stop-search") empties it,
+ * and the table lists every row again: on both pages that have one. */
+static void
+test_escape_clears_search (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *records = ovi_window_get_record_view (f->window);
+  GtkWidget *record_search = template_child (ovi_window_get_overflows_page (f->window),
+                                             OVI_TYPE_OVERFLOWS_PAGE, "record_search");
+  GtkWidget *op_search = template_child (ovi_window_get_operators_page (f->window),
+                                         OVI_TYPE_OPERATORS_PAGE, "op_search");
+  GtkSingleSelection *op_selection = GTK_SINGLE_SELECTION (template_child (
+      ovi_window_get_operators_page (f->window), OVI_TYPE_OPERATORS_PAGE, "op_selection"));
+  g_autoptr (GPtrArray) all = visible_rows (records);
+  g_autoptr (GPtrArray) found = NULL;
+  g_autoptr (GPtrArray) again = NULL;
+  guint all_ops;
+
+  g_assert_cmpuint (all->len, >, 2);
+  gtk_widget_grab_focus (record_search);
+  gtk_editable_set_text (GTK_EDITABLE (record_search), "ReduceSum");
+  settle (400);
+  found = visible_rows (records);
+  g_assert_cmpuint (found->len, ==, 1);
+
+  g_signal_emit_by_name (record_search, "stop-search");
+  settle (400);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (record_search)), ==, "");
+  again = visible_rows (records);
+  g_assert_cmpuint (again->len, ==, all->len);
+
+  ovi_window_show_page (f->window, "operators");
+  settle (300);
+  all_ops = g_list_model_get_n_items (G_LIST_MODEL (op_selection));
+  gtk_editable_set_text (GTK_EDITABLE (op_search), "ReduceSum");
+  settle (400);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (op_selection)), <, all_ops);
+  g_signal_emit_by_name (op_search, "stop-search");
+  settle (400);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (op_search)), ==, "");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (op_selection)), ==, all_ops);
+}
+
+/* Alt+1…5 show the pages in the switcher's order, Ctrl+Page Down and Up
+ * step through them (round). */
+static void
+test_page_keys (Fixture *f, gconstpointer data)
+{
+  AdwViewStack *stack = ADW_VIEW_STACK (template_child (f->window, OVI_TYPE_WINDOW, "view_stack"));
+  static const struct
+  {
+    const char *action;
+    const char *accel;
+  } expected[] = {
+    { "win.show-page(1)", "<Alt>1" },
+    { "win.show-page(2)", "<Alt>2" },
+    { "win.show-page(5)", "<Alt>5" },
+    { "win.next-page", "<Control>Page_Down" },
+    { "win.previous-page", "<Control>Page_Up" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto (GStrv) accels =
+          gtk_application_get_accels_for_action (GTK_APPLICATION (app), expected[i].action);
+
+      g_assert_true (g_strv_contains ((const char *const *) accels, expected[i].accel));
+    }
+
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overflows");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 2);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 4);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
+  /* No fifth page: nothing changes. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 5);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 1);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overflows");
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.next-page", NULL);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.next-page", NULL);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "compare");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.previous-page", NULL);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 1);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.previous-page", NULL);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
+}
+
+/* Enter on a row (the list's activate-item, which Enter and a double click
+ * run) selects it and puts the keyboard in its details; Tab from a row
+ * leaves the table for the next region instead of the next row. */
+static void
+test_enter_and_tab (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *records = ovi_window_get_record_view (f->window);
+  GtkWidget *list = inner_list (records);
+  OviSession *session = ovi_window_get_session (f->window);
+  g_autoptr (OviOverflowRecord) third =
+      g_list_model_get_item (ovi_dump_folder_get_records (ovi_window_get_folder (f->window)), 2);
+  GtkWidget *row = NULL;
+
+  gtk_widget_grab_focus (list);
+  settle (100);
+  gtk_widget_activate_action (list, "list.activate-item", "u", 2);
+  settle (100);
+  g_assert_true (ovi_session_get_selected_record (session) == third);
+  g_assert_true (focus_inside (f->window, ovi_window_get_record_details (f->window)));
+
+  /* Back on a row of the table: Tab goes to the details, Shift+Tab to the
+   * unit filter above the table, never to another row. */
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_mapped (child) && gtk_widget_get_focusable (child) && row == NULL)
+      row = child;
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_grab_focus (row));
+  g_assert_true (focus_inside (f->window, records));
+  g_assert_true (_ovi_window_tab_out_of_list (f->window, GTK_DIR_TAB_FORWARD));
+  g_assert_false (focus_inside (f->window, records));
+  g_assert_true (focus_inside (f->window, ovi_window_get_record_details (f->window)));
+
+  g_assert_true (gtk_widget_grab_focus (row));
+  g_assert_true (_ovi_window_tab_out_of_list (f->window, GTK_DIR_TAB_BACKWARD));
+  g_assert_false (focus_inside (f->window, records));
+  g_assert_true (
+      focus_inside (f->window, template_child (ovi_window_get_overflows_page (f->window),
+                                               OVI_TYPE_OVERFLOWS_PAGE, "unit_dropdown")));
+  /* Elsewhere Tab is GTK's own. */
+  g_assert_false (_ovi_window_tab_out_of_list (f->window, GTK_DIR_TAB_FORWARD));
+}
+
+static void
+collect_row_names (GtkWidget *widget, GPtrArray *names)
+{
+  if (OVI_IS_ACCESSIBLE_ROW (widget) && gtk_widget_get_mapped (widget))
+    g_ptr_array_add (names, g_strdup (ovi_accessible_row_get_label (OVI_ACCESSIBLE_ROW (widget))));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    collect_row_names (child, names);
+}
+
+static gboolean
+names_contain (GPtrArray *names, const char *text)
+{
+  for (guint i = 0; i < names->len; i++)
+    if (strstr (g_ptr_array_index (names, i), text) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* What a screen reader is given for a row (the e2e test window-a11y reads
+ * the same through AT-SPI): a record's unit, operator and status; an
+ * operator's type, name and class; a sidebar row's level and count. */
+static void
+test_row_names (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) ops = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *stripped = ovi_a11y_strip_mnemonic ("_Abnormal Only a__b");
+
+  collect_row_names (GTK_WIDGET (ovi_window_get_record_view (f->window)), records);
+  g_assert_cmpuint (records->len, ==, 8);
+  g_assert_cmpstr (g_ptr_array_index (records, 0), ==,
+                   "First overflow, AI Core: Cast gradients/Cast_3, status 0x110 FP16+INT");
+  g_assert_true (names_contain (records, "Overflow 2, DHA Atomic Add: ReduceSum loss/ReduceSum"));
+
+  ovi_window_show_page (f->window, "operators");
+  settle (300);
+  collect_row_names (GTK_WIDGET (ovi_window_get_op_view (f->window)), ops);
+  g_assert_cmpuint (ops->len, >, 0);
+  g_assert_true (names_contain (ops, "Cast gradients/Cast_3, Origin"));
+
+  collect_row_names (GTK_WIDGET (ovi_window_get_sidebar (f->window)), nodes);
+  g_assert_true (names_contain (nodes, "Folder example-dump: 8 overflow records"));
+  g_assert_true (names_contain (nodes, "Iteration 12: 1 overflow record"));
+
+  /* Labels as read, without their mnemonic underscores. */
+  g_assert_cmpstr (stripped, ==, "Abnormal Only a_b");
+}
+
+/* F5 rescans and keeps the selected record (matched by its file's
+ * relative path), and the table shows it selected. */
+static void
+test_reload_keeps_selection (Fixture *f, gconstpointer data)
+{
+  OviSession *session = ovi_window_get_session (f->window);
+  OviOverflowRecord *record = find_record (f->window, 0x400);
+  g_autofree char *path = NULL;
+  g_autofree char *op_path = NULL;
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (template_child (
+      ovi_window_get_overflows_page (f->window), OVI_TYPE_OVERFLOWS_PAGE, "record_selection"));
+  OviOverflowRecord *after;
+
+  g_assert_nonnull (record);
+  path = g_strdup (ovi_dump_file_get_relative_path (ovi_overflow_record_get_file (record)));
+  g_assert_true (ovi_window_select_record (f->window, record));
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), !=, 0);
+  /* And an operator picked on the Operators page, not the record's. */
+  {
+    OviDumpFile *op = ovi_overflow_record_get_op (find_record (f->window, 272));
+
+    ovi_window_show_tensor (f->window, op, 0);
+    settle (200);
+    op_path = g_strdup (ovi_dump_file_get_relative_path (op));
+    g_assert_cmpstr (op_path, !=,
+                     ovi_dump_file_get_relative_path (ovi_overflow_record_get_op (record)));
+    ovi_window_show_page (f->window, "overflows");
+  }
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  settle (200);
+  after = ovi_session_get_selected_record (session);
+  g_assert_nonnull (after);
+  g_assert_true (after != record); /* a new scan, new objects */
+  g_assert_cmpstr (ovi_dump_file_get_relative_path (ovi_overflow_record_get_file (after)), ==,
+                   path);
+  g_assert_true (gtk_single_selection_get_selected_item (selection) == after);
+  g_assert_cmpuint (ovi_overflow_record_get_status (after), ==, 0x400);
+  g_assert_nonnull (ovi_session_get_selected_file (session));
+  g_assert_cmpstr (ovi_dump_file_get_relative_path (ovi_session_get_selected_file (session)), ==,
+                   op_path);
+}
+
+/* Whether the selected row of the column view is in the visible part of
+ * its scrolled window. */
+static gboolean
+selected_row_in_view (GtkColumnView *view)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *list = inner_list (view);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      graphene_point_t p;
+
+      if (!(gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) ||
+          !gtk_widget_get_mapped (row))
+        continue;
+
+      if (!gtk_widget_compute_point (row, scrolled, &GRAPHENE_POINT_INIT (0, 0), &p))
+        return FALSE;
+      g_test_message ("selected row at %g (+%d) of %d", p.y, gtk_widget_get_height (row),
+                      gtk_widget_get_height (scrolled));
+      return p.y >= 0 && p.y + gtk_widget_get_height (row) <= gtk_widget_get_height (scrolled);
+    }
+  return FALSE;
+}
+
+/* A click on a header sorts again: the selected operator stays selected
+ * and is scrolled into view. */
+static void
+test_sort_keeps_selection (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = ovi_window_get_op_view (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (template_child (
+      ovi_window_get_operators_page (f->window), OVI_TYPE_OPERATORS_PAGE, "op_selection"));
+  GListModel *model = G_LIST_MODEL (selection);
+  g_autoptr (OviDumpFile) last = NULL;
+  guint n;
+
+  ovi_window_show_page (f->window, "operators");
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 700);
+  settle (400);
+  n = g_list_model_get_n_items (model);
+  g_assert_cmpuint (n, >, 12);
+  /* The operator that ran last, at the bottom of the table. */
+  last = g_list_model_get_item (model, n - 1);
+
+  gtk_single_selection_set_selected (selection, n - 1);
+  settle (200);
+  g_assert_true (ovi_session_get_selected_file (session) == last);
+  /* Back to the top, as a user scrolling up to the headers would. */
+  gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner_list (view))), 0);
+  settle (200);
+  g_assert_false (selected_row_in_view (view));
+
+  /* Ascending, the operator lands low in the table, below the rows in
+   * view at the top. */
+  gtk_column_view_sort_by_column (view, column_by_title (view, "Op Type"), GTK_SORT_ASCENDING);
+  settle (400);
+  g_assert_true (gtk_single_selection_get_selected_item (selection) == last);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), >, 8);
+  g_assert_true (ovi_session_get_selected_file (session) == last);
+  g_assert_true (selected_row_in_view (view));
+}
+
+/* Widgets below @widget whose type is @type_name (libadwaita's toast
+ * widgets are private). */
+static void
+find_by_type_name (GtkWidget *widget, const char *type_name, GPtrArray *found)
+{
+  if (g_str_equal (G_OBJECT_TYPE_NAME (widget), type_name))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    find_by_type_name (child, type_name, found);
+}
+
+static GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The text of the toasts shown. */
+static char *
+toast_text (OviWindow *window)
+{
+  g_autoptr (GPtrArray) toasts = g_ptr_array_new ();
+  GString *text = g_string_new (NULL);
+
+  find_by_type_name (GTK_WIDGET (window), "AdwToastWidget", toasts);
+  for (guint i = 0; i < toasts->len; i++)
+    collect_labels (g_ptr_array_index (toasts, i), text);
+  return g_string_free (text, FALSE);
+}
+
+/* "Ignore Type" says so in a toast whose Undo takes it back; an ignored
+ * record's button reads "Stop Ignoring" and takes it off the list too. */
+static void
+test_ignore_undo (Fixture *f, gconstpointer data)
+{
+  OviOverflowRecord *record = find_record (f->window, 272);
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+  GtkWidget *details = GTK_WIDGET (ovi_window_get_record_details (f->window));
+  GtkWidget *button;
+  g_auto (GStrv) patterns = NULL;
+  g_autofree char *toasts = NULL;
+
+  g_settings_set_strv (settings, "ignore-patterns", NULL);
+  g_assert_true (ovi_window_select_record (f->window, record));
+  settle (200);
+  button = find_button (details, "Ignore Type");
+  g_assert_nonnull (button);
+  gtk_widget_activate (button);
+  settle (300);
+  g_assert_true (ovi_overflow_record_get_ignored (record));
+  toasts = toast_text (f->window);
+  g_assert_nonnull (strstr (toasts, "Operators of type Cast are now ignored"));
+  g_assert_nonnull (strstr (toasts, "Undo"));
+  g_assert_null (find_button (details, "Ignore Type"));
+  g_assert_nonnull (find_button (details, "Stop Ignoring"));
+
+  /* The toast's Undo. */
+  {
+    g_autoptr (GPtrArray) toast_widgets = g_ptr_array_new ();
+
+    find_by_type_name (GTK_WIDGET (f->window), "AdwToastWidget", toast_widgets);
+    g_assert_cmpuint (toast_widgets->len, >=, 1);
+    button = find_button (g_ptr_array_index (toast_widgets, toast_widgets->len - 1), "Undo");
+    g_assert_nonnull (button);
+    gtk_widget_activate (button);
+  }
+  settle (300);
+  patterns = g_settings_get_strv (settings, "ignore-patterns");
+  g_assert_cmpuint (g_strv_length (patterns), ==, 0);
+  g_assert_false (ovi_overflow_record_get_ignored (record));
+  g_assert_nonnull (find_button (details, "Ignore Type"));
+
+  /* Ignored by a name pattern: Stop Ignoring clears it as well. */
+  g_settings_set_strv (settings, "ignore-patterns",
+                       (const char *const[]){ "name:gradients/*", "type:Relu", NULL });
+  settle (300);
+  g_assert_true (ovi_overflow_record_get_ignored (record));
+  button = find_button (details, "Stop Ignoring");
+  g_assert_nonnull (button);
+  gtk_widget_activate (button);
+  settle (300);
+  g_clear_pointer (&patterns, g_strfreev);
+  patterns = g_settings_get_strv (settings, "ignore-patterns");
+  g_assert_cmpuint (g_strv_length (patterns), ==, 1);
+  g_assert_cmpstr (patterns[0], ==, "type:Relu");
+  g_assert_false (ovi_overflow_record_get_ignored (record));
+  g_settings_set_strv (settings, "ignore-patterns", NULL);
+}
+
+/* The label and target of each item of @menu (and its sections and
+ * submenus), as "LABEL -> TARGET" lines. */
+static void
+menu_items (GMenuModel *menu, GString *out)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *label = NULL;
+      g_autofree char *action = NULL;
+      g_autoptr (GVariant) target = NULL;
+      g_autoptr (GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+      GMenuModel *linked;
+
+      g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &action);
+      target = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET, NULL);
+      if (label != NULL)
+        {
+          g_string_append_printf (out, "%s -> %s", label, action ? action : "");
+          if (target != NULL && g_variant_is_of_type (target, G_VARIANT_TYPE_STRING))
+            g_string_append_printf (out, " %s", g_variant_get_string (target, NULL));
+          g_string_append_c (out, '\n');
+        }
+      while (g_menu_link_iter_get_next (links, NULL, &linked))
+        {
+          menu_items (linked, out);
+          g_object_unref (linked);
+        }
+    }
+}
+
+/* The main menu's "Open Recent" lists the folder just opened (the start
+ * page's recent folders), with a path's underscores shown as such; Ctrl+O
+ * offers a folder or one dump file. */
+static void
+test_open_recent (Fixture *f, gconstpointer data)
+{
+  g_autofree char *example = ovi_application_dup_example_dir ();
+  g_autofree char *with_underscore = g_build_filename (f->tmpdir, "run_1", NULL);
+  GString *items = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *expected = g_strdup_printf ("-> win.open-path %s\n", example);
+  g_autofree char *escaped = NULL;
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+
+  menu_items (ovi_window_get_main_menu (f->window), items);
+  text = g_string_free (items, FALSE);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Open _Recent"));
+  g_assert_nonnull (strstr (text, expected));
+
+  g_assert_no_errno (g_mkdir (with_underscore, 0700));
+  ovi_application_add_recent (app, with_underscore);
+  g_clear_pointer (&text, g_free);
+  items = g_string_new (NULL);
+  menu_items (ovi_window_get_main_menu (f->window), items);
+  text = g_string_free (items, FALSE);
+  escaped = g_strdup_printf ("run__1 -> win.open-path %s\n", with_underscore);
+  g_assert_nonnull (strstr (text, escaped));
+  g_rmdir (with_underscore);
+
+  g_assert_true (
+      gtk_widget_is_sensitive (template_child (f->window, OVI_TYPE_WINDOW, "open_button")));
+  g_clear_pointer (&text, g_free);
+  items = g_string_new (NULL);
+  menu_items (adw_split_button_get_menu_model (
+                  ADW_SPLIT_BUTTON (template_child (f->window, OVI_TYPE_WINDOW, "open_button"))),
+              items);
+  text = g_string_free (items, FALSE);
+  g_assert_nonnull (strstr (text, "Open _Folder… -> win.open-dump-folder"));
+  g_assert_nonnull (strstr (text, "Open Dump _File… -> win.open-dump-file"));
+  g_assert_nonnull (strstr (text, expected));
+  g_settings_reset (settings, "recent-folders");
+}
+
+/* The files below @dir, relative to it, sorted. */
+static void
+list_files (const char *root, const char *relative, GPtrArray *out)
+{
+  g_autofree char *dir_path = g_build_filename (root, relative, NULL);
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (relative, name, NULL);
+      g_autofree char *full = g_build_filename (root, child, NULL);
+
+      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+        list_files (root, child, out);
+      else
+        g_ptr_array_add (out, g_steal_pointer (&child));
+    }
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char **) a, *(const char **) b);
+}
+
+/* "Tensors of the Operator" writes the files `overflow-inspector-cli
+ * convert` writes for that operator, byte for byte, off the main loop; the
+ * last export folder is remembered; a second export into the same folder
+ * fails with a message naming the dump file, and nothing goes into the
+ * inspected folder. */
+static void
+test_export_all_tensors (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *out = g_build_filename (f->tmpdir, "window", NULL);
+  g_autofree char *cli_out = g_build_filename (f->tmpdir, "cli", NULL);
+  g_autofree char *example = ovi_application_dup_example_dir ();
+  g_autofree char *inside = g_build_filename (example, "tensors", NULL);
+  OviOverflowRecord *record = find_record (f->window, 272);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+  g_autoptr (GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *toasts = NULL;
+  const char *cli = g_getenv ("OVI_CLI");
+  int status = -1;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_nonnull (cli);
+  g_assert_no_errno (g_mkdir (out, 0700));
+  g_settings_reset (settings, "last-export-folder");
+  g_assert_true (ovi_window_select_record (f->window, record));
+  settle (100);
+  /* What win.export-operator-tensors does with the folder chosen. */
+  ovi_window_export_tensors (f->window, OVI_WINDOW_EXPORT_OPERATOR_TENSORS, out);
+  {
+    g_autofree char *last = NULL;
+
+    WAIT_UNTIL ((g_free (last), last = g_settings_get_string (settings, "last-export-folder"),
+                 g_str_equal (last, out)));
+  }
+  toasts = toast_text (f->window);
+  g_assert_nonnull (strstr (toasts, "Exported 2 files into “window”"));
+
+  list_files (out, "", written);
+  g_ptr_array_sort (written, compare_strings);
+  g_assert_cmpuint (written->len, ==, ovi_dump_file_get_tensors (op)->len);
+  g_assert_cmpuint (written->len, ==, 2);
+
+  /* What the command line writes for the whole folder, compared file by
+   * file for this operator. */
+  {
+    const char *argv[] = { cli, "convert", "-o", cli_out, example, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                 NULL, NULL, NULL, &status, &error));
+    g_assert_no_error (error);
+  }
+  for (guint i = 0; i < written->len; i++)
+    {
+      const char *relative = g_ptr_array_index (written, i);
+      g_autofree char *ours_path = g_build_filename (out, relative, NULL);
+      g_autofree char *theirs_path = g_build_filename (cli_out, relative, NULL);
+      g_autofree char *ours = NULL;
+      g_autofree char *theirs = NULL;
+      gsize ours_length, theirs_length;
+
+      g_test_message ("%s", relative);
+      g_assert_true (g_str_has_prefix (relative, ovi_dump_file_get_relative_dir (op)));
+      g_assert_true (g_file_get_contents (ours_path, &ours, &ours_length, NULL));
+      g_assert_true (g_file_get_contents (theirs_path, &theirs, &theirs_length, NULL));
+      g_assert_cmpmem (ours, ours_length, theirs, theirs_length);
+    }
+
+  /* Again into the same folder: nothing is overwritten, and the toast
+   * names the dump file. */
+  ovi_window_export_tensors (f->window, OVI_WINDOW_EXPORT_OPERATOR_TENSORS, out);
+  WAIT_UNTIL ((g_free (toasts), toasts = toast_text (f->window),
+               strstr (toasts, ovi_dump_file_get_relative_path (op)) != NULL));
+  g_test_message ("%s", toasts);
+  g_assert_nonnull (strstr (toasts, "already exists. Choose another folder."));
+  g_assert_null (strstr (toasts, "--force"));
+
+  /* Never into the inspected folder. */
+  ovi_window_export_tensors (f->window, OVI_WINDOW_EXPORT_OPERATOR_TENSORS, inside);
+  WAIT_UNTIL ((g_free (toasts), toasts = toast_text (f->window),
+               strstr (toasts, "inside the inspected folder") != NULL));
+  g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
+
+  remove_tree (out);
+  remove_tree (cli_out);
+}
+
+/* The sidebar's selection: every operator below an iteration. */
+static void
+test_export_selection_tensors (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *out = g_build_filename (f->tmpdir, "selection", NULL);
+  GListModel *tree = ovi_window_get_tree_model (f->window);
+  g_autoptr (GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
+  OviTreeNode *iteration = NULL;
+  guint expected = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (tree) && iteration == NULL; i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (tree, i);
+      g_autoptr (OviTreeNode) node = gtk_tree_list_row_get_item (row);
+
+      if (ovi_tree_node_get_level (node) == OVI_TREE_LEVEL_ITERATION &&
+          g_str_equal (ovi_tree_node_get_label (node), "Iteration 4"))
+        {
+          ovi_window_select_tree_row (f->window, i);
+          iteration = node;
+        }
+    }
+  g_assert_nonnull (iteration);
+  {
+    GListModel *files = ovi_dump_folder_get_files (ovi_window_get_folder (f->window));
+
+    for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+      {
+        g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+
+        if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OP_DUMP &&
+            ovi_tree_node_matches (iteration, file) && !ovi_dump_file_get_statistics_only (file))
+          expected += ovi_dump_file_get_tensors (file)->len;
+      }
+  }
+  g_assert_cmpuint (expected, >, 2);
+
+  g_assert_no_errno (g_mkdir (out, 0700));
+  ovi_window_export_tensors (f->window, OVI_WINDOW_EXPORT_SELECTION_TENSORS, out);
+  {
+    g_autofree char *last = NULL;
+
+    WAIT_UNTIL ((g_free (last), last = g_settings_get_string (settings, "last-export-folder"),
+                 g_str_equal (last, out)));
+  }
+  list_files (out, "", written);
+  g_assert_cmpuint (written->len, ==, expected);
+  for (guint i = 0; i < written->len; i++)
+    g_assert_nonnull (
+        strstr (g_ptr_array_index (written, i), G_DIR_SEPARATOR_S "4" G_DIR_SEPARATOR_S));
+  remove_tree (out);
+}
+
+/* Run from the build tree, the start page shows the application's icon
+ * (from the resources), not a generic one. */
+static void
+test_start_page_icon (void)
+{
+  OviWindow *window = g_object_ref_sink (ovi_window_new (app));
+  AdwStatusPage *status =
+      ADW_STATUS_PAGE (template_child (window->start_page, OVI_TYPE_START_PAGE, "status_page"));
+
+  g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, APP_ID);
+  g_assert_true (gtk_icon_theme_has_icon (
+      gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (window))), APP_ID));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -2500,6 +3179,17 @@ main (int argc, char *argv[])
   ADD ("/app/window/empty-tensor", test_empty_tensor);
   ADD ("/app/window/statistics-headline", test_statistics_headline);
   ADD ("/app/window/empty-histogram", test_empty_histogram);
+  ADD ("/app/window/escape-clears-search", test_escape_clears_search);
+  ADD ("/app/window/page-keys", test_page_keys);
+  ADD ("/app/window/enter-and-tab", test_enter_and_tab);
+  ADD ("/app/window/row-names", test_row_names);
+  ADD ("/app/window/reload-keeps-selection", test_reload_keeps_selection);
+  ADD ("/app/window/sort-keeps-selection", test_sort_keeps_selection);
+  ADD ("/app/window/ignore-undo", test_ignore_undo);
+  ADD ("/app/window/open-recent", test_open_recent);
+  ADD ("/app/window/export-all-tensors", test_export_all_tensors);
+  ADD ("/app/window/export-selection-tensors", test_export_selection_tensors);
+  g_test_add_func ("/app/start-page-icon", test_start_page_icon);
 #undef ADD
 
   ret = g_test_run ();

@@ -89,6 +89,10 @@ def press_key(display, key):
     subprocess.run(["xdotool", "key", key], check=True, env=dict(os.environ, DISPLAY=display))
 
 
+def type_text(display, text):
+    subprocess.run(["xdotool", "type", text], check=True, env=dict(os.environ, DISPLAY=display))
+
+
 def text_of(obj, role):
     """The text of an entry or a text view; a label's text is its name."""
     if role not in ("text", "entry", "password text", "terminal"):

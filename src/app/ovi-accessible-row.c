@@ -1,0 +1,204 @@
+#include "config.h"
+
+#include "ovi-accessible-row.h"
+
+/* The child of one cell of a list or column view that gives its row a
+ * name a screen reader can speak. GTK 4.8 has no accessible label for list
+ * items (GtkListItem:accessible-label is 4.12), and an unnamed row is read
+ * as its type, "GtkListItemWidget". So this widget, put around a cell's
+ * content in the item template with its label bound to what the row
+ * shows, sets the label on the row widget itself: the ancestor that is a
+ * child of the list view. Rows are recycled for other items; the binding
+ * then changes the label and the row follows. */
+struct _OviAccessibleRow
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *child;
+  char *label;
+};
+
+enum
+{
+  PROP_0,
+  PROP_CHILD,
+  PROP_LABEL,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (OviAccessibleRow, ovi_accessible_row, GTK_TYPE_WIDGET)
+
+/* The row widget: the ancestor whose parent is the list view (GtkListView
+ * directly, or the one inside a GtkColumnView). */
+static GtkWidget *
+find_row (OviAccessibleRow *self)
+{
+  for (GtkWidget *widget = gtk_widget_get_parent (GTK_WIDGET (self)); widget != NULL;
+       widget = gtk_widget_get_parent (widget))
+    {
+      GtkWidget *parent = gtk_widget_get_parent (widget);
+
+      if (parent != NULL && GTK_IS_LIST_VIEW (parent))
+        return widget;
+    }
+  return NULL;
+}
+
+static void
+update_row (OviAccessibleRow *self)
+{
+  GtkWidget *row = find_row (self);
+
+  if (row == NULL)
+    return;
+  if (self->label != NULL && *self->label != '\0')
+    gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    self->label, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+
+/* A cell is built before its row is in the list: the row is known once
+ * the widget is in a window. */
+static void
+ovi_accessible_row_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ovi_accessible_row_parent_class)->root (widget);
+  update_row (OVI_ACCESSIBLE_ROW (widget));
+}
+
+static void
+ovi_accessible_row_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviAccessibleRow *self = OVI_ACCESSIBLE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CHILD:
+      g_value_set_object (value, self->child);
+      break;
+    case PROP_LABEL:
+      g_value_set_string (value, self->label);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_accessible_row_set_property (GObject *object,
+                                 guint prop_id,
+                                 const GValue *value,
+                                 GParamSpec *pspec)
+{
+  OviAccessibleRow *self = OVI_ACCESSIBLE_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CHILD:
+      ovi_accessible_row_set_child (self, g_value_get_object (value));
+      break;
+    case PROP_LABEL:
+      ovi_accessible_row_set_label (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_accessible_row_dispose (GObject *object)
+{
+  OviAccessibleRow *self = OVI_ACCESSIBLE_ROW (object);
+
+  g_clear_pointer (&self->child, gtk_widget_unparent);
+  G_OBJECT_CLASS (ovi_accessible_row_parent_class)->dispose (object);
+}
+
+static void
+ovi_accessible_row_finalize (GObject *object)
+{
+  OviAccessibleRow *self = OVI_ACCESSIBLE_ROW (object);
+
+  g_free (self->label);
+  G_OBJECT_CLASS (ovi_accessible_row_parent_class)->finalize (object);
+}
+
+static void
+ovi_accessible_row_class_init (OviAccessibleRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ovi_accessible_row_dispose;
+  object_class->finalize = ovi_accessible_row_finalize;
+  object_class->get_property = ovi_accessible_row_get_property;
+  object_class->set_property = ovi_accessible_row_set_property;
+  widget_class->root = ovi_accessible_row_root;
+
+  properties[PROP_CHILD] =
+      g_param_spec_object ("child", NULL, NULL, GTK_TYPE_WIDGET,
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* What a screen reader says for the row. */
+  properties[PROP_LABEL] =
+      g_param_spec_string ("label", NULL, NULL, NULL,
+                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+ovi_accessible_row_init (OviAccessibleRow *self)
+{
+}
+
+GtkWidget *
+ovi_accessible_row_new (void)
+{
+  return g_object_new (OVI_TYPE_ACCESSIBLE_ROW, NULL);
+}
+
+const char *
+ovi_accessible_row_get_label (OviAccessibleRow *self)
+{
+  g_return_val_if_fail (OVI_IS_ACCESSIBLE_ROW (self), NULL);
+  return self->label;
+}
+
+void
+ovi_accessible_row_set_label (OviAccessibleRow *self, const char *label)
+{
+  g_return_if_fail (OVI_IS_ACCESSIBLE_ROW (self));
+
+  if (g_strcmp0 (self->label, label) == 0)
+    return;
+  g_free (self->label);
+  self->label = g_strdup (label);
+  update_row (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LABEL]);
+}
+
+GtkWidget *
+ovi_accessible_row_get_child (OviAccessibleRow *self)
+{
+  g_return_val_if_fail (OVI_IS_ACCESSIBLE_ROW (self), NULL);
+  return self->child;
+}
+
+void
+ovi_accessible_row_set_child (OviAccessibleRow *self, GtkWidget *child)
+{
+  g_return_if_fail (OVI_IS_ACCESSIBLE_ROW (self));
+  g_return_if_fail (child == NULL || GTK_IS_WIDGET (child));
+
+  if (self->child == child)
+    return;
+  g_clear_pointer (&self->child, gtk_widget_unparent);
+  self->child = child;
+  if (child != NULL)
+    gtk_widget_set_parent (child, GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHILD]);
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""What a screen reader is told, read through AT-SPI from the real binary
+of the build tree on the example folder: table rows, sidebar rows and
+buttons have names a person can understand (a record row: its unit,
+operator and status; an operator row: type, name and class; a sidebar
+row: its level and count), never a GTK type name such as
+"GtkListItemWidget", and no name carries a mnemonic underscore or says
+its label twice. Then the keyboard, with real key presses: Alt+2 and
+Ctrl+Page Down switch pages, Escape empties the search and the table
+lists every record again, Tab leaves the table for the details.
+
+  test-a11y.py --build DIR --folder PATH
+"""
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ovi_e2e  # noqa: E402
+
+# Roles a person moves to and hears by name.
+NAMED_ROLES = ("table row", "list item", "push button", "toggle button", "check box",
+               "radio button", "page tab", "combo box", "menu item")
+# Names that a reader must never be given for those.
+TYPE_NAME = re.compile(r"^(Gtk|Adw|Ovi)[A-Z]\w*$")
+# "_Abnormal Only", "Open _Example": an underscore starting a word.
+MNEMONIC = re.compile(r"(^|\s)_[^\W_]")
+
+RECORD_ROWS = [
+    "First overflow, AI Core: Cast gradients/Cast_3, status 0x110 FP16+INT",
+    "Overflow 2, DHA Atomic Add: ReduceSum loss/ReduceSum, status 0x1",
+]
+OPERATOR_ROW = "Cast gradients/Cast_3, Origin"
+SIDEBAR_ROWS = [
+    "Folder example-dump: 8 overflow records",
+    "Iteration 3: 2 overflow records",
+    "Iteration 12: 1 overflow record",
+]
+
+
+def said_twice(name):
+    words = name.split()
+    half = len(words) // 2
+    return len(words) >= 2 and len(words) % 2 == 0 and words[:half] == words[half:]
+
+
+# Tables of pages whose rows are not named yet (their items are built by
+# another page's template).
+NOT_CHECKED = ("Files that could not be read",)
+
+
+def checked(tree):
+    """The tree without the tables of NOT_CHECKED."""
+    for n in tree.walk():
+        if n.role in ("tree table", "table") and n.name in NOT_CHECKED:
+            n.children = []
+    return tree
+
+
+def bad_names(tree, where):
+    """Interactive widgets a reader would announce badly."""
+    failures = []
+    for n in checked(tree).walk():
+        if n.role not in NAMED_ROLES:
+            continue
+        if n.role == "list item" and not n.name and not n.children:
+            continue
+        if TYPE_NAME.match(n.name):
+            failures.append("%s: a %s is named %r" % (where, n.role, n.name))
+        elif MNEMONIC.search(n.name):
+            failures.append("%s: a %s's name has a mnemonic underscore: %r"
+                            % (where, n.role, n.name))
+        elif said_twice(n.name):
+            failures.append("%s: a %s's name says its label twice: %r" % (where, n.role, n.name))
+    return failures
+
+
+def names(tree, role):
+    return [n.name for n in tree.walk() if n.role == role]
+
+
+def states(node):
+    return [s.value_nick for s in node.obj.get_state_set().get_states()]
+
+
+def shown_page():
+    return next((n.name for n in ovi_e2e.application().walk()
+                 if n.role == "page tab" and "selected" in states(n)), None)
+
+
+def focused():
+    return next(((n.role, n.name) for n in ovi_e2e.application().walk()
+                 if "focused" in states(n)), (None, None))
+
+
+def keyboard(display):
+    """Real key presses, checked as a reader sees the result."""
+    failures = []
+    for keys, page in (("alt+2", "Operators"), ("ctrl+Page_Down", "Compare"),
+                       ("ctrl+Page_Up", "Operators"), ("alt+1", "Overflows")):
+        ovi_e2e.press_key(display, keys)
+        time.sleep(1)
+        if shown_page() != page:
+            failures.append("%s shows %r, not %r" % (keys, shown_page(), page))
+    all_rows = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    ovi_e2e.press_key(display, "ctrl+f")
+    time.sleep(0.5)
+    ovi_e2e.type_text(display, "ReduceSum")
+    time.sleep(1)
+    found = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    ovi_e2e.press_key(display, "Escape")
+    time.sleep(1)
+    again = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    if not (found == 1 and again == all_rows == 8):
+        failures.append("search then Escape: %d rows, %d found, %d after Escape"
+                        % (all_rows, found, again))
+    # From the search: Tab to the unit filter, to a row of the table, then
+    # out of the table.
+    seen = []
+    for _ in range(3):
+        ovi_e2e.press_key(display, "Tab")
+        time.sleep(0.5)
+        seen.append(focused())
+    roles = [role for role, _ in seen]
+    if roles[1] != "table row" or roles[2] == "table row":
+        failures.append("Tab from the search goes through %r" % seen)
+    return failures
+
+
+def one(args):
+    env = ovi_e2e.app_env(args.display, args.build, "cairo")
+    app = os.path.join(args.build, "src", "app", "overflow-inspector")
+    proc = ovi_e2e.start_app([app, args.folder], env)
+    time.sleep(6)
+    failures = []
+
+    tree = ovi_e2e.application()
+    rows = names(tree, "table row")
+    for expected in RECORD_ROWS:
+        if expected not in rows:
+            failures.append("no record row named %r (rows: %r)" % (expected, rows[:4]))
+    items = names(tree, "list item")
+    for expected in SIDEBAR_ROWS:
+        if expected not in items:
+            failures.append("no sidebar row named %r" % expected)
+    unit = next((n for n in tree.walk() if n.role == "combo box" and n.name == "Unit filter"),
+                None)
+    toggle = unit and next((c for c in unit.walk() if c is not unit and "button" in c.role), None)
+    if toggle is None or toggle.name != "Unit":
+        failures.append("the unit filter's button is named %r, not 'Unit'"
+                        % (toggle.name if toggle else None))
+    failures += bad_names(tree, "Overflows")
+    print("Overflows: %d rows, %d list items read" % (len(rows), len(items)))
+
+    tab = tree.find("page tab", "Operators")
+    if tab is None:
+        failures.append("no Operators page tab")
+    else:
+        ovi_e2e.click(tab)
+        time.sleep(2)
+        tree = ovi_e2e.application()
+        rows = names(tree, "table row")
+        if OPERATOR_ROW not in rows:
+            failures.append("no operator row named %r (rows: %r)" % (OPERATOR_ROW, rows[:4]))
+        abnormal = [n for n in tree.walk() if "button" in n.role and "Abnormal" in n.name]
+        if [n.name for n in abnormal] != ["Abnormal Only"]:
+            failures.append("the abnormal filter is named %r, not 'Abnormal Only'"
+                            % [n.name for n in abnormal])
+        failures += bad_names(tree, "Operators")
+        print("Operators: %d rows read" % len(rows))
+
+    failures += keyboard(args.display)
+
+    err = ovi_e2e.stop_app(proc)
+    for f in failures:
+        print("FAIL " + f)
+    if failures:
+        print(err[-2000:])
+    return 1 if failures else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--build", required=True)
+    p.add_argument("--folder", required=True)
+    p.add_argument("--one", action="store_true")
+    p.add_argument("--display")
+    args = p.parse_args()
+    if args.one:
+        return one(args)
+    for tool in ("Xvfb", "dbus-run-session"):
+        if shutil.which(tool) is None:
+            print("skipped: %s is not installed" % tool)
+            return 77
+    xvfb = ovi_e2e.Xvfb()
+    try:
+        r = ovi_e2e.in_private_session([sys.executable, os.path.abspath(__file__), "--one",
+                                        "--display", xvfb.display, "--build", args.build,
+                                        "--folder", args.folder])
+    finally:
+        xvfb.close()
+    print(r.stdout)
+    if r.returncode != 0:
+        print(r.stderr[-3000:])
+    return r.returncode
+
+
+sys.exit(main())
