@@ -4,15 +4,15 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <time.h>
 
+#include "ovi-a11y.h"
+#include "ovi-accessible-row.h"
 #include "ovi-application.h"
 #include "ovi-fixtures.h"
 #include "ovi-format.h"
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
-#include <time.h>
-#include "ovi-a11y.h"
-#include "ovi-accessible-row.h"
 
 /* UI tests: open the example dump folder in a real window and check what a
  * user sees.  Skipped when there is no display.  With OVI_SCREENSHOT_DIR set,
