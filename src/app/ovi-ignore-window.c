@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-a11y.h"
 #include "ovi-ignore-window.h"
 
 /* Edits the ignore list (GSettings key ignore-patterns) as text, one
@@ -81,6 +82,8 @@ static void
 ovi_ignore_window_init (OviIgnoreWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* "_Cancel" and "_Save" read without their underscores. */
+  ovi_a11y_fix_names (GTK_WIDGET (self));
 }
 
 void

@@ -2839,6 +2839,25 @@ test_ignore_undo (Fixture *f, gconstpointer data)
   g_assert_cmpstr (patterns[0], ==, "type:Relu");
   g_assert_false (ovi_overflow_record_get_ignored (record));
   g_settings_set_strv (settings, "ignore-patterns", NULL);
+
+  /* The list's own window opens from the menu, with its Save button. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.edit-ignore-list", NULL);
+  settle (200);
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    GtkWindow *editor = NULL;
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr (GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+        if (gtk_window_get_transient_for (toplevel) == GTK_WINDOW (f->window))
+          editor = toplevel;
+      }
+    g_assert_nonnull (editor);
+    g_assert_nonnull (find_button (GTK_WIDGET (editor), "_Save"));
+    gtk_window_destroy (editor);
+  }
 }
 
 /* The label and target of each item of @menu (and its sections and
