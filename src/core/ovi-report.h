@@ -19,6 +19,7 @@ char *ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags);
 JsonNode *ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record);
 JsonNode *ovi_report_tensor_json (OviTensor *tensor);
 char *ovi_report_to_json (OviDumpFolder *folder);
+char *ovi_report_json_to_data (JsonNode *root);
 char *ovi_report_to_text (OviDumpFolder *folder);
 char *ovi_report_record_headline (OviOverflowRecord *record);
 
