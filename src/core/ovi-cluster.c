@@ -104,6 +104,7 @@ struct _OviRank
   char *unit;
   char *status_hex;
   char *status_summary;
+  gboolean from_data; /* found in the data: status_summary is a sentence */
   gboolean collective;
   OviRankRole role;
   gboolean earliest;
@@ -549,6 +550,9 @@ parse_iteration (const char *dir, guint64 *number)
   return *last && g_ascii_string_to_unsigned (last, 10, 0, G_MAXUINT64, number, NULL);
 }
 
+#define FOUND_IN_DATA                                                                              \
+  N_ ("Found in the data: finite inputs, outputs with NaN, Inf or saturated values")
+
 /* The status as the report text shows it (ovi_overflow_record_dup_status_summary()). */
 static char *
 status_summary (JsonObject *record, const char *unit, const char *status_hex)
@@ -559,8 +563,7 @@ status_summary (JsonObject *record, const char *unit, const char *status_hex)
   guint64 mask = 0;
 
   if (source && g_str_equal (source, "data"))
-    return g_strdup (_ ("Found in the data: finite inputs, outputs with NaN, Inf or saturated "
-                        "values"));
+    return g_strdup (_ (FOUND_IN_DATA));
   if (!status_hex)
     return NULL;
   if (!unit ||
@@ -629,6 +632,7 @@ rank_take_first (OviRank *rank, JsonObject *record, const char *iteration, guint
   rank->unit = g_strdup (get_string (record, "unit"));
   rank->status_hex = g_strdup (get_string (record, "status_hex"));
   rank->status_summary = status_summary (record, rank->unit, rank->status_hex);
+  rank->from_data = g_strcmp0 (get_string (record, "source"), "data") == 0;
   rank->collective = ovi_op_type_is_collective (rank->op_type);
 }
 
@@ -1106,7 +1110,8 @@ add_string_or_null (JsonBuilder *b, const char *key, const char *v)
 /**
  * ovi_cluster_build_rank_json:
  *
- * Returns: (transfer full): one element of "ranks" (schema in README.md)
+ * Returns: (transfer full): one element of "ranks" (schema in README.md),
+ *   in English whatever the locale
  */
 JsonNode *
 ovi_cluster_build_rank_json (OviRank *rank)
@@ -1142,7 +1147,8 @@ ovi_cluster_build_rank_json (OviRank *rank)
   add_string_or_null (b, "op_name", rank->op_name);
   add_string_or_null (b, "unit", rank->unit);
   add_string_or_null (b, "status_hex", rank->status_hex);
-  add_string_or_null (b, "status_summary", rank->status_summary);
+  /* JSON is read by programs: the same in every locale. */
+  add_string_or_null (b, "status_summary", rank->from_data ? FOUND_IN_DATA : rank->status_summary);
   json_builder_set_member_name (b, "iterations");
   json_builder_begin_array (b);
   for (guint i = 0; i < rank->iterations->len; i++)
@@ -1309,11 +1315,11 @@ typedef struct
 static void
 load_free (Load *load)
 {
-  g_ptr_array_unref (load->files);
-  g_ptr_array_unref (load->found);
   for (guint i = 0; i < load->files->len; i++)
     g_free (load->errors[i]);
   g_free (load->errors);
+  g_ptr_array_unref (load->files);
+  g_ptr_array_unref (load->found);
   g_clear_object (&load->cancellable);
   g_free (load);
 }
@@ -1335,6 +1341,20 @@ load_new (GFile *const *files, guint n_files, GCancellable *cancellable)
   return load;
 }
 
+/* json-glib's messages start with the file's name, which ours give
+ * first already. */
+static const char *
+strip_name (const char *message, const char *path)
+{
+  if (g_str_has_prefix (message, path) && message[strlen (path)] == ':')
+    {
+      message += strlen (path) + 1;
+      while (*message == ' ')
+        message++;
+    }
+  return message;
+}
+
 /* Parses one report file into its roots (on any thread). */
 static gboolean
 read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GError **error)
@@ -1342,22 +1362,33 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local_error = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
-  g_autofree char *contents = NULL;
-  gsize length;
+  g_autofree char *path = g_file_get_path (file);
 
-  if (!g_file_load_contents (file, cancellable, &contents, &length, NULL, &local_error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (path == NULL)
     {
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
-                   local_error->message);
+      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, _ ("%s: not a local file"),
+                   name);
       return FALSE;
     }
-  if (!json_parser_load_from_data (parser, contents, length, &local_error))
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_JSON, _ ("%s: not JSON: %s"),
-                   name, local_error->message);
+      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ,
+                   _ ("%s: a folder, not a report file (“report” reads folders)"), name);
       return FALSE;
     }
-  g_clear_pointer (&contents, g_free);
+  /* Mapped, not copied: reports of many machines add up. */
+  if (!json_parser_load_from_mapped_file (parser, path, &local_error))
+    {
+      if (local_error->domain == JSON_PARSER_ERROR)
+        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_JSON, _ ("%s: not JSON: %s"),
+                     name, strip_name (local_error->message, path));
+      else
+        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
+                     strip_name (local_error->message, path));
+      return FALSE;
+    }
   return read_report (json_parser_get_root (parser), name, roots, error);
 }
 
