@@ -18,6 +18,8 @@ struct _OviSession
   OviTreeNode *selected_node;
   OviOverflowRecord *selected_record;
   OviDumpFile *selected_file;
+  OviCluster *reports; /* report files from other machines, kept over reloads */
+  OviCluster *cluster; /* the timeline: the folder's devices and the reports' */
   int unit_filter;
   gboolean loading;
   gboolean cancelled;
@@ -28,6 +30,7 @@ enum
   PROP_0,
   PROP_BUSY,
   PROP_CANCELLED,
+  PROP_CLUSTER,
   PROP_FOLDER,
   PROP_FOLDER_GONE,
   PROP_FOLLOWING,
@@ -59,6 +62,8 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (OviSession, ovi_session, G_TYPE_OBJECT)
+
+static void update_cluster (OviSession *self);
 
 static gboolean
 is_op_dump (gpointer item, gpointer unused)
@@ -167,6 +172,7 @@ ignore_list_changed (OviSession *self)
   g_autoptr (OviOverflowRecord) record = NULL;
 
   apply_ignore_list (self);
+  update_cluster (self);
   /* Whatever shows the selected record says whether it is ignored. */
   if (self->selected_record != NULL)
     {
@@ -189,6 +195,7 @@ watch_changed (OviSession *self, GParamSpec *pspec)
 static void
 watch_records_arrived (OviSession *self, GPtrArray *records)
 {
+  update_cluster (self);
   g_signal_emit (self, signals[RECORDS_ARRIVED], 0, records);
 }
 
@@ -202,6 +209,40 @@ start_following (OviSession *self)
   g_signal_connect_object (self->watch, "records-arrived", G_CALLBACK (watch_records_arrived), self,
                            G_CONNECT_SWAPPED);
   ovi_folder_watch_start (self->watch);
+}
+
+/* The timeline's ranks, from the folder's records (their fields only: no
+ * tensor is read, so this runs on the main loop) and the report files. */
+static void
+update_cluster (OviSession *self)
+{
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autoptr (GError) error = NULL;
+
+  if (self->folder != NULL && !self->loading)
+    {
+      g_autoptr (JsonNode) report = ovi_report_build_json_full (
+          self->folder, OVI_REPORT_RECORDS_ONLY | OVI_REPORT_NO_TENSORS);
+
+      if (!ovi_cluster_add_report (cluster, report, ovi_dump_folder_get_root_path (self->folder),
+                                   &error))
+        g_critical ("the folder's own report: %s", error->message);
+      g_clear_error (&error);
+    }
+  if (ovi_cluster_get_n_roots (self->reports) > 0)
+    {
+      g_autoptr (JsonNode) reports = ovi_cluster_build_json (self->reports);
+
+      /* A report of the opened folder itself is the folder's twice. */
+      if (!ovi_cluster_add_report (cluster, reports, _ ("report files"), &error))
+        g_warning ("%s", error->message);
+    }
+  if (self->cluster == NULL && ovi_cluster_get_n_roots (cluster) == 0)
+    return;
+  g_clear_object (&self->cluster);
+  if (ovi_cluster_get_n_roots (cluster) > 0)
+    self->cluster = g_steal_pointer (&cluster);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLUSTER]);
 }
 
 static void
@@ -219,6 +260,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   else if (error == NULL)
     start_following (self);
   set_loading (self, FALSE);
+  update_cluster (self);
   /* Until the user picks an operator, the selected file is the operator of
    * the selected record, so "Selected Tensor" exports have a target. */
   if (self->selected_file == NULL && self->selected_record != NULL)
@@ -238,6 +280,9 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
       break;
     case PROP_CANCELLED:
       g_value_set_boolean (value, self->cancelled);
+      break;
+    case PROP_CLUSTER:
+      g_value_set_object (value, self->cluster);
       break;
     case PROP_FOLDER:
       g_value_set_object (value, self->folder);
@@ -344,6 +389,8 @@ ovi_session_dispose (GObject *object)
   OviSession *self = OVI_SESSION (object);
 
   ovi_session_close (self);
+  g_clear_object (&self->cluster);
+  g_clear_object (&self->reports);
   g_clear_object (&self->operators);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (ovi_session_parent_class)->dispose (object);
@@ -364,6 +411,9 @@ ovi_session_class_init (OviSessionClass *klass)
   properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
   properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, ro);
   properties[PROP_FOLDER] = g_param_spec_object ("folder", NULL, NULL, OVI_TYPE_DUMP_FOLDER, ro);
+  /* Every device of the folder and of the report files, for the timeline;
+   * NULL when there is neither. */
+  properties[PROP_CLUSTER] = g_param_spec_object ("cluster", NULL, NULL, OVI_TYPE_CLUSTER, ro);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
   /* Following the folder: a pass over what a run writes into it. */
   properties[PROP_FOLLOWING] = g_param_spec_boolean ("following", NULL, NULL, FALSE, ro);
@@ -409,6 +459,7 @@ static void
 ovi_session_init (OviSession *self)
 {
   self->unit_filter = -1;
+  self->reports = ovi_cluster_new ();
   self->operators =
       gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (is_op_dump, NULL, NULL)));
 }
@@ -460,6 +511,7 @@ ovi_session_close (OviSession *self)
   if (self->folder != NULL)
     {
       g_clear_object (&self->folder);
+      update_cluster (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
@@ -478,6 +530,9 @@ ovi_session_load (OviSession *self, GFile *root)
   g_return_if_fail (G_IS_FILE (root));
 
   g_object_freeze_notify (G_OBJECT (self));
+  /* Report files go with the folder they were opened with, over reloads. */
+  if (self->folder != NULL && !g_file_equal (root, ovi_dump_folder_get_root (self->folder)))
+    g_set_object (&self->reports, ovi_cluster_new ());
   ovi_session_close (self);
 
   name = g_file_get_basename (root);
@@ -757,4 +812,70 @@ ovi_session_set_live (OviSession *self, gboolean live)
   if (self->watch == NULL || !ovi_folder_watch_get_running (self->watch))
     return;
   ovi_folder_watch_set_paused (self->watch, !live);
+}
+
+/**
+ * ovi_session_get_cluster:
+ *
+ * Returns: (nullable): the devices of the folder and of the report files
+ */
+OviCluster *
+ovi_session_get_cluster (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->cluster;
+}
+
+static void
+reports_loaded (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  OviSession *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  /* A file that cannot be read adds nothing; the others are kept. */
+  ovi_cluster_load_reports_finish (OVI_CLUSTER (object), result, &error);
+  if (OVI_CLUSTER (object) == self->reports)
+    update_cluster (self);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * ovi_session_add_reports_async:
+ * @files: (array length=n_files): report files (`report --json`, `merge`)
+ *   written on other machines
+ *
+ * Reads the reports off the main thread and adds their devices to the
+ * timeline (#OviSession:cluster).
+ */
+void
+ovi_session_add_reports_async (OviSession *self,
+                               GFile *const *files,
+                               guint n_files,
+                               GCancellable *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (OVI_IS_SESSION (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_session_add_reports_async);
+  ovi_cluster_load_reports_async (self->reports, files, n_files, cancellable, reports_loaded, task);
+}
+
+/**
+ * ovi_session_add_reports_finish:
+ *
+ * Returns: %FALSE when a file could not be read, with @error naming it
+ */
+gboolean
+ovi_session_add_reports_finish (OviSession *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -99,6 +99,7 @@ struct _OviRank
   guint64 iteration;
   guint64 timestamp;
   char *file;
+  char *op_file; /* the operator's dump file, when the record links to one */
   char *op_type;
   char *op_name;
   char *unit;
@@ -149,6 +150,7 @@ ovi_rank_finalize (GObject *object)
   g_free (self->device);
   g_free (self->first_iteration);
   g_free (self->file);
+  g_free (self->op_file);
   g_free (self->op_type);
   g_free (self->op_name);
   g_free (self->unit);
@@ -358,6 +360,15 @@ ovi_rank_get_file (OviRank *self)
 {
   g_return_val_if_fail (OVI_IS_RANK (self), NULL);
   return self->file;
+}
+
+/* The operator's dump file the first record links to, relative to the
+ * root; NULL when it links to none. */
+const char *
+ovi_rank_get_op_file (OviRank *self)
+{
+  g_return_val_if_fail (OVI_IS_RANK (self), NULL);
+  return self->op_file;
 }
 
 /**
@@ -626,6 +637,7 @@ rank_take_first (OviRank *rank, JsonObject *record, const char *iteration, guint
   rank->file = g_strdup (get_string (record, "file"));
   if (op && JSON_NODE_HOLDS_OBJECT (op))
     {
+      rank->op_file = g_strdup (get_string (json_node_get_object (op), "file"));
       rank->op_type = g_strdup (get_string (json_node_get_object (op), "op_type"));
       rank->op_name = g_strdup (get_string (json_node_get_object (op), "op_name"));
     }

@@ -57,6 +57,7 @@ guint64 ovi_rank_get_iteration (OviRank *self);
 gboolean ovi_rank_has_iteration (OviRank *self);
 guint64 ovi_rank_get_timestamp (OviRank *self);
 const char *ovi_rank_get_file (OviRank *self);
+const char *ovi_rank_get_op_file (OviRank *self);
 const char *ovi_rank_get_op_type (OviRank *self);
 const char *ovi_rank_get_op_name (OviRank *self);
 const char *ovi_rank_get_unit (OviRank *self);

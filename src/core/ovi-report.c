@@ -308,6 +308,28 @@ add_workspaces (JsonBuilder *b, OviDumpFile *op)
   json_builder_end_array (b);
 }
 
+/* An operator's class, schema fields, tensors and workspaces: what needs
+ * its tensors read. */
+static void
+add_op_details (JsonBuilder *b, OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+
+  add_string (b, "class", ovi_blame_name (ovi_dump_file_classify (op)));
+  add_schema_fields (b, op);
+  json_builder_set_member_name (b, "tensors");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (t);
+      if (kind == OVI_TENSOR_INPUT || kind == OVI_TENSOR_OUTPUT)
+        json_builder_add_value (b, ovi_report_tensor_json (t));
+    }
+  json_builder_end_array (b);
+  add_workspaces (b, op);
+}
+
 /**
  * ovi_report_record_json:
  *
@@ -315,6 +337,18 @@ add_workspaces (JsonBuilder *b, OviDumpFile *op)
  */
 JsonNode *
 ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
+{
+  return ovi_report_record_json_full (folder, record, OVI_REPORT_FULL);
+}
+
+/**
+ * ovi_report_record_json_full:
+ * @flags: %OVI_REPORT_NO_TENSORS leaves out the operator's class and tensors
+ *
+ * One overflow record, with the operator it links to.
+ */
+JsonNode *
+ovi_report_record_json_full (OviDumpFolder *folder, OviOverflowRecord *record, OviReportFlags flags)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   OviDumpFile *file = ovi_overflow_record_get_file (record);
@@ -374,25 +408,12 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
     json_builder_add_null_value (b);
   else
     {
-      GPtrArray *tensors = ovi_dump_file_get_tensors (op);
-
       json_builder_begin_object (b);
       add_display_path (b, "file", ovi_dump_file_get_relative_path (op));
       add_string (b, "op_type", ovi_dump_file_get_op_type (op));
       add_string (b, "op_name", ovi_dump_file_get_op_name (op));
-      add_string (b, "class", ovi_blame_name (ovi_dump_file_classify (op)));
-      add_schema_fields (b, op);
-      json_builder_set_member_name (b, "tensors");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < tensors->len; i++)
-        {
-          OviTensor *t = g_ptr_array_index (tensors, i);
-          OviTensorKind kind = ovi_tensor_get_kind (t);
-          if (kind == OVI_TENSOR_INPUT || kind == OVI_TENSOR_OUTPUT)
-            json_builder_add_value (b, ovi_report_tensor_json (t));
-        }
-      json_builder_end_array (b);
-      add_workspaces (b, op);
+      if (!(flags & OVI_REPORT_NO_TENSORS))
+        add_op_details (b, op);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
@@ -545,7 +566,7 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
   for (guint i = 0; i < g_list_model_get_n_items (records); i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
-      json_builder_add_value (b, ovi_report_record_json (folder, r));
+      json_builder_add_value (b, ovi_report_record_json_full (folder, r, flags));
     }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "errors");
