@@ -48,6 +48,54 @@ G_DEFINE_FINAL_TYPE (OviTimelinePage, ovi_timeline_page, OVI_TYPE_PAGE)
 
 /* --- what the columns show ------------------------------------------------ */
 
+/* The tags of the rows (a list item factory's own strings are not
+ * extracted for translation). */
+static char *
+earliest_label (gpointer unused)
+{
+  return g_strdup (_ ("Earliest"));
+}
+
+static char *
+collective_label (gpointer unused)
+{
+  return g_strdup (_ ("collective"));
+}
+
+static char *
+collective_tooltip (gpointer unused)
+{
+  return g_strdup (_ ("An HCCL collective operator: it combines values from other devices"));
+}
+
+/* The machine of a rank: the host and the opened root. */
+static char *
+machine_text (gpointer unused, const char *host, const char *root)
+{
+  return host && *host ? g_strdup_printf ("%s:%s", host, root) : g_strdup (root);
+}
+
+static char *
+device_text (gpointer unused, const char *device)
+{
+  return g_strdup (device ? device : "—");
+}
+
+static guint64
+device_number (gpointer unused, const char *device)
+{
+  return device ? g_ascii_strtoull (device, NULL, 10) : G_MAXUINT64;
+}
+
+/* What the search matches: "node-b:/data/dump device 3". */
+static char *
+search_text (gpointer unused, const char *host, const char *root, const char *device)
+{
+  g_autofree char *machine = machine_text (NULL, host, root);
+
+  return device ? g_strdup_printf ("%s device %s", machine, device) : g_steal_pointer (&machine);
+}
+
 static char *
 iteration_text (gpointer unused, OviRank *rank)
 {
@@ -563,7 +611,14 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, iteration_text);
   gtk_widget_class_bind_template_callback (widget_class, op_text);
   gtk_widget_class_bind_template_callback (widget_class, overflow_order);
+  gtk_widget_class_bind_template_callback (widget_class, collective_label);
+  gtk_widget_class_bind_template_callback (widget_class, collective_tooltip);
+  gtk_widget_class_bind_template_callback (widget_class, device_number);
+  gtk_widget_class_bind_template_callback (widget_class, earliest_label);
+  gtk_widget_class_bind_template_callback (widget_class, device_text);
   gtk_widget_class_bind_template_callback (widget_class, full_time_text);
+  gtk_widget_class_bind_template_callback (widget_class, machine_text);
+  gtk_widget_class_bind_template_callback (widget_class, search_text);
   gtk_widget_class_bind_template_callback (widget_class, role_classes);
   gtk_widget_class_bind_template_callback (widget_class, role_order);
   gtk_widget_class_bind_template_callback (widget_class, role_text);

@@ -143,7 +143,7 @@ cluster_changed (OviWindow *self)
  * ovi_window_add_reports:
  * @files: (array length=n_files): report files written on other machines
  *
- * Adds their devices to the timeline.
+ * Adds their devices to the timeline, and shows it.
  */
 void
 ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
@@ -155,6 +155,8 @@ ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
   for (guint i = 0; i < n_files; i++)
     g_list_store_append (store, files[i]);
   ovi_timeline_page_add_reports (self->timeline_page, G_LIST_MODEL (store));
+  /* Reports are opened to compare machines: that is the page to see. */
+  ovi_window_show_page (self, "timeline");
 }
 
 static void
