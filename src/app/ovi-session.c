@@ -18,8 +18,9 @@ struct _OviSession
   OviTreeNode *selected_node;
   OviOverflowRecord *selected_record;
   OviDumpFile *selected_file;
-  OviCluster *reports; /* report files from other machines, kept over reloads */
-  OviCluster *cluster; /* the timeline: the folder's devices and the reports' */
+  OviCluster *cluster; /* the timeline: the folder's devices, and those of report
+                        * files from other machines (kept over reloads) */
+  char *cluster_root;  /* the folder's root as the cluster has it */
   int unit_filter;
   gboolean loading;
   gboolean cancelled;
@@ -211,38 +212,29 @@ start_following (OviSession *self)
   ovi_folder_watch_start (self->watch);
 }
 
-/* The timeline's ranks, from the folder's records (their fields only: no
- * tensor is read, so this runs on the main loop) and the report files. */
+/* The folder's part of the timeline, from its records (their fields only:
+ * no tensor is read, so this runs on the main loop); the report files'
+ * part stays as it was read. */
 static void
 update_cluster (OviSession *self)
 {
-  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
   g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) report = NULL;
 
-  if (self->folder != NULL && !self->loading)
-    {
-      g_autoptr (JsonNode) report = ovi_report_build_json_full (
-          self->folder, OVI_REPORT_RECORDS_ONLY | OVI_REPORT_NO_TENSORS);
-
-      if (!ovi_cluster_add_report (cluster, report, ovi_dump_folder_get_root_path (self->folder),
-                                   &error))
-        g_critical ("the folder's own report: %s", error->message);
-      g_clear_error (&error);
-    }
-  if (ovi_cluster_get_n_roots (self->reports) > 0)
-    {
-      g_autoptr (JsonNode) reports = ovi_cluster_build_json (self->reports);
-
-      /* A report of the opened folder itself is the folder's twice. */
-      if (!ovi_cluster_add_report (cluster, reports, _ ("report files"), &error))
-        g_warning ("%s", error->message);
-    }
-  if (self->cluster == NULL && ovi_cluster_get_n_roots (cluster) == 0)
+  if (self->cluster_root != NULL)
+    ovi_cluster_remove_root (self->cluster, g_get_host_name (), self->cluster_root);
+  g_clear_pointer (&self->cluster_root, g_free);
+  if (self->folder == NULL || self->loading)
     return;
-  g_clear_object (&self->cluster);
-  if (ovi_cluster_get_n_roots (cluster) > 0)
-    self->cluster = g_steal_pointer (&cluster);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLUSTER]);
+  report =
+      ovi_report_build_json_full (self->folder, OVI_REPORT_RECORDS_ONLY | OVI_REPORT_NO_TENSORS);
+  /* Only a report of this very folder, added before, can be in the way. */
+  if (!ovi_cluster_add_report (self->cluster, report, ovi_dump_folder_get_root_path (self->folder),
+                               &error))
+    g_warning ("%s", error->message);
+  else
+    self->cluster_root =
+        g_strdup (json_object_get_string_member (json_node_get_object (report), "root"));
 }
 
 static void
@@ -390,7 +382,7 @@ ovi_session_dispose (GObject *object)
 
   ovi_session_close (self);
   g_clear_object (&self->cluster);
-  g_clear_object (&self->reports);
+  g_clear_pointer (&self->cluster_root, g_free);
   g_clear_object (&self->operators);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (ovi_session_parent_class)->dispose (object);
@@ -411,8 +403,8 @@ ovi_session_class_init (OviSessionClass *klass)
   properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
   properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, ro);
   properties[PROP_FOLDER] = g_param_spec_object ("folder", NULL, NULL, OVI_TYPE_DUMP_FOLDER, ro);
-  /* Every device of the folder and of the report files, for the timeline;
-   * NULL when there is neither. */
+  /* Every device of the folder and of the report files, for the timeline:
+   * one object for the session's life. */
   properties[PROP_CLUSTER] = g_param_spec_object ("cluster", NULL, NULL, OVI_TYPE_CLUSTER, ro);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
   /* Following the folder: a pass over what a run writes into it. */
@@ -459,7 +451,7 @@ static void
 ovi_session_init (OviSession *self)
 {
   self->unit_filter = -1;
-  self->reports = ovi_cluster_new ();
+  self->cluster = ovi_cluster_new ();
   self->operators =
       gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (is_op_dump, NULL, NULL)));
 }
@@ -524,16 +516,19 @@ void
 ovi_session_load (OviSession *self, GFile *root)
 {
   g_autoptr (GListStore) roots = NULL;
+  g_autoptr (GFile) previous = NULL;
   g_autofree char *name = NULL;
 
   g_return_if_fail (OVI_IS_SESSION (self));
   g_return_if_fail (G_IS_FILE (root));
 
+  if (self->folder != NULL)
+    previous = g_object_ref (ovi_dump_folder_get_root (self->folder));
   g_object_freeze_notify (G_OBJECT (self));
-  /* Report files go with the folder they were opened with, over reloads. */
-  if (self->folder != NULL && !g_file_equal (root, ovi_dump_folder_get_root (self->folder)))
-    g_set_object (&self->reports, ovi_cluster_new ());
   ovi_session_close (self);
+  /* Report files go with the folder they were opened with, over reloads. */
+  if (previous == NULL || !g_file_equal (root, previous))
+    ovi_cluster_clear (self->cluster);
 
   name = g_file_get_basename (root);
   self->folder = ovi_dump_folder_new (root);
@@ -817,7 +812,7 @@ ovi_session_set_live (OviSession *self, gboolean live)
 /**
  * ovi_session_get_cluster:
  *
- * Returns: (nullable): the devices of the folder and of the report files
+ * Returns: (transfer none): the devices of the folder and of the report files
  */
 OviCluster *
 ovi_session_get_cluster (OviSession *self)
@@ -830,13 +825,10 @@ static void
 reports_loaded (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GTask) task = user_data;
-  OviSession *self = g_task_get_source_object (task);
   GError *error = NULL;
 
   /* A file that cannot be read adds nothing; the others are kept. */
   ovi_cluster_load_reports_finish (OVI_CLUSTER (object), result, &error);
-  if (OVI_CLUSTER (object) == self->reports)
-    update_cluster (self);
   if (error != NULL)
     g_task_return_error (task, error);
   else
@@ -865,7 +857,7 @@ ovi_session_add_reports_async (OviSession *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ovi_session_add_reports_async);
-  ovi_cluster_load_reports_async (self->reports, files, n_files, cancellable, reports_loaded, task);
+  ovi_cluster_load_reports_async (self->cluster, files, n_files, cancellable, reports_loaded, task);
 }
 
 /**

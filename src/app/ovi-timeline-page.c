@@ -509,6 +509,9 @@ cluster_changed (OviTimelinePage *self)
       !had_span || (self->span_first == self->data_first && self->span_last == self->data_last);
   guint64 lo = G_MAXUINT64, hi = 0;
 
+  /* Called from dispose too, with the template's widgets gone. */
+  if (self->stack == NULL)
+    return;
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (OviRank) rank = g_list_model_get_item (ranks, i);
@@ -540,13 +543,13 @@ ovi_timeline_page_session_changed (OviPage *page, OviSession *old_session)
   OviSession *session = ovi_page_get_session (page);
 
   if (old_session != NULL)
-    g_signal_handlers_disconnect_by_data (old_session, self);
+    g_signal_handlers_disconnect_by_data (
+        ovi_cluster_get_ranks (ovi_session_get_cluster (old_session)), self);
   if (session != NULL)
-    {
-      g_signal_connect_object (session, "notify::cluster", G_CALLBACK (cluster_changed), self,
-                               G_CONNECT_SWAPPED);
-      cluster_changed (self);
-    }
+    g_signal_connect_object (ovi_cluster_get_ranks (ovi_session_get_cluster (session)),
+                             "items-changed", G_CALLBACK (cluster_changed), self,
+                             G_CONNECT_SWAPPED);
+  cluster_changed (self);
 }
 
 static void

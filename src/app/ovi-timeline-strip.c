@@ -140,8 +140,8 @@ update_description (OviTimelineStrip *self)
   g_autofree char *description = ovi_timeline_strip_dup_description (self);
 
   gtk_widget_set_tooltip_text (GTK_WIDGET (self), description);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  description, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, description,
+                                  -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

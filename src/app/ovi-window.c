@@ -130,7 +130,7 @@ cluster_changed (OviWindow *self)
 {
   OviCluster *cluster = ovi_session_get_cluster (self->session);
 
-  if (ovi_session_get_folder (self->session) != NULL || cluster == NULL)
+  if (ovi_session_get_folder (self->session) != NULL || ovi_cluster_get_n_roots (cluster) == 0)
     return;
   gtk_window_set_title (GTK_WINDOW (self), _ ("Reports"));
   adw_window_title_set_subtitle (self->window_title, "");
@@ -254,8 +254,8 @@ setup_session (OviWindow *self, OviApplication *app)
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "load-finished", G_CALLBACK (load_finished), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->session, "notify::cluster", G_CALLBACK (cluster_changed), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (ovi_session_get_cluster (self->session), "notify::n-roots",
+                           G_CALLBACK (cluster_changed), self, G_CONNECT_SWAPPED);
   g_object_bind_property (self->session, "folder", self->folder_signals, "target",
                           G_BINDING_SYNC_CREATE);
   self->notifier = ovi_notifier_new (GTK_APPLICATION_WINDOW (self), self->session);

@@ -1075,6 +1075,51 @@ ovi_cluster_add_report (OviCluster *self, JsonNode *report, const char *source_n
   return TRUE;
 }
 
+/**
+ * ovi_cluster_remove_root:
+ * @host: the machine, as its report names it ("" for none)
+ * @root: the root path, as its report names it
+ *
+ * Takes a root out, to add it again as it is now (a folder followed while a
+ * run writes into it).
+ *
+ * Returns: %TRUE when the cluster had it
+ */
+gboolean
+ovi_cluster_remove_root (OviCluster *self, const char *host, const char *root)
+{
+  g_return_val_if_fail (OVI_IS_CLUSTER (self), FALSE);
+
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      Root *r = g_ptr_array_index (self->roots, i);
+
+      if (g_str_equal (r->host, host) && g_str_equal (r->root, root))
+        {
+          g_ptr_array_remove_index (self->roots, i);
+          update_ranks (self);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/**
+ * ovi_cluster_clear:
+ *
+ * Takes every root out.
+ */
+void
+ovi_cluster_clear (OviCluster *self)
+{
+  g_return_if_fail (OVI_IS_CLUSTER (self));
+
+  if (self->roots->len == 0)
+    return;
+  g_ptr_array_set_size (self->roots, 0);
+  update_ranks (self);
+}
+
 guint
 ovi_cluster_get_n_roots (OviCluster *self)
 {

@@ -78,6 +78,8 @@ gboolean ovi_cluster_add_report (OviCluster *self,
                                  JsonNode *report,
                                  const char *source_name,
                                  GError **error);
+gboolean ovi_cluster_remove_root (OviCluster *self, const char *host, const char *root);
+void ovi_cluster_clear (OviCluster *self);
 guint ovi_cluster_get_n_roots (OviCluster *self);
 GListModel *ovi_cluster_get_ranks (OviCluster *self);
 OviRank *ovi_cluster_get_earliest (OviCluster *self);

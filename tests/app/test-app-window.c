@@ -1603,8 +1603,8 @@ test_timeline (void)
   session = ovi_window_get_session (window);
   page = ovi_window_get_timeline_page (window);
   WAIT_UNTIL (ovi_session_get_cluster (session) != NULL);
-  g_assert_cmpuint (g_list_model_get_n_items (ovi_cluster_get_ranks (ovi_session_get_cluster (session))),
-                    ==, 8);
+  g_assert_cmpuint (
+      g_list_model_get_n_items (ovi_cluster_get_ranks (ovi_session_get_cluster (session))), ==, 8);
 
   reports[0] = g_file_new_for_path (report_b);
   ovi_window_add_reports (window, reports, 1);
@@ -1654,7 +1654,8 @@ test_timeline (void)
     {
       g_autoptr (OviRank) rank = g_list_model_get_item (ranks, i);
 
-      if (g_str_equal (ovi_rank_get_host (rank), "nodeB") && g_str_equal (ovi_rank_get_device (rank), "2"))
+      if (g_str_equal (ovi_rank_get_host (rank), "nodeB") &&
+          g_str_equal (ovi_rank_get_device (rank), "2"))
         remote = rank;
     }
   g_assert_nonnull (remote);
@@ -1671,7 +1672,8 @@ test_timeline (void)
     g_autofree char *quoted = g_shell_quote (op_path);
     g_autofree char *command = g_strdup_printf ("overflow-inspector-cli stats %s", quoted);
 
-    g_assert_true (g_str_has_suffix (ovi_rank_get_op_file (remote), "/2/net/11/5/"
+    g_assert_true (g_str_has_suffix (ovi_rank_get_op_file (remote),
+                                     "/2/net/11/5/"
                                      "HcomAllReduce.allreduce_1.80.7.1764670500000270"));
     g_assert_cmpstr (timeline_label (page, "remote_text"), ==, where);
     g_assert_cmpstr (timeline_label (page, "command_label"), ==, command);
