@@ -18,9 +18,12 @@ struct _OviSession
   OviTreeNode *selected_node;
   OviOverflowRecord *selected_record;
   OviDumpFile *selected_file;
-  OviCluster *cluster; /* the timeline: the folder's devices, and those of report
-                        * files from other machines (kept over reloads) */
-  char *cluster_root;  /* the folder's root as the cluster has it */
+  OviCluster *cluster;    /* the timeline: the folder's devices, and those of report
+                           * files from other machines (kept over reloads) */
+  char *cluster_root;     /* the folder's root as the cluster has it */
+  gboolean cluster_shown; /* a page shows the cluster: keep it current */
+  gboolean cluster_stale; /* the folder changed since its part was built */
+  guint cluster_idle;
   int unit_filter;
   gboolean loading;
   gboolean cancelled;
@@ -216,7 +219,7 @@ start_following (OviSession *self)
  * no tensor is read, so this runs on the main loop); the report files'
  * part stays as it was read. */
 static void
-update_cluster (OviSession *self)
+rebuild_cluster (OviSession *self)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) report = NULL;
@@ -235,6 +238,38 @@ update_cluster (OviSession *self)
   else
     self->cluster_root =
         g_strdup (json_object_get_string_member (json_node_get_object (report), "root"));
+}
+
+static gboolean
+cluster_idle_cb (gpointer data)
+{
+  OviSession *self = data;
+
+  self->cluster_idle = 0;
+  if (self->cluster_stale)
+    {
+      self->cluster_stale = FALSE;
+      rebuild_cluster (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Building the folder's part takes a few tens of milliseconds for a
+ * thousand records: it is done on its own turn, and only while a page
+ * shows the cluster (ovi_session_set_cluster_shown()). */
+static void
+update_cluster (OviSession *self)
+{
+  self->cluster_stale = TRUE;
+  if (self->folder == NULL || self->loading)
+    {
+      /* Nothing to build: the folder's old part goes now. */
+      self->cluster_stale = FALSE;
+      rebuild_cluster (self);
+      return;
+    }
+  if (self->cluster_shown && self->cluster_idle == 0)
+    self->cluster_idle = g_idle_add_full (G_PRIORITY_LOW, cluster_idle_cb, self, NULL);
 }
 
 static void
@@ -381,6 +416,7 @@ ovi_session_dispose (GObject *object)
   OviSession *self = OVI_SESSION (object);
 
   ovi_session_close (self);
+  g_clear_handle_id (&self->cluster_idle, g_source_remove);
   g_clear_object (&self->cluster);
   g_clear_pointer (&self->cluster_root, g_free);
   g_clear_object (&self->operators);
@@ -870,4 +906,21 @@ ovi_session_add_reports_finish (OviSession *self, GAsyncResult *result, GError *
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * ovi_session_set_cluster_shown:
+ * @shown: whether a page shows #OviSession:cluster now
+ *
+ * The folder's devices are added to the cluster, and kept current while
+ * the folder is followed, only while it is shown.
+ */
+void
+ovi_session_set_cluster_shown (OviSession *self, gboolean shown)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+
+  self->cluster_shown = shown;
+  if (shown && self->cluster_stale && self->cluster_idle == 0)
+    self->cluster_idle = g_idle_add_full (G_PRIORITY_LOW, cluster_idle_cb, self, NULL);
 }

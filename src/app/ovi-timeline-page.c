@@ -571,6 +571,26 @@ ovi_timeline_page_get_property (GObject *object, guint prop_id, GValue *value, G
 }
 
 static void
+ovi_timeline_page_map (GtkWidget *widget)
+{
+  OviSession *session = ovi_page_get_session (OVI_PAGE (widget));
+
+  GTK_WIDGET_CLASS (ovi_timeline_page_parent_class)->map (widget);
+  if (session != NULL)
+    ovi_session_set_cluster_shown (session, TRUE);
+}
+
+static void
+ovi_timeline_page_unmap (GtkWidget *widget)
+{
+  OviSession *session = ovi_page_get_session (OVI_PAGE (widget));
+
+  if (session != NULL)
+    ovi_session_set_cluster_shown (session, FALSE);
+  GTK_WIDGET_CLASS (ovi_timeline_page_parent_class)->unmap (widget);
+}
+
+static void
 ovi_timeline_page_dispose (GObject *object)
 {
   gtk_widget_dispose_template (GTK_WIDGET (object), OVI_TYPE_TIMELINE_PAGE);
@@ -586,6 +606,8 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
 
   object_class->dispose = ovi_timeline_page_dispose;
   object_class->get_property = ovi_timeline_page_get_property;
+  widget_class->map = ovi_timeline_page_map;
+  widget_class->unmap = ovi_timeline_page_unmap;
   page_class->session_changed = ovi_timeline_page_session_changed;
 
   properties[PROP_SPAN_FIRST] = g_param_spec_uint64 ("span-first", NULL, NULL, 0, G_MAXUINT64, 0,

@@ -587,7 +587,10 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
     add_blame (b, folder);
   json_builder_end_object (b);
   node = json_builder_get_root (b);
-  add_ranks (node);
+  /* Without tensors, the report is the input of a cluster, which finds the
+   * ranks itself. */
+  if (!(flags & OVI_REPORT_NO_TENSORS))
+    add_ranks (node);
   return node;
 }
 

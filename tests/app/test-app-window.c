@@ -1602,7 +1602,10 @@ test_timeline (void)
   WAIT_UNTIL (!ovi_window_get_busy (window));
   session = ovi_window_get_session (window);
   page = ovi_window_get_timeline_page (window);
-  WAIT_UNTIL (ovi_session_get_cluster (session) != NULL);
+  /* The folder's devices join the timeline once it is shown. */
+  g_assert_cmpuint (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)), ==, 0);
+  ovi_window_show_page (window, "timeline");
+  WAIT_UNTIL (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)) == 1);
   g_assert_cmpuint (
       g_list_model_get_n_items (ovi_cluster_get_ranks (ovi_session_get_cluster (session))), ==, 8);
 
@@ -1618,7 +1621,6 @@ test_timeline (void)
   ranks = ovi_cluster_get_ranks (ovi_session_get_cluster (session));
   g_assert_cmpuint (g_list_model_get_n_items (ranks), ==, 16);
 
-  ovi_window_show_page (window, "timeline");
   settle (200);
   shown = G_LIST_MODEL (gtk_column_view_get_model (ovi_timeline_page_get_column_view (page)));
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 16);
