@@ -92,8 +92,14 @@ ovi_application_activate (GApplication *app)
     new_window (OVI_APPLICATION (app));
 }
 
-static gboolean
-is_report_file (GFile *file)
+/**
+ * ovi_application_is_report_file:
+ *
+ * Whether @file is opened as a report (`report --json`, `merge`) rather
+ * than as a dump folder or file: its name ends in .json.
+ */
+gboolean
+ovi_application_is_report_file (GFile *file)
 {
   g_autofree char *name = g_file_get_basename (file);
   gsize length = name ? strlen (name) : 0;
@@ -114,7 +120,7 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
     {
       OviWindow *window;
 
-      if (is_report_file (files[i]))
+      if (ovi_application_is_report_file (files[i]))
         {
           g_ptr_array_add (reports, files[i]);
           continue;

@@ -205,11 +205,21 @@ static gboolean
 on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWindow *self)
 {
   GSList *files = g_value_get_boxed (value);
+  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
+  gboolean opened = FALSE;
 
-  if (files == NULL)
-    return FALSE;
-  ovi_window_open_file (self, files->data);
-  return TRUE;
+  /* Report files join the timeline; the first folder or dump file opens. */
+  for (GSList *l = files; l != NULL; l = l->next)
+    if (ovi_application_is_report_file (l->data))
+      g_ptr_array_add (reports, l->data);
+    else if (!opened)
+      {
+        ovi_window_open_file (self, l->data);
+        opened = TRUE;
+      }
+  if (reports->len > 0)
+    ovi_window_add_reports (self, (GFile *const *) reports->pdata, reports->len);
+  return files != NULL;
 }
 
 static gboolean

@@ -1048,26 +1048,16 @@ test_shortcuts (Fixture *f, gconstpointer data)
   }
 }
 
-static void
-test_drop_folder (Fixture *f, gconstpointer data)
+/* What GTK does when files from a file manager are dropped on @window. */
+static gboolean
+drop_files (OviWindow *window, GFile **files, guint n_files)
 {
-  g_autofree char *example = ovi_application_dup_example_dir ();
-  g_autofree char *iteration =
-      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
   GtkDropTarget *target = NULL;
-  g_autoptr (GFile) file = g_file_new_for_path (iteration);
-  GSList *list = g_slist_prepend (NULL, file);
+  GSList *list = NULL;
   GValue value = G_VALUE_INIT;
   gboolean accepted = FALSE;
-  g_autoptr (GPtrArray) rows = NULL;
 
-  if (!g_file_test (iteration, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("the example has no iteration folder 4");
-      g_slist_free (list);
-      return;
-    }
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
       g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
@@ -1076,14 +1066,31 @@ test_drop_folder (Fixture *f, gconstpointer data)
         target = GTK_DROP_TARGET (controller);
     }
   g_assert_nonnull (target);
-
-  /* What GTK does when a folder from a file manager is dropped. */
+  for (guint i = n_files; i > 0; i--)
+    list = g_slist_prepend (list, files[i - 1]);
   g_value_init (&value, GDK_TYPE_FILE_LIST);
   g_value_take_boxed (&value, gdk_file_list_new_from_list (list));
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
   g_value_unset (&value);
   g_slist_free (list);
-  g_assert_true (accepted);
+  return accepted;
+}
+
+static void
+test_drop_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *example = ovi_application_dup_example_dir ();
+  g_autofree char *iteration =
+      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (iteration);
+  g_autoptr (GPtrArray) rows = NULL;
+
+  if (!g_file_test (iteration, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the example has no iteration folder 4");
+      return;
+    }
+  g_assert_true (drop_files (f->window, &file, 1));
 
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (200);
@@ -1609,8 +1616,9 @@ test_timeline (void)
   g_assert_cmpuint (
       g_list_model_get_n_items (ovi_cluster_get_ranks (ovi_session_get_cluster (session))), ==, 8);
 
+  /* Dropped on the window, as from a file manager. */
   reports[0] = g_file_new_for_path (report_b);
-  ovi_window_add_reports (window, reports, 1);
+  g_assert_true (drop_files (window, reports, 1));
   g_object_unref (reports[0]);
   WAIT_UNTIL (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)) == 2);
   /* A file that is not a report adds nothing and loses nothing. */
