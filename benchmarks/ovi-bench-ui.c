@@ -23,7 +23,13 @@
  * scan of the folder finds, the process's CPU time over that span as a share
  * of one core, and whether the window's files and records are the fresh
  * scan's. With OVI_BENCH_NO_TICK set, turns are not measured (worst_ms is
- * then -1), so the CPU time is the inspector's alone. */
+ * then -1), so the CPU time is the inspector's alone.
+ *
+ *   ovi-bench-ui --reports FILE...
+ * adds report files (`merge` output, say) to an empty window, as
+ * `overflow-inspector FILE...` does. Reported: the seconds until the
+ * Timeline page has painted its rows, the longest turn until then and over
+ * the second after it, the ranks shown and the peak resident memory. */
 
 static gint64 start, last, worst, worst_after_first_frame, ticks;
 static gboolean first_frame_done, after_first_frame;
@@ -237,6 +243,47 @@ run_live (OviWindow *window, const char *folder, char **writer_argv)
   return match ? 0 : 1;
 }
 
+static int
+run_reports (OviWindow *window, int n_files, char **paths)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  OviCluster *cluster = ovi_session_get_cluster (ovi_window_get_session (window));
+  GtkColumnView *view = ovi_timeline_page_get_column_view (ovi_window_get_timeline_page (window));
+  gboolean timed_out = FALSE;
+  gint64 shown = 0, end;
+  struct rusage usage;
+
+  for (int i = 0; i < n_files; i++)
+    g_ptr_array_add (files, g_file_new_for_commandline_arg (paths[i]));
+  g_timeout_add_full (G_PRIORITY_HIGH, 1, tick, window, NULL);
+  g_timeout_add_seconds (600, give_up, &timed_out);
+  start = g_get_monotonic_time ();
+  ovi_window_add_reports (window, (GFile *const *) files->pdata, files->len);
+  /* Shown: the page lists the ranks and a frame has painted since. */
+  while (!timed_out &&
+         (ovi_cluster_get_n_roots (cluster) == 0 || !gtk_widget_get_mapped (GTK_WIDGET (view))))
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
+                    G_CALLBACK (after_paint), NULL);
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  while (!timed_out && !first_frame_done)
+    g_main_context_iteration (NULL, TRUE);
+  shown = g_get_monotonic_time ();
+  while (!timed_out && g_get_monotonic_time () - shown < G_USEC_PER_SEC)
+    g_main_context_iteration (NULL, TRUE);
+  end = g_get_monotonic_time ();
+  getrusage (RUSAGE_SELF, &usage);
+  printf ("{\"shown_s\": %.3f, \"worst_ms\": %.1f, \"worst_after_first_frame_ms\": %.1f, "
+          "\"seconds\": %.2f, \"roots\": %u, \"ranks\": %u, \"peak_rss_mib\": %.1f, "
+          "\"timed_out\": %s}\n",
+          (shown - start) / 1e6, (worst - 1000) / 1000.0, (worst_after_first_frame - 1000) / 1000.0,
+          (end - start) / 1e6, ovi_cluster_get_n_roots (cluster),
+          g_list_model_get_n_items (ovi_cluster_get_ranks (cluster)), usage.ru_maxrss / 1024.0,
+          timed_out ? "true" : "false");
+  gtk_window_destroy (GTK_WINDOW (window));
+  return timed_out ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -247,9 +294,12 @@ main (int argc, char **argv)
   gboolean timed_out = FALSE;
   OviWindow *window;
 
-  if (argc != 3 && !(argc >= 4 && g_str_equal (argv[1], "--live")))
+  if (argc != 3 && !(argc >= 4 && g_str_equal (argv[1], "--live")) &&
+      !(argc >= 3 && g_str_equal (argv[1], "--reports")))
     {
-      fprintf (stderr, "usage: %s TREE TENSOR_FILE | --live FOLDER WRITER [ARG...]\n", argv[0]);
+      fprintf (stderr,
+               "usage: %s TREE TENSOR_FILE | --live FOLDER WRITER [ARG...] | --reports FILE...\n",
+               argv[0]);
       return 2;
     }
   if (!gtk_init_check ())
@@ -267,6 +317,8 @@ main (int argc, char **argv)
     ;
   if (g_str_equal (argv[1], "--live"))
     return run_live (window, argv[2], argv + 3);
+  if (g_str_equal (argv[1], "--reports"))
+    return run_reports (window, argc - 2, argv + 2);
 
   if (!(big = ovi_dump_file_load (argv[2], NULL, &error)))
     g_error ("%s", error->message);

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ovi-application.h"
 #include "ovi-window.h"
@@ -91,17 +92,49 @@ ovi_application_activate (GApplication *app)
     new_window (OVI_APPLICATION (app));
 }
 
+/**
+ * ovi_application_is_report_file:
+ *
+ * Whether @file is opened as a report (`report --json`, `merge`) rather
+ * than as a dump folder or file: its name ends in .json.
+ */
+gboolean
+ovi_application_is_report_file (GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  gsize length = name ? strlen (name) : 0;
+
+  return length > 5 && g_ascii_strcasecmp (name + length - 5, ".json") == 0;
+}
+
 /* Each folder gets its own window; a single dump file opens the folder that
- * holds it and selects the file once the scan has found it. */
+ * holds it and selects the file once the scan has found it. Report files
+ * (.json) join the first folder's timeline, or a window of their own. */
 static void
 ovi_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
 {
+  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
+  OviWindow *first = NULL;
+
   for (int i = 0; i < n_files; i++)
     {
-      OviWindow *window = new_window (OVI_APPLICATION (app));
+      OviWindow *window;
 
+      if (ovi_application_is_report_file (files[i]))
+        {
+          g_ptr_array_add (reports, files[i]);
+          continue;
+        }
+      window = new_window (OVI_APPLICATION (app));
       ovi_window_open_file (window, files[i]);
+      if (first == NULL)
+        first = window;
     }
+  if (reports->len == 0)
+    return;
+  if (first == NULL)
+    first = new_window (OVI_APPLICATION (app));
+  ovi_window_add_reports (first, (GFile *const *) reports->pdata, reports->len);
 }
 
 static void

@@ -12,4 +12,6 @@ GSettings *ovi_application_get_settings (OviApplication *self);
 char *ovi_application_dup_example_dir (void);
 void ovi_application_add_recent (OviApplication *self, const char *path);
 
+gboolean ovi_application_is_report_file (GFile *file);
+
 G_END_DECLS

@@ -156,3 +156,83 @@ ovi_file_chooser_save (GtkWindow *parent,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 #endif
 }
+
+/* --- several report files -------------------------------------------------- */
+
+typedef struct
+{
+  OviFilesChosenFunc func;
+  gpointer user_data;
+} FilesRequest;
+
+static void
+files_request_finish (FilesRequest *request, GListModel *files)
+{
+  request->func (files, request->user_data);
+  g_free (request);
+}
+
+#if GTK_CHECK_VERSION(4, 10, 0)
+static void
+open_multiple_done (GObject *object, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GListModel) files =
+      gtk_file_dialog_open_multiple_finish (GTK_FILE_DIALOG (object), result, NULL);
+
+  files_request_finish (data, files);
+}
+#else
+static void
+open_multiple_response (GtkNativeDialog *dialog, int response, gpointer data)
+{
+  g_autoptr (GListModel) files = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+  files_request_finish (data, files);
+  g_object_unref (dialog);
+}
+#endif
+
+/**
+ * ovi_file_chooser_open_reports:
+ * @func: called with the chosen files (a #GListModel of #GFile), or %NULL
+ *   when the user cancelled
+ *
+ * Lets the user pick one or more JSON report files.
+ */
+void
+ovi_file_chooser_open_reports (GtkWindow *parent,
+                               const char *title,
+                               OviFilesChosenFunc func,
+                               gpointer user_data)
+{
+  FilesRequest *request = g_new0 (FilesRequest, 1);
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+  request->func = func;
+  request->user_data = user_data;
+  gtk_file_filter_set_name (filter, _ ("Reports (JSON)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_filter_add_mime_type (filter, "application/json");
+#if GTK_CHECK_VERSION(4, 10, 0)
+  {
+    g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
+
+    gtk_file_dialog_set_title (dialog, title);
+    gtk_file_dialog_set_default_filter (dialog, filter);
+    gtk_file_dialog_open_multiple (dialog, parent, NULL, open_multiple_done, request);
+  }
+#else
+  {
+    GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+        title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Add"), _ ("_Cancel"));
+
+    gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+    gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    g_signal_connect (dialog, "response", G_CALLBACK (open_multiple_response), request);
+    gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  }
+#endif
+}

@@ -28,4 +28,12 @@ void ovi_file_chooser_save (GtkWindow *parent,
                             gpointer user_data,
                             GDestroyNotify destroy);
 
+/* Called with the chosen files (GFile items), or NULL when the user cancelled. */
+typedef void (*OviFilesChosenFunc) (GListModel *files, gpointer user_data);
+
+void ovi_file_chooser_open_reports (GtkWindow *parent,
+                                    const char *title,
+                                    OviFilesChosenFunc func,
+                                    gpointer user_data);
+
 G_END_DECLS

@@ -22,6 +22,12 @@ struct _OviSession
    * finds it again or ends without it. */
   char *reselect_record;
   char *reselect_file;
+  OviCluster *cluster;    /* the timeline: the folder's devices, and those of report
+                           * files from other machines (kept over reloads) */
+  char *cluster_root;     /* the folder's root as the cluster has it */
+  gboolean cluster_shown; /* a page shows the cluster: keep it current */
+  gboolean cluster_stale; /* the folder changed since its part was built */
+  guint cluster_idle;
   int unit_filter;
   gboolean loading;
   gboolean cancelled;
@@ -32,6 +38,7 @@ enum
   PROP_0,
   PROP_BUSY,
   PROP_CANCELLED,
+  PROP_CLUSTER,
   PROP_FOLDER,
   PROP_FOLDER_GONE,
   PROP_FOLLOWING,
@@ -63,6 +70,8 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (OviSession, ovi_session, G_TYPE_OBJECT)
+
+static void update_cluster (OviSession *self);
 
 static gboolean
 is_op_dump (gpointer item, gpointer unused)
@@ -183,6 +192,7 @@ ignore_list_changed (OviSession *self)
   g_autoptr (OviOverflowRecord) record = NULL;
 
   apply_ignore_list (self);
+  update_cluster (self);
   /* Whatever shows the selected record says whether it is ignored. */
   if (self->selected_record != NULL)
     {
@@ -205,6 +215,7 @@ watch_changed (OviSession *self, GParamSpec *pspec)
 static void
 watch_records_arrived (OviSession *self, GPtrArray *records)
 {
+  update_cluster (self);
   g_signal_emit (self, signals[RECORDS_ARRIVED], 0, records);
 }
 
@@ -218,6 +229,63 @@ start_following (OviSession *self)
   g_signal_connect_object (self->watch, "records-arrived", G_CALLBACK (watch_records_arrived), self,
                            G_CONNECT_SWAPPED);
   ovi_folder_watch_start (self->watch);
+}
+
+/* The folder's part of the timeline, from its records (their fields only:
+ * no tensor is read, so this runs on the main loop); the report files'
+ * part stays as it was read. */
+static void
+rebuild_cluster (OviSession *self)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) report = NULL;
+
+  if (self->cluster_root != NULL)
+    ovi_cluster_remove_root (self->cluster, g_get_host_name (), self->cluster_root);
+  g_clear_pointer (&self->cluster_root, g_free);
+  if (self->folder == NULL || self->loading)
+    return;
+  report =
+      ovi_report_build_json_full (self->folder, OVI_REPORT_RECORDS_ONLY | OVI_REPORT_NO_TENSORS);
+  /* Only a report of this very folder, added before, can be in the way. */
+  if (!ovi_cluster_add_report (self->cluster, report, ovi_dump_folder_get_root_path (self->folder),
+                               &error))
+    g_warning ("%s", error->message);
+  else
+    self->cluster_root =
+        g_strdup (json_object_get_string_member (json_node_get_object (report), "root"));
+}
+
+static gboolean
+cluster_idle_cb (gpointer data)
+{
+  OviSession *self = data;
+
+  self->cluster_idle = 0;
+  if (self->cluster_stale)
+    {
+      self->cluster_stale = FALSE;
+      rebuild_cluster (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Building the folder's part takes a few tens of milliseconds for a
+ * thousand records: it is done on its own turn, and only while a page
+ * shows the cluster (ovi_session_set_cluster_shown()). */
+static void
+update_cluster (OviSession *self)
+{
+  self->cluster_stale = TRUE;
+  if (self->folder == NULL || self->loading)
+    {
+      /* Nothing to build: the folder's old part goes now. */
+      self->cluster_stale = FALSE;
+      rebuild_cluster (self);
+      return;
+    }
+  if (self->cluster_shown && self->cluster_idle == 0)
+    self->cluster_idle = g_idle_add_full (G_PRIORITY_LOW, cluster_idle_cb, self, NULL);
 }
 
 static void
@@ -238,6 +306,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   /* What F5 was to select again and the scan did not find is gone. */
   g_clear_pointer (&self->reselect_record, g_free);
   g_clear_pointer (&self->reselect_file, g_free);
+  update_cluster (self);
   /* Until the user picks an operator, the selected file is the operator of
    * the selected record, so "Selected Tensor" exports have a target. */
   if (self->selected_file == NULL && self->selected_record != NULL)
@@ -257,6 +326,9 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
       break;
     case PROP_CANCELLED:
       g_value_set_boolean (value, self->cancelled);
+      break;
+    case PROP_CLUSTER:
+      g_value_set_object (value, self->cluster);
       break;
     case PROP_FOLDER:
       g_value_set_object (value, self->folder);
@@ -363,6 +435,9 @@ ovi_session_dispose (GObject *object)
   OviSession *self = OVI_SESSION (object);
 
   ovi_session_close (self);
+  g_clear_handle_id (&self->cluster_idle, g_source_remove);
+  g_clear_object (&self->cluster);
+  g_clear_pointer (&self->cluster_root, g_free);
   g_clear_object (&self->operators);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (ovi_session_parent_class)->dispose (object);
@@ -383,6 +458,9 @@ ovi_session_class_init (OviSessionClass *klass)
   properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE, ro);
   properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, ro);
   properties[PROP_FOLDER] = g_param_spec_object ("folder", NULL, NULL, OVI_TYPE_DUMP_FOLDER, ro);
+  /* Every device of the folder and of the report files, for the timeline:
+   * one object for the session's life. */
+  properties[PROP_CLUSTER] = g_param_spec_object ("cluster", NULL, NULL, OVI_TYPE_CLUSTER, ro);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
   /* Following the folder: a pass over what a run writes into it. */
   properties[PROP_FOLLOWING] = g_param_spec_boolean ("following", NULL, NULL, FALSE, ro);
@@ -428,6 +506,7 @@ static void
 ovi_session_init (OviSession *self)
 {
   self->unit_filter = -1;
+  self->cluster = ovi_cluster_new ();
   self->operators =
       gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (is_op_dump, NULL, NULL)));
 }
@@ -481,6 +560,7 @@ ovi_session_close (OviSession *self)
   if (self->folder != NULL)
     {
       g_clear_object (&self->folder);
+      update_cluster (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
@@ -493,13 +573,19 @@ void
 ovi_session_load (OviSession *self, GFile *root)
 {
   g_autoptr (GListStore) roots = NULL;
+  g_autoptr (GFile) previous = NULL;
   g_autofree char *name = NULL;
 
   g_return_if_fail (OVI_IS_SESSION (self));
   g_return_if_fail (G_IS_FILE (root));
 
+  if (self->folder != NULL)
+    previous = g_object_ref (ovi_dump_folder_get_root (self->folder));
   g_object_freeze_notify (G_OBJECT (self));
   ovi_session_close (self);
+  /* Report files go with the folder they were opened with, over reloads. */
+  if (previous == NULL || !g_file_equal (root, previous))
+    ovi_cluster_clear (self->cluster);
 
   name = g_file_get_basename (root);
   self->folder = ovi_dump_folder_new (root);
@@ -862,4 +948,84 @@ ovi_session_set_live (OviSession *self, gboolean live)
   if (self->watch == NULL || !ovi_folder_watch_get_running (self->watch))
     return;
   ovi_folder_watch_set_paused (self->watch, !live);
+}
+
+/**
+ * ovi_session_get_cluster:
+ *
+ * Returns: (transfer none): the devices of the folder and of the report files
+ */
+OviCluster *
+ovi_session_get_cluster (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->cluster;
+}
+
+static void
+reports_loaded (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+
+  /* A file that cannot be read adds nothing; the others are kept. */
+  ovi_cluster_load_reports_finish (OVI_CLUSTER (object), result, &error);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * ovi_session_add_reports_async:
+ * @files: (array length=n_files): report files (`report --json`, `merge`)
+ *   written on other machines
+ *
+ * Reads the reports off the main thread and adds their devices to the
+ * timeline (#OviSession:cluster).
+ */
+void
+ovi_session_add_reports_async (OviSession *self,
+                               GFile *const *files,
+                               guint n_files,
+                               GCancellable *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (OVI_IS_SESSION (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_session_add_reports_async);
+  ovi_cluster_load_reports_async (self->cluster, files, n_files, cancellable, reports_loaded, task);
+}
+
+/**
+ * ovi_session_add_reports_finish:
+ *
+ * Returns: %FALSE when a file could not be read, with @error naming it
+ */
+gboolean
+ovi_session_add_reports_finish (OviSession *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * ovi_session_set_cluster_shown:
+ * @shown: whether a page shows #OviSession:cluster now
+ *
+ * The folder's devices are added to the cluster, and kept current while
+ * the folder is followed, only while it is shown.
+ */
+void
+ovi_session_set_cluster_shown (OviSession *self, gboolean shown)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+
+  self->cluster_shown = shown;
+  if (shown && self->cluster_stale && self->cluster_idle == 0)
+    self->cluster_idle = g_idle_add_full (G_PRIORITY_LOW, cluster_idle_cb, self, NULL);
 }

@@ -20,6 +20,15 @@ void ovi_session_reload (OviSession *self);
 void ovi_session_cancel (OviSession *self);
 void ovi_session_close (OviSession *self);
 OviDumpFolder *ovi_session_get_folder (OviSession *self);
+OviCluster *ovi_session_get_cluster (OviSession *self);
+void ovi_session_set_cluster_shown (OviSession *self, gboolean shown);
+void ovi_session_add_reports_async (OviSession *self,
+                                    GFile *const *files,
+                                    guint n_files,
+                                    GCancellable *cancellable,
+                                    GAsyncReadyCallback callback,
+                                    gpointer user_data);
+gboolean ovi_session_add_reports_finish (OviSession *self, GAsyncResult *result, GError **error);
 gboolean ovi_session_get_loading (OviSession *self);
 gboolean ovi_session_get_busy (OviSession *self);
 gboolean ovi_session_get_cancelled (OviSession *self);

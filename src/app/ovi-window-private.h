@@ -6,6 +6,7 @@
 #include "ovi-operators-page.h"
 #include "ovi-overflows-page.h"
 #include "ovi-problems-page.h"
+#include "ovi-timeline-page.h"
 #include "ovi-session.h"
 #include "ovi-sidebar.h"
 #include "ovi-start-page.h"
@@ -43,6 +44,7 @@ struct _OviWindow
   GtkButton *problems_button;
   AdwButtonContent *problems_content;
   OviProblemsPage *problems_page;
+  OviTimelinePage *timeline_page;
   AdwViewStackPage *problems_stack_page;
   GtkProgressBar *progress_bar;
   GtkLabel *progress_label;
@@ -76,6 +78,7 @@ OviSession *ovi_window_get_session (OviWindow *self);
 OviOverflowsPage *ovi_window_get_overflows_page (OviWindow *self);
 OviOperatorsPage *ovi_window_get_operators_page (OviWindow *self);
 OviProblemsPage *ovi_window_get_problems_page (OviWindow *self);
+OviTimelinePage *ovi_window_get_timeline_page (OviWindow *self);
 OviComparePage *ovi_window_get_compare_view (OviWindow *self);
 OviSidebar *ovi_window_get_sidebar (OviWindow *self);
 GtkColumnView *ovi_window_get_record_view (OviWindow *self);

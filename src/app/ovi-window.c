@@ -128,6 +128,41 @@ folder_changed (OviWindow *self)
   busy_changed (self);
 }
 
+/* Report files opened without a folder: the timeline is all there is. */
+static void
+cluster_changed (OviWindow *self)
+{
+  OviCluster *cluster = ovi_session_get_cluster (self->session);
+
+  if (ovi_session_get_folder (self->session) != NULL || ovi_cluster_get_n_roots (cluster) == 0)
+    return;
+  gtk_window_set_title (GTK_WINDOW (self), _ ("Reports"));
+  adw_window_title_set_subtitle (self->window_title, "");
+  gtk_stack_set_visible_child_name (self->title_stack, "switcher");
+  gtk_stack_set_visible_child_name (self->main_stack, "folder");
+  ovi_window_show_page (self, "timeline");
+}
+
+/**
+ * ovi_window_add_reports:
+ * @files: (array length=n_files): report files written on other machines
+ *
+ * Adds their devices to the timeline, and shows it.
+ */
+void
+ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
+{
+  g_autoptr (GListStore) store = g_list_store_new (G_TYPE_FILE);
+
+  g_return_if_fail (OVI_IS_WINDOW (self));
+
+  for (guint i = 0; i < n_files; i++)
+    g_list_store_append (store, files[i]);
+  ovi_timeline_page_add_reports (self->timeline_page, G_LIST_MODEL (store));
+  /* Reports are opened to compare machines: that is the page to see. */
+  ovi_window_show_page (self, "timeline");
+}
+
 static void
 load_finished (OviWindow *self, const GError *error)
 {
@@ -174,11 +209,21 @@ static gboolean
 on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWindow *self)
 {
   GSList *files = g_value_get_boxed (value);
+  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
+  gboolean opened = FALSE;
 
-  if (files == NULL)
-    return FALSE;
-  ovi_window_open_file (self, files->data);
-  return TRUE;
+  /* Report files join the timeline; the first folder or dump file opens. */
+  for (GSList *l = files; l != NULL; l = l->next)
+    if (ovi_application_is_report_file (l->data))
+      g_ptr_array_add (reports, l->data);
+    else if (!opened)
+      {
+        ovi_window_open_file (self, l->data);
+        opened = TRUE;
+      }
+  if (reports->len > 0)
+    ovi_window_add_reports (self, (GFile *const *) reports->pdata, reports->len);
+  return files != NULL;
 }
 
 /* Tab moves between the regions of the window (sidebar, search, table,
@@ -271,6 +316,8 @@ setup_session (OviWindow *self, OviApplication *app)
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "load-finished", G_CALLBACK (load_finished), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (ovi_session_get_cluster (self->session), "notify::n-roots",
+                           G_CALLBACK (cluster_changed), self, G_CONNECT_SWAPPED);
   g_object_bind_property (self->session, "folder", self->folder_signals, "target",
                           G_BINDING_SYNC_CREATE);
   self->notifier = ovi_notifier_new (GTK_APPLICATION_WINDOW (self), self->session);
@@ -335,6 +382,7 @@ ovi_window_class_init (OviWindowClass *klass)
   g_type_ensure (OVI_TYPE_OPERATORS_PAGE);
   g_type_ensure (OVI_TYPE_OVERFLOWS_PAGE);
   g_type_ensure (OVI_TYPE_PROBLEMS_PAGE);
+  g_type_ensure (OVI_TYPE_TIMELINE_PAGE);
   g_type_ensure (OVI_TYPE_SIDEBAR);
   g_type_ensure (OVI_TYPE_START_PAGE);
 
@@ -354,6 +402,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_button);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_content);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_page);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, timeline_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_stack_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, progress_label);
@@ -515,6 +564,13 @@ OviOperatorsPage *
 ovi_window_get_operators_page (OviWindow *self)
 {
   return self->operators_page;
+}
+
+OviTimelinePage *
+ovi_window_get_timeline_page (OviWindow *self)
+{
+  g_return_val_if_fail (OVI_IS_WINDOW (self), NULL);
+  return self->timeline_page;
 }
 
 OviProblemsPage *

@@ -3,9 +3,70 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ovi-cli.h"
 #include "ovi-core.h"
+
+/* Several roots: each one's report, then the ranks of all of them. */
+static int
+report_cluster (
+    char **paths, int n_paths, gboolean json, OviReportFlags flags, OviIgnoreList *ignore)
+{
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autofree char *out = NULL;
+  gboolean broken = FALSE, no_dump = FALSE;
+
+  for (int i = 0; i < n_paths; i++)
+    {
+      g_autoptr (GFile) root = g_file_new_for_commandline_arg (paths[i]);
+      g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
+      g_autoptr (JsonNode) node = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *display = g_filename_display_name (paths[i]);
+      GListModel *problems;
+
+      if (!ovi_dump_folder_load (folder, NULL, &error))
+        {
+          fprintf (stderr, "%s\n", error->message);
+          broken = TRUE;
+          continue;
+        }
+      if (ignore)
+        ovi_dump_folder_set_ignore_list (folder, ignore);
+      node = ovi_report_build_json_full (folder, flags);
+      if (!ovi_cluster_add_report (cluster, node, display, &error))
+        {
+          fprintf (stderr, "%s\n", error->message);
+          broken = TRUE;
+          continue;
+        }
+      problems = ovi_dump_folder_get_problems (folder);
+      if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
+          g_list_model_get_n_items (problems) == 0)
+        {
+          fprintf (stderr, _ ("%s: no dump file found\n"), display);
+          no_dump = TRUE;
+        }
+      for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
+        {
+          g_autoptr (OviProblem) p = g_list_model_get_item (problems, j);
+          g_autofree char *path = g_build_filename (display, ovi_problem_get_file (p), NULL);
+          fprintf (stderr, "%s: %s\n", path, ovi_problem_get_message (p));
+          broken = TRUE;
+        }
+    }
+
+  if (json)
+    {
+      g_autoptr (JsonNode) node = ovi_cluster_build_json (cluster);
+      out = ovi_report_json_to_data (node);
+    }
+  else
+    out = ovi_cluster_to_text (cluster);
+  fputs (out, stdout);
+  return broken ? OVI_EXIT_BROKEN_INPUT : no_dump ? OVI_EXIT_NO_DUMP : OVI_EXIT_OK;
+}
 
 int
 ovi_cli_report (int argc, char **argv)
@@ -22,22 +83,27 @@ ovi_cli_report (int argc, char **argv)
       NULL },
     { NULL }
   };
-  g_autoptr (GOptionContext) context =
-      g_option_context_new (_ ("PATH — every overflow record, first overflow first"));
+  g_autoptr (GOptionContext) context = g_option_context_new (
+      _ ("PATH… — every overflow record, first overflow first; with several PATHs, which "
+         "device overflowed first"));
   g_autoptr (GError) error = NULL;
   g_autoptr (OviDumpFolder) folder = NULL;
   g_autoptr (GFile) root = NULL;
   g_autofree char *out = NULL;
+  OviReportFlags flags;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context,
-                                _ ("Exit status: 0 when every file was read, 1 when some "
-                                   "were broken (listed in the report), 2 for usage errors, 3 "
-                                   "when PATH holds no dump file at all."));
+  g_option_context_set_summary (
+      context,
+      _ ("With several PATHs (one dump folder per machine, say) the report is a cluster report: "
+         "each folder's report, then one line per device in the order of its first overflow, "
+         "the earliest marked.\n\nExit status: 0 when every file was read, 1 when some were "
+         "broken (listed in the report), 2 for usage errors, 3 when a PATH holds no dump file "
+         "at all."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return ovi_cli_usage_error (context, error->message);
-  if (argc != 2)
-    return ovi_cli_usage_error (context, _ ("report takes exactly one PATH"));
+  if (argc < 2)
+    return ovi_cli_usage_error (context, _ ("report needs at least one PATH"));
   /* JSON is read by programs: its messages stay English in every locale. */
   if (json)
     setlocale (LC_MESSAGES, "C");
@@ -47,6 +113,9 @@ ovi_cli_report (int argc, char **argv)
       fprintf (stderr, "%s\n", error->message);
       return OVI_EXIT_USAGE;
     }
+  flags = records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL;
+  if (argc > 2)
+    return report_cluster (argv + 1, argc - 1, json, flags, ignore);
 
   root = g_file_new_for_commandline_arg (argv[1]);
   folder = ovi_dump_folder_new (root);
@@ -57,10 +126,7 @@ ovi_cli_report (int argc, char **argv)
     }
   if (ignore)
     ovi_dump_folder_set_ignore_list (folder, ignore);
-  out = json ? ovi_report_to_json_full (folder,
-                                        records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL)
-             : ovi_report_to_text_full (folder,
-                                        records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL);
+  out = json ? ovi_report_to_json_full (folder, flags) : ovi_report_to_text_full (folder, flags);
   fputs (out, stdout);
   if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
       g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) == 0)

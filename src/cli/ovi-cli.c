@@ -14,7 +14,11 @@ static const struct
 } commands[] = {
   { "convert", ovi_cli_convert,
     N_ ("Convert dump files to .npy, .txt or .bin, and overflow files to JSON") },
-  { "report", ovi_cli_report, N_ ("List every overflow record, first overflow first") },
+  { "merge", ovi_cli_merge,
+    N_ ("Merge the JSON reports of several machines into one cluster report") },
+  { "report", ovi_cli_report,
+    N_ ("List every overflow record, first overflow first; with several folders, which device "
+        "overflowed first") },
   { "stats", ovi_cli_stats, N_ ("Statistics and histogram of every tensor in one dump file") },
   { "watch", ovi_cli_watch,
     N_ ("Follow a dump folder while a run writes into it and print overflows as they appear") },

@@ -6,12 +6,13 @@ G_BEGIN_DECLS
 
 /* Exit codes: the contract scripts rely on. */
 #define OVI_EXIT_OK 0
-#define OVI_EXIT_BROKEN_INPUT 1
+#define OVI_EXIT_BROKEN_INPUT 1 /* merge: a REPORT cannot be read or is not one */
 #define OVI_EXIT_USAGE 2
 #define OVI_EXIT_NO_DUMP 3  /* report: the path holds no dump file at all */
 #define OVI_EXIT_OVERFLOW 4 /* watch --exit-on-first: an overflow was recorded */
 
 int ovi_cli_convert (int argc, char **argv);
+int ovi_cli_merge (int argc, char **argv);
 int ovi_cli_report (int argc, char **argv);
 int ovi_cli_stats (int argc, char **argv);
 int ovi_cli_watch (int argc, char **argv);

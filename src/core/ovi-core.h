@@ -4,6 +4,7 @@
  * statistics and exporters. */
 
 #include "ovi-blame.h"
+#include "ovi-cluster.h"
 #include "ovi-dtype.h"
 #include "ovi-dump-file.h"
 #include "ovi-dump-folder.h"

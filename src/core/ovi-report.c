@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ovi-blame.h"
+#include "ovi-cluster.h"
 #include "ovi-dtype.h"
 #include "ovi-error.h"
 #include "ovi-export.h"
@@ -77,7 +78,8 @@ static void
 add_string (JsonBuilder *b, const char *key, const char *v)
 {
   g_autofree char *valid = g_utf8_make_valid (v ? v : "", -1);
-  json_builder_set_member_name (b, key);
+  if (key)
+    json_builder_set_member_name (b, key);
   json_builder_add_string_value (b, valid);
 }
 
@@ -309,6 +311,28 @@ add_workspaces (JsonBuilder *b, OviDumpFile *op)
   json_builder_end_array (b);
 }
 
+/* An operator's class, schema fields, tensors and workspaces: what needs
+ * its tensors read. */
+static void
+add_op_details (JsonBuilder *b, OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+
+  add_string (b, "class", ovi_blame_name (ovi_dump_file_classify (op)));
+  add_schema_fields (b, op);
+  json_builder_set_member_name (b, "tensors");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (t);
+      if (kind == OVI_TENSOR_INPUT || kind == OVI_TENSOR_OUTPUT)
+        json_builder_add_value (b, ovi_report_tensor_json (t));
+    }
+  json_builder_end_array (b);
+  add_workspaces (b, op);
+}
+
 /**
  * ovi_report_record_json:
  *
@@ -316,6 +340,18 @@ add_workspaces (JsonBuilder *b, OviDumpFile *op)
  */
 JsonNode *
 ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
+{
+  return ovi_report_record_json_full (folder, record, OVI_REPORT_FULL);
+}
+
+/**
+ * ovi_report_record_json_full:
+ * @flags: %OVI_REPORT_NO_TENSORS leaves out the operator's class and tensors
+ *
+ * One overflow record, with the operator it links to.
+ */
+JsonNode *
+ovi_report_record_json_full (OviDumpFolder *folder, OviOverflowRecord *record, OviReportFlags flags)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   OviDumpFile *file = ovi_overflow_record_get_file (record);
@@ -328,6 +364,12 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
   json_builder_begin_object (b);
   add_display_path (b, "file", ovi_dump_file_get_relative_path (file));
   add_display_path (b, "iteration", ovi_dump_file_get_relative_dir (file));
+  /* The rank within the root: null when the layout has no device level. */
+  json_builder_set_member_name (b, "device");
+  if (*ovi_dump_file_get_device (file))
+    add_string (b, NULL, ovi_dump_file_get_device (file));
+  else
+    json_builder_add_null_value (b);
   add_string (b, "source", ovi_record_source_name (ovi_overflow_record_get_source (record)));
   add_string (b, "unit", ovi_overflow_record_get_unit_name (record));
   add_int (b, "model_id", ovi_overflow_record_get_model_id (record));
@@ -369,25 +411,12 @@ ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
     json_builder_add_null_value (b);
   else
     {
-      GPtrArray *tensors = ovi_dump_file_get_tensors (op);
-
       json_builder_begin_object (b);
       add_display_path (b, "file", ovi_dump_file_get_relative_path (op));
       add_string (b, "op_type", ovi_dump_file_get_op_type (op));
       add_string (b, "op_name", ovi_dump_file_get_op_name (op));
-      add_string (b, "class", ovi_blame_name (ovi_dump_file_classify (op)));
-      add_schema_fields (b, op);
-      json_builder_set_member_name (b, "tensors");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < tensors->len; i++)
-        {
-          OviTensor *t = g_ptr_array_index (tensors, i);
-          OviTensorKind kind = ovi_tensor_get_kind (t);
-          if (kind == OVI_TENSOR_INPUT || kind == OVI_TENSOR_OUTPUT)
-            json_builder_add_value (b, ovi_report_tensor_json (t));
-        }
-      json_builder_end_array (b);
-      add_workspaces (b, op);
+      if (!(flags & OVI_REPORT_NO_TENSORS))
+        add_op_details (b, op);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
@@ -444,6 +473,69 @@ add_blame (JsonBuilder *b, OviDumpFolder *folder)
   json_builder_end_array (b);
 }
 
+/* Every device id the folder's files have, in order ("10" after "9"),
+ * null for files with none: the ranks of this root, overflowed or not. */
+static int
+compare_devices (gconstpointer pa, gconstpointer pb)
+{
+  const char *a = *(const char **) pa, *b = *(const char **) pb;
+  gsize la = strlen (a), lb = strlen (b);
+  gboolean na = la && strspn (a, "0123456789") == la, nb = lb && strspn (b, "0123456789") == lb;
+
+  if (na && nb && la != lb)
+    return la < lb ? -1 : 1;
+  if (na != nb)
+    return na ? -1 : 1;
+  return strcmp (a, b);
+}
+
+static void
+add_devices (JsonBuilder *b, OviDumpFolder *folder)
+{
+  GListModel *files = ovi_dump_folder_get_files (folder);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) devices = g_ptr_array_new ();
+  gboolean none = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
+      const char *device = ovi_dump_file_get_device (f);
+
+      if (!*device)
+        none = TRUE;
+      /* The files hold the strings: they outlive this function. */
+      else if (g_hash_table_add (seen, (char *) device))
+        g_ptr_array_add (devices, (char *) device);
+    }
+  g_ptr_array_sort (devices, compare_devices);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  if (none)
+    json_builder_add_null_value (b);
+  for (guint i = 0; i < devices->len; i++)
+    add_string (b, NULL, g_ptr_array_index (devices, i));
+  json_builder_end_array (b);
+}
+
+/* The root's ranks and its first, by the code that merges reports. */
+static void
+add_ranks (JsonNode *report)
+{
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autoptr (GError) error = NULL;
+  JsonObject *o = json_node_get_object (report);
+
+  if (!ovi_cluster_add_report (cluster, report, "report", &error))
+    g_error ("a report the cluster cannot read: %s", error->message);
+  json_object_set_member (o, "ranks", ovi_cluster_build_ranks_json (cluster));
+  if (ovi_cluster_get_earliest (cluster))
+    json_object_set_member (o, "first_rank",
+                            ovi_cluster_build_rank_json (ovi_cluster_get_earliest (cluster)));
+  else
+    json_object_set_null_member (o, "first_rank");
+}
+
 JsonNode *
 ovi_report_build_json (OviDumpFolder *folder)
 {
@@ -455,24 +547,29 @@ ovi_report_build_json (OviDumpFolder *folder)
  * @flags: %OVI_REPORT_RECORDS_ONLY leaves out the classes of the operators
  *   that no record links to, which needs every tensor read
  *
- * Returns: (transfer full): `{"root", "records", "errors", ...}`
+ * Returns: (transfer full): `{"root", "host", "devices", "records",
+ *   "errors", ..., "ranks", "first_rank"}`
  */
 JsonNode *
 ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
+  JsonNode *node;
   GListModel *records = ovi_dump_folder_get_records (folder);
   GListModel *problems = ovi_dump_folder_get_problems (folder);
   g_autofree char *root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
 
   json_builder_begin_object (b);
   add_string (b, "root", root);
+  /* Which machine: reports from many are merged (ovi-cluster.c). */
+  add_string (b, "host", g_get_host_name ());
+  add_devices (b, folder);
   json_builder_set_member_name (b, "records");
   json_builder_begin_array (b);
   for (guint i = 0; i < g_list_model_get_n_items (records); i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
-      json_builder_add_value (b, ovi_report_record_json (folder, r));
+      json_builder_add_value (b, ovi_report_record_json_full (folder, r, flags));
     }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "errors");
@@ -492,7 +589,12 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
   if (!(flags & OVI_REPORT_RECORDS_ONLY))
     add_blame (b, folder);
   json_builder_end_object (b);
-  return json_builder_get_root (b);
+  node = json_builder_get_root (b);
+  /* Without tensors, the report is the input of a cluster, which finds the
+   * ranks itself. */
+  if (!(flags & OVI_REPORT_NO_TENSORS))
+    add_ranks (node);
+  return node;
 }
 
 char *
@@ -505,6 +607,21 @@ char *
 ovi_report_to_json_full (OviDumpFolder *folder, OviReportFlags flags)
 {
   g_autoptr (JsonNode) root = ovi_report_build_json_full (folder, flags);
+
+  return ovi_report_json_to_data (root);
+}
+
+/**
+ * ovi_report_json_to_data:
+ * @node: a report built by ovi_report_build_json_full(), or a cluster
+ *   report holding such reports
+ *
+ * Returns: (transfer full): the JSON text, indented, integers above
+ *   2^63 - 1 written exactly, and a final newline
+ */
+char *
+ovi_report_json_to_data (JsonNode *root)
+{
   g_autoptr (JsonGenerator) gen = json_generator_new ();
   GString *s;
 

@@ -11,6 +11,10 @@ typedef enum
 {
   OVI_REPORT_FULL = 0,
   OVI_REPORT_RECORDS_ONLY = 1 << 0,
+  /* With RECORDS_ONLY: each record's operator without its tensors and
+   * class, so that nothing reads tensor data (the window builds its
+   * cluster timeline from this on the main loop). */
+  OVI_REPORT_NO_TENSORS = 1 << 1,
 } OviReportFlags;
 
 JsonNode *ovi_report_build_json (OviDumpFolder *folder);
@@ -18,8 +22,12 @@ JsonNode *ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flag
 char *ovi_report_to_json_full (OviDumpFolder *folder, OviReportFlags flags);
 char *ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags);
 JsonNode *ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record);
+JsonNode *ovi_report_record_json_full (OviDumpFolder *folder,
+                                       OviOverflowRecord *record,
+                                       OviReportFlags flags);
 JsonNode *ovi_report_tensor_json (OviTensor *tensor);
 char *ovi_report_to_json (OviDumpFolder *folder);
+char *ovi_report_json_to_data (JsonNode *root);
 char *ovi_report_to_text (OviDumpFolder *folder);
 char *ovi_report_record_headline (OviOverflowRecord *record);
 

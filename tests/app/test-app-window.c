@@ -13,6 +13,7 @@
 #include "ovi-format.h"
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
+#include <string.h>
 
 /* UI tests: open the example dump folder in a real window and check what a
  * user sees.  Skipped when there is no display.  With OVI_SCREENSHOT_DIR set,
@@ -1051,26 +1052,16 @@ test_shortcuts (Fixture *f, gconstpointer data)
   }
 }
 
-static void
-test_drop_folder (Fixture *f, gconstpointer data)
+/* What GTK does when files from a file manager are dropped on @window. */
+static gboolean
+drop_files (OviWindow *window, GFile **files, guint n_files)
 {
-  g_autofree char *example = ovi_application_dup_example_dir ();
-  g_autofree char *iteration =
-      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (f->window));
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
   GtkDropTarget *target = NULL;
-  g_autoptr (GFile) file = g_file_new_for_path (iteration);
-  GSList *list = g_slist_prepend (NULL, file);
+  GSList *list = NULL;
   GValue value = G_VALUE_INIT;
   gboolean accepted = FALSE;
-  g_autoptr (GPtrArray) rows = NULL;
 
-  if (!g_file_test (iteration, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("the example has no iteration folder 4");
-      g_slist_free (list);
-      return;
-    }
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
       g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
@@ -1079,14 +1070,31 @@ test_drop_folder (Fixture *f, gconstpointer data)
         target = GTK_DROP_TARGET (controller);
     }
   g_assert_nonnull (target);
-
-  /* What GTK does when a folder from a file manager is dropped. */
+  for (guint i = n_files; i > 0; i--)
+    list = g_slist_prepend (list, files[i - 1]);
   g_value_init (&value, GDK_TYPE_FILE_LIST);
   g_value_take_boxed (&value, gdk_file_list_new_from_list (list));
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
   g_value_unset (&value);
   g_slist_free (list);
-  g_assert_true (accepted);
+  return accepted;
+}
+
+static void
+test_drop_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *example = ovi_application_dup_example_dir ();
+  g_autofree char *iteration =
+      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (iteration);
+  g_autoptr (GPtrArray) rows = NULL;
+
+  if (!g_file_test (iteration, G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("the example has no iteration folder 4");
+      return;
+    }
+  g_assert_true (drop_files (f->window, &file, 1));
 
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (200);
@@ -3118,6 +3126,179 @@ test_start_page_icon (void)
   g_object_unref (window);
 }
 
+/* --- the cluster timeline --------------------------------------------------- */
+
+/* @root's report as machine @host writes it, saved to @path. */
+static void
+write_report (const char *root, const char *host, const char *path)
+{
+  g_autoptr (OviDumpFolder) folder = ovi_fixture_load_folder (root);
+  g_autoptr (JsonNode) node = ovi_report_build_json_full (folder, OVI_REPORT_RECORDS_ONLY);
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  g_autoptr (GError) error = NULL;
+
+  json_object_set_string_member (json_node_get_object (node), "host", host);
+  json_generator_set_root (generator, node);
+  g_assert_true (json_generator_to_file (generator, path, &error));
+  g_assert_no_error (error);
+}
+
+static const char *
+timeline_label (OviTimelinePage *page, const char *id)
+{
+  return gtk_label_get_text (
+      GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_TIMELINE_PAGE, id)));
+}
+
+static gboolean
+timeline_shows (OviTimelinePage *page, const char *id)
+{
+  return gtk_widget_get_mapped (
+      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_TIMELINE_PAGE, id)));
+}
+
+/* The opened folder is machine A, whose device 3 overflows first; the
+ * report of machine B (the same device ids, later, through a collective)
+ * is added, and a foreign JSON file after it. The timeline lists the 16
+ * ranks in order, the earliest marked and the others "Received"; a device
+ * of B shows the command to run on B; a device of A leads to its record. */
+static void
+test_timeline (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ovi-timeline-XXXXXX", &error);
+  g_autofree char *root_a = g_build_filename (dir, "A", NULL);
+  g_autofree char *root_b = g_build_filename (dir, "B", NULL);
+  g_autofree char *report_b = g_build_filename (dir, "B.json", NULL);
+  g_autofree char *foreign = g_build_filename (dir, "foreign.json", NULL);
+  g_autofree char *local_label = NULL;
+  g_autoptr (GFile) file_a = NULL;
+  g_autoptr (OviWindow) window = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
+  OviTimelinePage *page;
+  OviSession *session;
+  GFile *reports[1];
+  GListModel *ranks, *shown;
+  OviRank *earliest, *remote = NULL;
+  guint64 first, last;
+
+  g_assert_no_error (error);
+  ovi_fixture_write_machine (root_a, 3, 0);
+  ovi_fixture_write_machine (root_b, -1, 50);
+  write_report (root_b, "nodeB", report_b);
+  g_assert_true (g_file_set_contents (foreign, "{\"a\": 1}", -1, NULL));
+
+  window = g_object_ref_sink (ovi_window_new (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  file_a = g_file_new_for_path (root_a);
+  ovi_window_open_file (window, file_a);
+  WAIT_UNTIL (!ovi_window_get_busy (window));
+  session = ovi_window_get_session (window);
+  page = ovi_window_get_timeline_page (window);
+  /* The folder's devices join the timeline once it is shown. */
+  g_assert_cmpuint (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)), ==, 0);
+  ovi_window_show_page (window, "timeline");
+  WAIT_UNTIL (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)) == 1);
+  g_assert_cmpuint (
+      g_list_model_get_n_items (ovi_cluster_get_ranks (ovi_session_get_cluster (session))), ==, 8);
+
+  /* Dropped on the window, as from a file manager. */
+  reports[0] = g_file_new_for_path (report_b);
+  g_assert_true (drop_files (window, reports, 1));
+  g_object_unref (reports[0]);
+  WAIT_UNTIL (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)) == 2);
+  /* A file that is not a report adds nothing and loses nothing. */
+  reports[0] = g_file_new_for_path (foreign);
+  ovi_window_add_reports (window, reports, 1);
+  g_object_unref (reports[0]);
+  settle (300);
+  ranks = ovi_cluster_get_ranks (ovi_session_get_cluster (session));
+  g_assert_cmpuint (g_list_model_get_n_items (ranks), ==, 16);
+
+  settle (200);
+  shown = G_LIST_MODEL (gtk_column_view_get_model (ovi_timeline_page_get_column_view (page)));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 16);
+  rows = visible_rows (ovi_timeline_page_get_column_view (page));
+  g_assert_cmpuint (rows->len, >=, 8);
+
+  /* The earliest: A's device 3, its own Cast, marked and an origin. */
+  earliest = ovi_cluster_get_earliest (ovi_session_get_cluster (session));
+  g_assert_cmpstr (ovi_rank_get_device (earliest), ==, "3");
+  g_assert_cmpstr (ovi_rank_get_host (earliest), ==, g_get_host_name ());
+  local_label = g_strdup_printf ("%s:%s|3|Earliest|5|", g_get_host_name (), root_a);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (rows, 0), local_label));
+  g_assert_nonnull (strstr (g_ptr_array_index (rows, 0), "|Cast net/Cast_3|"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (rows, 0), "|Origin"));
+  /* The others received it through the collective, in order. */
+  for (guint i = 1; i < 8; i++)
+    {
+      const char *row = g_ptr_array_index (rows, i);
+
+      g_assert_null (strstr (row, "Earliest"));
+      g_assert_nonnull (strstr (row, "|HcomAllReduce allreduce_1|collective|"));
+      g_assert_true (g_str_has_suffix (row, "|Received"));
+    }
+  g_assert_nonnull (strstr (g_ptr_array_index (rows, 1), "|5|"));
+
+  /* The strips share the span of the iterations that overflowed. */
+  ovi_timeline_page_get_span (page, &first, &last);
+  g_assert_cmpuint (first, ==, 5);
+  g_assert_cmpuint (last, ==, 6);
+
+  /* A device of B: its data stayed there, and what to run there. */
+  for (guint i = 0; remote == NULL && i < g_list_model_get_n_items (ranks); i++)
+    {
+      g_autoptr (OviRank) rank = g_list_model_get_item (ranks, i);
+
+      if (g_str_equal (ovi_rank_get_host (rank), "nodeB") &&
+          g_str_equal (ovi_rank_get_device (rank), "2"))
+        remote = rank;
+    }
+  g_assert_nonnull (remote);
+  g_assert_true (ovi_timeline_page_select_rank (page, remote));
+  settle (100);
+  g_assert_true (timeline_shows (page, "remote_box"));
+  g_assert_false (timeline_shows (page, "show_button"));
+  {
+    g_autofree char *where = g_strdup_printf (
+        "The dump files of this device stayed on nodeB, in %s. To see the operator's tensors, "
+        "run this there:",
+        root_b);
+    g_autofree char *op_path = g_build_filename (root_b, ovi_rank_get_op_file (remote), NULL);
+    g_autofree char *quoted = g_shell_quote (op_path);
+    g_autofree char *command = g_strdup_printf ("overflow-inspector-cli stats %s", quoted);
+
+    g_assert_true (g_str_has_suffix (ovi_rank_get_op_file (remote),
+                                     "/2/net/11/5/"
+                                     "HcomAllReduce.allreduce_1.80.7.1764670500000270"));
+    g_assert_cmpstr (timeline_label (page, "remote_text"), ==, where);
+    g_assert_cmpstr (timeline_label (page, "command_label"), ==, command);
+  }
+
+  /* The earliest device is the opened folder's: its record is one click away. */
+  g_assert_true (ovi_timeline_page_select_rank (page, earliest));
+  settle (100);
+  g_assert_false (timeline_shows (page, "remote_box"));
+  g_assert_true (timeline_shows (page, "show_button"));
+  gtk_widget_activate_action (GTK_WIDGET (page), "timeline.show-record", NULL);
+  settle (200);
+  g_assert_nonnull (ovi_session_get_selected_record (session));
+  g_assert_cmpstr (ovi_dump_file_get_relative_path (
+                       ovi_overflow_record_get_file (ovi_session_get_selected_record (session))),
+                   ==, ovi_rank_get_file (earliest));
+
+  /* Searching by device number. */
+  gtk_editable_set_text (GTK_EDITABLE (gtk_widget_get_template_child (
+                             GTK_WIDGET (page), OVI_TYPE_TIMELINE_PAGE, "search_entry")),
+                         "device 7");
+  WAIT_UNTIL (g_list_model_get_n_items (shown) == 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (50);
+  ovi_fixture_remove_tree (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -3209,6 +3390,7 @@ main (int argc, char *argv[])
   ADD ("/app/window/export-all-tensors", test_export_all_tensors);
   ADD ("/app/window/export-selection-tensors", test_export_selection_tensors);
   g_test_add_func ("/app/start-page-icon", test_start_page_icon);
+  g_test_add_func ("/app/timeline", test_timeline);
 #undef ADD
 
   ret = g_test_run ();

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""The cluster timeline as a person meets it: the real inspector started
+from the build tree on one machine's dump folder and another machine's
+report (`overflow-inspector node-a node-b.json`), sent no input, read
+through AT-SPI and a screen grab.
+
+  test-timeline.py --build DIR --cluster data/example-cluster [--shots DIR]
+
+The timeline must list the 16 devices of the two machines, the earliest
+first and marked (node-a's device 3, its own Cast), every other device as
+having received the values through the collective, and node-b's devices
+under node-b's name.
+"""
+
+import argparse
+import re
+import os
+import shutil
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ovi_e2e  # noqa: E402
+
+TABLE = "Devices by their first overflow"
+TYPE_NAME = re.compile(r"^(Gtk|Ovi|Adw)[A-Z][A-Za-z]*$")
+
+
+def cells_of(row):
+    """A row's cell texts without the widget type names GTK 4.8 gives
+    cells that have no accessible name of their own."""
+    return [" ".join(w for w in c.split(" ") if not TYPE_NAME.match(w)) for c in row]
+
+
+def one(args):
+    env = ovi_e2e.app_env(args.display, args.build, "cairo")
+    app = os.path.join(args.build, "src", "app", "overflow-inspector")
+    node_a = os.path.join(args.cluster, "node-a")
+    node_b = os.path.join(args.cluster, "node-b.json")
+    proc = ovi_e2e.start_app([app, node_a, node_b], env)
+    failures = []
+    rows = None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        time.sleep(1)
+        rows = ovi_e2e.table_rows(ovi_e2e.application(), TABLE)
+        rows = [cells_of(r) for r in rows] if rows else rows
+        if rows and len(rows) >= 16:
+            break
+    if args.shots:
+        ovi_e2e.grab(args.display, os.path.join(args.shots, "timeline.png"))
+    err = ovi_e2e.stop_app(proc)
+    if not rows:
+        failures.append("no table named %r on screen" % TABLE)
+        rows = []
+    elif len(rows) != 16:
+        failures.append("%d rows, not the 16 devices of the two machines" % len(rows))
+    else:
+        first = rows[0]
+        print("first row: %s" % " | ".join(first))
+        if not (first[0].endswith("node-a") and first[1].startswith("3")
+                and "Earliest" in first[1]):
+            failures.append("the first row is not node-a's device 3 marked earliest: %r" % first)
+        if not first[-1].startswith("Overflows in 1 iteration: 5."):
+            failures.append("the strip of the earliest device does not say iteration 5: %r"
+                            % first[-1])
+        if "Cast net/Cast_3" not in first or first[-2] != "Origin":
+            failures.append("the earliest device is not an origin with its Cast: %r" % first)
+        for row in rows[1:]:
+            if "Earliest" in " ".join(row) or row[-2] != "Received" or "collective" not in row[4]:
+                failures.append("a device after the first did not receive through the "
+                                "collective: %r" % row)
+        node_b_rows = [r for r in rows if r[0] == "node-b:/data/dump"]
+        if len(node_b_rows) != 8:
+            failures.append("%d rows of node-b, not 8" % len(node_b_rows))
+    if "CRITICAL" in err or "WARNING" in err:
+        failures.append("the inspector complained: %s" % err[-2000:])
+    for f in failures:
+        print("FAIL " + f)
+    print("%d rows read" % len(rows))
+    return 1 if failures else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--build", required=True)
+    p.add_argument("--cluster", required=True)
+    p.add_argument("--shots")
+    p.add_argument("--one", action="store_true")
+    p.add_argument("--display")
+    args = p.parse_args()
+    if args.one:
+        return one(args)
+    for tool in ("Xvfb", "dbus-run-session"):
+        if shutil.which(tool) is None:
+            print("skipped: %s is not installed" % tool)
+            return 77
+    xvfb = ovi_e2e.Xvfb()
+    try:
+        argv = [sys.executable, os.path.abspath(__file__), "--one", "--display", xvfb.display,
+                "--build", args.build, "--cluster", args.cluster]
+        if args.shots:
+            argv += ["--shots", args.shots]
+        r = ovi_e2e.in_private_session(argv)
+    finally:
+        xvfb.close()
+    print(r.stdout)
+    if r.returncode != 0:
+        print(r.stderr[-3000:])
+    return r.returncode
+
+
+sys.exit(main())
