@@ -2205,8 +2205,13 @@ drop_record (gpointer item, gpointer data)
   Apply *apply = data;
   OviDumpFile *file = ovi_overflow_record_get_file (item);
 
-  return file && level_holds (apply->level, ovi_dump_file_get_relative_dir (file)) &&
-         !g_hash_table_contains (apply->records, item);
+  if (file == NULL || !level_holds (apply->level, ovi_dump_file_get_relative_dir (file)) ||
+      g_hash_table_contains (apply->records, item))
+    return FALSE;
+  /* Records are looked for in the data only once nothing is being written
+   * into the folder: until then, those found stay. */
+  return ovi_overflow_record_get_source (item) != OVI_RECORD_SOURCE_DATA ||
+         !(apply->level->settling || g_hash_table_size (apply->level->waiting) > 0);
 }
 
 static char *
@@ -2228,6 +2233,49 @@ drop_problem (gpointer item, gpointer data)
     return FALSE;
   key = problem_key (item);
   return !g_hash_table_remove (apply->problems, key);
+}
+
+/* A record found in the data of an operator read again and found the same
+ * (a statistics-only operator is read from its CSV on every pass) is the
+ * record shown, not a new one. */
+static void
+keep_data_records (OviDumpFolder *self, Apply *apply)
+{
+  GPtrArray *batch = apply->level->batch->records;
+  GListModel *shown_records = G_LIST_MODEL (self->records);
+  g_autoptr (GHashTable) same_ops = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer shown;
+
+  g_hash_table_iter_init (&iter, apply->kept);
+  while (g_hash_table_iter_next (&iter, NULL, &shown))
+    g_hash_table_add (same_ops, shown);
+  for (guint j = 0, n = g_list_model_get_n_items (shown_records); j < n; j++)
+    {
+      g_autoptr (OviOverflowRecord) same = g_list_model_get_item (shown_records, j);
+      OviDumpFile *op = ovi_overflow_record_get_op (same);
+      gboolean replaced = FALSE;
+
+      if (ovi_overflow_record_get_source (same) != OVI_RECORD_SOURCE_DATA ||
+          !g_hash_table_contains (same_ops, op))
+        continue;
+      for (guint i = 0; i < batch->len; i++)
+        {
+          OviOverflowRecord *record = g_ptr_array_index (batch, i);
+          OviDumpFile *fresh = ovi_overflow_record_get_op (record);
+
+          if (ovi_overflow_record_get_source (record) != OVI_RECORD_SOURCE_DATA || fresh == NULL ||
+              g_hash_table_lookup (apply->kept, fresh) != op)
+            continue;
+          g_hash_table_remove (apply->records, record);
+          g_ptr_array_index (batch, i) = g_object_ref (same);
+          g_object_unref (record);
+          replaced = TRUE;
+          break;
+        }
+      if (replaced)
+        g_hash_table_add (apply->records, same);
+    }
 }
 
 /**
@@ -2268,6 +2316,7 @@ ovi_dump_folder_apply_level (OviDumpFolder *self, OviLevel *level)
     g_hash_table_add (records, g_ptr_array_index (level->batch->records, i));
 
   removed = drop_files (self, &apply);
+  keep_data_records (self, &apply);
   /* Files read in this pass are new, unless the same is shown already
    * (then that one stays). */
   for (guint i = 0; i < level->fresh->len; i++)

@@ -182,10 +182,54 @@ test_signal (Fixture *f, gconstpointer data)
   g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 0);
 }
 
+/* A folder nobody writes into: each record once, the one found in the
+ * statistics of an iteration without overflow files too (its CSV is read
+ * again on each pass; the record stays the one printed). */
+static void
+test_left_alone (Fixture *f, gconstpointer data)
+{
+  const char *args[] = { "--json", f->dir, NULL };
+  g_autoptr (GDataInputStream) err = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GError) error = NULL;
+  guint n_data = 0;
+  char *line;
+
+  ovi_fixture_write_example (f->dir);
+  p = start_watch (args, &err);
+  /* Two quiet periods and more: the folder settles, passes go on. */
+  g_usleep (4 * G_USEC_PER_SEC);
+  g_subprocess_send_signal (p, SIGTERM);
+  g_assert_cmpint (wait_for_exit (p, 5), >, 0);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (p));
+  while ((line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error)) != NULL)
+    {
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      JsonObject *record;
+      g_autofree char *key = NULL;
+
+      g_assert_true (json_parser_load_from_data (parser, line, -1, &error));
+      g_assert_no_error (error);
+      record = json_node_get_object (json_parser_get_root (parser));
+      key = g_strdup (json_object_get_string_member (record, "file"));
+      n_data += g_str_equal (json_object_get_string_member (record, "source"), "data");
+      if (!g_hash_table_add (seen, g_steal_pointer (&key)))
+        g_error ("printed twice: %s", line);
+      g_free (line);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_data, ==, 1);
+  g_assert_cmpuint (g_hash_table_size (seen), >=, 8);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add ("/cli/watch/left-alone", Fixture, NULL, ovi_tmp_dir_setup, test_left_alone,
+              ovi_tmp_dir_teardown);
   g_test_add ("/cli/watch/exit-on-first", Fixture, NULL, ovi_tmp_dir_setup, test_exit_on_first,
               ovi_tmp_dir_teardown);
   g_test_add ("/cli/watch/existing-text", Fixture, NULL, ovi_tmp_dir_setup, test_existing_text,
