@@ -6,10 +6,10 @@
 #include "ovi-operators-page.h"
 #include "ovi-overflows-page.h"
 #include "ovi-problems-page.h"
-#include "ovi-timeline-page.h"
 #include "ovi-session.h"
 #include "ovi-sidebar.h"
 #include "ovi-start-page.h"
+#include "ovi-timeline-page.h"
 #include "ovi-window.h"
 
 G_BEGIN_DECLS

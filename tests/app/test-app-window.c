@@ -2528,9 +2528,11 @@ test_page_keys (Fixture *f, gconstpointer data)
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 2);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 4);
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
-  /* No fifth page: nothing changes. */
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 5);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
+  /* No sixth page: nothing changes. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 6);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 1);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overflows");
