@@ -572,6 +572,8 @@ parse_iteration (const char *dir, guint64 *number)
   return *last && g_ascii_string_to_unsigned (last, 10, 0, G_MAXUINT64, number, NULL);
 }
 
+#define U64_MARK "\001u64:" /* as in ovi-report.c */
+
 #define FOUND_IN_DATA                                                                              \
   N_ ("Found in the data: finite inputs, outputs with NaN, Inf or saturated values")
 
@@ -741,6 +743,12 @@ record_from_object (Record *rec, JsonObject *o)
       rec->has_timestamp = TRUE;
       rec->timestamp = (guint64) json_node_get_int (n);
     }
+  /* A report being built holds values above 2^63 - 1 as marked strings
+   * (see ovi-report.c), which it writes as plain numbers. */
+  else if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING &&
+           g_str_has_prefix (json_node_get_string (n), U64_MARK))
+    rec->has_timestamp = g_ascii_string_to_unsigned (json_node_get_string (n) + strlen (U64_MARK),
+                                                     10, 0, G_MAXUINT64, &rec->timestamp, NULL);
   rec->device = g_strdup (get_string (o, "device"));
   n = json_object_get_member (o, "ignored");
   rec->ignored = n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN &&
@@ -1286,8 +1294,8 @@ record_member (Scan *s, const char *key, gsize key_len, gpointer data, int depth
           gboolean plain;
           if (!scan_number (s, &rec->timestamp, &plain))
             return FALSE;
-          /* As json-glib reads it: an integer that fits a gint64. */
-          rec->has_timestamp = plain && rec->timestamp <= G_MAXINT64;
+          /* Timestamps are u64: the report writes them exactly. */
+          rec->has_timestamp = plain;
           return TRUE;
         }
       rec->has_timestamp = FALSE;

@@ -536,6 +536,31 @@ test_text_reader (Fixture *f, gconstpointer data)
   }
 }
 
+/* Timestamps are u64: a report being built marks values above 2^63 - 1
+ * (ovi-report.c), a report file has them as plain numbers. */
+static void
+test_u64_timestamp (Fixture *f, gconstpointer data)
+{
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autoptr (JsonNode) node =
+      parse ("{\"root\": \"/r\", \"records\": [{\"iteration\": \"t/0/m/1/4\", \"device\": \"0\","
+             " \"timestamp\": \"\\u0001u64:18446744073709551615\"}]}");
+  g_autofree char *path = write_text (
+      f, "u64.json",
+      "{\"root\": \"/s\", \"records\": [{\"iteration\": \"t/0/m/1/4\", \"device\": \"0\","
+      " \"timestamp\": 18446744073709551614}]}");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (ovi_cluster_add_report (cluster, node, "built", &error));
+  g_assert_no_error (error);
+  g_assert_true (ovi_cluster_add_report_files (cluster, &file, 1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ovi_rank_get_timestamp (rank_at (cluster, 0)), ==,
+                    G_GUINT64_CONSTANT (18446744073709551614));
+  g_assert_cmpuint (ovi_rank_get_timestamp (rank_at (cluster, 1)), ==, G_MAXUINT64);
+}
+
 static void
 test_collective_types (void)
 {
@@ -564,6 +589,7 @@ main (int argc, char **argv)
   ADD ("/core/cluster/load-async", test_load_async);
   ADD ("/core/cluster/no-overflow", test_no_overflow);
   ADD ("/core/cluster/text-reader", test_text_reader);
+  ADD ("/core/cluster/u64-timestamp", test_u64_timestamp);
 #undef ADD
   g_test_add_func ("/core/cluster/collective-types", test_collective_types);
   return g_test_run ();
