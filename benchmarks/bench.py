@@ -26,7 +26,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--quick", action="store_true")
 parser.add_argument("--runs", type=int, default=5)
 parser.add_argument("--build", default=os.path.join(top, "_build-bench"))
-CASES = ("index", "stats", "txt", "npy", "convert", "window", "live")
+CASES = ("index", "stats", "txt", "npy", "convert", "merge", "window", "live")
 parser.add_argument("--only", choices=CASES, action="append",
                     help="run only this case (may be repeated); default: all")
 args = parser.parse_args()
@@ -217,6 +217,51 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
             failures.append(f"convert: {len(produced)} and {n_theirs} files, not {2 * n_files}")
         row(f"convert {n_files} small op dump files to .npy", statistics.median(ours_t),
             statistics.median(theirs_t), ">= 15x", f"{len(produced)} files, byte-identical")
+
+    if want("merge"):
+        # 8. merge of the reports of a cluster: 1 024 devices x 100
+        # iterations of records as 128 report files of 8 devices each
+        # (what `report --json` writes on each machine), into one cluster
+        # report written to a file.
+        n_reports, devices, n_iterations = (4, 8, 5) if args.quick else (128, 8, 100)
+        reports_dir = os.path.join(inputs, "reports")
+        run([make, "reports", reports_dir, str(n_reports), str(devices), str(n_iterations)])
+        reports = sorted(os.path.join(reports_dir, f) for f in os.listdir(reports_dir))
+        size_mib = sum(os.path.getsize(f) for f in reports) / 2**20
+        merged, theirs_out = os.path.join(outputs, "cluster.json"), os.path.join(outputs, "theirs.json")
+        counter = itertools.count()
+        ours_t, theirs_t = [], []
+        for _ in range(runs):
+            os.sync()
+            with open(merged, "wb") as out:
+                ours_t.append(timed([cli, "merge"] + reports, stdout=out)[0])
+            os.sync()
+            with open(theirs_out, "wb") as out:
+                theirs_t.append(timed([python, os.path.join(reference, "merge.py")] + reports, env,
+                                      stdout=out)[0])
+        with open(merged, "rb") as f:
+            mine = json.load(f)
+        with open(theirs_out, "rb") as f:
+            ref = json.load(f)
+        if mine["roots"] != ref["roots"]:
+            failures.append("merge: the roots differ from a json.load of each report")
+        n_ranks = len(mine["ranks"])
+        first = mine["first_rank"] or {}
+        if n_ranks != n_reports * devices or (first.get("host"), first.get("device"), first.get("role")) != \
+                ("node000", "3", "origin") or sum(r["role"] == "received" for r in mine["ranks"]) != n_ranks - 1:
+            failures.append(f"merge: {n_ranks} ranks, first {first.get('host')}/{first.get('device')}")
+        peak = peak_rss_kib([cli, "merge", "--output", merged] + reports)
+        ours = statistics.median(ours_t)
+        row(f"merge {n_reports} reports ({n_reports * devices} devices x {n_iterations} iterations)",
+            ours, statistics.median(theirs_t), "<= 2 s",
+            f"{size_mib:.0f} MiB in, runs {min(ours_t):.2f}-{max(ours_t):.2f} s, peak RSS {peak / 1024:.0f} MiB; "
+            f"reference: json.load + json.dump, no ranks")
+        if not args.quick and ours > 2.0:
+            failures.append(f"merge: {ours:.2f} s > 2 s")
+        example = os.path.join(top, "data", "example-dump")
+        small = median_of(["sh", "-c", f"'{cli}' report --json '{example}' > /dev/null || [ $? -eq 1 ]"])
+        rows.append(("  same machine: report --json of the example folder", small, ours, ours / small,
+                     "", "ratio = merge / this report (26 files)"))
 
     if want("window") and os.path.exists(os.path.join(inputs, "float16.dump")):
         # 6. The window's main loop while it scans the tree and computes the

@@ -10,6 +10,7 @@
 /* Writes the benchmark inputs with the project's writer:
  *   ovi-bench-make tree DIR N_ITERATIONS OPS_PER_ITERATION OVERFLOWS_PER_ITERATION
  *   ovi-bench-make tensor FILE DTYPE COUNT
+ *   ovi-bench-make reports DIR N_REPORTS DEVICES_PER_REPORT ITERATIONS
  * DTYPE is a name such as float16; the values are normal-ish with a few
  * NaN, infinities and saturated values, as an overflowing tensor has. */
 
@@ -136,14 +137,143 @@ make_tree (const char *root, guint iterations, guint ops, guint overflows)
   return 0;
 }
 
+/* The report record of one overflowing operator, taken from a real report
+ * of a one-file folder: the benchmark's reports have the schema the CLI
+ * writes, not a guess at it. */
+static JsonObject *
+template_record (const char *tmp, const char *op_type, const char *op_name, gboolean received)
+{
+  g_autofree char *root = g_build_filename (tmp, op_type, NULL);
+  g_autofree char *dir = g_build_filename (root, "20261202101500", "0", "net", "11", "0", NULL);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (JsonNode) report = NULL;
+  JsonArray *records;
+
+  ovi_fixture_write_overflow_op (dir, op_type, op_name, 57, 7, 1764670500000000, received);
+  folder = ovi_fixture_load_folder (root);
+  report = ovi_report_build_json (folder);
+  records = json_object_get_array_member (json_node_get_object (report), "records");
+  return json_object_ref (json_array_get_object_element (records, 0));
+}
+
+/* One record from the template: members shared, where and when replaced. */
+static JsonNode *
+record_at (JsonObject *template, guint device, guint iteration, guint64 timestamp, gboolean first)
+{
+  JsonObject *o = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *dir = g_strdup_printf ("20261202101500/%u/net/11/%u", device, iteration);
+  g_autofree char *file =
+      g_strdup_printf ("%s/Opdebug.Node_OpDebug.2.7.%" G_GUINT64_FORMAT, dir, timestamp);
+  g_autofree char *id = g_strdup_printf ("%u", device);
+  GList *members = json_object_get_members (template);
+
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *key = l->data;
+      if (g_str_equal (key, "file"))
+        json_object_set_string_member (o, key, file);
+      else if (g_str_equal (key, "iteration"))
+        json_object_set_string_member (o, key, dir);
+      else if (g_str_equal (key, "device"))
+        json_object_set_string_member (o, key, id);
+      else if (g_str_equal (key, "first"))
+        json_object_set_boolean_member (o, key, first);
+      else if (g_str_equal (key, "timestamp"))
+        json_object_set_int_member (o, key, (gint64) timestamp);
+      else
+        json_object_set_member (o, key, json_node_copy (json_object_get_member (template, key)));
+    }
+  g_list_free (members);
+  json_node_take_object (node, o);
+  return node;
+}
+
+/* N_REPORTS reports as `report --json` writes them on N_REPORTS machines
+ * (node000, ...) of DEVICES devices, a record per device and iteration:
+ * device 3 of machine 0 overflows in a Cast, every other device receives
+ * it through an HcomAllReduce. */
+static int
+make_reports (const char *dir, guint n_reports, guint devices, guint iterations)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("ovi-bench-template-XXXXXX", &error);
+  JsonObject *cast, *allreduce;
+
+  if (!tmp)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  cast = template_record (tmp, "Cast", "net/Cast_3", FALSE);
+  allreduce = template_record (tmp, "HcomAllReduce", "allreduce_1", TRUE);
+  ovi_fixture_remove_tree (tmp);
+  g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
+
+  for (guint r = 0; r < n_reports; r++)
+    {
+      g_autoptr (JsonNode) report = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+      JsonObject *o = json_object_new ();
+      JsonArray *records = json_array_new ();
+      JsonArray *device_ids = json_array_new ();
+      g_autofree char *host = g_strdup_printf ("node%03u", r);
+      g_autofree char *name = g_strdup_printf ("%s/%s.json", dir, host);
+      g_autofree char *text = NULL;
+
+      json_object_set_string_member (o, "root", "/data/dump");
+      json_object_set_string_member (o, "host", host);
+      for (guint d = 0; d < devices; d++)
+        {
+          g_autofree char *id = g_strdup_printf ("%u", d);
+          json_array_add_string_element (device_ids, id);
+        }
+      json_object_set_array_member (o, "devices", device_ids);
+      for (guint it = 0; it < iterations; it++)
+        for (guint d = 0; d < devices; d++)
+          {
+            /* Iterations 10 s apart; the origin 100 µs before the rest. */
+            guint64 ts = 1764670500000000 + (guint64) it * 10000000 + 200 + r * 8 + d;
+            gboolean origin = r == 0 && d == 3;
+            json_array_add_element (records, record_at (origin ? cast : allreduce, d, it,
+                                                        origin ? ts - 300 : ts, it == 0 && d == 0));
+          }
+      json_object_set_array_member (o, "records", records);
+      json_object_set_array_member (o, "errors", json_array_new ());
+      json_node_take_object (report, o);
+      /* The root's own ranks, as the report has them. */
+      if (!ovi_cluster_add_report (cluster, report, name, &error))
+        {
+          fprintf (stderr, "%s\n", error->message);
+          return 1;
+        }
+      json_object_set_member (o, "ranks", ovi_cluster_build_ranks_json (cluster));
+      json_object_set_member (o, "first_rank",
+                              ovi_cluster_build_rank_json (ovi_cluster_get_earliest (cluster)));
+      text = ovi_report_json_to_data (report);
+      if (!g_file_set_contents (name, text, -1, &error))
+        {
+          fprintf (stderr, "%s\n", error->message);
+          return 1;
+        }
+    }
+  json_object_unref (cast);
+  json_object_unref (allreduce);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   if (argc == 6 && g_str_equal (argv[1], "tree"))
     return make_tree (argv[2], atoi (argv[3]), atoi (argv[4]), atoi (argv[5]));
+  if (argc == 6 && g_str_equal (argv[1], "reports"))
+    return make_reports (argv[2], atoi (argv[3]), atoi (argv[4]), atoi (argv[5]));
   if (argc == 5 && g_str_equal (argv[1], "tensor"))
     return make_tensor (argv[2], argv[3], g_ascii_strtoull (argv[4], NULL, 10));
-  fprintf (stderr, "usage: %s tree DIR ITERATIONS OPS OVERFLOWS | tensor FILE DTYPE COUNT\n",
+  fprintf (stderr,
+           "usage: %s tree DIR ITERATIONS OPS OVERFLOWS | tensor FILE DTYPE COUNT | "
+           "reports DIR N_REPORTS DEVICES ITERATIONS\n",
            argv[0]);
   return 2;
 }

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include <errno.h>
+#include <gio/gunixoutputstream.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -40,8 +40,6 @@ ovi_cli_merge (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (OviCluster) cluster = NULL;
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (JsonNode) node = NULL;
-  g_autofree char *out = NULL;
   struct stat out_stat;
   gboolean have_out_stat;
 
@@ -86,20 +84,34 @@ ovi_cli_merge (int argc, char **argv)
       return OVI_EXIT_BROKEN_INPUT;
     }
 
-  node = ovi_cluster_build_json (cluster);
-  out = ovi_report_json_to_data (node);
   if (output)
     {
-      if (!g_file_set_contents (output, out, -1, &error))
+      /* Written beside FILE and renamed over it once complete. */
+      g_autoptr (GFile) file = g_file_new_for_commandline_arg (output);
+      g_autoptr (GFileOutputStream) stream =
+          g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error);
+      if (stream && !ovi_cluster_write_json (cluster, G_OUTPUT_STREAM (stream), NULL, &error))
+        {
+          /* Closing with a cancelled cancellable drops the new file. */
+          g_autoptr (GCancellable) drop = g_cancellable_new ();
+          g_cancellable_cancel (drop);
+          g_output_stream_close (G_OUTPUT_STREAM (stream), drop, NULL);
+          g_clear_object (&stream);
+        }
+      if (!stream || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error))
         {
           fprintf (stderr, "%s\n", error->message);
           return OVI_EXIT_BROKEN_INPUT;
         }
     }
-  else if (fputs (out, stdout) < 0 || fflush (stdout) != 0)
+  else
     {
-      fprintf (stderr, _ ("cannot write to standard output: %s\n"), g_strerror (errno));
-      return OVI_EXIT_BROKEN_INPUT;
+      g_autoptr (GOutputStream) out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+      if (!ovi_cluster_write_json (cluster, out, NULL, &error))
+        {
+          fprintf (stderr, _ ("cannot write to standard output: %s\n"), error->message);
+          return OVI_EXIT_BROKEN_INPUT;
+        }
     }
   return OVI_EXIT_OK;
 }

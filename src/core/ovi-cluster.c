@@ -1,10 +1,12 @@
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ovi-cluster.h"
 #include "ovi-overflow-record.h"
+#include "ovi-report.h"
 #include "ovi-worker.h"
 
 /* The cross-device analysis. It reads report JSON only (the "records" of
@@ -504,12 +506,14 @@ rank_set_role (OviRank *self, OviRankRole role, gboolean earliest)
 
 /* -------------------------------------------------------- reading reports */
 
-/* One single-root report: its JSON, unchanged, and its ranks. */
+/* One single-root report, unchanged (its tree, or its exact text when read
+ * from a file), and its ranks. */
 typedef struct
 {
   char *host;
   char *root;
-  JsonNode *report;
+  JsonNode *report; /* or NULL, and then: */
+  GBytes *text;     /* the report object's text, as in its file */
   GPtrArray *ranks; /* OviRank */
 } Root;
 
@@ -518,36 +522,56 @@ root_free (Root *r)
 {
   g_free (r->host);
   g_free (r->root);
-  json_node_unref (r->report);
+  g_clear_pointer (&r->report, json_node_unref);
+  g_clear_pointer (&r->text, g_bytes_unref);
   g_ptr_array_unref (r->ranks);
   g_free (r);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Root, root_free)
 
-/* A string member, or NULL when absent or not a string. */
-static const char *
-get_string (JsonObject *o, const char *key)
+/* What the ranks need of one record, however it was read. */
+typedef struct
 {
-  JsonNode *n = json_object_get_member (o, key);
+  char *iteration;
+  gboolean has_timestamp;
+  guint64 timestamp;
+  char *device; /* NULL: none, or null */
+  gboolean ignored;
+  char *file;
+  char *unit;
+  char *status_hex;
+  char *source;
+  char *op_file;
+  char *op_type;
+  char *op_name;
+  guint64 flags_mask;
+} Record;
 
-  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
-    return json_node_get_string (n);
-  return NULL;
+static void
+record_clear (Record *rec)
+{
+  g_free (rec->iteration);
+  g_free (rec->device);
+  g_free (rec->file);
+  g_free (rec->unit);
+  g_free (rec->status_hex);
+  g_free (rec->source);
+  g_free (rec->op_file);
+  g_free (rec->op_type);
+  g_free (rec->op_name);
+  memset (rec, 0, sizeof *rec);
 }
 
-static gboolean
-get_uint (JsonObject *o, const char *key, guint64 *value)
+/* "0x100" of the report's "flags" */
+static void
+record_add_flag (Record *rec, const char *hex)
 {
-  JsonNode *n = json_object_get_member (o, key);
+  guint64 v;
 
-  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_INT64 &&
-      json_node_get_int (n) >= 0)
-    {
-      *value = (guint64) json_node_get_int (n);
-      return TRUE;
-    }
-  return FALSE;
+  if (g_str_has_prefix (hex, "0x") &&
+      g_ascii_string_to_unsigned (hex + 2, 16, 0, G_MAXUINT64, &v, NULL))
+    rec->flags_mask |= v;
 }
 
 /* The iteration number: the last component of the iteration folder, when
@@ -561,40 +585,26 @@ parse_iteration (const char *dir, guint64 *number)
   return *last && g_ascii_string_to_unsigned (last, 10, 0, G_MAXUINT64, number, NULL);
 }
 
+#define U64_MARK "\001u64:" /* as in ovi-report.c */
+
 #define FOUND_IN_DATA                                                                              \
   N_ ("Found in the data: finite inputs, outputs with NaN, Inf or saturated values")
 
 /* The status as the report text shows it (ovi_overflow_record_dup_status_summary()). */
 static char *
-status_summary (JsonObject *record, const char *unit, const char *status_hex)
+status_summary (const Record *rec)
 {
-  JsonNode *flags = json_object_get_member (record, "flags");
-  const char *source = get_string (record, "source");
   g_autofree char *words = NULL;
-  guint64 mask = 0;
 
-  if (source && g_str_equal (source, "data"))
+  if (g_strcmp0 (rec->source, "data") == 0)
     return g_strdup (_ (FOUND_IN_DATA));
-  if (!status_hex)
+  if (!rec->status_hex)
     return NULL;
-  if (!unit ||
-      !(g_str_equal (unit, "AI Core") || g_str_equal (unit, "AIC") || g_str_equal (unit, "AIV")))
-    return g_strdup (status_hex);
-  if (flags && JSON_NODE_HOLDS_ARRAY (flags))
-    {
-      JsonArray *a = json_node_get_array (flags);
-      for (guint i = 0; i < json_array_get_length (a); i++)
-        {
-          JsonNode *bit = json_array_get_element (a, i);
-          guint64 v;
-          if (JSON_NODE_HOLDS_VALUE (bit) && json_node_get_value_type (bit) == G_TYPE_STRING &&
-              g_ascii_string_to_unsigned (json_node_get_string (bit) + 2, 16, 0, G_MAXUINT64, &v,
-                                          NULL))
-            mask |= v;
-        }
-    }
-  words = ovi_status_dup_summary (mask);
-  return *words ? g_strdup_printf ("%s %s", status_hex, words) : g_strdup (status_hex);
+  if (!rec->unit || !(g_str_equal (rec->unit, "AI Core") || g_str_equal (rec->unit, "AIC") ||
+                      g_str_equal (rec->unit, "AIV")))
+    return g_strdup (rec->status_hex);
+  words = ovi_status_dup_summary (rec->flags_mask);
+  return *words ? g_strdup_printf ("%s %s", rec->status_hex, words) : g_strdup (rec->status_hex);
 }
 
 static OviRank *
@@ -619,33 +629,11 @@ rank_for (GHashTable *by_device, Root *r, const char *device)
   if (rank == NULL)
     {
       rank = rank_new (r->host, r->root, device);
-      g_hash_table_insert (by_device, (char *) (device ? device : NO_DEVICE), rank);
+      /* The rank holds the key. */
+      g_hash_table_insert (by_device, rank->device ? rank->device : NO_DEVICE, rank);
       g_ptr_array_add (r->ranks, rank);
     }
   return rank;
-}
-
-static void
-rank_take_first (OviRank *rank, JsonObject *record, const char *iteration, guint64 timestamp)
-{
-  JsonNode *op = json_object_get_member (record, "op");
-
-  rank->has_first = TRUE;
-  rank->first_iteration = g_strdup (iteration);
-  rank->has_iteration = parse_iteration (iteration, &rank->iteration);
-  rank->timestamp = timestamp;
-  rank->file = g_strdup (get_string (record, "file"));
-  if (op && JSON_NODE_HOLDS_OBJECT (op))
-    {
-      rank->op_file = g_strdup (get_string (json_node_get_object (op), "file"));
-      rank->op_type = g_strdup (get_string (json_node_get_object (op), "op_type"));
-      rank->op_name = g_strdup (get_string (json_node_get_object (op), "op_name"));
-    }
-  rank->unit = g_strdup (get_string (record, "unit"));
-  rank->status_hex = g_strdup (get_string (record, "status_hex"));
-  rank->status_summary = status_summary (record, rank->unit, rank->status_hex);
-  rank->from_data = g_strcmp0 (get_string (record, "source"), "data") == 0;
-  rank->collective = ovi_op_type_is_collective (rank->op_type);
 }
 
 static void
@@ -675,22 +663,132 @@ rank_count_iteration (OviRank *rank, guint64 iteration)
     g_array_insert_val (a, lo, it);
 }
 
-static gboolean
-bad_report (GError **error, const char *source_name, const char *where, const char *format, ...)
-    G_GNUC_PRINTF (4, 5);
+/* One record into its rank; the record's strings may be taken. */
+static void
+root_add_record (Root *r, GHashTable *by_device, Record *rec)
+{
+  OviRank *rank = rank_for (by_device, r, rec->device);
+  guint64 number;
 
-static gboolean
-bad_report (GError **error, const char *source_name, const char *where, const char *format, ...)
+  rank->n_records++;
+  if (parse_iteration (rec->iteration, &number))
+    rank_count_iteration (rank, number);
+  if (rank->has_first || rec->ignored)
+    return;
+  rank->has_first = TRUE;
+  rank->has_iteration = parse_iteration (rec->iteration, &rank->iteration);
+  rank->timestamp = rec->timestamp;
+  rank->status_summary = status_summary (rec);
+  rank->from_data = g_strcmp0 (rec->source, "data") == 0;
+  rank->collective = ovi_op_type_is_collective (rec->op_type);
+  rank->first_iteration = g_steal_pointer (&rec->iteration);
+  rank->file = g_steal_pointer (&rec->file);
+  rank->op_file = g_steal_pointer (&rec->op_file);
+  rank->op_type = g_steal_pointer (&rec->op_type);
+  rank->op_name = g_steal_pointer (&rec->op_name);
+  rank->unit = g_steal_pointer (&rec->unit);
+  rank->status_hex = g_steal_pointer (&rec->status_hex);
+}
+
+static Root *
+root_new (const char *host, const char *root)
+{
+  Root *r = g_new0 (Root, 1);
+
+  /* Reports written before there was a "host" have an empty one. */
+  r->host = g_strdup (host ? host : "");
+  r->root = g_strdup (root);
+  r->ranks = g_ptr_array_new_with_free_func (g_object_unref);
+  return r;
+}
+
+static void
+set_not_a_report (GError **error, const char *source_name, const char *where, const char *what)
+{
+  /* Translators: a file name, where in it ("roots[3]: " or nothing), and
+   * what is missing */
+  g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_A_REPORT,
+               _ ("%s: %snot an Overflow Inspector report (%s)"), source_name, where, what);
+}
+
+static void
+set_bad_record (GError **error,
+                const char *source_name,
+                const char *where,
+                guint index,
+                const Record *rec,
+                gboolean is_object)
 {
   g_autofree char *problem = NULL;
-  va_list args;
 
-  va_start (args, format);
-  problem = g_strdup_vprintf (format, args);
-  va_end (args);
+  if (!is_object)
+    problem = g_strdup_printf (_ ("record %u is not a JSON object"), index + 1);
+  else if (!rec->iteration)
+    problem = g_strdup_printf (_ ("record %u has no \"iteration\""), index + 1);
+  else
+    problem = g_strdup_printf (_ ("record %u has no \"timestamp\""), index + 1);
   g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_BAD_REPORT, "%s: %s%s", source_name,
                where, problem);
-  return FALSE;
+}
+
+/* ---- from a tree (a report built here, or parsed by the caller) */
+
+/* A string member, or NULL when absent or not a string. */
+static const char *
+get_string (JsonObject *o, const char *key)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+    return json_node_get_string (n);
+  return NULL;
+}
+
+static void
+record_from_object (Record *rec, JsonObject *o)
+{
+  JsonNode *n;
+
+  rec->iteration = g_strdup (get_string (o, "iteration"));
+  n = json_object_get_member (o, "timestamp");
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_INT64 &&
+      json_node_get_int (n) >= 0)
+    {
+      rec->has_timestamp = TRUE;
+      rec->timestamp = (guint64) json_node_get_int (n);
+    }
+  /* A report being built holds values above 2^63 - 1 as marked strings
+   * (see ovi-report.c), which it writes as plain numbers. */
+  else if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING &&
+           g_str_has_prefix (json_node_get_string (n), U64_MARK))
+    rec->has_timestamp = g_ascii_string_to_unsigned (json_node_get_string (n) + strlen (U64_MARK),
+                                                     10, 0, G_MAXUINT64, &rec->timestamp, NULL);
+  rec->device = g_strdup (get_string (o, "device"));
+  n = json_object_get_member (o, "ignored");
+  rec->ignored = n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN &&
+                 json_node_get_boolean (n);
+  rec->file = g_strdup (get_string (o, "file"));
+  rec->unit = g_strdup (get_string (o, "unit"));
+  rec->status_hex = g_strdup (get_string (o, "status_hex"));
+  rec->source = g_strdup (get_string (o, "source"));
+  n = json_object_get_member (o, "flags");
+  if (n && JSON_NODE_HOLDS_ARRAY (n))
+    {
+      JsonArray *a = json_node_get_array (n);
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          JsonNode *bit = json_array_get_element (a, i);
+          if (JSON_NODE_HOLDS_VALUE (bit) && json_node_get_value_type (bit) == G_TYPE_STRING)
+            record_add_flag (rec, json_node_get_string (bit));
+        }
+    }
+  n = json_object_get_member (o, "op");
+  if (n && JSON_NODE_HOLDS_OBJECT (n))
+    {
+      rec->op_file = g_strdup (get_string (json_node_get_object (n), "file"));
+      rec->op_type = g_strdup (get_string (json_node_get_object (n), "op_type"));
+      rec->op_name = g_strdup (get_string (json_node_get_object (n), "op_name"));
+    }
 }
 
 /* One single-root report. @where locates it in a cluster report
@@ -707,70 +805,42 @@ read_root (JsonNode *node, const char *source_name, const char *where, GError **
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_A_REPORT,
-                   _ ("%s: %snot an Overflow Inspector report (not a JSON object)"), source_name,
-                   where);
+      set_not_a_report (error, source_name, where, _ ("not a JSON object"));
       return NULL;
     }
   o = json_node_get_object (node);
   records = json_object_get_member (o, "records");
   if (!records || !JSON_NODE_HOLDS_ARRAY (records))
     {
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_A_REPORT,
-                   _ ("%s: %snot an Overflow Inspector report (no \"records\" array)"), source_name,
-                   where);
+      set_not_a_report (error, source_name, where, _ ("no \"records\" array"));
       return NULL;
     }
   if (!(root = get_string (o, "root")))
     {
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_A_REPORT,
-                   _ ("%s: %snot an Overflow Inspector report (no \"root\")"), source_name, where);
+      set_not_a_report (error, source_name, where, _ ("no \"root\""));
       return NULL;
     }
 
-  r = g_new0 (Root, 1);
-  /* Reports written before there was a "host" have an empty one. */
-  r->host = g_strdup (get_string (o, "host") ? get_string (o, "host") : "");
-  r->root = g_strdup (root);
+  r = root_new (get_string (o, "host"), root);
   r->report = json_node_ref (node);
-  r->ranks = g_ptr_array_new_with_free_func (g_object_unref);
   by_device = g_hash_table_new (g_str_hash, g_str_equal);
 
   a = json_node_get_array (records);
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
       JsonNode *rn = json_array_get_element (a, i);
-      JsonObject *record;
-      JsonNode *ignored;
-      const char *iteration, *device;
-      guint64 timestamp, number;
-      OviRank *rank;
+      Record rec = { 0 };
 
-      if (!JSON_NODE_HOLDS_OBJECT (rn))
+      if (JSON_NODE_HOLDS_OBJECT (rn))
+        record_from_object (&rec, json_node_get_object (rn));
+      if (!rec.iteration || !rec.has_timestamp)
         {
-          bad_report (error, source_name, where, _ ("record %u is not a JSON object"), i + 1);
+          set_bad_record (error, source_name, where, i, &rec, JSON_NODE_HOLDS_OBJECT (rn));
+          record_clear (&rec);
           return NULL;
         }
-      record = json_node_get_object (rn);
-      if (!(iteration = get_string (record, "iteration")))
-        {
-          bad_report (error, source_name, where, _ ("record %u has no \"iteration\""), i + 1);
-          return NULL;
-        }
-      if (!get_uint (record, "timestamp", &timestamp))
-        {
-          bad_report (error, source_name, where, _ ("record %u has no \"timestamp\""), i + 1);
-          return NULL;
-        }
-      device = get_string (record, "device");
-      rank = rank_for (by_device, r, device);
-      rank->n_records++;
-      if (parse_iteration (iteration, &number))
-        rank_count_iteration (rank, number);
-      ignored = json_object_get_member (record, "ignored");
-      if (!rank->has_first &&
-          !(ignored && JSON_NODE_HOLDS_VALUE (ignored) && json_node_get_boolean (ignored)))
-        rank_take_first (rank, record, iteration, timestamp);
+      root_add_record (r, by_device, &rec);
+      record_clear (&rec);
     }
 
   /* Devices with files and no overflow: ranks too. */
@@ -833,6 +903,774 @@ read_report (JsonNode *node, const char *source_name, GPtrArray *roots, GError *
   else
     {
       Root *r = read_root (node, source_name, "", error);
+      if (!r)
+        return FALSE;
+      g_ptr_array_add (found, r);
+    }
+  g_ptr_array_extend_and_steal (roots, g_steal_pointer (&found));
+  return TRUE;
+}
+
+/* ---- from a file's text
+ *
+ * Reports of a thousand devices run to hundreds of megabytes, which
+ * json-glib parses at some 15 MB/s into a tree many times their size.
+ * Ranks need a few members of each record, and a merged report needs each
+ * root's text unchanged: this reader checks the whole text is JSON (RFC
+ * 8259, UTF-8) and keeps only that. */
+
+#define MAX_DEPTH 512
+
+typedef struct
+{
+  const char *start;
+  const char *p;
+  const char *end;
+  const char *error_at; /* where the text stops being JSON */
+  const char *problem;  /* what is wrong there, N_() */
+} Scan;
+
+static gboolean
+fail (Scan *s, const char *problem)
+{
+  if (!s->problem)
+    {
+      s->error_at = s->p;
+      s->problem = problem;
+    }
+  return FALSE;
+}
+
+static inline void
+skip_ws (Scan *s)
+{
+  while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
+    s->p++;
+}
+
+static inline gboolean
+expect (Scan *s, char c)
+{
+  skip_ws (s);
+  if (s->p < s->end && *s->p == c)
+    {
+      s->p++;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+hex_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+static gboolean
+read_hex4 (const char *p, const char *end, gunichar *value)
+{
+  *value = 0;
+  if (end - p < 4)
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    {
+      int h = hex_value (p[i]);
+      if (h < 0)
+        return FALSE;
+      *value = *value * 16 + h;
+    }
+  return TRUE;
+}
+
+/* A string at s->p ('"'): checked, and when @value is given, decoded. */
+static gboolean
+scan_string (Scan *s, char **value)
+{
+  const char *begin;
+  gboolean high = FALSE, escapes = FALSE;
+  GString *decoded = NULL;
+
+  s->p++; /* '"' */
+  begin = s->p;
+  for (;;)
+    {
+      const char *p = s->p;
+      /* The bulk of the text: plain ASCII characters. */
+      while (p < s->end && (guchar) *p >= 0x20 && *p != '"' && *p != '\\' && (guchar) *p < 0x80)
+        p++;
+      s->p = p;
+      if (p >= s->end)
+        return fail (s, N_ ("unterminated string"));
+      if (*p == '"')
+        break;
+      if ((guchar) *p < 0x20)
+        return fail (s, N_ ("control character in a string"));
+      if ((guchar) *p >= 0x80)
+        {
+          high = TRUE;
+          s->p++;
+          continue;
+        }
+      /* '\\' */
+      escapes = TRUE;
+      if (p + 1 >= s->end)
+        return fail (s, N_ ("unterminated string"));
+      switch (p[1])
+        {
+        case '"':
+        case '\\':
+        case '/':
+        case 'b':
+        case 'f':
+        case 'n':
+        case 'r':
+        case 't':
+          s->p = p + 2;
+          break;
+        case 'u':
+          {
+            gunichar u;
+            if (!read_hex4 (p + 2, s->end, &u))
+              return fail (s, N_ ("bad \\u escape"));
+            s->p = p + 6;
+            break;
+          }
+        default:
+          return fail (s, N_ ("bad escape"));
+        }
+    }
+  if (high && !g_utf8_validate (begin, s->p - begin, NULL))
+    return fail (s, N_ ("JSON data must be UTF-8 encoded"));
+  if (value)
+    {
+      if (!escapes)
+        *value = g_strndup (begin, s->p - begin);
+      else
+        {
+          decoded = g_string_sized_new (s->p - begin);
+          for (const char *q = begin; q < s->p;)
+            {
+              gunichar u, lo;
+              if (*q != '\\')
+                {
+                  g_string_append_c (decoded, *q++);
+                  continue;
+                }
+              switch (q[1])
+                {
+                case 'b':
+                  g_string_append_c (decoded, '\b');
+                  break;
+                case 'f':
+                  g_string_append_c (decoded, '\f');
+                  break;
+                case 'n':
+                  g_string_append_c (decoded, '\n');
+                  break;
+                case 'r':
+                  g_string_append_c (decoded, '\r');
+                  break;
+                case 't':
+                  g_string_append_c (decoded, '\t');
+                  break;
+                case 'u':
+                  read_hex4 (q + 2, s->p, &u);
+                  q += 6;
+                  /* A surrogate pair is one character. */
+                  if (u >= 0xd800 && u < 0xdc00 && q + 6 <= s->p && q[0] == '\\' && q[1] == 'u' &&
+                      read_hex4 (q + 2, s->p, &lo) && lo >= 0xdc00 && lo < 0xe000)
+                    {
+                      u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+                      q += 6;
+                    }
+                  else if (u >= 0xd800 && u < 0xe000)
+                    u = 0xfffd;
+                  g_string_append_unichar (decoded, u);
+                  continue;
+                default:
+                  g_string_append_c (decoded, q[1]);
+                }
+              q += 2;
+            }
+          *value = g_string_free (decoded, FALSE);
+        }
+    }
+  s->p++; /* '"' */
+  return TRUE;
+}
+
+/* A number: checked; @value set when it is a plain non-negative integer. */
+static gboolean
+scan_number (Scan *s, guint64 *value, gboolean *is_uint)
+{
+  const char *p = s->p;
+  gboolean plain = TRUE;
+  guint64 v = 0;
+
+  if (p < s->end && *p == '-')
+    {
+      plain = FALSE;
+      p++;
+    }
+  if (p >= s->end || !g_ascii_isdigit (*p))
+    return fail (s, N_ ("bad number"));
+  if (*p == '0')
+    p++;
+  else
+    while (p < s->end && g_ascii_isdigit (*p))
+      {
+        guint d = *p++ - '0';
+        if (v > (G_MAXUINT64 - d) / 10)
+          plain = FALSE;
+        v = v * 10 + d;
+      }
+  if (p < s->end && *p == '.')
+    {
+      plain = FALSE;
+      p++;
+      if (p >= s->end || !g_ascii_isdigit (*p))
+        return fail (s, N_ ("bad number"));
+      while (p < s->end && g_ascii_isdigit (*p))
+        p++;
+    }
+  if (p < s->end && (*p == 'e' || *p == 'E'))
+    {
+      plain = FALSE;
+      p++;
+      if (p < s->end && (*p == '+' || *p == '-'))
+        p++;
+      if (p >= s->end || !g_ascii_isdigit (*p))
+        return fail (s, N_ ("bad number"));
+      while (p < s->end && g_ascii_isdigit (*p))
+        p++;
+    }
+  s->p = p;
+  if (value)
+    *value = v;
+  if (is_uint)
+    *is_uint = plain;
+  return TRUE;
+}
+
+static gboolean
+scan_literal (Scan *s, const char *word)
+{
+  gsize n = strlen (word);
+
+  if ((gsize) (s->end - s->p) < n || memcmp (s->p, word, n) != 0)
+    return fail (s, N_ ("unexpected character"));
+  s->p += n;
+  return TRUE;
+}
+
+static gboolean skip_value (Scan *s, int depth);
+
+/* Members of an object (s->p just after '{'), each key to @member, which
+ * reads or skips its value. */
+typedef gboolean (*MemberFunc) (Scan *s, const char *key, gsize key_len, gpointer data, int depth);
+
+static gboolean
+scan_object (Scan *s, MemberFunc member, gpointer data, int depth)
+{
+  if (depth > MAX_DEPTH)
+    return fail (s, N_ ("nested too deeply"));
+  if (expect (s, '}'))
+    return TRUE;
+  for (;;)
+    {
+      const char *key;
+      gsize key_len;
+      gboolean plain;
+
+      skip_ws (s);
+      if (s->p >= s->end || *s->p != '"')
+        return fail (s, N_ ("expected a member name"));
+      key = s->p + 1;
+      if (!scan_string (s, NULL))
+        return FALSE;
+      key_len = s->p - 1 - key;
+      /* The names compared are plain ASCII: one with escapes matches none. */
+      plain = memchr (key, '\\', key_len) == NULL;
+      if (!expect (s, ':'))
+        return fail (s, N_ ("expected ':'"));
+      skip_ws (s);
+      if (!(plain ? member (s, key, key_len, data, depth + 1) : skip_value (s, depth + 1)))
+        return FALSE;
+      if (expect (s, ','))
+        continue;
+      if (expect (s, '}'))
+        return TRUE;
+      return fail (s, N_ ("expected ',' or '}'"));
+    }
+}
+
+static gboolean
+skip_member (Scan *s, const char *key, gsize key_len, gpointer data, int depth)
+{
+  return skip_value (s, depth);
+}
+
+static gboolean
+skip_value (Scan *s, int depth)
+{
+  skip_ws (s);
+  if (s->p >= s->end)
+    return fail (s, N_ ("unexpected end of data"));
+  switch (*s->p)
+    {
+    case '{':
+      s->p++;
+      return scan_object (s, skip_member, NULL, depth);
+    case '[':
+      s->p++;
+      if (depth > MAX_DEPTH)
+        return fail (s, N_ ("nested too deeply"));
+      if (expect (s, ']'))
+        return TRUE;
+      for (;;)
+        {
+          if (!skip_value (s, depth + 1))
+            return FALSE;
+          if (expect (s, ','))
+            continue;
+          if (expect (s, ']'))
+            return TRUE;
+          return fail (s, N_ ("expected ',' or ']'"));
+        }
+    case '"':
+      return scan_string (s, NULL);
+    case 't':
+      return scan_literal (s, "true");
+    case 'f':
+      return scan_literal (s, "false");
+    case 'n':
+      return scan_literal (s, "null");
+    default:
+      if (*s->p != '-' && !g_ascii_isdigit (*s->p))
+        return fail (s, N_ ("unexpected character"));
+      return scan_number (s, NULL, NULL);
+    }
+}
+
+#define KEY_IS(k) (key_len == sizeof (k) - 1 && memcmp (key, k, sizeof (k) - 1) == 0)
+
+/* A string value into *@value (replacing it), anything else skipped. */
+static gboolean
+take_string (Scan *s, char **value, int depth)
+{
+  if (s->p < s->end && *s->p == '"')
+    {
+      g_free (*value);
+      *value = NULL;
+      return scan_string (s, value);
+    }
+  return skip_value (s, depth);
+}
+
+static gboolean
+op_member (Scan *s, const char *key, gsize key_len, gpointer data, int depth)
+{
+  Record *rec = data;
+
+  if (KEY_IS ("file"))
+    return take_string (s, &rec->op_file, depth);
+  if (KEY_IS ("op_type"))
+    return take_string (s, &rec->op_type, depth);
+  if (KEY_IS ("op_name"))
+    return take_string (s, &rec->op_name, depth);
+  return skip_value (s, depth);
+}
+
+static gboolean
+record_member (Scan *s, const char *key, gsize key_len, gpointer data, int depth)
+{
+  Record *rec = data;
+
+  if (KEY_IS ("iteration"))
+    return take_string (s, &rec->iteration, depth);
+  if (KEY_IS ("device"))
+    return take_string (s, &rec->device, depth);
+  if (KEY_IS ("file"))
+    return take_string (s, &rec->file, depth);
+  if (KEY_IS ("unit"))
+    return take_string (s, &rec->unit, depth);
+  if (KEY_IS ("status_hex"))
+    return take_string (s, &rec->status_hex, depth);
+  if (KEY_IS ("source"))
+    return take_string (s, &rec->source, depth);
+  if (KEY_IS ("timestamp"))
+    {
+      if (s->p < s->end && (*s->p == '-' || g_ascii_isdigit (*s->p)))
+        {
+          gboolean plain;
+          if (!scan_number (s, &rec->timestamp, &plain))
+            return FALSE;
+          /* Timestamps are u64: the report writes them exactly. */
+          rec->has_timestamp = plain;
+          return TRUE;
+        }
+      rec->has_timestamp = FALSE;
+      return skip_value (s, depth);
+    }
+  if (KEY_IS ("ignored"))
+    {
+      rec->ignored = s->p < s->end && *s->p == 't';
+      return skip_value (s, depth);
+    }
+  if (KEY_IS ("flags") && s->p < s->end && *s->p == '[')
+    {
+      rec->flags_mask = 0;
+      s->p++;
+      if (expect (s, ']'))
+        return TRUE;
+      for (;;)
+        {
+          skip_ws (s);
+          if (s->p < s->end && *s->p == '"')
+            {
+              g_autofree char *hex = NULL;
+              if (!scan_string (s, &hex))
+                return FALSE;
+              record_add_flag (rec, hex);
+            }
+          else if (!skip_value (s, depth + 1))
+            return FALSE;
+          if (expect (s, ','))
+            continue;
+          if (expect (s, ']'))
+            return TRUE;
+          return fail (s, N_ ("expected ',' or ']'"));
+        }
+    }
+  if (KEY_IS ("op"))
+    {
+      g_clear_pointer (&rec->op_type, g_free);
+      g_clear_pointer (&rec->op_name, g_free);
+      if (s->p < s->end && *s->p == '{')
+        {
+          s->p++;
+          return scan_object (s, op_member, rec, depth);
+        }
+    }
+  return skip_value (s, depth);
+}
+
+/* One root's report object as read from text. */
+typedef struct
+{
+  const char *begin, *end; /* its text */
+  gboolean is_object;
+  char *root;
+  char *host;
+  char *format;
+  gboolean has_records;
+  GArray *records;  /* Record */
+  guint bad_record; /* 1 + the index of the first record that lacks something */
+  Record bad;       /* what that record had */
+  gboolean bad_is_object;
+  gboolean has_devices;
+  GPtrArray *devices; /* char*, NULL for null */
+  gboolean has_roots;
+  GPtrArray *roots; /* ScannedRoot, the "roots" of a cluster report */
+} ScannedRoot;
+
+static void
+scanned_root_free (ScannedRoot *sr)
+{
+  g_free (sr->root);
+  g_free (sr->host);
+  g_free (sr->format);
+  if (sr->records)
+    {
+      for (guint i = 0; i < sr->records->len; i++)
+        record_clear (&g_array_index (sr->records, Record, i));
+      g_array_unref (sr->records);
+    }
+  record_clear (&sr->bad);
+  g_clear_pointer (&sr->devices, g_ptr_array_unref);
+  g_clear_pointer (&sr->roots, g_ptr_array_unref);
+  g_free (sr);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ScannedRoot, scanned_root_free)
+
+static gboolean scan_root (Scan *s, ScannedRoot *sr, gboolean top, int depth);
+
+static gboolean
+scan_records (Scan *s, ScannedRoot *sr, int depth)
+{
+  guint index = 0;
+
+  sr->has_records = TRUE;
+  if (!sr->records)
+    sr->records = g_array_new (FALSE, TRUE, sizeof (Record));
+  s->p++; /* '[' */
+  if (expect (s, ']'))
+    return TRUE;
+  for (;;)
+    {
+      Record rec = { 0 };
+      gboolean is_object;
+
+      skip_ws (s);
+      is_object = s->p < s->end && *s->p == '{';
+      if (is_object)
+        {
+          s->p++;
+          if (!scan_object (s, record_member, &rec, depth + 1))
+            {
+              record_clear (&rec);
+              return FALSE;
+            }
+        }
+      else if (!skip_value (s, depth + 1))
+        return FALSE;
+      if (is_object && rec.iteration && rec.has_timestamp)
+        g_array_append_val (sr->records, rec);
+      else if (sr->bad_record == 0)
+        {
+          sr->bad_record = index + 1;
+          sr->bad = rec;
+          sr->bad_is_object = is_object;
+        }
+      else
+        record_clear (&rec);
+      index++;
+      if (expect (s, ','))
+        continue;
+      if (expect (s, ']'))
+        return TRUE;
+      return fail (s, N_ ("expected ',' or ']'"));
+    }
+}
+
+static gboolean
+root_member (Scan *s, const char *key, gsize key_len, gpointer data, int depth)
+{
+  ScannedRoot *sr = data;
+
+  if (KEY_IS ("root"))
+    return take_string (s, &sr->root, depth);
+  if (KEY_IS ("host"))
+    return take_string (s, &sr->host, depth);
+  if (KEY_IS ("records") && s->p < s->end && *s->p == '[')
+    return scan_records (s, sr, depth);
+  if (KEY_IS ("records"))
+    sr->has_records = FALSE;
+  if (KEY_IS ("devices") && s->p < s->end && *s->p == '[')
+    {
+      g_clear_pointer (&sr->devices, g_ptr_array_unref);
+      sr->devices = g_ptr_array_new_with_free_func (g_free);
+      sr->has_devices = TRUE;
+      s->p++;
+      if (expect (s, ']'))
+        return TRUE;
+      for (;;)
+        {
+          skip_ws (s);
+          if (s->p < s->end && *s->p == '"')
+            {
+              char *id = NULL;
+              if (!scan_string (s, &id))
+                return FALSE;
+              g_ptr_array_add (sr->devices, id);
+            }
+          else if (s->p < s->end && *s->p == 'n')
+            {
+              if (!scan_literal (s, "null"))
+                return FALSE;
+              g_ptr_array_add (sr->devices, NULL);
+            }
+          else if (!skip_value (s, depth + 1))
+            return FALSE;
+          if (expect (s, ','))
+            continue;
+          if (expect (s, ']'))
+            return TRUE;
+          return fail (s, N_ ("expected ',' or ']'"));
+        }
+    }
+  return skip_value (s, depth);
+}
+
+static gboolean
+top_member (Scan *s, const char *key, gsize key_len, gpointer data, int depth)
+{
+  ScannedRoot *sr = data;
+
+  if (KEY_IS ("format"))
+    return take_string (s, &sr->format, depth);
+  if (KEY_IS ("roots") && s->p < s->end && *s->p == '[')
+    {
+      g_clear_pointer (&sr->roots, g_ptr_array_unref);
+      sr->roots = g_ptr_array_new_with_free_func ((GDestroyNotify) scanned_root_free);
+      sr->has_roots = TRUE;
+      s->p++;
+      if (expect (s, ']'))
+        return TRUE;
+      for (;;)
+        {
+          ScannedRoot *child = g_new0 (ScannedRoot, 1);
+          g_ptr_array_add (sr->roots, child);
+          if (!scan_root (s, child, FALSE, depth + 1))
+            return FALSE;
+          if (expect (s, ','))
+            continue;
+          if (expect (s, ']'))
+            return TRUE;
+          return fail (s, N_ ("expected ',' or ']'"));
+        }
+    }
+  if (KEY_IS ("roots"))
+    sr->has_roots = FALSE;
+  return root_member (s, key, key_len, data, depth);
+}
+
+/* A value that should be a report: its extent, and what the ranks need. */
+static gboolean
+scan_root (Scan *s, ScannedRoot *sr, gboolean top, int depth)
+{
+  skip_ws (s);
+  sr->begin = s->p;
+  sr->is_object = s->p < s->end && *s->p == '{';
+  if (!sr->is_object)
+    {
+      if (!skip_value (s, depth))
+        return FALSE;
+    }
+  else
+    {
+      s->p++;
+      if (!scan_object (s, top ? top_member : root_member, sr, depth))
+        return FALSE;
+    }
+  sr->end = s->p;
+  return TRUE;
+}
+
+/* "line 3, column 7" of where the text stops being JSON (1-based). */
+static char *
+scan_where (Scan *s)
+{
+  guint line = 1;
+  const char *line_start = s->start;
+
+  for (const char *p = s->start; p < s->error_at; p++)
+    if (*p == '\n')
+      {
+        line++;
+        line_start = p + 1;
+      }
+  /* Translators: a place in a file */
+  return g_strdup_printf (_ ("line %u, column %u"), line,
+                          (guint) g_utf8_strlen (line_start, s->error_at - line_start) + 1);
+}
+
+/* The ranks of a scanned report, with its text in @bytes. */
+static Root *
+root_from_scan (
+    ScannedRoot *sr, GBytes *bytes, const char *source_name, const char *where, GError **error)
+{
+  g_autoptr (Root) r = NULL;
+  g_autoptr (GHashTable) by_device = NULL;
+  const char *data = g_bytes_get_data (bytes, NULL);
+
+  if (!sr->is_object)
+    {
+      set_not_a_report (error, source_name, where, _ ("not a JSON object"));
+      return NULL;
+    }
+  if (!sr->has_records)
+    {
+      set_not_a_report (error, source_name, where, _ ("no \"records\" array"));
+      return NULL;
+    }
+  if (!sr->root)
+    {
+      set_not_a_report (error, source_name, where, _ ("no \"root\""));
+      return NULL;
+    }
+  if (sr->bad_record)
+    {
+      set_bad_record (error, source_name, where, sr->bad_record - 1, &sr->bad, sr->bad_is_object);
+      return NULL;
+    }
+  r = root_new (sr->host, sr->root);
+  r->text = g_bytes_new_from_bytes (bytes, sr->begin - data, sr->end - sr->begin);
+  by_device = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < sr->records->len; i++)
+    root_add_record (r, by_device, &g_array_index (sr->records, Record, i));
+  for (guint i = 0; sr->devices && i < sr->devices->len; i++)
+    rank_for (by_device, r, g_ptr_array_index (sr->devices, i));
+  return g_steal_pointer (&r);
+}
+
+/* A report file's text (single-root or cluster): its roots, appended to
+ * @roots, or nothing at all on error. */
+static gboolean
+read_report_text (GBytes *bytes, const char *source_name, GPtrArray *roots, GError **error)
+{
+  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func ((GDestroyNotify) root_free);
+  g_autoptr (ScannedRoot) top = g_new0 (ScannedRoot, 1);
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  Scan s = { data, data, data + length, NULL, NULL };
+
+  /* A byte order mark is not JSON, but some editors write one. */
+  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    s.p += 3;
+  skip_ws (&s);
+  if (s.p >= s.end)
+    fail (&s, N_ ("empty"));
+  else if (scan_root (&s, top, TRUE, 0))
+    {
+      skip_ws (&s);
+      if (s.p < s.end)
+        fail (&s, N_ ("more after the end of the data"));
+    }
+  if (s.problem)
+    {
+      g_autofree char *place = scan_where (&s);
+      /* Translators: a file name, a place in it, what is wrong there */
+      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_JSON, _ ("%s: not JSON: %s: %s"),
+                   source_name, place, _ (s.problem));
+      return FALSE;
+    }
+
+  if (top->format && !g_str_equal (top->format, OVI_CLUSTER_FORMAT))
+    {
+      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_A_REPORT,
+                   _ ("%s: not an Overflow Inspector report (format “%s”)"), source_name,
+                   top->format);
+      return FALSE;
+    }
+  if (top->format)
+    {
+      if (!top->has_roots)
+        {
+          g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_BAD_REPORT,
+                       _ ("%s: a cluster report without a \"roots\" array"), source_name);
+          return FALSE;
+        }
+      for (guint i = 0; i < top->roots->len; i++)
+        {
+          g_autofree char *where = g_strdup_printf ("roots[%u]: ", i);
+          Root *r =
+              root_from_scan (g_ptr_array_index (top->roots, i), bytes, source_name, where, error);
+          if (!r)
+            return FALSE;
+          g_ptr_array_add (found, r);
+        }
+    }
+  else
+    {
+      Root *r = root_from_scan (top, bytes, source_name, "", error);
       if (!r)
         return FALSE;
       g_ptr_array_add (found, r);
@@ -1254,7 +2092,9 @@ ovi_cluster_build_ranks_json (OviCluster *self)
  *
  * Returns: (transfer full): the cluster report: `{"format":
  *   "overflow-inspector-cluster", "roots": [each root's report unchanged],
- *   "ranks": [...], "first_rank": {...} | null}`
+ *   "ranks": [...], "first_rank": {...} | null}`. Roots read from report
+ *   files are parsed again here: to write the report, use
+ *   ovi_cluster_write_json().
  */
 JsonNode *
 ovi_cluster_build_json (OviCluster *self)
@@ -1269,8 +2109,23 @@ ovi_cluster_build_json (OviCluster *self)
   for (guint i = 0; i < self->roots->len; i++)
     {
       Root *r = g_ptr_array_index (self->roots, i);
-      /* A copy of the node shares the report's object: nothing is copied. */
-      json_array_add_element (roots, json_node_copy (r->report));
+      g_autoptr (JsonParser) parser = NULL;
+      gsize length;
+      const char *text;
+
+      if (r->report)
+        {
+          /* A copy of the node shares the report's object: nothing is copied. */
+          json_array_add_element (roots, json_node_copy (r->report));
+          continue;
+        }
+      /* Read from a file, checked already. */
+      parser = json_parser_new_immutable ();
+      text = g_bytes_get_data (r->text, &length);
+      if (json_parser_load_from_data (parser, text, length, NULL))
+        json_array_add_element (roots, json_node_ref (json_parser_get_root (parser)));
+      else
+        g_assert_not_reached ();
     }
   json_object_set_array_member (o, "roots", roots);
   json_object_set_member (o, "ranks", ovi_cluster_build_ranks_json (self));
@@ -1280,6 +2135,86 @@ ovi_cluster_build_json (OviCluster *self)
     json_object_set_null_member (o, "first_rank");
   json_node_take_object (node, o);
   return node;
+}
+
+static gboolean
+write_text (GOutputStream *out, const char *text, GCancellable *cancellable, GError **error)
+{
+  return g_output_stream_write_all (out, text, strlen (text), NULL, cancellable, error);
+}
+
+static gboolean
+write_node (GOutputStream *out, JsonNode *node, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  json_generator_set_root (gen, node);
+  json_generator_to_gstring (gen, s);
+  return g_output_stream_write_all (out, s->str, s->len, NULL, cancellable, error);
+}
+
+/**
+ * ovi_cluster_write_json:
+ * @out: where to write
+ *
+ * Writes the cluster report of ovi_cluster_build_json(), with the roots
+ * read from report files copied as their files have them (so that a merge
+ * of hundreds of megabytes of reports neither parses them into trees nor
+ * generates them again).
+ *
+ * Returns: %TRUE when written
+ */
+gboolean
+ovi_cluster_write_json (OviCluster *self,
+                        GOutputStream *out,
+                        GCancellable *cancellable,
+                        GError **error)
+{
+  g_autoptr (JsonNode) ranks = NULL;
+
+  g_return_val_if_fail (OVI_IS_CLUSTER (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
+
+  if (!write_text (out, "{\n  \"format\" : \"" OVI_CLUSTER_FORMAT "\",\n  \"roots\" : [\n",
+                   cancellable, error))
+    return FALSE;
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      Root *r = g_ptr_array_index (self->roots, i);
+      gboolean ok;
+
+      if (r->text)
+        {
+          gsize length;
+          const char *text = g_bytes_get_data (r->text, &length);
+          ok = g_output_stream_write_all (out, text, length, NULL, cancellable, error);
+        }
+      else
+        {
+          g_autofree char *text = ovi_report_json_to_data (r->report);
+          g_strchomp (text);
+          ok = write_text (out, text, cancellable, error);
+        }
+      if (!ok || !write_text (out, i + 1 < self->roots->len ? ",\n" : "\n", cancellable, error))
+        return FALSE;
+    }
+  ranks = ovi_cluster_build_ranks_json (self);
+  if (!write_text (out, "  ],\n  \"ranks\" : ", cancellable, error) ||
+      !write_node (out, ranks, cancellable, error) ||
+      !write_text (out, ",\n  \"first_rank\" : ", cancellable, error))
+    return FALSE;
+  if (self->earliest)
+    {
+      g_autoptr (JsonNode) first = ovi_cluster_build_rank_json (self->earliest);
+      if (!write_node (out, first, cancellable, error))
+        return FALSE;
+    }
+  else if (!write_text (out, "null", cancellable, error))
+    return FALSE;
+  return write_text (out, "\n}\n", cancellable, error);
 }
 
 static const char *
@@ -1366,6 +2301,7 @@ typedef struct
   GPtrArray *files; /* GFile */
   GPtrArray *found; /* per file: GPtrArray of Root (empty on error) */
   char **errors;    /* per file: message or NULL */
+  gint next;        /* the next file to claim */
   GCancellable *cancellable;
 } Load;
 
@@ -1398,28 +2334,15 @@ load_new (GFile *const *files, guint n_files, GCancellable *cancellable)
   return load;
 }
 
-/* json-glib's messages start with the file's name, which ours give
- * first already. */
-static const char *
-strip_name (const char *message, const char *path)
-{
-  if (g_str_has_prefix (message, path) && message[strlen (path)] == ':')
-    {
-      message += strlen (path) + 1;
-      while (*message == ' ')
-        message++;
-    }
-  return message;
-}
-
-/* Parses one report file into its roots (on any thread). */
+/* Reads one report file into its roots (on any thread). */
 static gboolean
 read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local_error = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
   g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GMappedFile) mapped = NULL;
+  g_autoptr (GBytes) bytes = NULL;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
@@ -1435,18 +2358,20 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
                    _ ("%s: a folder, not a report file (“report” reads folders)"), name);
       return FALSE;
     }
-  /* Mapped, not copied: reports of many machines add up. */
-  if (!json_parser_load_from_mapped_file (parser, path, &local_error))
+  /* Mapped, not copied: the roots keep their text from the map. */
+  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
     {
-      if (local_error->domain == JSON_PARSER_ERROR)
-        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_NOT_JSON, _ ("%s: not JSON: %s"),
-                     name, strip_name (local_error->message, path));
-      else
-        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
-                     strip_name (local_error->message, path));
+      int code = local_error->domain == G_FILE_ERROR ? local_error->code : G_FILE_ERROR_FAILED;
+      /* Translators: a file name, then why it cannot be read */
+      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, _ ("%s: cannot read it: %s"),
+                   name,
+                   g_strerror (code == G_FILE_ERROR_NOENT   ? ENOENT
+                               : code == G_FILE_ERROR_ACCES ? EACCES
+                                                            : EIO));
       return FALSE;
     }
-  return read_report (json_parser_get_root (parser), name, roots, error);
+  bytes = g_mapped_file_get_bytes (mapped);
+  return read_report_text (bytes, name, roots, error);
 }
 
 static void
@@ -1458,6 +2383,34 @@ load_one (guint index, gpointer user_data)
   if (!read_report_file (g_ptr_array_index (load->files, index),
                          g_ptr_array_index (load->found, index), load->cancellable, &error))
     load->errors[index] = g_strdup (error->message);
+}
+
+static gpointer
+load_claiming (gpointer data)
+{
+  Load *load = data;
+  guint i;
+
+  while ((i = (guint) g_atomic_int_add (&load->next, 1)) < load->files->len)
+    if (!g_cancellable_is_cancelled (load->cancellable))
+      load_one (i, load);
+  return NULL;
+}
+
+/* The caller's own threads, at its priority: core's pool runs below the
+ * window's thread, and on a busy machine (a login node) its threads can
+ * wait seconds for a turn, which a command-line merge should not. */
+static void
+load_in_threads (Load *load)
+{
+  guint n = MIN (load->files->len, ovi_worker_get_max_threads ());
+  g_autoptr (GPtrArray) threads = g_ptr_array_new ();
+
+  for (guint i = 1; i < n; i++)
+    g_ptr_array_add (threads, g_thread_new ("ovi-merge", load_claiming, load));
+  load_claiming (load);
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
 }
 
 /* Adds what @load read, in the order of its files; FALSE with every
@@ -1518,7 +2471,7 @@ ovi_cluster_add_report_files (
   g_return_val_if_fail (files != NULL || n_files == 0, FALSE);
 
   load = load_new (files, n_files, cancellable);
-  ovi_parallel_for (n_files, load_one, load, cancellable);
+  load_in_threads (load);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     ok = FALSE;
   else

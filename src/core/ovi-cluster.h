@@ -84,6 +84,10 @@ guint ovi_cluster_get_n_roots (OviCluster *self);
 GListModel *ovi_cluster_get_ranks (OviCluster *self);
 OviRank *ovi_cluster_get_earliest (OviCluster *self);
 JsonNode *ovi_cluster_build_json (OviCluster *self);
+gboolean ovi_cluster_write_json (OviCluster *self,
+                                 GOutputStream *out,
+                                 GCancellable *cancellable,
+                                 GError **error);
 JsonNode *ovi_cluster_build_ranks_json (OviCluster *self);
 JsonNode *ovi_cluster_build_rank_json (OviRank *rank);
 char *ovi_cluster_to_text (OviCluster *self);

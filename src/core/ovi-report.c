@@ -30,7 +30,7 @@ add_double_or_null (JsonBuilder *b, const char *key, double v, gboolean valid)
 }
 
 /* json-glib holds integers as gint64; values above that (u64 ids and
- * status words can be) go in as marked strings that ovi_report_to_json()
+ * status words can be) go in as marked strings (ovi-cluster.c reads them) that ovi_report_to_json()
  * turns back into plain numbers. */
 #define U64_MARK "\001u64:"
 
@@ -526,8 +526,15 @@ add_ranks (JsonNode *report)
   g_autoptr (GError) error = NULL;
   JsonObject *o = json_node_get_object (report);
 
+  /* Every record built here has what a rank needs; were one not to, the
+   * report would still be written, without ranks. */
   if (!ovi_cluster_add_report (cluster, report, "report", &error))
-    g_error ("a report the cluster cannot read: %s", error->message);
+    {
+      g_warning ("no ranks in the report: %s", error->message);
+      json_object_set_array_member (o, "ranks", json_array_new ());
+      json_object_set_null_member (o, "first_rank");
+      return;
+    }
   json_object_set_member (o, "ranks", ovi_cluster_build_ranks_json (cluster));
   if (ovi_cluster_get_earliest (cluster))
     json_object_set_member (o, "first_rank",

@@ -442,6 +442,125 @@ test_no_overflow (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ovi_rank_get_n_records (rank_at (cluster, 2)), ==, 1);
 }
 
+static char *
+write_text (Fixture *f, const char *name, const char *text)
+{
+  char *path = g_build_filename (f->dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+/* Report files are read by core's own JSON reader (json-glib's tree of
+ * hundreds of megabytes is too slow): it refuses what RFC 8259 refuses
+ * (as Python's json module does; json-glib lets some of it pass), decodes
+ * escapes, and keeps each root's text as it is. */
+static void
+test_text_reader (Fixture *f, gconstpointer data)
+{
+  static const char *const broken[] = {
+    "",
+    "{\"root\": \"/x\", \"records\": [1,]}",
+    "{\"root\": \"/x\", \"records\": []",
+    "{\"root\": \"/x\", \"records\": []} {}",
+    "{\"a\": tru}",
+    "{\"a\" 1}",
+    "{\"a\": \"\\x\"}",
+    "{\"a\": \"\001\"}",
+    "{\"a\": \"\xff\xfe\"}",
+    "{\"a\": 1.}",
+    "{\"a\": -}",
+    "[1 2]",
+  };
+  const char *valid =
+      "{\"root\": \"/d\\u00e9p\\\"t\", \"host\": \"h\\u00f8st\", \"x\": [1.5e3, -2, true, false, "
+      "null, {}, [], \"\\ud83d\\ude00\"],\n \"records\": [{\"iteration\": \"a/5\", \"timestamp\": "
+      "7, "
+      "\"device\": \"\\u0033\", \"flags\": [\"0x10\", \"0x100\"], \"unit\": \"AI Core\", "
+      "\"status_hex\": \"0x110\", \"op\": {\"op_type\": \"Hcom\\u0041llReduce\", \"op_name\": "
+      "\"a\\/r\"}}]}";
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = write_text (f, "valid.json", valid);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonNode) built = NULL, written = NULL;
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  OviRank *rank;
+
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("broken-%u.json", i);
+      g_autofree char *bad = write_text (f, name, broken[i]);
+      g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
+      g_autofree char *prefix = g_strconcat (bad, ": not JSON: line 1, column ", NULL);
+
+      g_test_message ("%s", broken[i]);
+      g_assert_false (ovi_cluster_add_report_files (cluster, &bad_file, 1, NULL, &error));
+      g_assert_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_BAD_REPORT);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, prefix));
+      g_clear_error (&error);
+    }
+  g_assert_cmpuint (ovi_cluster_get_n_roots (cluster), ==, 0);
+
+  g_assert_true (ovi_cluster_add_report_files (cluster, &file, 1, NULL, &error));
+  g_assert_no_error (error);
+  rank = ovi_cluster_get_earliest (cluster);
+  g_assert_cmpstr (ovi_rank_get_root (rank), ==, "/d\u00e9p\"t");
+  g_assert_cmpstr (ovi_rank_get_host (rank), ==, "h\u00f8st");
+  g_assert_cmpstr (ovi_rank_get_device (rank), ==, "3");
+  g_assert_cmpstr (ovi_rank_get_op_type (rank), ==, "HcomAllReduce");
+  g_assert_cmpstr (ovi_rank_get_op_name (rank), ==, "a/r");
+  g_assert_true (ovi_rank_get_collective (rank));
+  g_assert_cmpstr (ovi_rank_get_status_summary (rank), ==, "0x110 FP16+INT");
+  g_assert_cmpuint (ovi_rank_get_timestamp (rank), ==, 7);
+
+  /* The root as written and as a tree: the file's, unchanged. */
+  g_assert_true (json_parser_load_from_data (parser, valid, -1, NULL));
+  built = ovi_cluster_build_json (cluster);
+  g_assert_true (
+      json_node_equal (json_array_get_element (
+                           json_object_get_array_member (json_node_get_object (built), "roots"), 0),
+                       json_parser_get_root (parser)));
+  g_assert_true (ovi_cluster_write_json (cluster, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  {
+    g_autoptr (JsonParser) p2 = json_parser_new ();
+    g_assert_true (json_parser_load_from_data (
+        p2, g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+        g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)), &error));
+    g_assert_no_error (error);
+    g_assert_true (json_node_equal (json_parser_get_root (p2), built));
+  }
+}
+
+/* Timestamps are u64: a report being built marks values above 2^63 - 1
+ * (ovi-report.c), a report file has them as plain numbers. */
+static void
+test_u64_timestamp (Fixture *f, gconstpointer data)
+{
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autoptr (JsonNode) node =
+      parse ("{\"root\": \"/r\", \"records\": [{\"iteration\": \"t/0/m/1/4\", \"device\": \"0\","
+             " \"timestamp\": \"\\u0001u64:18446744073709551615\"}]}");
+  g_autofree char *path = write_text (
+      f, "u64.json",
+      "{\"root\": \"/s\", \"records\": [{\"iteration\": \"t/0/m/1/4\", \"device\": \"0\","
+      " \"timestamp\": 18446744073709551614}]}");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (ovi_cluster_add_report (cluster, node, "built", &error));
+  g_assert_no_error (error);
+  g_assert_true (ovi_cluster_add_report_files (cluster, &file, 1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ovi_rank_get_timestamp (rank_at (cluster, 0)), ==,
+                    G_GUINT64_CONSTANT (18446744073709551614));
+  g_assert_cmpuint (ovi_rank_get_timestamp (rank_at (cluster, 1)), ==, G_MAXUINT64);
+}
+
 static void
 test_collective_types (void)
 {
@@ -469,6 +588,8 @@ main (int argc, char **argv)
   ADD ("/core/cluster/rejects", test_rejects);
   ADD ("/core/cluster/load-async", test_load_async);
   ADD ("/core/cluster/no-overflow", test_no_overflow);
+  ADD ("/core/cluster/text-reader", test_text_reader);
+  ADD ("/core/cluster/u64-timestamp", test_u64_timestamp);
 #undef ADD
   g_test_add_func ("/core/cluster/collective-types", test_collective_types);
   return g_test_run ();
