@@ -20,6 +20,8 @@ struct _OviTimelinePage
   GtkLabel *span_label;
   GtkColumnView *rank_view;
   GtkSingleSelection *rank_selection;
+  GtkSliceListModel *rank_slice;
+  GListStore *rank_copy; /* the cluster's ranks, as the table is given them */
   GtkWidget *details;
   GtkLabel *details_title;
   GtkLabel *details_text;
@@ -32,6 +34,7 @@ struct _OviTimelinePage
   guint64 data_last;
   guint64 span_first; /* the iterations the strips show */
   guint64 span_last;
+  guint grow_id; /* tick callback giving the table more rows */
 };
 
 enum
@@ -496,6 +499,52 @@ add_reports_action (GtkWidget *widget, const char *action_name, GVariant *parame
                                  reports_chosen, g_object_ref (widget));
 }
 
+/* --- feeding the table ----------------------------------------------------- */
+
+/* GTK 4.8 builds the widgets of a list's first 200 rows as soon as they
+ * exist, some 6 ms a row for this table: a thousand devices arriving at
+ * once would hold the main loop for over a second. The table is given a
+ * copy of the cluster's ranks through a slice that grows a few rows a
+ * frame (to all of them once it has 200) whenever many arrive at once. */
+#define ROWS_PER_FRAME 4
+#define ROWS_BUILT 200
+
+static gboolean
+grow_rows (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  OviTimelinePage *self = OVI_TIMELINE_PAGE (widget);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rank_copy));
+  guint size = gtk_slice_list_model_get_size (self->rank_slice);
+
+  if (size >= n || size >= ROWS_BUILT)
+    {
+      gtk_slice_list_model_set_size (self->rank_slice, G_MAXUINT);
+      self->grow_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  gtk_slice_list_model_set_size (self->rank_slice, size + ROWS_PER_FRAME);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+ranks_changed (OviTimelinePage *self, guint position, guint removed, guint added, GListModel *ranks)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->rank_copy == NULL)
+    return;
+  for (guint i = position; i < position + added; i++)
+    g_ptr_array_add (items, g_list_model_get_item (ranks, i));
+  /* Rows built already are bound again, which is cheap; only new ones wait. */
+  if (added > ROWS_PER_FRAME && self->grow_id == 0 && self->rank_slice != NULL)
+    {
+      gtk_slice_list_model_set_size (self->rank_slice,
+                                     MIN (position + removed, ROWS_BUILT) + ROWS_PER_FRAME);
+      self->grow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_rows, NULL, NULL);
+    }
+  g_list_store_splice (self->rank_copy, position, removed, items->pdata, items->len);
+}
+
 /* --- the session ---------------------------------------------------------- */
 
 static void
@@ -546,9 +595,18 @@ ovi_timeline_page_session_changed (OviPage *page, OviSession *old_session)
     g_signal_handlers_disconnect_by_data (
         ovi_cluster_get_ranks (ovi_session_get_cluster (old_session)), self);
   if (session != NULL)
-    g_signal_connect_object (ovi_cluster_get_ranks (ovi_session_get_cluster (session)),
-                             "items-changed", G_CALLBACK (cluster_changed), self,
-                             G_CONNECT_SWAPPED);
+    {
+      GListModel *ranks = ovi_cluster_get_ranks (ovi_session_get_cluster (session));
+
+      g_signal_connect_object (ranks, "items-changed", G_CALLBACK (ranks_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (ranks, "items-changed", G_CALLBACK (cluster_changed), self,
+                               G_CONNECT_SWAPPED);
+      ranks_changed (self, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rank_copy)),
+                     g_list_model_get_n_items (ranks), ranks);
+    }
+  else if (self->rank_copy != NULL)
+    g_list_store_remove_all (self->rank_copy);
   cluster_changed (self);
 }
 
@@ -593,7 +651,14 @@ ovi_timeline_page_unmap (GtkWidget *widget)
 static void
 ovi_timeline_page_dispose (GObject *object)
 {
+  OviTimelinePage *self = OVI_TIMELINE_PAGE (object);
+
+  if (self->grow_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->grow_id);
+  self->grow_id = 0;
   gtk_widget_dispose_template (GTK_WIDGET (object), OVI_TYPE_TIMELINE_PAGE);
+  self->rank_slice = NULL;
+  g_clear_object (&self->rank_copy);
   G_OBJECT_CLASS (ovi_timeline_page_parent_class)->dispose (object);
 }
 
@@ -626,6 +691,7 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, details_text);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, details_title);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_selection);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_slice);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_view);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_box);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_text);
@@ -667,6 +733,9 @@ static void
 ovi_timeline_page_init (OviTimelinePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->rank_copy = g_list_store_new (OVI_TYPE_RANK);
+  gtk_slice_list_model_set_model (self->rank_slice, G_LIST_MODEL (self->rank_copy));
+  gtk_slice_list_model_set_size (self->rank_slice, G_MAXUINT);
   gtk_widget_set_visible (self->details, FALSE);
   set_span (self, 0, 0);
 }
