@@ -26,7 +26,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--quick", action="store_true")
 parser.add_argument("--runs", type=int, default=5)
 parser.add_argument("--build", default=os.path.join(top, "_build-bench"))
-CASES = ("index", "stats", "txt", "npy", "convert", "merge", "window", "live")
+CASES = ("index", "stats", "txt", "npy", "convert", "merge", "timeline", "window", "live")
 parser.add_argument("--only", choices=CASES, action="append",
                     help="run only this case (may be repeated); default: all")
 args = parser.parse_args()
@@ -76,6 +76,40 @@ def peak_rss_kib(cmd):
 
 rows = []
 failures = []
+
+
+def timeline_case(merged, n_devices):
+    """9. The merged cluster report opened in the window: the seconds until
+    the Timeline page has painted its rows, the longest main-loop turn, the
+    peak memory (ovi-bench-ui --reports)."""
+    ui = os.path.join(args.build, "benchmarks", "ovi-bench-ui")
+    if args.quick or not os.path.exists(ui) or not shutil.which("xvfb-run"):
+        return
+    results = []
+    for _ in range(runs):
+        runtime = tempfile.mkdtemp(prefix="ovi-bench-xdg-")
+        out = subprocess.run(
+            ["dbus-run-session", "--", "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24",
+             "env", "GSETTINGS_BACKEND=memory", "GSETTINGS_SCHEMA_DIR=" + os.path.join(args.build, "data"),
+             "GSK_RENDERER=cairo", "GTK_A11Y=none", "XDG_RUNTIME_DIR=" + runtime, ui, "--reports", merged],
+            capture_output=True, text=True)
+        shutil.rmtree(runtime, ignore_errors=True)
+        line = [l for l in out.stdout.splitlines() if l.startswith("{")]
+        if not line:
+            failures.append("timeline: " + out.stderr[-500:])
+            return
+        results.append(json.loads(line[-1]))
+    if any(r["ranks"] != n_devices for r in results):
+        failures.append("timeline: %s ranks shown, not %d" % ([r["ranks"] for r in results], n_devices))
+    shown = sorted(r["shown_s"] for r in results)
+    worst = sorted(r["worst_ms"] for r in results)
+    rss = max(r["peak_rss_mib"] for r in results)
+    rows.append(("timeline: merged report opened, rows shown", statistics.median(shown), 2.0,
+                 2.0 / statistics.median(shown), "<= 2 s",
+                 f"{n_devices} devices; runs {shown[0]:.2f}-{shown[-1]:.2f} s; peak RSS {rss:.0f} MiB"))
+    rows.append(("timeline: longest main-loop turn", statistics.median(worst) / 1000, 0.050,
+                 0.050 / (statistics.median(worst) / 1000), "<= 50 ms",
+                 f"runs {worst[0]:.0f}-{worst[-1]:.0f} ms"))
 
 
 def row(case, ours, theirs, target, note=""):
@@ -218,7 +252,7 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
         row(f"convert {n_files} small op dump files to .npy", statistics.median(ours_t),
             statistics.median(theirs_t), ">= 15x", f"{len(produced)} files, byte-identical")
 
-    if want("merge"):
+    if want("merge") or want("timeline"):
         # 8. merge of the reports of a cluster: 1 024 devices x 100
         # iterations of records as 128 report files of 8 devices each
         # (what `report --json` writes on each machine), into one cluster
@@ -258,6 +292,8 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
             f"reference: json.load + json.dump, no ranks")
         if not args.quick and ours > 2.0:
             failures.append(f"merge: {ours:.2f} s > 2 s")
+        if want("timeline"):
+            timeline_case(merged, n_reports * devices)
         example = os.path.join(top, "data", "example-dump")
         small = median_of(["sh", "-c", f"'{cli}' report --json '{example}' > /dev/null || [ $? -eq 1 ]"])
         rows.append(("  same machine: report --json of the example folder", small, ours, ours / small,
