@@ -292,6 +292,13 @@ def in_private_session(argv, timeout=120):
     runtime = tempfile.mkdtemp(prefix="ovi-e2e-run-")
     os.chmod(runtime, 0o700)
     env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+    # The accessibility registry is started by the session bus with the
+    # bus's environment: it must open the X server the inspector runs on,
+    # not whichever one DISPLAY named outside (under xvfb-run, another
+    # one; when that one is busy or gone, "Cannot open default display"
+    # and the inspector never reaches the bus).
+    if "--display" in argv:
+        env["DISPLAY"] = argv[argv.index("--display") + 1]
     try:
         return subprocess.run(["dbus-run-session", "--"] + argv, capture_output=True, text=True,
                               timeout=timeout, env=env)
