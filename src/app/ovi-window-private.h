@@ -53,6 +53,8 @@ struct _OviWindow
   GtkPaned *sidebar_paned;
   OviStartPage *start_page;
   GtkStack *title_stack;
+  AdwViewSwitcherBar *switcher_bar;
+  AdwViewSwitcherTitle *switcher_title;
   GMenu *recent_menu;
   AdwToastOverlay *toast_overlay;
   AdwViewStack *view_stack;

@@ -108,6 +108,20 @@ busy_changed (OviWindow *self)
   _ovi_window_update_actions (self);
 }
 
+/* Narrow windows switch pages from a bar at the bottom, as GNOME apps do:
+ * shown when the header's switcher gives way to the title, and only when a
+ * folder's pages are there to switch. */
+static void
+update_switcher_bar (OviWindow *self)
+{
+  gboolean pages =
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->title_stack), "switcher") == 0;
+
+  adw_view_switcher_bar_set_reveal (
+      self->switcher_bar,
+      pages && adw_view_switcher_title_get_title_visible (self->switcher_title));
+}
+
 static void
 folder_changed (OviWindow *self)
 {
@@ -120,6 +134,7 @@ folder_changed (OviWindow *self)
 
       gtk_window_set_title (GTK_WINDOW (self), name);
       adw_window_title_set_subtitle (self->window_title, path);
+      adw_view_switcher_title_set_subtitle (self->switcher_title, path);
       gtk_stack_set_visible_child_name (self->title_stack, "switcher");
       gtk_stack_set_visible_child_name (self->main_stack, "folder");
       gtk_progress_bar_set_fraction (self->progress_bar, 0);
@@ -138,6 +153,7 @@ cluster_changed (OviWindow *self)
     return;
   gtk_window_set_title (GTK_WINDOW (self), _ ("Reports"));
   adw_window_title_set_subtitle (self->window_title, "");
+  adw_view_switcher_title_set_subtitle (self->switcher_title, "");
   gtk_stack_set_visible_child_name (self->title_stack, "switcher");
   gtk_stack_set_visible_child_name (self->main_stack, "folder");
   ovi_window_show_page (self, "timeline");
@@ -411,6 +427,9 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, start_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, title_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, switcher_bar);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, switcher_title);
+  gtk_widget_class_bind_template_callback (widget_class, update_switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, view_stack);
@@ -449,6 +468,8 @@ ovi_window_init (OviWindow *self)
 
   gtk_stack_set_visible_child_name (self->main_stack, "start");
   gtk_stack_set_visible_child_name (self->title_stack, "title");
+  g_signal_connect_object (self->title_stack, "notify::visible-child-name",
+                           G_CALLBACK (update_switcher_bar), self, G_CONNECT_SWAPPED);
   ovi_a11y_fix_names (GTK_WIDGET (self));
   /* The split button's two halves, an icon and an arrow. */
   ovi_a11y_name_split_button (GTK_WIDGET (self->open_button), _ ("Open Folder"),

@@ -3301,6 +3301,52 @@ test_timeline (void)
   ovi_fixture_remove_tree (dir);
 }
 
+/* Readable at any size: the window goes down to 800 px wide with a folder
+ * open; there the page switcher moves from the header bar to the bottom. */
+static void
+test_narrow_window (Fixture *f, gconstpointer data)
+{
+  OviWindow *window = f->window;
+  GtkWidget *bar = GTK_WIDGET (window->switcher_bar);
+  const char *pages[] = { "overflows", "operators", "compare", "timeline", "problems" };
+  g_autoptr (OviOverflowRecord) first = NULL;
+  int min_width = 0;
+
+  /* On every page, with the first overflow selected. */
+  first = g_list_model_get_item (ovi_dump_folder_get_records (ovi_window_get_folder (window)), 0);
+  ovi_session_set_selected_record (window->session, first);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      ovi_window_show_page (window, pages[i]);
+      settle (100);
+      gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL,
+                          NULL, NULL);
+      g_test_message ("minimum window width on %s: %d px", pages[i], min_width);
+      g_assert_cmpint (min_width, <=, 800);
+    }
+  ovi_window_show_page (window, "overflows");
+  settle (100);
+
+  /* Wide: the switcher is in the header bar, the bottom bar is hidden. */
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->switcher_title)));
+  g_assert_false (adw_view_switcher_bar_get_reveal (window->switcher_bar));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  settle (300);
+  /* Not pushed wider by what it holds (the default size counts the frame). */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 760);
+  /* Narrow: the header shows the title, the pages are switched at the bottom. */
+  WAIT_UNTIL (adw_view_switcher_bar_get_reveal (window->switcher_bar));
+  settle (300);
+  g_assert_true (gtk_widget_get_mapped (bar));
+  g_assert_cmpint (gtk_widget_get_width (bar), ==, gtk_widget_get_width (GTK_WIDGET (window)));
+
+  /* Back to wide: the bottom bar goes away again. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);
+  WAIT_UNTIL (!adw_view_switcher_bar_get_reveal (window->switcher_bar));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -3393,6 +3439,7 @@ main (int argc, char *argv[])
   ADD ("/app/window/export-selection-tensors", test_export_selection_tensors);
   g_test_add_func ("/app/start-page-icon", test_start_page_icon);
   g_test_add_func ("/app/timeline", test_timeline);
+  ADD ("/app/window/narrow-window", test_narrow_window);
 #undef ADD
 
   ret = g_test_run ();
