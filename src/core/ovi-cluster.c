@@ -1620,7 +1620,12 @@ read_report_text (GBytes *bytes, const char *source_name, GPtrArray *roots, GErr
   g_autoptr (ScannedRoot) top = g_new0 (ScannedRoot, 1);
   gsize length;
   const char *data = g_bytes_get_data (bytes, &length);
-  Scan s = { data, data, data + length, NULL, NULL };
+  Scan s;
+
+  /* An empty file has no data at all: no pointer to offset. */
+  if (data == NULL)
+    data = "";
+  s = (Scan){ data, data, data + length, NULL, NULL };
 
   /* A byte order mark is not JSON, but some editors write one. */
   if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
