@@ -44,6 +44,8 @@ struct _OviDumpFile
   char *name;
   char *relative_path;
   char *relative_dir;
+  guint root;        /* which of the folder's roots holds it */
+  guint root_prefix; /* bytes of the root's name and "/" before the path in it */
   OviFileName file_name;
   OviLayout layout;
   guint64 file_size;
@@ -973,6 +975,8 @@ ovi_dump_file_set_location_like (OviDumpFile *self, const char *relative_path, O
   self->relative_path = g_strdup (relative_path);
   g_clear_pointer (&self->relative_dir, g_ref_string_release);
   self->relative_dir = g_ref_string_acquire (sibling->relative_dir);
+  self->root = sibling->root;
+  self->root_prefix = sibling->root_prefix;
   g_clear_pointer (&self->time, g_ref_string_release);
   self->time = g_ref_string_acquire (sibling->time);
   g_clear_pointer (&self->device, g_ref_string_release);
@@ -1176,6 +1180,43 @@ const char *
 ovi_dump_file_get_relative_dir (OviDumpFile *self)
 {
   return self->relative_dir;
+}
+
+/**
+ * ovi_dump_file_set_root:
+ * @root: the index of the root, in a folder opened with several
+ * @prefix: bytes at the start of the relative path that name that root
+ *   (its name and a "/"), 0 when the folder has one root
+ */
+void
+ovi_dump_file_set_root (OviDumpFile *self, guint root, guint prefix)
+{
+  g_return_if_fail (prefix <= strlen (self->relative_path));
+  self->root = root;
+  self->root_prefix = prefix;
+}
+
+guint
+ovi_dump_file_get_root (OviDumpFile *self)
+{
+  return self->root;
+}
+
+/* The relative path below the file's own root, as a report of that root
+ * alone has it. */
+const char *
+ovi_dump_file_get_path_in_root (OviDumpFile *self)
+{
+  return self->relative_path + self->root_prefix;
+}
+
+const char *
+ovi_dump_file_get_dir_in_root (OviDumpFile *self)
+{
+  gsize n = strlen (self->relative_dir);
+
+  /* The root's own folder: its name without the "/". */
+  return self->root_prefix > n ? "" : self->relative_dir + self->root_prefix;
 }
 
 const OviFileName *

@@ -26,9 +26,14 @@ struct _OviDumpFolder
 {
   GObject parent_instance;
 
-  GFile *root;
+  GFile *root; /* the first root */
   char *root_path;
   char *root_real;
+  /* Opened with several roots (one folder per machine): each root's files
+   * are below its name, "node-a/20261202…/0/…"; NULL with one root. */
+  GPtrArray *roots; /* GFile */
+  GStrv root_names; /* unique among the roots */
+  GStrv root_paths;
   GListStore *files;
   GListStore *records;
   GListStore *problems;
@@ -142,8 +147,10 @@ typedef struct
   GCancellable *cancellable;
   GHashTable *visited; /* "dev:ino" of folders entered */
   BatchFunc emit;
-  GPtrArray *ops;  /* the op dump files listed, to summarize */
-  OviLevel *level; /* a pass over one followed folder, or NULL */
+  GPtrArray *ops;    /* the op dump files listed, to summarize */
+  OviLevel *level;   /* a pass over one followed folder, or NULL */
+  guint root;        /* the root being listed, in a folder of several */
+  guint root_prefix; /* strlen of "its name/" then, or 0 */
 } Scan;
 
 static void emit (Scan *scan, Batch *batch);
@@ -181,6 +188,9 @@ ovi_dump_folder_finalize (GObject *object)
   g_clear_object (&self->root);
   g_free (self->root_path);
   g_free (self->root_real);
+  g_clear_pointer (&self->roots, g_ptr_array_unref);
+  g_strfreev (self->root_names);
+  g_strfreev (self->root_paths);
   g_clear_object (&self->files);
   g_clear_pointer (&self->dir_files, g_hash_table_unref);
   g_clear_object (&self->records);
@@ -331,6 +341,85 @@ ovi_dump_folder_new (GFile *root)
     self->root_path = g_file_get_uri (root);
   self->root_real = realpath (self->root_path, NULL);
   return self;
+}
+
+/**
+ * ovi_dump_folder_new_for_roots:
+ * @roots: (array length=n_roots): folders to open together, one per machine
+ *   for example
+ *
+ * Files, records and problems of every root in one folder: a file's
+ * relative path starts with its root's name (ovi_dump_folder_get_root_name()),
+ * ovi_dump_file_get_root() says which root holds it, and records are in
+ * first-overflow order across the roots. One root is ovi_dump_folder_new().
+ */
+OviDumpFolder *
+ovi_dump_folder_new_for_roots (GFile *const *roots, guint n_roots)
+{
+  OviDumpFolder *self;
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) paths = g_strv_builder_new ();
+  g_autoptr (GHashTable) taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_return_val_if_fail (n_roots > 0, NULL);
+
+  self = ovi_dump_folder_new (roots[0]);
+  if (n_roots == 1)
+    return self;
+  self->roots = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n_roots; i++)
+    {
+      g_autofree char *path = g_file_get_path (roots[i]);
+      g_autofree char *base = g_file_get_basename (roots[i]);
+      char *name = g_strdup (base && *base && !g_str_equal (base, "/") ? base : "root");
+
+      /* Copies of each machine's folder are often named alike: "dump",
+       * "dump (2)". */
+      for (guint n = 2; g_hash_table_contains (taken, name); n++)
+        {
+          g_free (name);
+          name = g_strdup_printf ("%s (%u)", base, n);
+        }
+      g_hash_table_add (taken, name);
+      g_strv_builder_add (names, name);
+      g_strv_builder_add (paths, path ? path : g_file_peek_path (roots[i]));
+      g_ptr_array_add (self->roots, g_object_ref (roots[i]));
+    }
+  self->root_names = g_strv_builder_end (names);
+  self->root_paths = g_strv_builder_end (paths);
+  return self;
+}
+
+guint
+ovi_dump_folder_get_n_roots (OviDumpFolder *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (self), 0);
+  return self->roots ? self->roots->len : 1;
+}
+
+GFile *
+ovi_dump_folder_get_nth_root (OviDumpFolder *self, guint index)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (self), NULL);
+  g_return_val_if_fail (index < ovi_dump_folder_get_n_roots (self), NULL);
+  return self->roots ? g_ptr_array_index (self->roots, index) : self->root;
+}
+
+const char *
+ovi_dump_folder_get_nth_root_path (OviDumpFolder *self, guint index)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (self), NULL);
+  g_return_val_if_fail (index < ovi_dump_folder_get_n_roots (self), NULL);
+  return self->roots ? self->root_paths[index] : self->root_path;
+}
+
+/* The name a root's files are listed under; %NULL with one root. */
+const char *
+ovi_dump_folder_get_root_name (OviDumpFolder *self, guint index)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (self), NULL);
+  g_return_val_if_fail (index < ovi_dump_folder_get_n_roots (self), NULL);
+  return self->roots ? self->root_names[index] : NULL;
 }
 
 GFile *
@@ -487,6 +576,8 @@ collect (Scan *scan, Batch *batch, GArray *candidates, const char *relative_dir)
         ovi_dump_file_set_location (c->file, relative);
       else
         ovi_dump_file_set_location_like (c->file, relative, first);
+      if (!c->kept)
+        ovi_dump_file_set_root (c->file, scan->root, scan->root_prefix);
       if (first == NULL)
         first = c->file;
       g_ptr_array_add (batch->files, g_steal_pointer (&c->file));
@@ -1095,9 +1186,8 @@ scan_dir (Scan *scan, const char *path, const char *relative_dir, GError **error
 }
 
 static gboolean
-scan_root (Scan *scan, GError **error)
+scan_one_root (Scan *scan, const char *root, GError **error)
 {
-  const char *root = scan->self->root_path;
   struct stat st;
 
   if (stat (root, &st) != 0)
@@ -1109,8 +1199,16 @@ scan_root (Scan *scan, GError **error)
     }
   if (S_ISDIR (st.st_mode))
     {
+      const char *name = scan->self->roots ? scan->self->root_names[scan->root] : "";
+
       enter_once (scan, &st);
-      return scan_dir (scan, root, "", error);
+      return scan_dir (scan, root, name, error);
+    }
+  if (S_ISREG (st.st_mode) && scan->self->roots)
+    {
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+                   _ ("%s: a file, not a folder: folders opened together must be folders"), root);
+      return FALSE;
     }
   if (S_ISREG (st.st_mode))
     {
@@ -1161,6 +1259,24 @@ scan_root (Scan *scan, GError **error)
   return FALSE;
 }
 
+/* Every root in turn: a root that cannot be read stops the load, naming it. */
+static gboolean
+scan_root (Scan *scan, GError **error)
+{
+  OviDumpFolder *self = scan->self;
+
+  if (self->roots == NULL)
+    return scan_one_root (scan, self->root_path, error);
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      scan->root = i;
+      scan->root_prefix = strlen (self->root_names[i]) + 1;
+      if (!scan_one_root (scan, self->root_paths[i], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 compare_records (gconstpointer a, gconstpointer b, gpointer user_data)
 {
@@ -1191,8 +1307,9 @@ number_records (OviDumpFolder *self)
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (G_LIST_MODEL (self->records), i);
       gboolean ignored = is_ignored (self, ovi_overflow_record_get_op (r));
       OviDumpFile *file = ovi_overflow_record_get_file (r);
-      char *key = g_strjoin ("\n", ovi_dump_file_get_time (file), ovi_dump_file_get_device (file),
-                             ovi_dump_file_get_model (file), NULL);
+      char *key = g_strdup_printf ("%u\n%s\n%s\n%s", ovi_dump_file_get_root (file),
+                                   ovi_dump_file_get_time (file), ovi_dump_file_get_device (file),
+                                   ovi_dump_file_get_model (file));
 
       ovi_overflow_record_set_position (r, i);
       ovi_overflow_record_set_marks (r, ignored, !ignored && !first_seen);
@@ -1839,17 +1956,13 @@ ovi_dump_folder_get_loading (OviDumpFolder *self)
  * Returns: %TRUE when @path lies inside the opened folder (after resolving
  *   symlinks of its nearest existing ancestor): the inspector never writes there
  */
-gboolean
-ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
+/* @root_real: a root, symlinks resolved */
+static gboolean
+root_contains (const char *root_real, const char *real)
 {
-  g_autofree char *probe = g_canonicalize_filename (path, NULL);
-  g_autofree char *real = NULL;
-  g_autofree char *root = NULL;
+  g_autofree char *root = g_strdup (root_real);
   struct stat st;
 
-  if (self->root_real == NULL)
-    return FALSE;
-  root = g_strdup (self->root_real);
   if (stat (root, &st) == 0 && !S_ISDIR (st.st_mode))
     {
       /* A single opened file: its folder holds the dump. */
@@ -1857,6 +1970,16 @@ ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
       g_free (root);
       root = dir;
     }
+  return g_str_equal (real, root) ||
+         (g_str_has_prefix (real, root) && (real[strlen (root)] == '/' || g_str_equal (root, "/")));
+}
+
+gboolean
+ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
+{
+  g_autofree char *probe = g_canonicalize_filename (path, NULL);
+  g_autofree char *real = NULL;
+  guint n = ovi_dump_folder_get_n_roots (self);
 
   while ((real = realpath (probe, NULL)) == NULL)
     {
@@ -1869,8 +1992,16 @@ ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
       g_free (probe);
       probe = parent;
     }
-  return g_str_equal (real, root) ||
-         (g_str_has_prefix (real, root) && (real[strlen (root)] == '/' || g_str_equal (root, "/")));
+  for (guint i = 0; i < n; i++)
+    {
+      /* The first as it was when opened, should it have gone since. */
+      g_autofree char *root_real =
+          i == 0 ? g_strdup (self->root_real) : realpath (self->root_paths[i], NULL);
+
+      if (root_real && root_contains (root_real, real))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* Following a folder (ovi-folder-watch.c) ---------------------------------
@@ -2035,7 +2166,7 @@ level_emit (OviDumpFolder *scratch, Batch *batch)
 void
 ovi_dump_folder_scan_level (OviDumpFolder *self, OviLevel *level, GCancellable *cancellable)
 {
-  g_autoptr (OviDumpFolder) scratch = ovi_dump_folder_new (self->root);
+  g_autoptr (OviDumpFolder) scratch = NULL;
   g_autoptr (GHashTable) kept = g_hash_table_new (NULL, NULL);
   g_autofree char *path = *level->relative_dir
                               ? g_build_filename (self->root_path, level->relative_dir, NULL)
@@ -2044,6 +2175,10 @@ ovi_dump_folder_scan_level (OviDumpFolder *self, OviLevel *level, GCancellable *
   GHashTableIter iter;
   gpointer file;
 
+  /* Followed folders have one root: relative paths start below it. */
+  g_return_if_fail (self->roots == NULL);
+  scratch = ovi_dump_folder_new (self->root);
+  scan.self = scratch;
   g_object_set_data (G_OBJECT (scratch), "ovi-level", level);
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   level->now_us = g_get_real_time ();

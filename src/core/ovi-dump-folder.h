@@ -23,6 +23,11 @@ typedef struct
 G_DECLARE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, OVI, DUMP_FOLDER, GObject)
 
 OviDumpFolder *ovi_dump_folder_new (GFile *root);
+OviDumpFolder *ovi_dump_folder_new_for_roots (GFile *const *roots, guint n_roots);
+guint ovi_dump_folder_get_n_roots (OviDumpFolder *self);
+GFile *ovi_dump_folder_get_nth_root (OviDumpFolder *self, guint index);
+const char *ovi_dump_folder_get_nth_root_path (OviDumpFolder *self, guint index);
+const char *ovi_dump_folder_get_root_name (OviDumpFolder *self, guint index);
 GFile *ovi_dump_folder_get_root (OviDumpFolder *self);
 const char *ovi_dump_folder_get_root_path (OviDumpFolder *self);
 gboolean ovi_dump_folder_load (OviDumpFolder *self, GCancellable *cancellable, GError **error);

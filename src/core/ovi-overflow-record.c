@@ -988,25 +988,39 @@ ovi_overflow_record_set_previous (OviOverflowRecord *self, OviOverflowRecord *pr
     }
 }
 
+static int
+compare_levels (const char *a, const char *b)
+{
+  return ovi_natural_path_compare (a ? a : "", b ? b : "");
+}
+
 /**
  * ovi_overflow_record_compare:
  *
- * First overflow first: by folder (iterations numerically, level by level),
- * then by the overflow file's timestamp.
+ * First overflow first: by run (the time folder), then iteration, then the
+ * overflow file's timestamp, so that across devices, and across the roots
+ * of a folder opened with several, the earliest overflow of an iteration
+ * comes first; then by folder, name and unit so the order is total.
  */
 int
 ovi_overflow_record_compare (OviOverflowRecord *a, OviOverflowRecord *b)
 {
-  int c = ovi_natural_path_compare (ovi_dump_file_get_relative_dir (a->file),
-                                    ovi_dump_file_get_relative_dir (b->file));
+  int c = compare_levels (ovi_dump_file_get_time (a->file), ovi_dump_file_get_time (b->file));
   guint64 ta, tb;
 
+  if (c != 0)
+    return c;
+  c = compare_levels (ovi_dump_file_get_iteration (a->file), ovi_dump_file_get_iteration (b->file));
   if (c != 0)
     return c;
   ta = ovi_dump_file_get_timestamp (a->file);
   tb = ovi_dump_file_get_timestamp (b->file);
   if (ta != tb)
     return ta < tb ? -1 : 1;
+  c = ovi_natural_path_compare (ovi_dump_file_get_relative_dir (a->file),
+                                ovi_dump_file_get_relative_dir (b->file));
+  if (c != 0)
+    return c;
   c = g_strcmp0 (ovi_dump_file_get_name (a->file), ovi_dump_file_get_name (b->file));
   if (c != 0)
     return c;

@@ -842,9 +842,10 @@ test_example (void)
   }
 }
 
-/* Each record's gap is to the previous record of the same run, device and
- * model in first-overflow order: device 1's first overflow has none,
- * although device 0's come before it in the list. */
+/* Records are in first-overflow order across devices: iteration, then
+ * time. Each record's gap is to the previous record of the same run,
+ * device and model: device 1's first overflow has none, although device
+ * 0's comes before it in the list. */
 static void
 test_record_gaps (Fixture *f, gconstpointer data)
 {
@@ -859,8 +860,11 @@ test_record_gaps (Fixture *f, gconstpointer data)
     { "1", "1", 1500 },
     { "1", "2", 2500 },
   };
-  static const gboolean has_gap[] = { FALSE, TRUE, FALSE, TRUE };
-  static const gint64 gaps[] = { 0, 3000, 0, 1000 };
+  /* iteration 1 on devices 0 and 1, then iteration 2 on device 1 (2500)
+   * before device 0 (4000) */
+  static const guint order[] = { 0, 2, 3, 1 };
+  static const gboolean has_gap[] = { FALSE, FALSE, TRUE, TRUE };
+  static const gint64 gaps[] = { 0, 0, 1000, 3000 };
   g_autoptr (OviDumpFolder) folder = NULL;
   GListModel *records;
 
@@ -882,13 +886,95 @@ test_record_gaps (Fixture *f, gconstpointer data)
       gboolean has = FALSE;
 
       g_assert_cmpuint (ovi_dump_file_get_timestamp (ovi_overflow_record_get_file (r)), ==,
-                        overflows[i].timestamp);
+                        overflows[order[i]].timestamp);
+      g_assert_cmpstr (ovi_dump_file_get_device (ovi_overflow_record_get_file (r)), ==,
+                       overflows[order[i]].device);
+      g_assert_cmpint (ovi_overflow_record_get_is_first (r), ==, i == 0);
       g_assert_cmpint (ovi_overflow_record_get_gap (r, &gap), ==, has_gap[i]);
       g_assert_cmpint (gap, ==, gaps[i]);
       g_object_get (r, "has-gap", &has, "gap", &gap, NULL);
       g_assert_cmpint (has, ==, has_gap[i]);
       g_assert_cmpint (gap, ==, gaps[i]);
     }
+}
+
+/* Two machines' copies, both named "dump" and both with device 0: opened
+ * together they are two roots with their own names, the records are in
+ * first-overflow order across them, each record links its own root's
+ * operator, and the inspector knows both as the folder. */
+static void
+test_several_roots (Fixture *f, gconstpointer data)
+{
+  const char *machines[] = { "node-a", "node-b" };
+  GFile *roots[2];
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
+  GListModel *records;
+
+  for (guint m = 0; m < 2; m++)
+    {
+      g_autofree char *root = g_build_filename (f->dir, machines[m], "dump", NULL);
+      /* node-b overflows earlier in iteration 3 */
+      guint64 ts = m == 0 ? 5000 : 3000;
+      g_autofree char *iter = g_build_filename (root, "20200808163566", "0", "11", "3", NULL);
+
+      g_assert_no_errno (g_mkdir_with_parents (iter, 0755));
+      write_overflow (iter, 57, 7, ts, 272);
+      write_op (iter, "Add", machines[m], 57, 7, ts - 10);
+      roots[m] = g_file_new_for_path (root);
+    }
+  folder = ovi_dump_folder_new_for_roots (roots, 2);
+  g_assert_true (ovi_dump_folder_load (folder, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ovi_dump_folder_get_n_roots (folder), ==, 2);
+  g_assert_cmpstr (ovi_dump_folder_get_root_name (folder, 0), ==, "dump");
+  g_assert_cmpstr (ovi_dump_folder_get_root_name (folder, 1), ==, "dump (2)");
+  records = ovi_dump_folder_get_records (folder);
+  g_assert_cmpuint (n_items (records), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (r);
+      /* node-b's (root 1) first */
+      guint root = i == 0 ? 1 : 0;
+      g_autofree char *prefix =
+          g_strconcat (ovi_dump_folder_get_root_name (folder, root), "/", NULL);
+
+      g_assert_cmpuint (ovi_dump_file_get_root (file), ==, root);
+      g_assert_true (g_str_has_prefix (ovi_dump_file_get_relative_path (file), prefix));
+      g_assert_true (
+          g_str_has_prefix (ovi_dump_file_get_path_in_root (file), "20200808163566/0/11/3/"));
+      g_assert_cmpstr (ovi_dump_file_get_dir_in_root (file), ==, "20200808163566/0/11/3");
+      g_assert_cmpstr (ovi_dump_file_get_device (file), ==, "0");
+      g_assert_cmpint (ovi_overflow_record_get_is_first (r), ==, i == 0);
+      g_assert_nonnull (ovi_overflow_record_get_op (r));
+      g_assert_cmpstr (ovi_dump_file_get_op_name (ovi_overflow_record_get_op (r)), ==,
+                       machines[root]);
+      g_assert_true (ovi_dump_folder_contains_path (folder, ovi_dump_file_get_path (file)));
+    }
+  g_assert_false (ovi_dump_folder_contains_path (folder, f->dir));
+  g_object_unref (roots[0]);
+  g_object_unref (roots[1]);
+}
+
+/* A file among folders opened together is refused, naming it. */
+static void
+test_several_roots_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dir = g_build_filename (f->dir, "a", NULL);
+  g_autofree char *file = g_build_filename (f->dir, "b.bin", NULL);
+  g_autoptr (GFile) a = g_file_new_for_path (dir);
+  g_autoptr (GFile) b = g_file_new_for_path (file);
+  GFile *roots[] = { a, b };
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+  folder = ovi_dump_folder_new_for_roots (roots, 2);
+  g_assert_false (ovi_dump_folder_load (folder, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, file));
 }
 
 int
@@ -913,6 +999,8 @@ main (int argc, char **argv)
   ADD ("/core/folder/nano", test_nano_in_folder);
   ADD ("/core/folder/schema-fields-report", test_schema_fields_report);
   ADD ("/core/folder/record-gaps", test_record_gaps);
+  ADD ("/core/folder/several-roots", test_several_roots);
+  ADD ("/core/folder/several-roots-file", test_several_roots_file);
 #undef ADD
   g_test_add_func ("/core/folder/parse-mapping", test_parse_mapping);
   g_test_add_func ("/core/folder/example", test_example);
