@@ -107,22 +107,24 @@ ovi_application_is_report_file (GFile *file)
   return length > 5 && g_ascii_strcasecmp (name + length - 5, ".json") == 0;
 }
 
-/* Each folder gets its own window; a single dump file opens the folder that
- * holds it and selects the file once the scan has found it. Report files
- * (.json) join the first folder's timeline, or a window of their own. */
+/* Folders given together open together in one window, one root each
+ * (copies from several machines); each dump file gets a window of its own,
+ * showing the folder that holds it. Report files (.json) join the first
+ * window's timeline, or a window of their own. */
 static void
 ovi_application_open (GApplication *app, GFile **files, int n_files, const char *hint)
 {
-  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
+  g_autoptr (GPtrArray) together = g_ptr_array_new ();
   OviWindow *first = NULL;
 
   for (int i = 0; i < n_files; i++)
     {
       OviWindow *window;
 
-      if (ovi_application_is_report_file (files[i]))
+      if (ovi_application_is_report_file (files[i]) ||
+          g_file_query_file_type (files[i], G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
         {
-          g_ptr_array_add (reports, files[i]);
+          g_ptr_array_add (together, files[i]);
           continue;
         }
       window = new_window (OVI_APPLICATION (app));
@@ -130,11 +132,15 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
       if (first == NULL)
         first = window;
     }
-  if (reports->len == 0)
+  if (together->len == 0)
     return;
+  /* Folders get a window of their own; reports alone join the first. */
+  for (guint i = 0; i < together->len; i++)
+    if (!ovi_application_is_report_file (g_ptr_array_index (together, i)))
+      first = NULL;
   if (first == NULL)
     first = new_window (OVI_APPLICATION (app));
-  ovi_window_add_reports (first, (GFile *const *) reports->pdata, reports->len);
+  ovi_window_open_files (first, (GFile *const *) together->pdata, together->len);
 }
 
 static void

@@ -181,6 +181,15 @@ open_multiple_done (GObject *object, GAsyncResult *result, gpointer data)
 
   files_request_finish (data, files);
 }
+
+static void
+select_multiple_folders_done (GObject *object, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GListModel) files =
+      gtk_file_dialog_select_multiple_folders_finish (GTK_FILE_DIALOG (object), result, NULL);
+
+  files_request_finish (data, files);
+}
 #else
 static void
 open_multiple_response (GtkNativeDialog *dialog, int response, gpointer data)
@@ -193,6 +202,68 @@ open_multiple_response (GtkNativeDialog *dialog, int response, gpointer data)
   g_object_unref (dialog);
 }
 #endif
+
+/* Several files (@filter: NULL for folders) for @func. */
+static void
+choose_several (GtkWindow *parent,
+                const char *title,
+                const char *accept,
+                GtkFileFilter *filter,
+                OviFilesChosenFunc func,
+                gpointer user_data)
+{
+  FilesRequest *request = g_new0 (FilesRequest, 1);
+
+  request->func = func;
+  request->user_data = user_data;
+#if GTK_CHECK_VERSION(4, 10, 0)
+  {
+    g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
+
+    gtk_file_dialog_set_title (dialog, title);
+    gtk_file_dialog_set_accept_label (dialog, accept);
+    if (filter == NULL)
+      gtk_file_dialog_select_multiple_folders (dialog, parent, NULL, select_multiple_folders_done,
+                                               request);
+    else
+      {
+        gtk_file_dialog_set_default_filter (dialog, filter);
+        gtk_file_dialog_open_multiple (dialog, parent, NULL, open_multiple_done, request);
+      }
+  }
+#else
+  {
+    GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+        title, parent,
+        filter ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, accept,
+        _ ("_Cancel"));
+
+    gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+    gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
+    if (filter != NULL)
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+    g_signal_connect (dialog, "response", G_CALLBACK (open_multiple_response), request);
+    gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  }
+#endif
+}
+
+/**
+ * ovi_file_chooser_select_folders:
+ * @func: called with the chosen folders (a #GListModel of #GFile), or
+ *   %NULL when the user cancelled
+ *
+ * Lets the user pick one dump folder, or several to open together (one
+ * copied from each machine).
+ */
+void
+ovi_file_chooser_select_folders (GtkWindow *parent,
+                                 const char *title,
+                                 OviFilesChosenFunc func,
+                                 gpointer user_data)
+{
+  choose_several (parent, title, _ ("_Open"), NULL, func, user_data);
+}
 
 /**
  * ovi_file_chooser_open_reports:
@@ -207,32 +278,10 @@ ovi_file_chooser_open_reports (GtkWindow *parent,
                                OviFilesChosenFunc func,
                                gpointer user_data)
 {
-  FilesRequest *request = g_new0 (FilesRequest, 1);
   g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
 
-  request->func = func;
-  request->user_data = user_data;
   gtk_file_filter_set_name (filter, _ ("Reports (JSON)"));
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_filter_add_mime_type (filter, "application/json");
-#if GTK_CHECK_VERSION(4, 10, 0)
-  {
-    g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
-
-    gtk_file_dialog_set_title (dialog, title);
-    gtk_file_dialog_set_default_filter (dialog, filter);
-    gtk_file_dialog_open_multiple (dialog, parent, NULL, open_multiple_done, request);
-  }
-#else
-  {
-    GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
-        title, parent, GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Add"), _ ("_Cancel"));
-
-    gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-    gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-    g_signal_connect (dialog, "response", G_CALLBACK (open_multiple_response), request);
-    gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-  }
-#endif
+  choose_several (parent, title, _ ("_Add"), filter, func, user_data);
 }

@@ -31,6 +31,10 @@ void ovi_file_chooser_save (GtkWindow *parent,
 /* Called with the chosen files (GFile items), or NULL when the user cancelled. */
 typedef void (*OviFilesChosenFunc) (GListModel *files, gpointer user_data);
 
+void ovi_file_chooser_select_folders (GtkWindow *parent,
+                                      const char *title,
+                                      OviFilesChosenFunc func,
+                                      gpointer user_data);
 void ovi_file_chooser_open_reports (GtkWindow *parent,
                                     const char *title,
                                     OviFilesChosenFunc func,

@@ -24,7 +24,7 @@ struct _OviSession
   char *reselect_file;
   OviCluster *cluster;    /* the timeline: the folder's devices, and those of report
                            * files from other machines (kept over reloads) */
-  char *cluster_root;     /* the folder's root as the cluster has it */
+  GStrv cluster_roots;    /* the folder's roots as the cluster has them */
   gboolean cluster_shown; /* a page shows the cluster: keep it current */
   gboolean cluster_stale; /* the folder changed since its part was built */
   guint cluster_idle;
@@ -223,12 +223,36 @@ watch_records_arrived (OviSession *self, GPtrArray *records)
 static void
 start_following (OviSession *self)
 {
+  /* Folders opened together are copies, from machines whose runs are over. */
+  if (ovi_dump_folder_get_n_roots (self->folder) > 1)
+    return;
   self->watch = ovi_folder_watch_new (self->folder, OVI_WATCH_MODE_AUTO);
   g_signal_connect_object (self->watch, "notify", G_CALLBACK (watch_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->watch, "records-arrived", G_CALLBACK (watch_records_arrived), self,
                            G_CONNECT_SWAPPED);
   ovi_folder_watch_start (self->watch);
+}
+
+/* The root of a report, or of each report in a cluster report (a folder
+ * opened with several roots). */
+static GStrv
+report_roots (JsonNode *report)
+{
+  JsonObject *o = json_node_get_object (report);
+  g_autoptr (GStrvBuilder) roots = g_strv_builder_new ();
+
+  if (json_object_has_member (o, "roots"))
+    {
+      JsonArray *reports = json_object_get_array_member (o, "roots");
+
+      for (guint i = 0; i < json_array_get_length (reports); i++)
+        g_strv_builder_add (roots, json_object_get_string_member (
+                                       json_array_get_object_element (reports, i), "root"));
+    }
+  else
+    g_strv_builder_add (roots, json_object_get_string_member (o, "root"));
+  return g_strv_builder_end (roots);
 }
 
 /* The folder's part of the timeline, from its records (their fields only:
@@ -240,9 +264,9 @@ rebuild_cluster (OviSession *self)
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) report = NULL;
 
-  if (self->cluster_root != NULL)
-    ovi_cluster_remove_root (self->cluster, g_get_host_name (), self->cluster_root);
-  g_clear_pointer (&self->cluster_root, g_free);
+  for (guint i = 0; self->cluster_roots && self->cluster_roots[i]; i++)
+    ovi_cluster_remove_root (self->cluster, g_get_host_name (), self->cluster_roots[i]);
+  g_clear_pointer (&self->cluster_roots, g_strfreev);
   if (self->folder == NULL || self->loading)
     return;
   report =
@@ -252,8 +276,7 @@ rebuild_cluster (OviSession *self)
                                &error))
     g_warning ("%s", error->message);
   else
-    self->cluster_root =
-        g_strdup (json_object_get_string_member (json_node_get_object (report), "root"));
+    self->cluster_roots = report_roots (report);
 }
 
 static gboolean
@@ -437,7 +460,7 @@ ovi_session_dispose (GObject *object)
   ovi_session_close (self);
   g_clear_handle_id (&self->cluster_idle, g_source_remove);
   g_clear_object (&self->cluster);
-  g_clear_pointer (&self->cluster_root, g_free);
+  g_clear_pointer (&self->cluster_roots, g_strfreev);
   g_clear_object (&self->operators);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (ovi_session_parent_class)->dispose (object);
@@ -569,34 +592,64 @@ ovi_session_close (OviSession *self)
     }
 }
 
+/* Whether the open folder has exactly these roots. */
+static gboolean
+same_roots (OviSession *self, GFile *const *roots, guint n_roots)
+{
+  if (self->folder == NULL || ovi_dump_folder_get_n_roots (self->folder) != n_roots)
+    return FALSE;
+  for (guint i = 0; i < n_roots; i++)
+    if (!g_file_equal (roots[i], ovi_dump_folder_get_nth_root (self->folder, i)))
+      return FALSE;
+  return TRUE;
+}
+
 void
 ovi_session_load (OviSession *self, GFile *root)
 {
-  g_autoptr (GListStore) roots = NULL;
-  g_autoptr (GFile) previous = NULL;
+  g_return_if_fail (G_IS_FILE (root));
+  ovi_session_load_roots (self, &root, 1);
+}
+
+/**
+ * ovi_session_load_roots:
+ * @roots: (array length=n_roots): folders to inspect together, one copied
+ *   from each machine for example: the sidebar has a level for each
+ *
+ * Opens them as one folder (ovi_dump_folder_new_for_roots()).
+ */
+void
+ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots)
+{
+  g_autoptr (GListStore) tree_roots = NULL;
   g_autofree char *name = NULL;
+  gboolean same;
 
   g_return_if_fail (OVI_IS_SESSION (self));
-  g_return_if_fail (G_IS_FILE (root));
+  g_return_if_fail (n_roots > 0);
 
-  if (self->folder != NULL)
-    previous = g_object_ref (ovi_dump_folder_get_root (self->folder));
+  same = same_roots (self, roots, n_roots);
   g_object_freeze_notify (G_OBJECT (self));
   ovi_session_close (self);
   /* Report files go with the folder they were opened with, over reloads. */
-  if (previous == NULL || !g_file_equal (root, previous))
+  if (!same)
     ovi_cluster_clear (self->cluster);
 
-  name = g_file_get_basename (root);
-  self->folder = ovi_dump_folder_new (root);
+  name = n_roots == 1
+             ? g_file_get_basename (roots[0])
+             : g_strdup_printf (
+                   /* Translators: the sidebar's top row when several dump
+                    * folders (one per machine) are open together */
+                   g_dngettext (GETTEXT_PACKAGE, "%u Folder", "%u Folders", n_roots), n_roots);
+  self->folder = ovi_dump_folder_new_for_roots (roots, n_roots);
   /* Core summarizes every operator after the listing, for the operator
    * table's columns. */
   ovi_dump_folder_set_analyze (self->folder, TRUE);
   self->cancellable = g_cancellable_new ();
   self->tree_root = ovi_tree_node_new_root (name);
-  roots = g_list_store_new (OVI_TYPE_TREE_NODE);
-  g_list_store_append (roots, self->tree_root);
-  self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&roots)), FALSE, TRUE,
+  tree_roots = g_list_store_new (OVI_TYPE_TREE_NODE);
+  g_list_store_append (tree_roots, self->tree_root);
+  self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_steal_pointer (&tree_roots)), FALSE, TRUE,
                                         create_tree_children, NULL, NULL);
 
   g_signal_connect_swapped (self->folder, "notify::analyzing", G_CALLBACK (analyzing_changed),
@@ -626,7 +679,7 @@ ovi_session_load (OviSession *self, GFile *root)
 void
 ovi_session_reload (OviSession *self)
 {
-  g_autoptr (GFile) root = NULL;
+  g_autoptr (GPtrArray) roots = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *record_path = NULL;
   g_autofree char *file_path = NULL;
 
@@ -641,8 +694,9 @@ ovi_session_reload (OviSession *self)
         ovi_dump_file_get_relative_path (ovi_overflow_record_get_file (self->selected_record)));
   if (self->selected_file != NULL)
     file_path = g_strdup (ovi_dump_file_get_relative_path (self->selected_file));
-  root = g_object_ref (ovi_dump_folder_get_root (self->folder));
-  ovi_session_load (self, root);
+  for (guint i = 0; i < ovi_dump_folder_get_n_roots (self->folder); i++)
+    g_ptr_array_add (roots, g_object_ref (ovi_dump_folder_get_nth_root (self->folder, i)));
+  ovi_session_load_roots (self, (GFile *const *) roots->pdata, roots->len);
   self->reselect_record = g_steal_pointer (&record_path);
   self->reselect_file = g_steal_pointer (&file_path);
 }
@@ -819,9 +873,11 @@ ovi_session_record_visible (OviSession *self, OviOverflowRecord *record)
 gboolean
 ovi_session_problem_in_selected_node (OviSession *self, OviProblem *problem)
 {
-  const char *root;
+  const char *root, *file;
+  const char *machine = NULL;
   g_autofree char *path = NULL;
   char *values[4];
+  const char *node_values[5];
   gboolean matches;
 
   g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
@@ -832,17 +888,35 @@ ovi_session_problem_in_selected_node (OviSession *self, OviProblem *problem)
   root = self->folder ? ovi_dump_folder_get_root_path (self->folder) : NULL;
   if (root == NULL)
     return TRUE;
+  file = ovi_problem_get_file (problem);
+  /* In a folder of several roots, a problem is named below its root's name. */
+  for (guint i = 0; i < ovi_dump_folder_get_n_roots (self->folder); i++)
+    {
+      const char *name = ovi_dump_folder_get_root_name (self->folder, i);
+      gsize n = name ? strlen (name) : 0;
+
+      if (name && g_str_has_prefix (file, name) && (file[n] == '/' || file[n] == '\0'))
+        {
+          machine = name;
+          root = ovi_dump_folder_get_nth_root_path (self->folder, i);
+          file = file[n] ? file + n + 1 : "";
+          break;
+        }
+    }
   /* A file opened on its own is the root, and its problems are named
    * relative to its folder. */
   if (g_file_test (root, G_FILE_TEST_IS_DIR))
-    path = g_build_filename (root, ovi_problem_get_file (problem), NULL);
+    path = g_build_filename (root, file, NULL);
   else
     {
       g_autofree char *dir = g_path_get_dirname (root);
-      path = g_build_filename (dir, ovi_problem_get_file (problem), NULL);
+      path = g_build_filename (dir, file, NULL);
     }
   ovi_path_infer_hierarchy (path, values);
-  matches = ovi_tree_node_matches_values (self->selected_node, (const char *const *) values);
+  node_values[0] = machine;
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    node_values[i + 1] = values[i];
+  matches = ovi_tree_node_matches_values (self->selected_node, node_values);
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     g_free (values[i]);
   return matches;

@@ -16,6 +16,7 @@ G_DECLARE_FINAL_TYPE (OviSession, ovi_session, OVI, SESSION, GObject)
 OviSession *ovi_session_new (GSettings *settings);
 GSettings *ovi_session_get_settings (OviSession *self);
 void ovi_session_load (OviSession *self, GFile *root);
+void ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots);
 void ovi_session_reload (OviSession *self);
 void ovi_session_cancel (OviSession *self);
 void ovi_session_close (OviSession *self);

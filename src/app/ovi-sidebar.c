@@ -38,6 +38,7 @@ node_row_name (gpointer unused, OviTreeNode *node, guint count)
   switch (ovi_tree_node_get_level (node))
     {
     case OVI_TREE_LEVEL_ROOT:
+    case OVI_TREE_LEVEL_MACHINE:
       /* Translators: the sidebar's top row, read by a screen reader; %s is
        * the folder's name */
       what = g_strdup_printf (_ ("Folder %s"), ovi_tree_node_get_label (node));

@@ -343,12 +343,18 @@ rank_is_local (OviTimelinePage *self, OviRank *rank)
 {
   OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviDumpFolder *folder = session ? ovi_session_get_folder (session) : NULL;
-  g_autofree char *root = NULL;
 
   if (folder == NULL || g_strcmp0 (ovi_rank_get_host (rank), g_get_host_name ()) != 0)
     return FALSE;
-  root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
-  return g_strcmp0 (ovi_rank_get_root (rank), root) == 0;
+  for (guint i = 0; i < ovi_dump_folder_get_n_roots (folder); i++)
+    {
+      g_autofree char *root =
+          g_filename_display_name (ovi_dump_folder_get_nth_root_path (folder, i));
+
+      if (g_strcmp0 (ovi_rank_get_root (rank), root) == 0)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* What to run on the rank's machine to see its operator's tensors. */
@@ -422,12 +428,13 @@ show_record_action (GtkWidget *widget, const char *action_name, GVariant *parame
   OviTimelinePage *self = OVI_TIMELINE_PAGE (widget);
   OviRank *rank = gtk_single_selection_get_selected_item (self->rank_selection);
   GtkRoot *root = gtk_widget_get_root (widget);
+  g_autofree char *path = NULL;
 
   if (rank == NULL || !GTK_IS_APPLICATION_WINDOW (root))
     return;
+  path = g_build_filename (ovi_rank_get_root (rank), ovi_rank_get_file (rank), NULL);
   gtk_widget_activate_action (widget, "app.show-record", "(us)",
-                              gtk_application_window_get_id (GTK_APPLICATION_WINDOW (root)),
-                              ovi_rank_get_file (rank));
+                              gtk_application_window_get_id (GTK_APPLICATION_WINDOW (root)), path);
 }
 
 static void

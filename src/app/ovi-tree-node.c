@@ -4,7 +4,8 @@
 
 #include "ovi-tree-node.h"
 
-#define N_LEVELS 4
+/* machine, time, device, model, iteration */
+#define N_LEVELS 5
 
 struct _OviTreeNode
 {
@@ -30,13 +31,21 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (OviTreeNode, ovi_tree_node, G_TYPE_OBJECT)
 
+/* @machine: the name of the file's root in a folder opened with several,
+ * which starts its relative path; %NULL with one root. */
 static void
-file_values (OviDumpFile *file, const char *values[N_LEVELS])
+file_values (OviDumpFile *file, char *machine, const char *values[N_LEVELS])
 {
-  values[0] = ovi_dump_file_get_time (file);
-  values[1] = ovi_dump_file_get_device (file);
-  values[2] = ovi_dump_file_get_model (file);
-  values[3] = ovi_dump_file_get_iteration (file);
+  const char *relative = ovi_dump_file_get_relative_path (file);
+  gsize prefix = ovi_dump_file_get_path_in_root (file) - relative;
+
+  values[0] = prefix > 0 ? machine : NULL;
+  if (prefix > 0)
+    g_strlcpy (machine, relative, MIN (prefix, OVI_TREE_MACHINE_MAX));
+  values[1] = ovi_dump_file_get_time (file);
+  values[2] = ovi_dump_file_get_device (file);
+  values[3] = ovi_dump_file_get_model (file);
+  values[4] = ovi_dump_file_get_iteration (file);
 }
 
 static char *
@@ -46,6 +55,7 @@ make_label (OviTreeLevel level, const char *value)
     {
     case OVI_TREE_LEVEL_ROOT:
       return g_strdup (value ? value : _ ("All"));
+    case OVI_TREE_LEVEL_MACHINE: /* the folder's name, one per machine */
     case OVI_TREE_LEVEL_TIME:
       return g_strdup (value);
     case OVI_TREE_LEVEL_DEVICE:
@@ -177,12 +187,13 @@ OviTreeNode *
 ovi_tree_node_add_file (OviTreeNode *self, OviDumpFile *file)
 {
   const char *values[N_LEVELS];
+  char machine[OVI_TREE_MACHINE_MAX];
   OviTreeNode *node = self;
 
   g_return_val_if_fail (OVI_IS_TREE_NODE (self), NULL);
   g_return_val_if_fail (self->level == OVI_TREE_LEVEL_ROOT, NULL);
 
-  file_values (file, values);
+  file_values (file, machine, values);
   for (guint i = 0; i < N_LEVELS; i++)
     {
       OviTreeNode *child;
@@ -235,7 +246,8 @@ ovi_tree_node_clear_counts (OviTreeNode *self)
     }
 }
 
-/* @values: time, device, model and iteration, as a file has them. */
+/* @values: machine (NULL with one root), time, device, model and
+ * iteration, as a file has them. */
 gboolean
 ovi_tree_node_matches_values (OviTreeNode *self, const char *const *values)
 {
@@ -251,11 +263,12 @@ gboolean
 ovi_tree_node_matches (OviTreeNode *self, OviDumpFile *file)
 {
   const char *values[N_LEVELS];
+  char machine[OVI_TREE_MACHINE_MAX];
 
   g_return_val_if_fail (OVI_IS_TREE_NODE (self), FALSE);
 
   if (file == NULL)
     return self->level == OVI_TREE_LEVEL_ROOT;
-  file_values (file, values);
+  file_values (file, machine, values);
   return ovi_tree_node_matches_values (self, values);
 }

@@ -6,16 +6,22 @@
 
 G_BEGIN_DECLS
 
-/* One node of the time / device / model / iteration hierarchy shown in the
- * sidebar, with the number of overflow records below it. */
+/* One node of the machine / time / device / model / iteration hierarchy
+ * shown in the sidebar, with the number of overflow records below it. The
+ * machine level is there when several folders are opened together: each is
+ * one machine's copy. */
 typedef enum
 {
   OVI_TREE_LEVEL_ROOT,
+  OVI_TREE_LEVEL_MACHINE,
   OVI_TREE_LEVEL_TIME,
   OVI_TREE_LEVEL_DEVICE,
   OVI_TREE_LEVEL_MODEL,
   OVI_TREE_LEVEL_ITERATION,
 } OviTreeLevel;
+
+/* Longest machine (root) name kept, with its terminating zero */
+#define OVI_TREE_MACHINE_MAX 256
 
 #define OVI_TYPE_TREE_NODE (ovi_tree_node_get_type ())
 G_DECLARE_FINAL_TYPE (OviTreeNode, ovi_tree_node, OVI, TREE_NODE, GObject)

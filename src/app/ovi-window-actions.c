@@ -62,10 +62,23 @@ open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 }
 
 static void
+folders_chosen (GListModel *files, gpointer user_data)
+{
+  g_autoptr (OviWindow) self = user_data;
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; files && i < g_list_model_get_n_items (files); i++)
+    g_ptr_array_add (all, g_list_model_get_item (files, i));
+  if (all->len > 0)
+    ovi_window_open_files (self, (GFile *const *) all->pdata, all->len);
+}
+
+/* One folder, or several to open together (one from each machine). */
+static void
 open_dump_folder_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Open Dump Folder"), NULL, folder_chosen,
-                                  g_object_ref (widget), g_object_unref);
+  ovi_file_chooser_select_folders (GTK_WINDOW (widget), _ ("Open Dump Folders"), folders_chosen,
+                                   g_object_ref (widget));
 }
 
 /* One dump or overflow file: the window shows that file alone. */

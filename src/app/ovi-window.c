@@ -127,7 +127,29 @@ folder_changed (OviWindow *self)
 {
   OviDumpFolder *folder = ovi_session_get_folder (self->session);
 
-  if (folder != NULL)
+  if (folder != NULL && ovi_dump_folder_get_n_roots (folder) > 1)
+    {
+      guint n = ovi_dump_folder_get_n_roots (folder);
+      g_autofree char *names = NULL;
+      g_autofree char *count = g_strdup_printf (
+          /* Translators: the window's subtitle when several dump folders are
+           * open together */
+          g_dngettext (GETTEXT_PACKAGE, "%u folder", "%u folders", n), n);
+      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto (GStrv) all = NULL;
+
+      for (guint i = 0; i < n; i++)
+        g_strv_builder_add (builder, ovi_dump_folder_get_root_name (folder, i));
+      all = g_strv_builder_end (builder);
+      names = g_strjoinv (", ", all);
+      gtk_window_set_title (GTK_WINDOW (self), names);
+      adw_window_title_set_subtitle (self->window_title, count);
+      adw_view_switcher_title_set_subtitle (self->switcher_title, count);
+      gtk_stack_set_visible_child_name (self->title_stack, "switcher");
+      gtk_stack_set_visible_child_name (self->main_stack, "folder");
+      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+    }
+  else if (folder != NULL)
     {
       const char *path = ovi_dump_folder_get_root_path (folder);
       g_autofree char *name = g_path_get_basename (path);
@@ -221,24 +243,60 @@ ovi_window_open_file (OviWindow *self, GFile *file)
   ovi_session_load (self->session, file);
 }
 
+/**
+ * ovi_window_open_files:
+ * @files: (array length=n_files): folders, a dump file, report files
+ *
+ * Folders open together, one root each (one machine's copy each); a single
+ * dump file opens alone; report files join the timeline.
+ */
+void
+ovi_window_open_files (OviWindow *self, GFile *const *files, guint n_files)
+{
+  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
+  g_autoptr (GPtrArray) folders = g_ptr_array_new ();
+
+  g_return_if_fail (OVI_IS_WINDOW (self));
+
+  for (guint i = 0; i < n_files; i++)
+    if (ovi_application_is_report_file (files[i]))
+      g_ptr_array_add (reports, files[i]);
+    else
+      g_ptr_array_add (folders, files[i]);
+  if (folders->len == 1)
+    ovi_window_open_file (self, g_ptr_array_index (folders, 0));
+  else if (folders->len > 1)
+    {
+      for (guint i = 0; i < folders->len; i++)
+        {
+          GFile *folder = g_ptr_array_index (folders, i);
+          g_autofree char *name = g_file_get_parse_name (folder);
+
+          if (g_file_query_file_type (folder, G_FILE_QUERY_INFO_NONE, NULL) !=
+              G_FILE_TYPE_DIRECTORY)
+            {
+              g_autofree char *message = g_strdup_printf (
+                  _ ("“%s” is not a folder: only folders can be opened together"), name);
+
+              _ovi_window_show_toast (self, message);
+              return;
+            }
+        }
+      ovi_session_load_roots (self->session, (GFile *const *) folders->pdata, folders->len);
+    }
+  if (reports->len > 0)
+    ovi_window_add_reports (self, (GFile *const *) reports->pdata, reports->len);
+}
+
 static gboolean
 on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWindow *self)
 {
   GSList *files = g_value_get_boxed (value);
-  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
-  gboolean opened = FALSE;
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
 
-  /* Report files join the timeline; the first folder or dump file opens. */
   for (GSList *l = files; l != NULL; l = l->next)
-    if (ovi_application_is_report_file (l->data))
-      g_ptr_array_add (reports, l->data);
-    else if (!opened)
-      {
-        ovi_window_open_file (self, l->data);
-        opened = TRUE;
-      }
-  if (reports->len > 0)
-    ovi_window_add_reports (self, (GFile *const *) reports->pdata, reports->len);
+    g_ptr_array_add (all, l->data);
+  ovi_window_open_files (self, (GFile *const *) all->pdata, all->len);
   return files != NULL;
 }
 
@@ -563,7 +621,10 @@ ovi_window_select_record_of_file (OviWindow *self, const char *relative_path)
       g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
       OviDumpFile *file = ovi_overflow_record_get_file (record);
 
-      if (file && g_str_equal (ovi_dump_file_get_relative_path (file), relative_path))
+      /* The timeline names files by full path: folders opened together can
+       * hold the same relative paths. */
+      if (file && (g_str_equal (ovi_dump_file_get_relative_path (file), relative_path) ||
+                   g_str_equal (ovi_dump_file_get_path (file), relative_path)))
         return ovi_window_select_record (self, record);
     }
   return FALSE;

@@ -13,6 +13,7 @@ G_DECLARE_FINAL_TYPE (OviWindow, ovi_window, OVI, WINDOW, AdwApplicationWindow)
 OviWindow *ovi_window_new (OviApplication *application);
 void ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files);
 void ovi_window_open_file (OviWindow *self, GFile *file);
+void ovi_window_open_files (OviWindow *self, GFile *const *files, guint n_files);
 OviDumpFolder *ovi_window_get_folder (OviWindow *self);
 gboolean ovi_window_get_loading (OviWindow *self);
 gboolean ovi_window_get_busy (OviWindow *self);

@@ -205,7 +205,7 @@ ovi_report_tensor_json (OviTensor *tensor)
       add_int (b, "thread_id",
                ovi_dump_file_get_file_name (ovi_tensor_get_file (tensor))->thread_id);
       add_display_path (b, "slice_file",
-                        ovi_dump_file_get_relative_path (ovi_tensor_get_file (tensor)));
+                        ovi_dump_file_get_path_in_root (ovi_tensor_get_file (tensor)));
     }
   add_string (b, "dtype", dtype);
   add_string (b, "format", format);
@@ -362,8 +362,8 @@ ovi_report_record_json_full (OviDumpFolder *folder, OviOverflowRecord *record, O
   const guint64 *words = ovi_overflow_record_get_status_words (record, &n_words);
 
   json_builder_begin_object (b);
-  add_display_path (b, "file", ovi_dump_file_get_relative_path (file));
-  add_display_path (b, "iteration", ovi_dump_file_get_relative_dir (file));
+  add_display_path (b, "file", ovi_dump_file_get_path_in_root (file));
+  add_display_path (b, "iteration", ovi_dump_file_get_dir_in_root (file));
   /* The rank within the root: null when the layout has no device level. */
   json_builder_set_member_name (b, "device");
   if (*ovi_dump_file_get_device (file))
@@ -412,7 +412,7 @@ ovi_report_record_json_full (OviDumpFolder *folder, OviOverflowRecord *record, O
   else
     {
       json_builder_begin_object (b);
-      add_display_path (b, "file", ovi_dump_file_get_relative_path (op));
+      add_display_path (b, "file", ovi_dump_file_get_path_in_root (op));
       add_string (b, "op_type", ovi_dump_file_get_op_type (op));
       add_string (b, "op_name", ovi_dump_file_get_op_name (op));
       if (!(flags & OVI_REPORT_NO_TENSORS))
@@ -428,12 +428,19 @@ ovi_report_record_json_full (OviDumpFolder *folder, OviOverflowRecord *record, O
  *
  * Returns: (transfer full): `{"root", "records", "errors"}`
  */
+/* Whether @file belongs in the report of @root (G_MAXUINT: every root). */
+static gboolean
+in_root (OviDumpFile *file, guint root)
+{
+  return root == G_MAXUINT || ovi_dump_file_get_root (file) == root;
+}
+
 static void
 add_operator (JsonBuilder *b, OviDumpFolder *folder, OviDumpFile *f)
 {
   json_builder_begin_object (b);
-  add_display_path (b, "file", ovi_dump_file_get_relative_path (f));
-  add_display_path (b, "iteration", ovi_dump_file_get_relative_dir (f));
+  add_display_path (b, "file", ovi_dump_file_get_path_in_root (f));
+  add_display_path (b, "iteration", ovi_dump_file_get_dir_in_root (f));
   add_string (b, "op_type", ovi_dump_file_get_op_type (f));
   add_string (b, "op_name", ovi_dump_file_get_op_name (f));
   add_int (b, "timestamp", ovi_dump_file_get_timestamp (f));
@@ -446,14 +453,18 @@ add_operator (JsonBuilder *b, OviDumpFolder *folder, OviDumpFile *f)
 /* Every operator's class, the earliest origin of each iteration, and the
  * first iteration that has one. */
 static void
-add_blame (JsonBuilder *b, OviDumpFolder *folder)
+add_blame (JsonBuilder *b, OviDumpFolder *folder, guint root)
 {
   g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
   GListModel *files = ovi_dump_folder_get_files (folder);
 
+  for (guint i = origins->len; i > 0; i--)
+    if (!in_root (g_ptr_array_index (origins, i - 1), root))
+      g_ptr_array_remove_index (origins, i - 1);
+
   json_builder_set_member_name (b, "first_origin_iteration");
   if (origins->len)
-    add_display_path (b, NULL, ovi_dump_file_get_relative_dir (g_ptr_array_index (origins, 0)));
+    add_display_path (b, NULL, ovi_dump_file_get_dir_in_root (g_ptr_array_index (origins, 0)));
   else
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "origins");
@@ -467,6 +478,8 @@ add_blame (JsonBuilder *b, OviDumpFolder *folder)
     {
       g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
       OviBlame blame = ovi_dump_file_peek_blame (f);
+      if (!in_root (f, root))
+        continue;
       if (blame == OVI_BLAME_ORIGIN || blame == OVI_BLAME_PROPAGATED || blame == OVI_BLAME_ABSORBED)
         add_operator (b, folder, f);
     }
@@ -490,7 +503,7 @@ compare_devices (gconstpointer pa, gconstpointer pb)
 }
 
 static void
-add_devices (JsonBuilder *b, OviDumpFolder *folder)
+add_devices (JsonBuilder *b, OviDumpFolder *folder, guint root)
 {
   GListModel *files = ovi_dump_folder_get_files (folder);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
@@ -502,6 +515,8 @@ add_devices (JsonBuilder *b, OviDumpFolder *folder)
       g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
       const char *device = ovi_dump_file_get_device (f);
 
+      if (!in_root (f, root))
+        continue;
       if (!*device)
         none = TRUE;
       /* The files hold the strings: they outlive this function. */
@@ -557,26 +572,32 @@ ovi_report_build_json (OviDumpFolder *folder)
  * Returns: (transfer full): `{"root", "host", "devices", "records",
  *   "errors", ..., "ranks", "first_rank"}`
  */
-JsonNode *
-ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
+/* The report of one root of @folder (G_MAXUINT: a folder of one root). */
+static JsonNode *
+build_root_json (OviDumpFolder *folder, guint root, OviReportFlags flags)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   JsonNode *node;
   GListModel *records = ovi_dump_folder_get_records (folder);
   GListModel *problems = ovi_dump_folder_get_problems (folder);
-  g_autofree char *root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
+  g_autofree char *root_path = g_filename_display_name (
+      ovi_dump_folder_get_nth_root_path (folder, root == G_MAXUINT ? 0 : root));
+  const char *name = root == G_MAXUINT ? NULL : ovi_dump_folder_get_root_name (folder, root);
+  gsize name_len = name ? strlen (name) : 0;
 
   json_builder_begin_object (b);
-  add_string (b, "root", root);
+  add_string (b, "root", root_path);
   /* Which machine: reports from many are merged (ovi-cluster.c). */
   add_string (b, "host", g_get_host_name ());
-  add_devices (b, folder);
+  add_devices (b, folder, root);
   json_builder_set_member_name (b, "records");
   json_builder_begin_array (b);
   for (guint i = 0; i < g_list_model_get_n_items (records); i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
-      json_builder_add_value (b, ovi_report_record_json_full (folder, r, flags));
+
+      if (in_root (ovi_overflow_record_get_file (r), root))
+        json_builder_add_value (b, ovi_report_record_json_full (folder, r, flags));
     }
   json_builder_end_array (b);
   json_builder_set_member_name (b, "errors");
@@ -584,8 +605,17 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
   for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
     {
       g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
+      const char *file = ovi_problem_get_file (p);
+
+      /* A root's problems are listed under its name, as its files are. */
+      if (name != NULL)
+        {
+          if (!g_str_has_prefix (file, name) || (file[name_len] != '/' && file[name_len] != '\0'))
+            continue;
+          file = file[name_len] ? file + name_len + 1 : ".";
+        }
       json_builder_begin_object (b);
-      add_string (b, "file", ovi_problem_get_file (p));
+      add_string (b, "file", file);
       add_string (b, "message", ovi_problem_get_message (p));
       /* Statistics CSV files are text: the line at fault, when one is. */
       if (ovi_problem_get_line (p) > 0)
@@ -594,7 +624,7 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
     }
   json_builder_end_array (b);
   if (!(flags & OVI_REPORT_RECORDS_ONLY))
-    add_blame (b, folder);
+    add_blame (b, folder, root);
   json_builder_end_object (b);
   node = json_builder_get_root (b);
   /* Without tensors, the report is the input of a cluster, which finds the
@@ -602,6 +632,35 @@ ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
   if (!(flags & OVI_REPORT_NO_TENSORS))
     add_ranks (node);
   return node;
+}
+
+/**
+ * ovi_report_build_json_full:
+ *
+ * Returns: (transfer full): the folder's report; for a folder opened with
+ *   several roots, the cluster report of one report per root, as `report`
+ *   of several folders writes it
+ */
+JsonNode *
+ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
+{
+  guint n_roots = ovi_dump_folder_get_n_roots (folder);
+  g_autoptr (OviCluster) cluster = NULL;
+
+  if (n_roots == 1)
+    return build_root_json (folder, G_MAXUINT, flags);
+  cluster = ovi_cluster_new ();
+  for (guint i = 0; i < n_roots; i++)
+    {
+      g_autoptr (JsonNode) node = build_root_json (folder, i, flags);
+      g_autoptr (GError) error = NULL;
+
+      /* Only a root given twice can be refused: its first report stays. */
+      if (!ovi_cluster_add_report (cluster, node, ovi_dump_folder_get_root_name (folder, i),
+                                   &error))
+        g_warning ("%s", error->message);
+    }
+  return ovi_cluster_build_json (cluster);
 }
 
 char *

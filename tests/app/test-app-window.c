@@ -819,18 +819,27 @@ test_open_several (void)
   g_autofree char *example = ovi_application_dup_example_dir ();
   g_autofree char *iteration =
       g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
-  GFile *files[2];
+  g_autofree char *dump_file = NULL;
+  g_autoptr (GDir) listing = g_dir_open (iteration, 0, NULL);
+  GFile *files[3];
   OviWindow *opened[2];
   GList *windows;
   guint before = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+  const char *name;
 
+  while ((name = g_dir_read_name (listing)) != NULL && dump_file == NULL)
+    if (g_str_has_prefix (name, "Cast."))
+      dump_file = g_build_filename (iteration, name, NULL);
+  g_assert_nonnull (dump_file);
   files[0] = g_file_new_for_path (example);
-  files[1] = g_file_new_for_path (iteration);
-  /* What "overflow-inspector FOLDER FOLDER" does: one window each. */
-  g_application_open (G_APPLICATION (app), files, 2, "");
+  files[1] = g_file_new_for_path (dump_file);
+  files[2] = g_file_new_for_path (iteration);
+  /* What "overflow-inspector FOLDER FILE FOLDER" does: the folders open
+   * together in one window, the dump file in a window of its own. */
+  g_application_open (G_APPLICATION (app), files, 3, "");
   windows = gtk_application_get_windows (GTK_APPLICATION (app));
   g_assert_cmpuint (g_list_length (windows), ==, before + 2);
-  /* The newest windows come first. */
+  /* The newest windows come first: the folders', then the file's. */
   opened[0] = g_object_ref (windows->data);
   opened[1] = g_object_ref (windows->next->data);
   for (guint i = 0; i < 2; i++)
@@ -838,16 +847,22 @@ test_open_several (void)
       WAIT_UNTIL (!ovi_window_get_busy (opened[i]));
       g_assert_nonnull (ovi_window_get_folder (opened[i]));
     }
-  g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (opened[0])), !=,
-                   ovi_dump_folder_get_root_path (ovi_window_get_folder (opened[1])));
+  g_assert_cmpuint (ovi_dump_folder_get_n_roots (ovi_window_get_folder (opened[0])), ==, 2);
+  g_assert_cmpstr (ovi_dump_folder_get_nth_root_path (ovi_window_get_folder (opened[0]), 0), ==,
+                   example);
+  g_assert_cmpstr (ovi_dump_folder_get_nth_root_path (ovi_window_get_folder (opened[0]), 1), ==,
+                   iteration);
+  g_assert_cmpuint (ovi_dump_folder_get_n_roots (ovi_window_get_folder (opened[1])), ==, 1);
+  g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (opened[1])), ==,
+                   dump_file);
   for (guint i = 0; i < 2; i++)
     {
       gtk_window_destroy (GTK_WINDOW (opened[i]));
       g_object_unref (opened[i]);
     }
   settle (100);
-  g_object_unref (files[0]);
-  g_object_unref (files[1]);
+  for (guint i = 0; i < 3; i++)
+    g_object_unref (files[i]);
 }
 
 /* --- screenshots -------------------------------------------------------- */
@@ -3301,6 +3316,152 @@ test_timeline (void)
   ovi_fixture_remove_tree (dir);
 }
 
+/* Two machines' folders and a third machine's report, opened together as
+ * from the command line: the sidebar has a level per machine, the first
+ * overflow is machine A's device 3 across both folders, the timeline has
+ * the 24 ranks with A's device 3 earliest, a device of B (a folder) leads
+ * to its own record, and a device of C says its data is on C and what to
+ * run there. */
+static void
+test_several_folders (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ovi-several-XXXXXX", &error);
+  g_autofree char *root_a = g_build_filename (dir, "A", NULL);
+  g_autofree char *root_b = g_build_filename (dir, "B", NULL);
+  g_autofree char *root_c = g_build_filename (dir, "C", NULL);
+  g_autofree char *report_c = g_build_filename (dir, "C.json", NULL);
+  g_autofree char *earliest_row = NULL;
+  g_autoptr (OviWindow) window = NULL;
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autoptr (OviOverflowRecord) first = NULL;
+  GFile *files[3];
+  OviTimelinePage *page;
+  OviSession *session;
+  GListModel *ranks;
+  OviRank *earliest, *on_b = NULL, *on_c = NULL;
+
+  g_assert_no_error (error);
+  ovi_fixture_write_machine (root_a, 3, 0);
+  ovi_fixture_write_machine (root_b, -1, 50);
+  ovi_fixture_write_machine (root_c, -1, 80);
+  write_report (root_c, "nodeC", report_c);
+
+  window = g_object_ref_sink (ovi_window_new (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  files[0] = g_file_new_for_path (root_a);
+  files[1] = g_file_new_for_path (root_b);
+  files[2] = g_file_new_for_path (report_c);
+  ovi_window_open_files (window, files, 3);
+  for (guint i = 0; i < 3; i++)
+    g_object_unref (files[i]);
+  WAIT_UNTIL (!ovi_window_get_busy (window));
+  session = ovi_window_get_session (window);
+  g_assert_cmpuint (ovi_dump_folder_get_n_roots (ovi_session_get_folder (session)), ==, 2);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "A, B");
+
+  /* One first overflow across both folders: A's device 3, iteration 5. */
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_session_get_records (session)), ==, 16);
+  first = g_list_model_get_item (ovi_session_get_records (session), 0);
+  g_assert_true (ovi_overflow_record_get_is_first (first));
+  g_assert_true (
+      g_str_has_prefix (ovi_dump_file_get_path (ovi_overflow_record_get_file (first)), root_a));
+  g_assert_cmpstr (ovi_dump_file_get_device (ovi_overflow_record_get_file (first)), ==, "3");
+
+  /* The sidebar: all, then one row per machine, then its devices. */
+  settle (200);
+  collect_row_names (GTK_WIDGET (ovi_window_get_sidebar (window)), nodes);
+  g_assert_cmpstr (g_ptr_array_index (nodes, 0), ==, "Folder 2 Folders: 16 overflow records");
+  g_assert_cmpstr (g_ptr_array_index (nodes, 1), ==, "Folder A: 8 overflow records");
+  {
+    GListModel *tree = ovi_session_get_tree (session);
+    g_autoptr (GString) machines = g_string_new (NULL);
+
+    for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
+      {
+        g_autoptr (GtkTreeListRow) row = g_list_model_get_item (tree, i);
+        g_autoptr (OviTreeNode) node = gtk_tree_list_row_get_item (row);
+
+        if (ovi_tree_node_get_level (node) == OVI_TREE_LEVEL_MACHINE)
+          g_string_append_printf (machines, "%s:%u ", ovi_tree_node_get_label (node),
+                                  ovi_tree_node_get_count (node));
+      }
+    g_assert_cmpstr (machines->str, ==, "A:8 B:8 ");
+  }
+
+  /* The timeline: 8 devices of each of A, B and C. */
+  ovi_window_show_page (window, "timeline");
+  WAIT_UNTIL (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)) == 3);
+  ranks = ovi_cluster_get_ranks (ovi_session_get_cluster (session));
+  g_assert_cmpuint (g_list_model_get_n_items (ranks), ==, 24);
+  page = ovi_window_get_timeline_page (window);
+  settle (300);
+  rows = visible_rows (ovi_timeline_page_get_column_view (page));
+  g_assert_cmpuint (rows->len, >=, 8);
+  earliest = ovi_cluster_get_earliest (ovi_session_get_cluster (session));
+  g_assert_cmpstr (ovi_rank_get_device (earliest), ==, "3");
+  g_assert_cmpstr (ovi_rank_get_root (earliest), ==, root_a);
+  earliest_row = g_strdup_printf ("%s:%s|3|Earliest|5|", g_get_host_name (), root_a);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (rows, 0), earliest_row));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (rows, 0), "|Origin"));
+
+  for (guint i = 0; i < g_list_model_get_n_items (ranks); i++)
+    {
+      g_autoptr (OviRank) rank = g_list_model_get_item (ranks, i);
+
+      if (g_str_equal (ovi_rank_get_device (rank), "6") &&
+          g_str_equal (ovi_rank_get_root (rank), root_b))
+        on_b = rank;
+      if (g_str_equal (ovi_rank_get_device (rank), "6") &&
+          g_str_equal (ovi_rank_get_host (rank), "nodeC"))
+        on_c = rank;
+      if (rank != earliest)
+        g_assert_cmpint (ovi_rank_get_role (rank), ==, OVI_RANK_ROLE_RECEIVED);
+    }
+  g_assert_nonnull (on_b);
+  g_assert_nonnull (on_c);
+
+  /* B's files are here: its record is one click away, B's and not A's. */
+  g_assert_true (ovi_timeline_page_select_rank (page, on_b));
+  settle (100);
+  g_assert_false (timeline_shows (page, "remote_box"));
+  g_assert_true (timeline_shows (page, "show_button"));
+  gtk_widget_activate_action (GTK_WIDGET (page), "timeline.show-record", NULL);
+  settle (200);
+  g_assert_nonnull (ovi_session_get_selected_record (session));
+  {
+    OviDumpFile *file = ovi_overflow_record_get_file (ovi_session_get_selected_record (session));
+    g_autofree char *expected = g_build_filename (root_b, ovi_rank_get_file (on_b), NULL);
+
+    g_assert_cmpstr (ovi_dump_file_get_path (file), ==, expected);
+  }
+
+  /* C's stayed on nodeC. */
+  ovi_window_show_page (window, "timeline");
+  g_assert_true (ovi_timeline_page_select_rank (page, on_c));
+  settle (100);
+  g_assert_true (timeline_shows (page, "remote_box"));
+  g_assert_false (timeline_shows (page, "show_button"));
+  {
+    g_autofree char *where = g_strdup_printf (
+        "The dump files of this device stayed on nodeC, in %s. To see the operator's tensors, "
+        "run this there:",
+        root_c);
+    g_autofree char *op_path = g_build_filename (root_c, ovi_rank_get_op_file (on_c), NULL);
+    g_autofree char *quoted = g_shell_quote (op_path);
+    g_autofree char *command = g_strdup_printf ("overflow-inspector-cli stats %s", quoted);
+
+    g_assert_cmpstr (timeline_label (page, "remote_text"), ==, where);
+    g_assert_cmpstr (timeline_label (page, "command_label"), ==, command);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (50);
+  ovi_fixture_remove_tree (dir);
+}
+
 /* Readable at any size: the window goes down to 800 px wide with a folder
  * open; there the page switcher moves from the header bar to the bottom. */
 static void
@@ -3439,6 +3600,7 @@ main (int argc, char *argv[])
   ADD ("/app/window/export-selection-tensors", test_export_selection_tensors);
   g_test_add_func ("/app/start-page-icon", test_start_page_icon);
   g_test_add_func ("/app/timeline", test_timeline);
+  g_test_add_func ("/app/several-folders", test_several_folders);
   ADD ("/app/window/narrow-window", test_narrow_window);
 #undef ADD
 

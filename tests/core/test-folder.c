@@ -953,6 +953,35 @@ test_several_roots (Fixture *f, gconstpointer data)
       g_assert_true (ovi_dump_folder_contains_path (folder, ovi_dump_file_get_path (file)));
     }
   g_assert_false (ovi_dump_folder_contains_path (folder, f->dir));
+
+  /* Its report is the cluster report of one report per root, with paths
+   * below each root, as `report` of the two folders writes it. */
+  {
+    g_autoptr (JsonNode) report = ovi_report_build_json_full (folder, OVI_REPORT_FULL);
+    JsonObject *o = json_node_get_object (report);
+    JsonArray *reports = json_object_get_array_member (o, "roots");
+    JsonObject *first = json_object_get_object_member (o, "first_rank");
+
+    g_assert_cmpuint (json_array_get_length (reports), ==, 2);
+    for (guint m = 0; m < 2; m++)
+      {
+        JsonObject *r = json_array_get_object_element (reports, m);
+        JsonObject *rec =
+            json_array_get_object_element (json_object_get_array_member (r, "records"), 0);
+
+        g_assert_cmpstr (json_object_get_string_member (r, "root"), ==,
+                         ovi_dump_folder_get_nth_root_path (folder, m));
+        g_assert_cmpuint (json_array_get_length (json_object_get_array_member (r, "records")), ==,
+                          1);
+        g_assert_true (g_str_has_prefix (json_object_get_string_member (rec, "file"),
+                                         "20200808163566/0/11/3/Opdebug"));
+        g_assert_cmpstr (
+            json_object_get_string_member (json_object_get_object_member (rec, "op"), "op_name"),
+            ==, machines[m]);
+      }
+    g_assert_cmpstr (json_object_get_string_member (first, "root"), ==,
+                     ovi_dump_folder_get_nth_root_path (folder, 1));
+  }
   g_object_unref (roots[0]);
   g_object_unref (roots[1]);
 }
