@@ -3780,6 +3780,84 @@ test_histogram_axis_labels (void)
   settle (50);
 }
 
+/* Whether @widget is shown and lies inside @window's width. */
+static gboolean
+inside_window (GtkWidget *widget, OviWindow *window)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget) ||
+      !gtk_widget_compute_bounds (widget, GTK_WIDGET (window), &bounds))
+    return FALSE;
+  g_test_message ("%s: %.0f..%.0f of %d", G_OBJECT_TYPE_NAME (widget), bounds.origin.x,
+                  bounds.origin.x + bounds.size.width, gtk_widget_get_width (GTK_WIDGET (window)));
+  return bounds.origin.x >= 0 &&
+         bounds.origin.x + bounds.size.width <= gtk_widget_get_width (GTK_WIDGET (window));
+}
+
+/* The tensor view's first-bad-value buttons wrap, so "Abnormal Only", the
+ * tensor menu and the buttons stay inside the window at 1200x800 and
+ * 800x600; the Compare page shows "Log count axis" and its tensor menu. */
+static void
+test_tensor_view_fits (Fixture *f, gconstpointer data)
+{
+  OviWindow *window = f->window;
+  OviTensorView *view = ovi_window_get_tensor_view (window);
+  GtkWidget *abnormal = GTK_WIDGET (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_operators_page (window)),
+                                     OVI_TYPE_OPERATORS_PAGE, "abnormal_toggle"));
+  GtkWidget *locate_box = tensor_view_child (view, "locate_box");
+  const int sizes[][2] = { { 1200, 800 }, { 800, 600 } };
+  /* Every kind of bad value in a 4-d tensor: four long buttons. */
+  static const double v[] = { 1, 2, INFINITY, 4, NAN, 6, -INFINITY, 65504 };
+  const guint64 shape[] = { 1, 2, 2, 2 };
+  const guint most_kinds = 4;
+  const gint64 first_bad = 2;
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/very_long_operator_scope/mul");
+  g_autofree char *path = NULL;
+  g_autoptr (OviDumpFile) op = NULL;
+  g_autoptr (GError) error = NULL;
+
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 4, v);
+  path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
+  op = ovi_dump_file_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ovi_dump_file_summarize (op, NULL));
+  ovi_session_set_live (ovi_window_get_session (window), FALSE);
+  ovi_window_show_page (window, "operators");
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      guint n_buttons = 0;
+
+      resize_to (window, sizes[s][0], sizes[s][1]);
+      ovi_session_set_selected_file (ovi_window_get_session (window), op);
+      WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+      settle (100);
+      /* As the user clicks "First +Inf at …": the buttons show. */
+      gtk_widget_activate_action (GTK_WIDGET (view), "tensor.locate", "x", first_bad);
+      settle (200);
+      g_assert_true (inside_window (abnormal, window));
+      g_assert_true (inside_window (tensor_view_child (view, "tensor_dropdown"), window));
+      g_assert_true (gtk_widget_get_visible (locate_box));
+      for (GtkWidget *child = gtk_widget_get_first_child (locate_box); child;
+           child = gtk_widget_get_next_sibling (child), n_buttons++)
+        g_assert_true (inside_window (child, window));
+      g_assert_cmpuint (n_buttons, ==, most_kinds);
+    }
+
+  resize_to (window, 1200, 800);
+  ovi_window_show_page (window, "compare");
+  ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
+  settle (200);
+  g_assert_true (inside_window (
+      GTK_WIDGET (find_label_with_text (GTK_WIDGET (window), "Log count axis")), window));
+  g_assert_true (inside_window (
+      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_compare_view (window)),
+                                                 OVI_TYPE_COMPARE_PAGE, "tensor_dropdown")),
+      window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -3882,6 +3960,7 @@ main (int argc, char *argv[])
   ADD ("/app/window/problem-reason-wraps", test_problem_reason_wraps);
   ADD ("/app/window/operator-column-widths", test_operator_column_widths);
   g_test_add_func ("/app/histogram-axis-labels", test_histogram_axis_labels);
+  ADD ("/app/window/tensor-view-fits", test_tensor_view_fits);
 #undef ADD
 
   ret = g_test_run ();
