@@ -383,8 +383,9 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
 /* The record details pane, beside or below the table. */
 #define DETAILS_WIDTH 360
 
-/* A table this much wider than its view scrolls rather than lose a column:
- * at the default 1200 px window every column stays. */
+/* A table this much wider than its view scrolls rather than lose a column
+ * or the details beside it: at the default 1200 px window every column
+ * stays. */
 #define SCROLL_SLACK 80
 
 /* The sum of the columns' widths: what the table needs to show them all
@@ -428,7 +429,7 @@ fit_layout (OviOverflowsPage *self)
   if (width <= 0 || (width == self->fitted_width && !self->place_handle))
     return;
   self->fitted_width = width;
-  below = width < needed + DETAILS_WIDTH;
+  below = width < needed - SCROLL_SLACK + DETAILS_WIDTH;
   if (below !=
       (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == GTK_ORIENTATION_VERTICAL))
     {
