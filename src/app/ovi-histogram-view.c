@@ -370,6 +370,81 @@ draw_band (OviHistogramView *self,
 }
 
 static void
+ovi_axis_label_free (OviAxisLabel *label)
+{
+  g_free (label->text);
+  g_free (label);
+}
+
+/* Adds @text at (@x, @y), aligned as draw_text() draws it, unless it would
+ * overlap a label already in @labels: at narrow widths the value axis'
+ * ends, its zero and its title skip rather than overprint each other. */
+static void
+add_axis_label (GtkWidget *widget,
+                GPtrArray *labels,
+                const char *text,
+                double x,
+                double y,
+                double align,
+                int slot)
+{
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  PangoAttrList *attrs = pango_attr_list_new ();
+  OviAxisLabel *label;
+  graphene_rect_t rect;
+  int w, h;
+
+  pango_attr_list_insert (attrs, pango_attr_scale_new (PANGO_SCALE_SMALL));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  graphene_rect_init (&rect, x - align * w, y, w, h);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      OviAxisLabel *other = g_ptr_array_index (labels, i);
+      /* Touching edges are fine; a 2 px gap keeps words apart. */
+      graphene_rect_t grown;
+
+      graphene_rect_inset_r (&other->rect, -1, 0, &grown);
+      if (graphene_rect_intersection (&grown, &rect, NULL))
+        return;
+    }
+  label = g_new0 (OviAxisLabel, 1);
+  label->text = g_strdup (text);
+  label->rect = rect;
+  label->slot = slot;
+  g_ptr_array_add (labels, label);
+}
+
+/* The labels under the plot, where draw() puts them: the special bins'
+ * first (they are always there), then the value axis' low and high ends,
+ * its zero and its title, each skipped when it would collide. */
+static GPtrArray *
+axis_labels (OviHistogramView *self, const Layout *layout)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GPtrArray *labels = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_axis_label_free);
+  double lo =
+      layout->symlog ? copysign (pow (10, fabs (layout->t_min)) - 1, layout->t_min) : layout->t_min;
+  double hi =
+      layout->symlog ? copysign (pow (10, fabs (layout->t_max)) - 1, layout->t_max) : layout->t_max;
+  g_autofree char *lo_text = g_strdup_printf ("%.4g", lo);
+  g_autofree char *hi_text = g_strdup_printf ("%.4g", hi);
+  double y = layout->plot_bottom + 2;
+
+  for (Slot s = 0; s < N_SLOTS; s++)
+    add_axis_label (widget, labels, slot_label (s), layout->slot_x[s] + SLOT_WIDTH / 2,
+                    y + (s % 2) * 14, 0.5, s);
+  add_axis_label (widget, labels, lo_text, layout->reg_x0, y, 0, -1);
+  add_axis_label (widget, labels, hi_text, layout->reg_x1, y, 1, -1);
+  if (lo < 0 && hi > 0)
+    add_axis_label (widget, labels, "0", value_to_x (layout, 0), y, 0.5, -1);
+  add_axis_label (widget, labels, layout->symlog ? _ ("value (symlog)") : _ ("value"),
+                  (layout->reg_x0 + layout->reg_x1) / 2, y + 14, 0.5, -1);
+  return labels;
+}
+
+static void
 draw (OviHistogramView *self, cairo_t *cr, double width, double height)
 {
   GtkWidget *widget = GTK_WIDGET (self);
@@ -424,33 +499,25 @@ draw (OviHistogramView *self, cairo_t *cr, double width, double height)
           }
     }
 
-  /* Value axis: the range ends and zero when it is inside. */
-  cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+  /* The value axis and the special bins, as axis_labels() placed them. */
   {
-    double lo =
-        layout.symlog ? copysign (pow (10, fabs (layout.t_min)) - 1, layout.t_min) : layout.t_min;
-    double hi =
-        layout.symlog ? copysign (pow (10, fabs (layout.t_max)) - 1, layout.t_max) : layout.t_max;
-    g_autofree char *lo_text = g_strdup_printf ("%.4g", lo);
-    g_autofree char *hi_text = g_strdup_printf ("%.4g", hi);
-    double y = layout.plot_bottom + 2;
+    g_autoptr (GPtrArray) labels = axis_labels (self, &layout);
 
-    draw_text (widget, cr, lo_text, layout.reg_x0, y, 0);
-    draw_text (widget, cr, hi_text, layout.reg_x1, y, 1);
-    if (lo < 0 && hi > 0 && value_to_x (&layout, 0) - layout.reg_x0 > 40 &&
-        layout.reg_x1 - value_to_x (&layout, 0) > 40)
-      draw_text (widget, cr, "0", value_to_x (&layout, 0), y, 0.5);
-    draw_text (widget, cr, layout.symlog ? _ ("value (symlog)") : _ ("value"),
-               (layout.reg_x0 + layout.reg_x1) / 2, y + 14, 0.5);
+    for (guint i = 0; i < labels->len; i++)
+      {
+        OviAxisLabel *label = g_ptr_array_index (labels, i);
+
+        if (label->slot >= 0)
+          {
+            const GdkRGBA *c = &slot_colors[label->slot];
+
+            cairo_set_source_rgba (cr, c->red, c->green, c->blue, 1);
+          }
+        else
+          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+        draw_text (widget, cr, label->text, label->rect.origin.x, label->rect.origin.y, 0);
+      }
   }
-  for (Slot s = 0; s < N_SLOTS; s++)
-    {
-      const GdkRGBA *c = &slot_colors[s];
-
-      cairo_set_source_rgba (cr, c->red, c->green, c->blue, 1);
-      draw_text (widget, cr, slot_label (s), layout.slot_x[s] + SLOT_WIDTH / 2,
-                 layout.plot_bottom + 2 + (s % 2) * 14, 0.5);
-    }
 }
 
 static void
@@ -758,4 +825,25 @@ ovi_histogram_view_set_stacked (OviHistogramView *self, gboolean stacked)
   self->stacked = stacked;
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKED]);
+}
+
+/**
+ * ovi_histogram_view_get_axis_labels:
+ *
+ * The labels drawn under the plot at the widget's current size, computed by
+ * the code that draws them: what a test checks for overlaps.
+ *
+ * Returns: (transfer full) (element-type OviAxisLabel): the labels, or an
+ *   empty array when there is no axis (no series, or only empty ones)
+ */
+GPtrArray *
+ovi_histogram_view_get_axis_labels (OviHistogramView *self)
+{
+  Layout layout;
+
+  g_return_val_if_fail (OVI_IS_HISTOGRAM_VIEW (self), NULL);
+  if (self->series->len == 0 || all_empty (self))
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_axis_label_free);
+  compute_layout (self, &layout);
+  return axis_labels (self, &layout);
 }

@@ -23,6 +23,16 @@ gboolean ovi_histogram_view_get_log_counts (OviHistogramView *self);
 void ovi_histogram_view_set_log_counts (OviHistogramView *self, gboolean log_counts);
 gboolean ovi_histogram_view_get_stacked (OviHistogramView *self);
 void ovi_histogram_view_set_stacked (OviHistogramView *self, gboolean stacked);
+/* A label under the plot and where it is drawn, in the widget's
+ * coordinates; @slot is the special bin it names, or -1. */
+typedef struct
+{
+  char *text;
+  graphene_rect_t rect;
+  int slot;
+} OviAxisLabel;
+
+GPtrArray *ovi_histogram_view_get_axis_labels (OviHistogramView *self);
 char *ovi_histogram_view_dup_text_at (OviHistogramView *self, double x, double y);
 
 G_END_DECLS

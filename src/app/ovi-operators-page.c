@@ -27,6 +27,9 @@ struct _OviOperatorsPage
   GBinding *folder_binding;    /* session:folder -> folder_signals:target */
   GBinding *operators_binding; /* session:operators -> op_sort_model:model, once shown */
   gboolean settings_bound;
+  GSettings *settings; /* operator-column-widths */
+  guint save_widths_source;
+  gboolean restoring_widths;
   gboolean resorting;             /* after summaries, not a click on a header */
   GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
 };
@@ -269,6 +272,61 @@ ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, 
     }
 }
 
+/* --- the user's column widths ------------------------------------------ */
+
+/* Kept by the columns' order in the .ui (the table's columns cannot be
+ * reordered), so a new window restores what the user last set. */
+static gboolean
+save_widths_cb (gpointer data)
+{
+  OviOperatorsPage *self = data;
+  GListModel *columns = gtk_column_view_get_columns (self->op_view);
+  g_autoptr (GVariantBuilder) builder = g_variant_builder_new (G_VARIANT_TYPE ("ai"));
+
+  self->save_widths_source = 0;
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      g_variant_builder_add (builder, "i", gtk_column_view_column_get_fixed_width (column));
+    }
+  g_settings_set_value (self->settings, "operator-column-widths", g_variant_builder_end (builder));
+  return G_SOURCE_REMOVE;
+}
+
+/* A drag on a header's edge changes the width at every step: saved once
+ * it rests. */
+static void
+column_width_changed (OviOperatorsPage *self)
+{
+  if (self->restoring_widths || self->settings == NULL)
+    return;
+  g_clear_handle_id (&self->save_widths_source, g_source_remove);
+  self->save_widths_source = g_timeout_add (300, save_widths_cb, self);
+}
+
+static void
+restore_widths (OviOperatorsPage *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->op_view);
+  g_autoptr (GVariant) widths = g_settings_get_value (self->settings, "operator-column-widths");
+  gsize n_widths = 0;
+  const gint32 *width = g_variant_get_fixed_array (widths, &n_widths, sizeof (gint32));
+
+  /* Saved from another set of columns: the table's own widths. */
+  if (n_widths != g_list_model_get_n_items (columns))
+    return;
+  self->restoring_widths = TRUE;
+  for (guint i = 0; i < n_widths; i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (width[i] > 0)
+        gtk_column_view_column_set_fixed_width (column, width[i]);
+    }
+  self->restoring_widths = FALSE;
+}
+
 static void
 ovi_operators_page_session_changed (OviPage *page, OviSession *old_session)
 {
@@ -294,7 +352,11 @@ ovi_operators_page_session_changed (OviPage *page, OviSession *old_session)
       self->folder_binding = g_object_bind_property (session, "folder", self->folder_signals,
                                                      "target", G_BINDING_SYNC_CREATE);
       if (!self->settings_bound)
-        ovi_tensor_view_bind_settings (self->tensor_view, ovi_session_get_settings (session));
+        {
+          ovi_tensor_view_bind_settings (self->tensor_view, ovi_session_get_settings (session));
+          self->settings = g_object_ref (ovi_session_get_settings (session));
+          restore_widths (self);
+        }
       self->settings_bound = TRUE;
     }
   else if (self->folder_signals != NULL)
@@ -311,6 +373,13 @@ ovi_operators_page_dispose (GObject *object)
   g_clear_pointer (&self->folder_binding, g_binding_unbind);
   detach_operators (self);
   g_clear_object (&self->folder_signals);
+  /* A width the user just set is kept. */
+  if (self->save_widths_source != 0)
+    {
+      g_clear_handle_id (&self->save_widths_source, g_source_remove);
+      save_widths_cb (self);
+    }
+  g_clear_object (&self->settings);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OPERATORS_PAGE);
   self->custom_filter = NULL;
   G_OBJECT_CLASS (ovi_operators_page_parent_class)->dispose (object);
@@ -389,6 +458,14 @@ ovi_operators_page_init (OviOperatorsPage *self)
   g_signal_connect_swapped (self->op_view, "activate", G_CALLBACK (row_activated), self);
   g_signal_connect_object (gtk_column_view_get_sorter (self->op_view), "changed",
                            G_CALLBACK (sort_changed), self, G_CONNECT_SWAPPED);
+  for (guint i = 0; i < g_list_model_get_n_items (gtk_column_view_get_columns (self->op_view)); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column =
+          g_list_model_get_item (gtk_column_view_get_columns (self->op_view), i);
+
+      g_signal_connect_object (column, "notify::fixed-width", G_CALLBACK (column_width_changed),
+                               self, G_CONNECT_SWAPPED);
+    }
 
   self->custom_filter = gtk_custom_filter_new (op_visible, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->custom_filter));

@@ -26,6 +26,17 @@ struct _OviOverflowsPage
   GtkDropDown *unit_dropdown;
   GtkStringList *unit_list;
 
+  /* Laid out by the page's width (fit_layout). */
+  GtkPaned *paned;
+  GtkColumnViewColumn *record_gap_column;
+  GtkColumnViewColumn *record_op_type_column;
+  GtkColumnViewColumn *record_stream_column;
+  GtkColumnViewColumn *record_task_column;
+  GtkColumnViewColumn *record_timestamp_column;
+  guint fit_source;
+  int fitted_width;      /* the page width the layout was fitted to */
+  gboolean place_handle; /* the paned changed orientation: place its handle */
+
   GtkCustomFilter *custom_filter; /* unit and node, owned by record_filter */
 };
 
@@ -307,6 +318,7 @@ ovi_overflows_page_dispose (GObject *object)
 {
   OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
 
+  g_clear_handle_id (&self->fit_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OVERFLOWS_PAGE);
   self->custom_filter = NULL;
   G_OBJECT_CLASS (ovi_overflows_page_parent_class)->dispose (object);
@@ -328,14 +340,20 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   g_type_ensure (OVI_TYPE_SESSION);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-overflows-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, paned);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_details);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_empty_page);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter_model);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_gap_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_op_type_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_search);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_selection);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_sort_model);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_stream_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_task_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_timestamp_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_view);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, scanning_spinner);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, unit_dropdown);
@@ -362,6 +380,110 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, unit_selected);
 }
 
+/* The record details pane, beside or below the table. */
+#define DETAILS_WIDTH 360
+
+/* A table this much wider than its view scrolls rather than lose a column
+ * or the details beside it: at the default 1200 px window every column
+ * stays. */
+#define SCROLL_SLACK 80
+
+/* The sum of the columns' widths: what the table needs to show them all
+ * without scrolling. */
+static int
+columns_width (OviOverflowsPage *self, gboolean visible_only)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->record_view);
+  int width = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (!visible_only || gtk_column_view_column_get_visible (column))
+        width += MAX (gtk_column_view_column_get_fixed_width (column), 0);
+    }
+  return width;
+}
+
+/* GTK 4.8 has no breakpoints: the page lays itself out by its width, as
+ * GNOME apps adapt. When the table and the details do not fit side by
+ * side, the details go below the table, which then has the page's width.
+ * When even that cannot show every column (but for a little scrolling),
+ * the columns the details also show are hidden, least needed first, so that #, Iteration, Unit, Op
+ * Name and Status keep their width. Both depend on the page's width alone, so the layout cannot
+ * flip back and forth. */
+static void
+fit_layout (OviOverflowsPage *self)
+{
+  GtkColumnViewColumn *optional[] = {
+    self->record_gap_column,  self->record_timestamp_column, self->record_stream_column,
+    self->record_task_column, self->record_op_type_column,
+  };
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  int needed = columns_width (self, FALSE);
+  gboolean below;
+  guint n_hidden = 0;
+
+  if (width <= 0 || (width == self->fitted_width && !self->place_handle))
+    return;
+  self->fitted_width = width;
+  below = width < needed - SCROLL_SLACK + DETAILS_WIDTH;
+  if (below !=
+      (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) == GTK_ORIENTATION_VERTICAL))
+    {
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned),
+                                      below ? GTK_ORIENTATION_VERTICAL
+                                            : GTK_ORIENTATION_HORIZONTAL);
+      /* Below, the details scroll in what the table leaves them, and the
+       * two share a change of the window's height. */
+      gtk_paned_set_shrink_end_child (self->paned, below);
+      gtk_paned_set_resize_end_child (self->paned, below);
+      self->place_handle = TRUE;
+    }
+  /* Half the height for each; beside, the table takes what is left. Once
+   * the paned has its new orientation (it resets the handle when it
+   * changes): after the table's next change of width. */
+  else if (self->place_handle)
+    {
+      self->place_handle = FALSE;
+      gtk_paned_set_position (self->paned, below ? height / 2 : width - DETAILS_WIDTH);
+    }
+  /* Drop from the front until the rest fit. */
+  while (n_hidden < G_N_ELEMENTS (optional) &&
+         needed > (below ? width : width - DETAILS_WIDTH) + SCROLL_SLACK)
+    {
+      needed -= MAX (gtk_column_view_column_get_fixed_width (optional[n_hidden]), 0);
+      n_hidden++;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (optional); i++)
+    if (gtk_column_view_column_get_visible (optional[i]) != (i >= n_hidden))
+      gtk_column_view_column_set_visible (optional[i], i >= n_hidden);
+}
+
+static gboolean
+fit_layout_cb (gpointer data)
+{
+  OviOverflowsPage *self = data;
+
+  self->fit_source = 0;
+  fit_layout (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The width is known while the page is being laid out, when its children
+ * cannot change: they change right after. The table's width follows the
+ * page's in both orientations, and its adjustment says when it changed
+ * ("changed" comes when "notify::page-size" alone does not). */
+static void
+width_changed (OviOverflowsPage *self)
+{
+  if (self->fit_source == 0 &&
+      (gtk_widget_get_width (GTK_WIDGET (self)) != self->fitted_width || self->place_handle))
+    self->fit_source = g_idle_add (fit_layout_cb, self);
+}
+
 static void
 ovi_overflows_page_init (OviOverflowsPage *self)
 {
@@ -382,6 +504,11 @@ ovi_overflows_page_init (OviOverflowsPage *self)
   self->custom_filter = gtk_custom_filter_new (record_visible, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->record_filter),
                            GTK_FILTER (self->custom_filter));
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->record_view)),
+                           "changed", G_CALLBACK (width_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->record_view)),
+                           "notify::page-size", G_CALLBACK (width_changed), self,
+                           G_CONNECT_SWAPPED);
   update_state (self);
 }
 

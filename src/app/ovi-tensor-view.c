@@ -18,7 +18,7 @@ struct _OviTensorView
   GtkLabel *dfx_label;
   GtkGrid *info_grid;
   GtkLabel *first_label;
-  GtkBox *locate_box;
+  GtkFlowBox *locate_box;
   GtkGrid *neighbour_grid;
   OviHistogramView *histogram;
   GtkCheckButton *log_check;
@@ -327,7 +327,7 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
   self->strip_index = -1;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->locate_box))))
-    gtk_box_remove (self->locate_box, child);
+    gtk_flow_box_remove (self->locate_box, child);
   g_clear_pointer (&self->located, ovi_analysis_unref);
   self->located = ovi_analysis_ref (a);
   clear_grid (self->neighbour_grid);
@@ -353,7 +353,7 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
       gtk_widget_set_tooltip_text (button, _ ("Show the values around it"));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "tensor.locate");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "x", kinds[k].index);
-      gtk_box_append (self->locate_box, button);
+      gtk_flow_box_append (self->locate_box, button);
     }
   if (centre >= 0)
     show_neighbours (self, a, centre, s->count);

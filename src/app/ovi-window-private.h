@@ -50,6 +50,7 @@ struct _OviWindow
   GtkLabel *progress_label;
   GtkRevealer *progress_revealer;
   OviSidebar *sidebar;
+  GtkToggleButton *sidebar_button;
   GtkPaned *sidebar_paned;
   OviStartPage *start_page;
   GtkStack *title_stack;
@@ -64,6 +65,8 @@ struct _OviWindow
   OviSession *session;
   GSignalGroup *folder_signals; /* the session's folder: progress */
   OviNotifier *notifier;        /* overflows of the followed folder, on the desktop */
+  gboolean narrow;              /* narrower than SIDEBAR_FOLD_WIDTH: the sidebar folded */
+  guint fold_source;            /* fold_sidebar_cb after the allocation that crossed it */
 };
 
 void _ovi_window_class_add_actions (GtkWidgetClass *widget_class);

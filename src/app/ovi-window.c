@@ -340,6 +340,56 @@ on_key_pressed (GtkEventControllerKey *controller,
   return FALSE;
 }
 
+/* --- the sidebar, collapsed when the window is narrow -------------------- */
+
+/* Below this width the sidebar is hidden (F9 or the header's toggle brings
+ * it back), so the pages have the window's width; above it, it comes back.
+ * Like AdwFlap's folding, a user's choice holds until the window next
+ * crosses the width. */
+#define SIDEBAR_FOLD_WIDTH 1000
+
+static gboolean
+showing_folder (gpointer unused, const char *name)
+{
+  return g_strcmp0 (name, "folder") == 0;
+}
+
+static gboolean
+fold_sidebar_cb (gpointer data)
+{
+  OviWindow *self = data;
+
+  self->fold_source = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->sidebar), !self->narrow);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+ovi_window_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  gboolean narrow = width < SIDEBAR_FOLD_WIDTH;
+
+  GTK_WIDGET_CLASS (ovi_window_parent_class)->size_allocate (widget, width, height, baseline);
+  /* Children cannot be shown or hidden during the layout: right after. */
+  if (narrow != self->narrow)
+    {
+      self->narrow = narrow;
+      if (self->fold_source == 0)
+        self->fold_source = g_idle_add (fold_sidebar_cb, self);
+    }
+}
+
+static void
+toggle_sidebar (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+
+  if (gtk_widget_get_visible (GTK_WIDGET (self->sidebar_button)))
+    gtk_widget_set_visible (GTK_WIDGET (self->sidebar),
+                            !gtk_widget_get_visible (GTK_WIDGET (self->sidebar)));
+}
+
 static gboolean
 ovi_window_close_request (GtkWindow *window)
 {
@@ -426,6 +476,7 @@ ovi_window_dispose (GObject *object)
     }
   if (self->folder_signals != NULL)
     g_signal_group_set_target (self->folder_signals, NULL);
+  g_clear_handle_id (&self->fold_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_WINDOW);
   g_clear_object (&self->folder_signals);
   g_clear_object (&self->notifier);
@@ -444,6 +495,7 @@ ovi_window_class_init (OviWindowClass *klass)
   object_class->dispose = ovi_window_dispose;
   object_class->get_property = ovi_window_get_property;
   window_class->close_request = ovi_window_close_request;
+  widget_class->size_allocate = ovi_window_size_allocate;
 
   /* What the pages bind to. */
   properties[PROP_SESSION] =
@@ -482,11 +534,13 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, progress_label);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, progress_revealer);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, start_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, title_stack);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, switcher_title);
+  gtk_widget_class_bind_template_callback (widget_class, showing_folder);
   gtk_widget_class_bind_template_callback (widget_class, update_switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, toast_overlay);
@@ -494,6 +548,8 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, window_title);
 
   _ovi_window_class_add_actions (widget_class);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel", NULL);
 }
 

@@ -11,6 +11,7 @@
 #include "ovi-application.h"
 #include "ovi-fixtures.h"
 #include "ovi-format.h"
+#include "ovi-i18n.h"
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
 #include <string.h>
@@ -3508,6 +3509,516 @@ test_narrow_window (Fixture *f, gconstpointer data)
   WAIT_UNTIL (!adw_view_switcher_bar_get_reveal (window->switcher_bar));
 }
 
+/* --- readable at any size (issue #16) ----------------------------------- */
+
+/* The window sizes people use: a small laptop, the default, a full HD screen. */
+static const struct
+{
+  int width, height;
+} window_sizes[] = { { 800, 600 }, { 1200, 800 }, { 1920, 1080 } };
+
+/* Collects the mapped labels under @widget whose text is cut with "…". */
+static void
+collect_ellipsized (GtkWidget *widget, GPtrArray *out)
+{
+  if (!gtk_widget_get_mapped (widget) || !gtk_widget_get_child_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget) &&
+      gtk_label_get_ellipsize (GTK_LABEL (widget)) != PANGO_ELLIPSIZE_NONE &&
+      pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    collect_ellipsized (child, out);
+}
+
+/* A short name of where @widget is: its nearest ancestor with a name or a
+ * project type, for the test's messages. */
+static const char *
+widget_place (GtkWidget *widget)
+{
+  for (GtkWidget *w = widget; w; w = gtk_widget_get_parent (w))
+    if (g_str_has_prefix (G_OBJECT_TYPE_NAME (w), "Ovi") || GTK_IS_COLUMN_VIEW (w))
+      return G_OBJECT_TYPE_NAME (w);
+  return "window";
+}
+
+/* Saves @window as PAGE-WxH[-LANGUAGE].png in OVI_SIZES_DIR, when set. */
+static void
+grab_size (OviWindow *window, const char *page, int width, int height)
+{
+  const char *dir = g_getenv ("OVI_SIZES_DIR");
+  const char *language = g_getenv ("LANGUAGE");
+  GtkWidget *widget = GTK_WIDGET (window);
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+
+  if (dir == NULL)
+    return;
+  name = g_strdup_printf ("%s-%dx%d%s%s.png", page, width, height, language && *language ? "-" : "",
+                          language ? language : "");
+  path = g_build_filename (dir, name, NULL);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("saved %s", path);
+}
+
+/* Fails for every ellipsized label on @page that is not in the allow-list. */
+static guint
+check_ellipsized (OviWindow *window, const char *page, int width, int height)
+{
+  g_autoptr (GPtrArray) cut = g_ptr_array_new ();
+  guint n_failed = 0;
+
+  collect_ellipsized (GTK_WIDGET (window), cut);
+  for (guint i = 0; i < cut->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (cut, i);
+      const char *place = widget_place (label);
+      const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+      /* Allowed: a cell whose full text is in its tooltip (table cells,
+       * which the user can also widen). */
+      if (g_strcmp0 (gtk_widget_get_tooltip_text (label), text) == 0)
+        continue;
+      /* Allowed: the sidebar's node names, cut in the middle so both ends
+       * show; the user sets the sidebar's width, and the pages say which
+       * node is selected. */
+      if (gtk_widget_get_ancestor (label, OVI_TYPE_SIDEBAR) != NULL)
+        continue;
+      g_test_message ("%s at %dx%d: ellipsized in %s: \"%s\"", page, width, height, place,
+                      gtk_label_get_text (GTK_LABEL (label)));
+      n_failed++;
+    }
+  return n_failed;
+}
+
+/* Resizes @window to @width x @height and waits for the layout. */
+static void
+resize_to (OviWindow *window, int width, int height)
+{
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  settle (300);
+  settle (100); /* what changes right after a layout (columns, sidebar) */
+}
+
+/* Every page, at the three sizes, in the language the test runs in: no
+ * label whose text is needed is ellipsized. With OVI_SIZES_DIR set, each is
+ * also saved as PAGE-WxH[-LANGUAGE].png (tests/app/take-size-screenshots.sh). */
+static void
+test_sizes (Fixture *f, gconstpointer data)
+{
+  OviWindow *window = f->window;
+  OviOverflowRecord *first = find_record (window, 272);
+  OviDumpFile *op = ovi_overflow_record_get_op (first);
+  g_autoptr (OviWindow) cluster_window = NULL;
+  g_autofree char *example = g_path_get_dirname (g_getenv ("OVI_EXAMPLE_DIR"));
+  g_autofree char *node_a = g_build_filename (example, "example-cluster", "node-a", NULL);
+  g_autofree char *node_b = g_build_filename (example, "example-cluster", "node-b.json", NULL);
+  g_autoptr (GFile) file_a = g_file_new_for_path (node_a);
+  GFile *reports[1];
+  guint n_failed = 0;
+  guint bad_index = 0;
+
+  /* The tensor with non-finite values: its first-bad-value buttons show. */
+  for (guint i = 0; i < ovi_dump_file_get_tensors (op)->len; i++)
+    {
+      g_autoptr (OviAnalysis) analysis =
+          ovi_tensor_analyze (g_ptr_array_index (ovi_dump_file_get_tensors (op), i), NULL);
+
+      if (analysis && ovi_analysis_get_stats (analysis)->first_nonfinite >= 0)
+        bad_index = i;
+    }
+
+  /* The timeline of two machines, in a window of its own. */
+  cluster_window = g_object_ref_sink (ovi_window_new (app));
+  gtk_window_set_default_size (GTK_WINDOW (cluster_window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (cluster_window));
+  ovi_window_open_file (cluster_window, file_a);
+  WAIT_UNTIL (!ovi_window_get_busy (cluster_window));
+  ovi_window_show_page (cluster_window, "timeline");
+  reports[0] = g_file_new_for_path (node_b);
+  ovi_window_add_reports (cluster_window, reports, 1);
+  g_object_unref (reports[0]);
+  WAIT_UNTIL (ovi_cluster_get_n_roots (
+                  ovi_session_get_cluster (ovi_window_get_session (cluster_window))) == 2);
+
+  for (guint s = 0; s < G_N_ELEMENTS (window_sizes); s++)
+    {
+      int width = window_sizes[s].width, height = window_sizes[s].height;
+
+      gtk_window_present (GTK_WINDOW (window));
+      resize_to (window, width, height);
+
+      ovi_window_show_page (window, "overflows");
+      g_assert_true (ovi_window_select_record (window, first));
+      settle (200);
+      n_failed += check_ellipsized (window, "overflows", width, height);
+      grab_size (window, "overflows", width, height);
+
+      ovi_window_show_page (window, "operators");
+      ovi_session_set_selected_file (ovi_window_get_session (window), NULL);
+      settle (200);
+      n_failed += check_ellipsized (window, "operators", width, height);
+      grab_size (window, "operators", width, height);
+
+      ovi_window_show_tensor (window, op, bad_index);
+      WAIT_UNTIL (!ovi_tensor_view_get_busy (ovi_window_get_tensor_view (window)));
+      settle (200);
+      n_failed += check_ellipsized (window, "tensor", width, height);
+      grab_size (window, "tensor", width, height);
+
+      ovi_window_show_page (window, "compare");
+      ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
+      WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
+      settle (200);
+      n_failed += check_ellipsized (window, "compare", width, height);
+      grab_size (window, "compare", width, height);
+
+      ovi_window_show_page (window, "problems");
+      settle (200);
+      n_failed += check_ellipsized (window, "problems", width, height);
+      grab_size (window, "problems", width, height);
+
+      gtk_window_present (GTK_WINDOW (cluster_window));
+      resize_to (cluster_window, width, height);
+      n_failed += check_ellipsized (cluster_window, "timeline", width, height);
+      grab_size (cluster_window, "timeline", width, height);
+    }
+  gtk_window_destroy (GTK_WINDOW (cluster_window));
+  g_assert_cmpuint (n_failed, ==, 0);
+}
+
+/* The titles of the overflow table's visible columns, "|"-separated. */
+static char *
+shown_columns (OviWindow *window)
+{
+  GListModel *columns = gtk_column_view_get_columns (ovi_window_get_record_view (window));
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (gtk_column_view_column_get_visible (column))
+        g_string_append_printf (out, "%s%s", out->len > 0 ? "|" : "",
+                                gtk_column_view_column_get_title (column));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Whether the record details are below the table (else beside it). */
+static gboolean
+details_below (OviWindow *window)
+{
+  graphene_rect_t table, details;
+
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (ovi_window_get_record_view (window)),
+                                            GTK_WIDGET (window), &table));
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (ovi_window_get_record_details (window)),
+                                            GTK_WIDGET (window), &details));
+  return details.origin.y >= table.origin.y + table.size.height - 1;
+}
+
+/* Narrow windows: the sidebar folds and the details go below the table,
+ * which keeps #, Iteration, Unit, Op Name and Status at their width; at the
+ * default 1200x800 every column shows. */
+static void
+test_narrow_overflow_table (Fixture *f, gconstpointer data)
+{
+  OviWindow *window = f->window;
+  GtkWidget *sidebar = GTK_WIDGET (ovi_window_get_sidebar (window));
+  g_autofree char *at_800 = NULL;
+  g_autofree char *at_1200 = NULL;
+  g_autofree char *at_1920 = NULL;
+  GListModel *columns = gtk_column_view_get_columns (ovi_window_get_record_view (window));
+  int min_width = 0;
+
+  resize_to (window, 800, 600);
+  at_800 = shown_columns (window);
+  g_test_message ("columns at 800x600: %s", at_800);
+  g_assert_false (gtk_widget_get_visible (sidebar));
+  g_assert_true (details_below (window));
+  g_assert_cmpstr (at_800, ==, "#|Iteration|Unit|Op Type|Op Name|Task|Stream|Status");
+  /* The columns that matter keep the width the table gives them. */
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      const char *title = gtk_column_view_column_get_title (column);
+
+      if (g_strv_contains (
+              (const char *const[]){ "#", "Iteration", "Unit", "Op Name", "Status", NULL }, title))
+        g_assert_cmpint (gtk_column_view_column_get_fixed_width (column), >=, 36);
+    }
+  /* F9 brings the sidebar back over the narrow window, and folds it again. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
+  settle (100);
+  g_assert_true (gtk_widget_get_mapped (sidebar));
+  g_assert_true (gtk_toggle_button_get_active (window->sidebar_button));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
+  settle (100);
+  g_assert_false (gtk_widget_get_mapped (sidebar));
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL,
+                      NULL);
+  g_assert_cmpint (min_width, <=, 800);
+
+  /* The default size: the sidebar is back, the details below, every column. */
+  resize_to (window, 1200, 800);
+  at_1200 = shown_columns (window);
+  g_test_message ("columns at 1200x800: %s", at_1200);
+  g_assert_true (gtk_widget_get_mapped (sidebar));
+  g_assert_true (details_below (window));
+  g_assert_cmpstr (at_1200, ==,
+                   "#|Iteration|Unit|Op Type|Op Name|Task|Stream|Status|Timestamp|Since Previous");
+
+  /* A full HD window: the details beside the table again (when the
+   * screen, Xvfb's, is that wide). */
+  resize_to (window, 1920, 1080);
+  at_1920 = shown_columns (window);
+  g_assert_cmpstr (at_1920, ==, at_1200);
+  if (gtk_widget_get_width (GTK_WIDGET (window)) >= 1900)
+    g_assert_false (details_below (window));
+  else
+    g_test_message ("the screen is narrower than 1920 px: not checked beside");
+}
+
+/* The first mapped label under @widget whose text is @text. */
+static GtkLabel *
+find_label_with_text (GtkWidget *widget, const char *text)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return NULL;
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_label_with_text (child, text);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A long problem reason wraps at 800 px instead of being cut, and its
+ * cells give the full reason and path in their tooltips. */
+static void
+test_problem_reason_wraps (Fixture *f, gconstpointer data)
+{
+  GListModel *problems = ovi_session_get_problems (ovi_window_get_session (f->window));
+  g_autoptr (OviProblem) problem = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *file = NULL;
+  GtkLabel *reason, *path;
+
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
+  problem = g_list_model_get_item (problems, 0);
+  g_object_get (problem, "message", &message, "file", &file, NULL);
+  g_assert_cmpstr (message, ==,
+                   "the header lists 128 bytes of tensor data but 108 bytes follow it (truncated)");
+  resize_to (f->window, 800, 600);
+  ovi_window_show_page (f->window, "problems");
+  settle (200);
+  reason = find_label_with_text (GTK_WIDGET (f->window), message);
+  g_assert_nonnull (reason);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (reason)), ==, message);
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (reason)));
+  g_assert_cmpint (pango_layout_get_line_count (gtk_label_get_layout (reason)), >=, 2);
+  /* The path is cut at its start, its name in view and all of it in the tooltip. */
+  path = find_label_with_text (GTK_WIDGET (f->window), file);
+  g_assert_nonnull (path);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (path)), ==, file);
+}
+
+/* The Operators table: Op Name sized for its names and resizable, like
+ * every column; the widths a user sets come back in a new window. */
+static void
+test_operator_column_widths (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *ops = ovi_window_get_op_view (f->window);
+  GtkColumnViewColumn *op_name = column_by_title (ops, "Op Name");
+  GListModel *columns = gtk_column_view_get_columns (ops);
+  g_autoptr (OviWindow) second = NULL;
+  g_autoptr (PangoLayout) layout = NULL;
+  GSettings *settings = ovi_application_get_settings (app);
+  int text_width = 0;
+
+  ovi_window_show_page (f->window, "operators");
+  settle (200);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      g_assert_true (gtk_column_view_column_get_resizable (column));
+    }
+  /* The example's longest operator name fits, not "gradients/…". */
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (ops), "gradients/MatMul_grad/MatMul");
+  pango_layout_get_pixel_size (layout, &text_width, NULL);
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (op_name), >=, text_width + 12);
+
+  /* What a drag on the header's edge does. */
+  gtk_column_view_column_set_fixed_width (op_name, 333);
+  gtk_column_view_column_set_fixed_width (column_by_title (ops, "Op Type"), 150);
+  settle (500);
+  second = g_object_ref_sink (ovi_window_new (app));
+  gtk_window_present (GTK_WINDOW (second));
+  settle (100);
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (
+                       column_by_title (ovi_window_get_op_view (second), "Op Name")),
+                   ==, 333);
+  g_assert_cmpint (gtk_column_view_column_get_fixed_width (
+                       column_by_title (ovi_window_get_op_view (second), "Op Type")),
+                   ==, 150);
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_settings_reset (settings, "operator-column-widths");
+}
+
+/* Histogram axis labels never overprint: at a narrow width the value
+ * axis' ends ("-1.361e+04", "4.123e+04"), its zero and its title skip
+ * rather than collide with each other or the special bins' labels. */
+static void
+test_histogram_axis_labels (void)
+{
+  const float values[] = { -13610.5f, -2.5f, 0.1f, 1.5f, 41234.7f, NAN, INFINITY };
+  g_autoptr (GBytes) bytes = g_bytes_new (values, sizeof values);
+  g_autoptr (OviAnalysis) analysis = ovi_analysis_new (OVI_DTYPE_FLOAT32, bytes, NULL);
+  OviHistogram *histogram = ovi_analysis_histogram (analysis, 16, OVI_HISTOGRAM_LINEAR, NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = ovi_histogram_view_new ();
+  const int widths[] = { 700, 260, 200 };
+
+  g_assert_nonnull (histogram);
+  ovi_histogram_view_add_series_full (OVI_HISTOGRAM_VIEW (view), "output 0", histogram, histogram,
+                                      (GDestroyNotify) ovi_histogram_free);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      g_autoptr (GPtrArray) labels = NULL;
+      gboolean has_low = FALSE;
+
+      gtk_widget_set_size_request (view, widths[w], 160);
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[w], 160);
+      gtk_window_present (GTK_WINDOW (window));
+      settle (200);
+      labels = ovi_histogram_view_get_axis_labels (OVI_HISTOGRAM_VIEW (view));
+      g_assert_cmpuint (labels->len, >=, 5);
+      for (guint i = 0; i < labels->len; i++)
+        {
+          OviAxisLabel *a = g_ptr_array_index (labels, i);
+
+          g_test_message ("%d px: \"%s\" at %.0f..%.0f, %.0f", widths[w], a->text, a->rect.origin.x,
+                          a->rect.origin.x + a->rect.size.width, a->rect.origin.y);
+          has_low |= g_str_equal (a->text, "-1.361e+04");
+          /* Inside the widget, not over another label. */
+          g_assert_cmpfloat (a->rect.origin.x, >=, 0);
+          g_assert_cmpfloat (a->rect.origin.x + a->rect.size.width, <=,
+                             gtk_widget_get_width (view));
+          for (guint j = i + 1; j < labels->len; j++)
+            {
+              OviAxisLabel *b = g_ptr_array_index (labels, j);
+
+              if (graphene_rect_intersection (&a->rect, &b->rect, NULL))
+                g_error ("at %d px \"%s\" overlaps \"%s\"", widths[w], a->text, b->text);
+            }
+        }
+      /* The special bins are always named; the low end always shows. */
+      g_assert_true (has_low);
+      g_assert_cmpint (((OviAxisLabel *) g_ptr_array_index (labels, 0))->slot, ==, 0);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle (50);
+}
+
+/* Whether @widget is shown and lies inside @window's width. */
+static gboolean
+inside_window (GtkWidget *widget, OviWindow *window)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget) ||
+      !gtk_widget_compute_bounds (widget, GTK_WIDGET (window), &bounds))
+    return FALSE;
+  g_test_message ("%s: %.0f..%.0f of %d", G_OBJECT_TYPE_NAME (widget), bounds.origin.x,
+                  bounds.origin.x + bounds.size.width, gtk_widget_get_width (GTK_WIDGET (window)));
+  return bounds.origin.x >= 0 &&
+         bounds.origin.x + bounds.size.width <= gtk_widget_get_width (GTK_WIDGET (window));
+}
+
+/* The tensor view's first-bad-value buttons wrap, so "Abnormal Only", the
+ * tensor menu and the buttons stay inside the window at 1200x800 and
+ * 800x600; the Compare page shows "Log count axis" and its tensor menu. */
+static void
+test_tensor_view_fits (Fixture *f, gconstpointer data)
+{
+  OviWindow *window = f->window;
+  OviTensorView *view = ovi_window_get_tensor_view (window);
+  GtkWidget *abnormal = GTK_WIDGET (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_operators_page (window)),
+                                     OVI_TYPE_OPERATORS_PAGE, "abnormal_toggle"));
+  GtkWidget *locate_box = tensor_view_child (view, "locate_box");
+  const int sizes[][2] = { { 1200, 800 }, { 800, 600 } };
+  /* Every kind of bad value in a 4-d tensor: four long buttons. */
+  static const double v[] = { 1, 2, INFINITY, 4, NAN, 6, -INFINITY, 65504 };
+  const guint64 shape[] = { 1, 2, 2, 2 };
+  const guint most_kinds = 4;
+  const gint64 first_bad = 2;
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("scope/very_long_operator_scope/mul");
+  g_autofree char *path = NULL;
+  g_autoptr (OviDumpFile) op = NULL;
+  g_autoptr (GError) error = NULL;
+
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 4, v);
+  path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
+  op = ovi_dump_file_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (ovi_dump_file_summarize (op, NULL));
+  ovi_session_set_live (ovi_window_get_session (window), FALSE);
+  ovi_window_show_page (window, "operators");
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      guint n_buttons = 0;
+
+      resize_to (window, sizes[s][0], sizes[s][1]);
+      ovi_session_set_selected_file (ovi_window_get_session (window), op);
+      WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
+      settle (100);
+      /* As the user clicks "First +Inf at …": the buttons show. */
+      gtk_widget_activate_action (GTK_WIDGET (view), "tensor.locate", "x", first_bad);
+      settle (200);
+      g_assert_true (inside_window (abnormal, window));
+      g_assert_true (inside_window (tensor_view_child (view, "tensor_dropdown"), window));
+      g_assert_true (gtk_widget_get_visible (locate_box));
+      for (GtkWidget *child = gtk_widget_get_first_child (locate_box); child;
+           child = gtk_widget_get_next_sibling (child), n_buttons++)
+        g_assert_true (inside_window (child, window));
+      g_assert_cmpuint (n_buttons, ==, most_kinds);
+    }
+
+  resize_to (window, 1200, 800);
+  ovi_window_show_page (window, "compare");
+  ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
+  settle (200);
+  g_assert_true (inside_window (
+      GTK_WIDGET (find_label_with_text (GTK_WIDGET (window), "Log count axis")), window));
+  g_assert_true (inside_window (
+      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_compare_view (window)),
+                                                 OVI_TYPE_COMPARE_PAGE, "tensor_dropdown")),
+      window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -3532,6 +4043,9 @@ main (int argc, char *argv[])
       tap = TRUE;
 
   g_test_init (&argc, &argv, NULL);
+  /* The catalog, as main.c binds it: LANGUAGE=zh_CN runs the tests that
+   * look at sizes in Chinese (app-window-sizes-zh_CN). */
+  ovi_i18n_init ();
   if (!gtk_init_check ())
     {
       /* 77 tells meson "skipped"; under --tap the plan says it. */
@@ -3602,6 +4116,13 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/timeline", test_timeline);
   g_test_add_func ("/app/several-folders", test_several_folders);
   ADD ("/app/window/narrow-window", test_narrow_window);
+  /* Readable at any size. */
+  ADD ("/app/window/sizes", test_sizes);
+  ADD ("/app/window/narrow-overflow-table", test_narrow_overflow_table);
+  ADD ("/app/window/problem-reason-wraps", test_problem_reason_wraps);
+  ADD ("/app/window/operator-column-widths", test_operator_column_widths);
+  g_test_add_func ("/app/histogram-axis-labels", test_histogram_axis_labels);
+  ADD ("/app/window/tensor-view-fits", test_tensor_view_fits);
 #undef ADD
 
   ret = g_test_run ();
