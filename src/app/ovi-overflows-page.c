@@ -19,6 +19,8 @@ struct _OviOverflowsPage
   GtkFilterListModel *record_filter_model;
   GtkSearchEntry *record_search;
   GtkSingleSelection *record_selection;
+  gboolean first_chosen; /* the first row is selected for the user, who has picked none */
+  gboolean choosing_first;
   GtkSortListModel *record_sort_model;
   GtkStack *record_stack;
   GtkColumnView *record_view;
@@ -226,21 +228,33 @@ rows_changed (OviOverflowsPage *self)
   update_state (self);
   follow_session_record (self);
   /* The first record (the first overflow in the default order) is
-   * selected until the user picks another. */
-  if (gtk_single_selection_get_selected_item (self->record_selection) == NULL &&
+   * selected until the user picks another, also when an earlier one
+   * arrives later in the scan (another device's, or another folder's). */
+  if ((gtk_single_selection_get_selected_item (self->record_selection) == NULL ||
+       (self->first_chosen && gtk_single_selection_get_selected (self->record_selection) != 0)) &&
       g_list_model_get_n_items (G_LIST_MODEL (self->record_selection)) > 0)
-    gtk_single_selection_set_selected (self->record_selection, 0);
+    {
+      self->choosing_first = TRUE;
+      gtk_single_selection_set_selected (self->record_selection, 0);
+      self->choosing_first = FALSE;
+      self->first_chosen = TRUE;
+      scroll_to_selected (self);
+    }
 }
 
 static void
 selection_changed (OviOverflowsPage *self)
 {
   OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+  gpointer item;
 
   if (session == NULL || self->record_selection == NULL)
     return;
-  ovi_session_set_selected_record (session,
-                                   gtk_single_selection_get_selected_item (self->record_selection));
+  item = gtk_single_selection_get_selected_item (self->record_selection);
+  /* Rows arriving above the selected one move it without changing it. */
+  if (!self->choosing_first && item != ovi_session_get_selected_record (session))
+    self->first_chosen = FALSE;
+  ovi_session_set_selected_record (session, item);
 }
 
 static void

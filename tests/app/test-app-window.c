@@ -3370,6 +3370,10 @@ test_several_folders (void)
   g_assert_true (
       g_str_has_prefix (ovi_dump_file_get_path (ovi_overflow_record_get_file (first)), root_a));
   g_assert_cmpstr (ovi_dump_file_get_device (ovi_overflow_record_get_file (first)), ==, "3");
+  /* Device 0's record was listed first, then device 3's earlier one came:
+   * the selection follows the first overflow until the user picks one. */
+  settle (100);
+  g_assert_true (ovi_session_get_selected_record (session) == first);
 
   /* The sidebar: all, then one row per machine, then its devices. */
   settle (200);
