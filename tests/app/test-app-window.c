@@ -3592,14 +3592,10 @@ check_ellipsized (OviWindow *window, const char *page, int width, int height)
       const char *place = widget_place (label);
       const char *text = gtk_label_get_text (GTK_LABEL (label));
 
-      /* Allowed: a cell whose full text is in its tooltip (table cells,
-       * which the user can also widen). */
+      /* Allowed: a label whose full text is in its tooltip (table cells,
+       * which the user can also widen, and the sidebar's node names, cut in
+       * the middle so both ends show). */
       if (g_strcmp0 (gtk_widget_get_tooltip_text (label), text) == 0)
-        continue;
-      /* Allowed: the sidebar's node names, cut in the middle so both ends
-       * show; the user sets the sidebar's width, and the pages say which
-       * node is selected. */
-      if (gtk_widget_get_ancestor (label, OVI_TYPE_SIDEBAR) != NULL)
         continue;
       g_test_message ("%s at %dx%d: ellipsized in %s: \"%s\"", page, width, height, place,
                       gtk_label_get_text (GTK_LABEL (label)));
