@@ -311,3 +311,32 @@ def in_private_session(argv, timeout=120):
 def emit(result):
     print(json.dumps(result))
     sys.stdout.flush()
+
+
+def skip_without(tools):
+    """77 (meson's "skipped") with a line saying why, when a tool is missing."""
+    for tool in tools:
+        if shutil.which(tool) is None:
+            print("skipped: %s is not installed" % tool)
+            return 77
+    return None
+
+
+def run_in_own_display(script, tools=("Xvfb", "dbus-run-session")):
+    """What a test's main() does when it is not the --one run: starts a bare
+    Xvfb, runs the script again with --one --display and the arguments it was
+    given, under its own session bus, prints what it printed and returns its
+    exit status."""
+    skipped = skip_without(tools)
+    if skipped is not None:
+        return skipped
+    xvfb = Xvfb()
+    try:
+        r = in_private_session([sys.executable, os.path.abspath(script), "--one",
+                                "--display", xvfb.display] + sys.argv[1:])
+    finally:
+        xvfb.close()
+    print(r.stdout)
+    if r.returncode != 0:
+        print(r.stderr[-3000:])
+    return r.returncode

@@ -15,7 +15,6 @@ lists every record again, Tab leaves the table for the details.
 import argparse
 import os
 import re
-import shutil
 import sys
 import time
 
@@ -192,21 +191,7 @@ def main():
     args = p.parse_args()
     if args.one:
         return one(args)
-    for tool in ("Xvfb", "dbus-run-session"):
-        if shutil.which(tool) is None:
-            print("skipped: %s is not installed" % tool)
-            return 77
-    xvfb = ovi_e2e.Xvfb()
-    try:
-        r = ovi_e2e.in_private_session([sys.executable, os.path.abspath(__file__), "--one",
-                                        "--display", xvfb.display, "--build", args.build,
-                                        "--folder", args.folder])
-    finally:
-        xvfb.close()
-    print(r.stdout)
-    if r.returncode != 0:
-        print(r.stderr[-3000:])
-    return r.returncode
+    return ovi_e2e.run_in_own_display(__file__)
 
 
 sys.exit(main())

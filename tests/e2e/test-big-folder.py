@@ -109,10 +109,9 @@ def main():
     if args.cancel:
         return one_cancel(args)
 
-    for tool in ("Xvfb", "dbus-run-session", "import", "compare", "xdotool"):
-        if shutil.which(tool) is None:
-            print("skipped: %s is not installed" % tool)
-            return 77
+    skipped = ovi_e2e.skip_without(("Xvfb", "dbus-run-session", "import", "compare", "xdotool"))
+    if skipped is not None:
+        return skipped
 
     top = args.keep or tempfile.mkdtemp(prefix="ovi-big-")
     args.path = os.path.join(top, "tree")

@@ -14,7 +14,6 @@ problem's reason or a tensor label built by core from a format.
 
 import argparse
 import os
-import shutil
 import sys
 import time
 
@@ -24,7 +23,7 @@ import ovi_e2e  # noqa: E402
 
 def read_po(path):
     """msgid -> msgstr of the catalog (plain entries, no plurals needed)."""
-    catalog, key, field = {}, None, None
+    catalog, field = {}, None
     entry = {"msgid": "", "msgstr": ""}
 
     def unquote(s):
@@ -110,27 +109,7 @@ def main():
     args = p.parse_args()
     if args.one:
         return one(args)
-    for tool in ("Xvfb", "dbus-run-session"):
-        if shutil.which(tool) is None:
-            print("skipped: %s is not installed" % tool)
-            return 77
-    xvfb = ovi_e2e.Xvfb()
-    try:
-        argv = [sys.executable, os.path.abspath(__file__), "--one", "--display", xvfb.display,
-                "--build", args.build, "--folder", args.folder, "--po", args.po]
-        for page in args.page:
-            argv += ["--page", page]
-        for text in args.shown:
-            argv += ["--shown", text]
-        for text in args.not_shown:
-            argv += ["--not-shown", text]
-        r = ovi_e2e.in_private_session(argv)
-    finally:
-        xvfb.close()
-    print(r.stdout)
-    if r.returncode != 0:
-        print(r.stderr[-3000:])
-    return r.returncode
+    return ovi_e2e.run_in_own_display(__file__)
 
 
 sys.exit(main())

@@ -103,10 +103,9 @@ def main():
     if args.one:
         return one(args)
 
-    for tool in ("Xvfb", "dbus-run-session", "import", "compare", "xdotool"):
-        if shutil.which(tool) is None:
-            print("skipped: %s is not installed" % tool)
-            return 77
+    skipped = ovi_e2e.skip_without(("Xvfb", "dbus-run-session", "import", "compare", "xdotool"))
+    if skipped is not None:
+        return skipped
 
     made = tempfile.mkdtemp(prefix="ovi-e2e-trees-")
     xvfb = ovi_e2e.Xvfb()

@@ -210,10 +210,9 @@ def main():
     args = p.parse_args()
     if args.one:
         return one(args)
-    for tool in ("Xvfb", "dbus-run-session", "xmessage", "xdotool"):
-        if shutil.which(tool) is None:
-            print("skipped: %s is not installed" % tool)
-            return 77
+    skipped = ovi_e2e.skip_without(("Xvfb", "dbus-run-session", "xmessage", "xdotool"))
+    if skipped is not None:
+        return skipped
     xvfb = ovi_e2e.Xvfb()
     try:
         out = ovi_e2e.in_private_session(

@@ -153,23 +153,7 @@ def main():
     args = p.parse_args()
     if args.one:
         return max(one(args), several(args))
-    for tool in ("Xvfb", "dbus-run-session"):
-        if shutil.which(tool) is None:
-            print("skipped: %s is not installed" % tool)
-            return 77
-    xvfb = ovi_e2e.Xvfb()
-    try:
-        argv = [sys.executable, os.path.abspath(__file__), "--one", "--display", xvfb.display,
-                "--build", args.build, "--cluster", args.cluster]
-        if args.shots:
-            argv += ["--shots", args.shots]
-        r = ovi_e2e.in_private_session(argv)
-    finally:
-        xvfb.close()
-    print(r.stdout)
-    if r.returncode != 0:
-        print(r.stderr[-3000:])
-    return r.returncode
+    return ovi_e2e.run_in_own_display(__file__)
 
 
 sys.exit(main())
