@@ -19,46 +19,6 @@ typedef struct
   char *roots[N_ROOTS];
 } Fixture;
 
-/* Runs the CLI with @argv (NULL-terminated, without the program) in @cwd;
- * returns the exit status. */
-static int
-run_argv (const char *cwd, char **out, char **err, const char *const *args)
-{
-  const char *cli = g_getenv ("OVI_CLI");
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_auto (GStrv) envp = g_get_environ ();
-  int status = -1;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (char *) cli);
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
-  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, out,
-                               err, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
-}
-
-static int
-run (const char *cwd, char **out, char **err, ...)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
-  const char *arg;
-  va_list ap;
-
-  va_start (ap, err);
-  while ((arg = va_arg (ap, const char *)))
-    g_ptr_array_add (args, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-  return run_argv (cwd, out, err, (const char *const *) args->pdata);
-}
-
 static JsonNode *
 parse (const char *text)
 {
@@ -118,7 +78,8 @@ report_file (Fixture *f, guint i)
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr (GError) error = NULL;
 
-  g_assert_cmpint (run (NULL, &out, &err, "report", "--json", f->roots[i], NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", "--json", f->roots[i], NULL),
+                   ==, 0);
   g_assert_true (g_file_set_contents (path, out, -1, &error));
   g_assert_no_error (error);
   return path;
@@ -150,9 +111,11 @@ test_merge_equals_report (Fixture *f, gconstpointer data)
   g_ptr_array_add (report_args, NULL);
   g_ptr_array_add (merge_args, NULL);
 
-  g_assert_cmpint (run_argv (NULL, &all, &err, (const char *const *) report_args->pdata), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli (NULL, &all, &err, (const char *const *) report_args->pdata),
+                   ==, 0);
   g_assert_cmpstr (err, ==, "");
-  g_assert_cmpint (run_argv (NULL, &merged, &err2, (const char *const *) merge_args->pdata), ==, 0);
+  g_assert_cmpint (
+      ovi_fixture_run_cli (NULL, &merged, &err2, (const char *const *) merge_args->pdata), ==, 0);
   g_assert_cmpstr (err2, ==, "");
   all_node = parse (all);
   merged_node = parse (merged);
@@ -204,7 +167,8 @@ test_merge_rejects (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (foreign, "{\"a\":1}", -1, NULL));
   g_assert_true (g_file_get_contents (good, &good_before, NULL, NULL));
 
-  g_assert_cmpint (run (NULL, &out, &err, "merge", good, broken, foreign, NULL), ==, 1);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "merge", good, broken, foreign, NULL),
+                   ==, 1);
   g_assert_cmpstr (out, ==, "");
   lines = g_strsplit (g_strchomp (err), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 2);
@@ -215,14 +179,15 @@ test_merge_rejects (Fixture *f, gconstpointer data)
   g_free (err);
 
   /* Either alone fails the same way. */
-  g_assert_cmpint (run (NULL, &out, &err, "merge", foreign, NULL), ==, 1);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "merge", foreign, NULL), ==, 1);
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, "foreign.json"));
   g_free (out);
   g_free (err);
 
   /* An output that is also an input is refused before anything is read. */
-  g_assert_cmpint (run (NULL, &out, &err, "merge", "--output", good, good, NULL), ==, 2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "merge", "--output", good, good, NULL),
+                   ==, 2);
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, "both a REPORT and the output"));
   g_assert_true (g_file_get_contents (good, &good_after, NULL, NULL));
@@ -241,11 +206,13 @@ test_merge_cluster_report (Fixture *f, gconstpointer data)
   g_autoptr (JsonNode) node = NULL, written_node = NULL;
   JsonArray *roots;
 
-  g_assert_cmpint (run (NULL, &cluster_text, &err, "report", "--json", f->roots[0], f->roots[1],
-                        f->roots[2], f->roots[3], NULL),
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &cluster_text, &err, "report", "--json",
+                                           f->roots[0], f->roots[1], f->roots[2], f->roots[3],
+                                           NULL),
                    ==, 0);
   g_assert_true (g_file_set_contents (cluster, cluster_text, -1, NULL));
-  g_assert_cmpint (run (NULL, &out, &err2, "merge", cluster, single, NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err2, "merge", cluster, single, NULL), ==,
+                   0);
   node = parse (out);
   roots = json_object_get_array_member (json_node_get_object (node), "roots");
   g_assert_cmpuint (json_array_get_length (roots), ==, 5);
@@ -260,8 +227,9 @@ test_merge_cluster_report (Fixture *f, gconstpointer data)
   /* --output writes the same. */
   g_free (out);
   g_free (err2);
-  g_assert_cmpint (run (NULL, &out, &err2, "merge", "--output", written, cluster, single, NULL), ==,
-                   0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err2, "merge", "--output", written, cluster,
+                                           single, NULL),
+                   ==, 0);
   g_assert_cmpstr (out, ==, "");
   g_assert_true (g_file_get_contents (written, &written_text, NULL, NULL));
   written_node = parse (written_text);
@@ -277,7 +245,8 @@ test_report_text (Fixture *f, gconstpointer data)
   guint n_rank_lines = 0;
   const char *first = NULL, *second = NULL;
 
-  g_assert_cmpint (run (NULL, &out, &err, "report", f->roots[5], f->roots[17], f->roots[6], NULL),
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", f->roots[5], f->roots[17],
+                                           f->roots[6], NULL),
                    ==, 0);
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i]; i++)

@@ -21,45 +21,6 @@ typedef struct
   char *out;  /* {dir}/out */
 } Fixture;
 
-static const char *
-cli_path (void)
-{
-  const char *cli = g_getenv ("OVI_CLI");
-  g_assert_nonnull (cli);
-  g_assert_true (g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE));
-  return cli;
-}
-
-/* Runs the CLI with the NULL-terminated arguments in @cwd; returns the
- * exit status. */
-static int
-run (const char *cwd, char **out, char **err, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_auto (GStrv) envp = g_get_environ ();
-  va_list args;
-  const char *arg;
-  int status = -1;
-
-  g_ptr_array_add (argv, (char *) cli_path ());
-  va_start (args, err);
-  while ((arg = va_arg (args, const char *)))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  envp = g_environ_setenv (envp, "LC_ALL", "C.UTF-8", TRUE);
-  envp = g_environ_setenv (envp, "LANGUAGE", "C", TRUE);
-  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, out,
-                               err, &status, &error));
-  g_assert_no_error (error);
-  g_test_message ("exit %d\nstdout: %s\nstderr: %s", WIFEXITED (status) ? WEXITSTATUS (status) : -1,
-                  out && *out ? *out : "", err && *err ? *err : "");
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
-}
-
 static const double in_values[] = { 1, -2.5, 65504 };
 static const double out_values[] = { 0.5, 70000, -1 };
 
@@ -104,37 +65,37 @@ test_version_help (void)
 {
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_cmpint (run (NULL, &out, &err, "--version", NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "--version", NULL), ==, 0);
   g_assert_cmpstr (out, ==, "overflow-inspector-cli 0.1.0\n");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (NULL, &out, &err, "--help", NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "--help", NULL), ==, 0);
   g_assert_nonnull (strstr (out, "convert"));
   g_assert_nonnull (strstr (out, "report"));
   g_assert_nonnull (strstr (out, "stats"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (NULL, &out, &err, "frobnicate", NULL), ==, 2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "frobnicate", NULL), ==, 2);
   g_assert_nonnull (strstr (err, "frobnicate"));
   g_assert_cmpstr (out, ==, "");
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (NULL, &out, &err, NULL), ==, 2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, NULL), ==, 2);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (NULL, &out, &err, "convert", "--help", NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "convert", "--help", NULL), ==, 0);
   g_assert_nonnull (strstr (out, "--output"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (NULL, &out, &err, "report", NULL), ==, 2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", NULL), ==, 2);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (NULL, &out, &err, "convert", NULL), ==, 2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "convert", NULL), ==, 2);
 }
 
 static char *
@@ -176,7 +137,9 @@ test_convert (Fixture *f, gconstpointer data)
   g_autofree char *out_dir = out_file (f, "");
   gsize length;
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==, 0);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==,
+      0);
   g_assert_cmpstr (err, ==, "");
   listing = list_dir (out_dir);
   g_assert_cmpstr (listing, ==,
@@ -218,7 +181,9 @@ test_convert (Fixture *f, gconstpointer data)
   /* again: refused, files unchanged; one line an output, each naming its
    * dump file, in the order of the files and of their tensors (they are
    * converted on several threads) */
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==, 1);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==,
+      1);
   g_assert_nonnull (strstr (err, "already exists"));
   {
     g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
@@ -238,7 +203,8 @@ test_convert (Fixture *f, gconstpointer data)
   g_clear_pointer (&err, g_free);
 
   /* with --force */
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--force", "--output", f->out, f->in, NULL),
+  g_assert_cmpint (ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--force", "--output",
+                                           f->out, f->in, NULL),
                    ==, 0);
   g_assert_cmpstr (err, ==, "");
   g_clear_pointer (&listing, g_free);
@@ -259,17 +225,18 @@ test_convert_formats (Fixture *f, gconstpointer data)
   g_autofree char *contents = NULL;
   gsize length;
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "txt", "-o", "out", "in", NULL), ==,
-                   0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--to", "txt", "-o",
+                                           "out", "in", NULL),
+                   ==, 0);
   g_assert_true (g_file_get_contents (txt, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "5.000000000000000000e-01\ninf\n-1.000000000000000000e+00\n");
   g_clear_pointer (&contents, g_free);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (
-      run (f->dir, &out, &err, "convert", "--to", "bin", "--force", "-o", "out", "in", NULL), ==,
-      0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--to", "bin", "--force",
+                                           "-o", "out", "in", NULL),
+                   ==, 0);
   g_assert_true (g_file_get_contents (bin, &contents, &length, NULL));
   {
     const guint16 expected[] = { 0x3800, 0x7c00, 0xbc00 };
@@ -284,8 +251,9 @@ test_convert_formats (Fixture *f, gconstpointer data)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--to", "csv", "-o", "out", "in", NULL), ==,
-                   2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--to", "csv", "-o",
+                                           "out", "in", NULL),
+                   ==, 2);
   g_assert_nonnull (strstr (err, "npy, txt or bin"));
 }
 
@@ -301,7 +269,9 @@ test_convert_broken (Fixture *f, gconstpointer data)
   g_autofree char *json = out_file (f, "Opdebug.Node_OpDebug.2.7.200.output.0.json");
   g_autofree char *sub = out_file (f, "Sub.s.6.7.300.output.0.npy");
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==, 1);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--output", f->out, f->in, NULL), ==,
+      1);
   g_assert_nonnull (strstr (err, expected));
   g_assert_true (g_file_test (npy_out, G_FILE_TEST_IS_REGULAR));
   g_assert_true (g_file_test (json, G_FILE_TEST_IS_REGULAR));
@@ -315,14 +285,16 @@ test_convert_inside (Fixture *f, gconstpointer data)
   g_autofree char *inside = g_build_filename (f->in, "converted", NULL);
   g_autofree char *listing = NULL;
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "--output", inside, f->in, NULL), ==, 2);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "--output", inside, f->in, NULL), ==,
+      2);
   g_assert_nonnull (strstr (err, "a folder being read"));
   g_assert_false (g_file_test (inside, G_FILE_TEST_EXISTS));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
   /* the default output is the current folder: inside when run from there */
-  g_assert_cmpint (run (f->iter, &out, &err, "convert", ".", NULL), ==, 2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (f->iter, &out, &err, "convert", ".", NULL), ==, 2);
   listing = list_dir (f->iter);
   g_assert_cmpstr (listing, ==, "Cast.net_Cast.57.7.100 Opdebug.Node_OpDebug.2.7.200 mapping.csv");
 }
@@ -346,7 +318,8 @@ test_convert_unknown_dtype (Fixture *f, gconstpointer data)
   ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_INT8, shape, 1, v);
   g_free (ovi_fixture_write (w, OVI_LAYOUT_OLD, f->iter, "U.u.9.7.300"));
 
-  g_assert_cmpint (run (f->dir, &out, &err, "convert", "-o", "out", "in", NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (f->dir, &out, &err, "convert", "-o", "out", "in", NULL),
+                   ==, 0);
   g_assert_nonnull (strstr (err, "input 0 has unknown dtype 99, written as raw .bin"));
   g_assert_true (g_file_get_contents (bin, &contents, &length, NULL));
   g_assert_cmpmem (contents, length, "\x01\x02\x03\x04\x05", 5);
@@ -381,7 +354,8 @@ test_report_json (void)
                                       "status_hex", "flags",     "op" };
 
   /* exit 1: the example holds one broken file */
-  g_assert_cmpint (run (NULL, &out, &err, "report", "--json", example, NULL), ==, 1);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", "--json", example, NULL), ==,
+                   1);
   root = parse (out);
   o = json_node_get_object (root);
   g_assert_cmpstr (json_object_get_string_member (o, "root"), ==, example);
@@ -461,14 +435,16 @@ test_report_text (Fixture *f, gconstpointer data)
 {
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_cmpint (run (NULL, &out, &err, "report", f->in, NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", f->in, NULL), ==, 0);
   g_assert_nonnull (strstr (out, "AI Core"));
   g_assert_nonnull (strstr (out, "status 0x110 FP16+INT"));
   g_assert_nonnull (strstr (out, "operator Cast net/Cast"));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (NULL, &out, &err, "report", "/nonexistent/ovi-cli-test", NULL), ==, 1);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, &out, &err, "report", "/nonexistent/ovi-cli-test", NULL), ==,
+      1);
   g_assert_nonnull (strstr (err, "/nonexistent/ovi-cli-test"));
 }
 
@@ -482,7 +458,7 @@ test_report_no_dump (Fixture *f, gconstpointer data)
 
   g_assert_cmpint (g_mkdir_with_parents (empty, 0755), ==, 0);
   g_free (ovi_fixture_write_bytes (empty, "train.log", "epoch 1\n", 8));
-  g_assert_cmpint (run (NULL, &out, &err, "report", empty, NULL), ==, 3);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", empty, NULL), ==, 3);
   g_assert_nonnull (strstr (out, "No dump file was found here"));
   g_assert_null (strstr (out, "No overflow was recorded"));
   g_assert_nonnull (strstr (err, "no dump file found"));
@@ -491,7 +467,8 @@ test_report_no_dump (Fixture *f, gconstpointer data)
   g_clear_pointer (&err, g_free);
 
   /* A folder of dump files without an overflow is still "no overflow". */
-  g_assert_cmpint (run (NULL, &out, &err, "report", "--json", f->in, NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", "--json", f->in, NULL), ==,
+                   0);
 }
 
 /* The operator of the record with @op_type, from a report's JSON. */
@@ -536,7 +513,8 @@ test_report_schema_fields (Fixture *f, gconstpointer data)
   g_assert_true (ovi_write_overflow_file (of, p, OVI_LAYOUT_NEW, &error));
   g_assert_no_error (error);
 
-  g_assert_cmpint (run (NULL, &out, &err, "report", "--json", f->in, NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", "--json", f->in, NULL), ==,
+                   0);
   root = parse (out);
 
   op = record_op (root, "MatMul");
@@ -588,7 +566,9 @@ test_stats_json (Fixture *f, gconstpointer data)
   g_autoptr (JsonNode) root = NULL;
   JsonArray *tensors;
 
-  g_assert_cmpint (run (NULL, &out, &err, "stats", "--json", "--bins", "8", file, NULL), ==, 0);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, &out, &err, "stats", "--json", "--bins", "8", file, NULL), ==,
+      0);
   root = parse (out);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "op_name"), ==,
                    "net/Cast");
@@ -616,10 +596,12 @@ test_stats_json (Fixture *f, gconstpointer data)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
-  g_assert_cmpint (run (NULL, &out, &err, "stats", "--bins", "0", file, NULL), ==, 2);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "stats", "--bins", "0", file, NULL),
+                   ==, 2);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run (NULL, &out, &err, "stats", "/nonexistent/Add.a.1.2.3", NULL), ==, 1);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, &out, &err, "stats", "/nonexistent/Add.a.1.2.3", NULL), ==, 1);
   g_assert_nonnull (strstr (err, "/nonexistent/Add.a.1.2.3"));
 }
 
@@ -632,7 +614,7 @@ test_stats_csv (void)
                                            "Cast.gradients_Cast_3.57.7.1764671600000200.csv", NULL);
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_cmpint (run (NULL, &out, &err, "stats", csv, NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "stats", csv, NULL), ==, 0);
   g_assert_nonnull (strstr (out, "output 0  float16 ND [1, 4, 8, 8]  (256 elements)"));
   g_assert_nonnull (strstr (out, "nan 0  +inf 20  -inf 0  zeros -  saturated 0"));
   g_assert_nonnull (strstr (out, "statistics-only dump: the runtime kept no tensor values"));
