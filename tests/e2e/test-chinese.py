@@ -10,10 +10,16 @@ not in English.
 
 --shown and --not-shown check text that no single msgid holds, such as a
 problem's reason or a tensor label built by core from a format.
+
+On every page, no text of the whole accessible tree that has Chinese in it
+may hold an English word, except data (op types and names, record fields,
+the folder's path) and the small list of terms in ALLOWED.
 """
 
 import argparse
 import os
+import re
+import socket
 import sys
 import time
 
@@ -48,6 +54,53 @@ def read_po(path):
     return catalog
 
 
+# Words that stay as they are in a Chinese sentence: value and type names,
+# the units and status bits as the vendor's documents write them, tensor
+# formats, and names of tools and file formats.
+ALLOWED = set("""
+NaN Inf nan inf float16 float32 float64 bfloat16 int4 int8 int16 int32 int64 uint1 uint8 uint16
+uint32 uint64 bool complex32 complex64 complex128 double string hifloat8 hifloat4 float8_e5m2
+float8_e4m3fn float8_e8m0 float6_e3m2 float6_e2m3 float4_e2m1 float4_e1m2
+AI Core AIC AIV AICPU DHA SDMA L2 Atomic Add NEG INT FP F2U FP16 CUBE
+NCHW NHWC ND NC1HWC0 FRACTAL_Z FRACTAL_NZ NDHWC NCDHW
+Dump Opdebug JSON CSV npy txt CLI HCCL NPU Ascend Tab Ctrl Alt Shift Enter Esc Escape F5 F9
+overflow inspector cli stats report ID FP32 INT32 UB max
+""".split())
+# A word is two letters or more after no letter or digit ("0x110" has
+# none; one letter is a mnemonic, "迭代(I)", or "|x|"). Identifiers
+# with an underscore (op names, record fields such as pc_start) are data.
+WORD = re.compile(r"(?<![0-9A-Za-z_])[A-Za-z][A-Za-z0-9_]+")
+PIECE = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def data_words(folder):
+    """Words of the names under the folder, of mapping.csv (long op names)
+    and of its path: op types and names, shown as they are."""
+    words = set(PIECE.findall(os.path.abspath(folder)))
+    words.update(PIECE.findall(socket.gethostname()))
+    for top, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            words.update(PIECE.findall(name))
+            if name == "mapping.csv":
+                with open(os.path.join(top, name), encoding="utf-8", errors="replace") as f:
+                    words.update(PIECE.findall(f.read()))
+    return words
+
+
+def mixed(strings, allowed):
+    """Chinese strings with an English word that is neither data nor an
+    allowed term, as (word, string) pairs."""
+    found = []
+    for text in strings:
+        if not CJK.search(text):
+            continue
+        for word in WORD.findall(text):
+            if "_" not in word and word not in allowed and word.lower() not in allowed:
+                found.append((word, text))
+    return found
+
+
 def texts(specs, page):
     """The TEXTs of the NAME=TEXT specs for @page."""
     return [spec.split("=", 1)[1] for spec in specs if spec.split("=", 1)[0] == page]
@@ -60,6 +113,7 @@ def one(args):
     proc = ovi_e2e.start_app([app, args.folder], env)
     time.sleep(6)
     failures = []
+    allowed = ALLOWED | data_words(args.folder)
     for spec in args.page:
         page, msgids = spec.split("=", 1)
         tab_name = catalog.get(page, page)
@@ -82,6 +136,8 @@ def one(args):
                 failures.append("%s: %r is not shown as %r" % (page, msgid, msgstr))
             elif msgid != msgstr and msgid in strings:
                 failures.append("%s: %r is shown in English" % (page, msgid))
+        for word, text in mixed(strings, allowed):
+            failures.append("%s: the English word %r in a Chinese text: %r" % (page, word, text))
         for text in texts(args.shown, page):
             if text not in seen:
                 failures.append("%s: %r is not shown" % (page, text))
