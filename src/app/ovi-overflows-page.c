@@ -218,6 +218,8 @@ follow_session_record (OviOverflowsPage *self)
   if (record == NULL || self->record_selection == NULL ||
       gtk_single_selection_get_selected_item (self->record_selection) == record)
     return;
+  /* A record chosen elsewhere is not the first row chosen for the user. */
+  self->first_chosen = FALSE;
   if (ovi_overflows_page_select_record (self, record))
     scroll_to_selected (self);
 }
