@@ -122,6 +122,18 @@ update_switcher_bar (OviWindow *self)
       pages && adw_view_switcher_title_get_title_visible (self->switcher_title));
 }
 
+/* The pages, under @title and @subtitle. */
+static void
+show_folder (OviWindow *self, const char *title, const char *subtitle)
+{
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, subtitle);
+  gtk_stack_set_visible_child_name (self->title_stack, "switcher");
+  gtk_stack_set_visible_child_name (self->main_stack, "folder");
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+}
+
 static void
 folder_changed (OviWindow *self)
 {
@@ -130,36 +142,23 @@ folder_changed (OviWindow *self)
   if (folder != NULL && ovi_dump_folder_get_n_roots (folder) > 1)
     {
       guint n = ovi_dump_folder_get_n_roots (folder);
-      g_autofree char *names = NULL;
       g_autofree char *count = g_strdup_printf (
           /* Translators: the window's subtitle when several dump folders are
            * open together */
           g_dngettext (GETTEXT_PACKAGE, "%u folder", "%u folders", n), n);
-      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
-      g_auto (GStrv) all = NULL;
+      g_autoptr (GString) names = g_string_new (NULL);
 
       for (guint i = 0; i < n; i++)
-        g_strv_builder_add (builder, ovi_dump_folder_get_root_name (folder, i));
-      all = g_strv_builder_end (builder);
-      names = g_strjoinv (", ", all);
-      gtk_window_set_title (GTK_WINDOW (self), names);
-      adw_window_title_set_subtitle (self->window_title, count);
-      adw_view_switcher_title_set_subtitle (self->switcher_title, count);
-      gtk_stack_set_visible_child_name (self->title_stack, "switcher");
-      gtk_stack_set_visible_child_name (self->main_stack, "folder");
-      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+        g_string_append_printf (names, "%s%s", i ? ", " : "",
+                                ovi_dump_folder_get_root_name (folder, i));
+      show_folder (self, names->str, count);
     }
   else if (folder != NULL)
     {
       const char *path = ovi_dump_folder_get_root_path (folder);
       g_autofree char *name = g_path_get_basename (path);
 
-      gtk_window_set_title (GTK_WINDOW (self), name);
-      adw_window_title_set_subtitle (self->window_title, path);
-      adw_view_switcher_title_set_subtitle (self->switcher_title, path);
-      gtk_stack_set_visible_child_name (self->title_stack, "switcher");
-      gtk_stack_set_visible_child_name (self->main_stack, "folder");
-      gtk_progress_bar_set_fraction (self->progress_bar, 0);
+      show_folder (self, name, path);
     }
   update_problems (self);
   busy_changed (self);

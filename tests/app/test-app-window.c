@@ -3175,6 +3175,27 @@ timeline_shows (OviTimelinePage *page, const char *id)
       GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_TIMELINE_PAGE, id)));
 }
 
+/* @rank is selected: the page says its data stayed on @host in @root and
+ * gives the command to run there. */
+static void
+assert_remote_view (OviTimelinePage *page, OviRank *rank, const char *host, const char *root)
+{
+  g_autofree char *where = g_strdup_printf (
+      "The dump files of this device stayed on %s, in %s. To see the operator's tensors, "
+      "run this there:",
+      host, root);
+  g_autofree char *op_path = g_build_filename (root, ovi_rank_get_op_file (rank), NULL);
+  g_autofree char *quoted = g_shell_quote (op_path);
+  g_autofree char *command = g_strdup_printf ("overflow-inspector-cli stats %s", quoted);
+
+  g_assert_true (ovi_timeline_page_select_rank (page, rank));
+  settle (100);
+  g_assert_true (timeline_shows (page, "remote_box"));
+  g_assert_false (timeline_shows (page, "show_button"));
+  g_assert_cmpstr (timeline_label (page, "remote_text"), ==, where);
+  g_assert_cmpstr (timeline_label (page, "command_label"), ==, command);
+}
+
 /* The opened folder is machine A, whose device 3 overflows first; the
  * report of machine B (the same device ids, later, through a collective)
  * is added, and a foreign JSON file after it. The timeline lists the 16
@@ -3274,25 +3295,10 @@ test_timeline (void)
         remote = rank;
     }
   g_assert_nonnull (remote);
-  g_assert_true (ovi_timeline_page_select_rank (page, remote));
-  settle (100);
-  g_assert_true (timeline_shows (page, "remote_box"));
-  g_assert_false (timeline_shows (page, "show_button"));
-  {
-    g_autofree char *where = g_strdup_printf (
-        "The dump files of this device stayed on nodeB, in %s. To see the operator's tensors, "
-        "run this there:",
-        root_b);
-    g_autofree char *op_path = g_build_filename (root_b, ovi_rank_get_op_file (remote), NULL);
-    g_autofree char *quoted = g_shell_quote (op_path);
-    g_autofree char *command = g_strdup_printf ("overflow-inspector-cli stats %s", quoted);
-
-    g_assert_true (g_str_has_suffix (ovi_rank_get_op_file (remote),
-                                     "/2/net/11/5/"
-                                     "HcomAllReduce.allreduce_1.80.7.1764670500000270"));
-    g_assert_cmpstr (timeline_label (page, "remote_text"), ==, where);
-    g_assert_cmpstr (timeline_label (page, "command_label"), ==, command);
-  }
+  g_assert_true (g_str_has_suffix (ovi_rank_get_op_file (remote),
+                                   "/2/net/11/5/"
+                                   "HcomAllReduce.allreduce_1.80.7.1764670500000270"));
+  assert_remote_view (page, remote, "nodeB", root_b);
 
   /* The earliest device is the opened folder's: its record is one click away. */
   g_assert_true (ovi_timeline_page_select_rank (page, earliest));
@@ -3445,22 +3451,7 @@ test_several_folders (void)
 
   /* C's stayed on nodeC. */
   ovi_window_show_page (window, "timeline");
-  g_assert_true (ovi_timeline_page_select_rank (page, on_c));
-  settle (100);
-  g_assert_true (timeline_shows (page, "remote_box"));
-  g_assert_false (timeline_shows (page, "show_button"));
-  {
-    g_autofree char *where = g_strdup_printf (
-        "The dump files of this device stayed on nodeC, in %s. To see the operator's tensors, "
-        "run this there:",
-        root_c);
-    g_autofree char *op_path = g_build_filename (root_c, ovi_rank_get_op_file (on_c), NULL);
-    g_autofree char *quoted = g_shell_quote (op_path);
-    g_autofree char *command = g_strdup_printf ("overflow-inspector-cli stats %s", quoted);
-
-    g_assert_cmpstr (timeline_label (page, "remote_text"), ==, where);
-    g_assert_cmpstr (timeline_label (page, "command_label"), ==, command);
-  }
+  assert_remote_view (page, on_c, "nodeC", root_c);
 
   gtk_window_destroy (GTK_WINDOW (window));
   settle (50);
