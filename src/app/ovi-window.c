@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ovi-a11y.h"
 #include "ovi-window-private.h"
@@ -122,13 +123,28 @@ update_switcher_bar (OviWindow *self)
       pages && adw_view_switcher_title_get_title_visible (self->switcher_title));
 }
 
-/* The pages, under @title and @subtitle. */
+/* @path with the home folder written "~", as GNOME's windows show paths. */
+static char *
+home_to_tilde (const char *path)
+{
+  const char *home = g_get_home_dir ();
+  gsize len = strlen (home);
+
+  if (len > 1 && strncmp (path, home, len) == 0 && (path[len] == '/' || path[len] == '\0'))
+    return g_strconcat ("~", path + len, NULL);
+  return g_strdup (path);
+}
+
+/* The pages, under @title and @subtitle; @tooltip has the full paths, which
+ * a narrow window cuts from the subtitle. */
 static void
-show_folder (OviWindow *self, const char *title, const char *subtitle)
+show_folder (OviWindow *self, const char *title, const char *subtitle, const char *tooltip)
 {
   gtk_window_set_title (GTK_WINDOW (self), title);
   adw_window_title_set_subtitle (self->window_title, subtitle);
   adw_view_switcher_title_set_subtitle (self->switcher_title, subtitle);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title), tooltip);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->switcher_title), tooltip);
   gtk_stack_set_visible_child_name (self->title_stack, "switcher");
   gtk_stack_set_visible_child_name (self->main_stack, "folder");
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
@@ -147,18 +163,24 @@ folder_changed (OviWindow *self)
            * open together */
           g_dngettext (GETTEXT_PACKAGE, "%u folder", "%u folders", n), n);
       g_autoptr (GString) names = g_string_new (NULL);
+      g_autoptr (GString) paths = g_string_new (NULL);
 
       for (guint i = 0; i < n; i++)
-        g_string_append_printf (names, "%s%s", i ? ", " : "",
-                                ovi_dump_folder_get_root_name (folder, i));
-      show_folder (self, names->str, count);
+        {
+          g_string_append_printf (names, "%s%s", i ? ", " : "",
+                                  ovi_dump_folder_get_root_name (folder, i));
+          g_string_append_printf (paths, "%s%s", i ? "\n" : "",
+                                  ovi_dump_folder_get_nth_root_path (folder, i));
+        }
+      show_folder (self, names->str, count, paths->str);
     }
   else if (folder != NULL)
     {
       const char *path = ovi_dump_folder_get_root_path (folder);
       g_autofree char *name = g_path_get_basename (path);
+      g_autofree char *shown = home_to_tilde (path);
 
-      show_folder (self, name, path);
+      show_folder (self, name, shown, path);
     }
   update_problems (self);
   busy_changed (self);
@@ -172,11 +194,7 @@ cluster_changed (OviWindow *self)
 
   if (ovi_session_get_folder (self->session) != NULL || ovi_cluster_get_n_roots (cluster) == 0)
     return;
-  gtk_window_set_title (GTK_WINDOW (self), _ ("Reports"));
-  adw_window_title_set_subtitle (self->window_title, "");
-  adw_view_switcher_title_set_subtitle (self->switcher_title, "");
-  gtk_stack_set_visible_child_name (self->title_stack, "switcher");
-  gtk_stack_set_visible_child_name (self->main_stack, "folder");
+  show_folder (self, _ ("Reports"), "", NULL);
   ovi_window_show_page (self, "timeline");
 }
 
