@@ -8,6 +8,7 @@
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-error.h"
+#include "ovi-tensor-private.h"
 
 const char *
 ovi_blame_name (OviBlame blame)
@@ -263,6 +264,9 @@ ovi_ignore_list_get_size (OviIgnoreList *self)
   return self->types->len + self->names->len + self->either->len;
 }
 
+/* Files up to this size are read whole to sum up their tensors. */
+#define READ_WHOLE (1u << 20)
+
 /**
  * ovi_dump_file_summarize:
  * @cancellable: (nullable): stops between tensors
@@ -277,6 +281,7 @@ ovi_ignore_list_get_size (OviIgnoreList *self)
 gboolean
 ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
 {
+  g_autoptr (GBytes) contents = NULL;
   GPtrArray *tensors;
   OviOpSummary *summary;
 
@@ -284,6 +289,10 @@ ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
 
   if (ovi_dump_file_get_summary (file) != NULL)
     return TRUE;
+  /* A small file is read once for all its tensors, not once each. */
+  if (ovi_dump_file_get_layout (file) != OVI_LAYOUT_OLD &&
+      ovi_dump_file_get_file_size (file) <= READ_WHOLE)
+    contents = ovi_dump_file_map_range (file, 0, ovi_dump_file_get_file_size (file), NULL);
   summary = g_new0 (OviOpSummary, 1);
   summary->max_abs = NAN;
   tensors = ovi_dump_file_get_tensors (file);
@@ -303,7 +312,7 @@ ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
         continue;
       if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
         continue;
-      if (!(analysis = ovi_tensor_analyze (tensor, NULL)))
+      if (!(analysis = ovi_tensor_analyze_in (tensor, contents, NULL)))
         continue;
       s = ovi_analysis_get_stats (analysis);
       if (!isnan (s->max_abs))

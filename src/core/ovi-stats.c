@@ -806,9 +806,13 @@ ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError 
  * @offset: where the tensor's @size bytes start, holding @count elements
  * @file_size: the file's size when it was listed; a file of another size
  *   is refused, as it is no longer the file that was listed
+ * @contents: (nullable): the whole file, when the caller has read it: the
+ *   statistics are made from it instead of reading the file again (small
+ *   files, whose tensors are read in one go)
  *
  * Like ovi_analysis_new_for_count(), reading the file a chunk at a time
- * (also later, for histograms), never loading it whole.
+ * (also later, for histograms, even when @contents was given), never
+ * loading it whole.
  */
 OviAnalysis *
 ovi_analysis_new_for_file (OviDtype dtype,
@@ -818,6 +822,7 @@ ovi_analysis_new_for_file (OviDtype dtype,
                            guint64 size,
                            guint64 count,
                            guint64 file_size,
+                           GBytes *contents,
                            GError **error)
 {
   OviAnalysis *self;
@@ -845,8 +850,13 @@ ovi_analysis_new_for_file (OviDtype dtype,
   self->source.name = g_strdup (name);
   self->source.offset = offset;
   self->source.file_size = file_size;
+  if (contents != NULL && g_bytes_get_size (contents) == file_size)
+    self->source.bytes = g_bytes_new_from_bytes (contents, offset, size);
   if (!analyze (self, error))
     g_clear_pointer (&self, ovi_analysis_unref);
+  else
+    /* Later reads go to the file: the analysis keeps no copy of it. */
+    g_clear_pointer (&self->source.bytes, g_bytes_unref);
   return self;
 }
 

@@ -67,6 +67,7 @@ OviAnalysis *ovi_analysis_new_for_file (OviDtype dtype,
                                         guint64 size,
                                         guint64 count,
                                         guint64 file_size,
+                                        GBytes *contents,
                                         GError **error);
 OviHistogram *
 ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale, GError **error);

@@ -502,6 +502,19 @@ ovi_tensor_get_data_offset (OviTensor *self, guint64 *offset)
 OviAnalysis *
 ovi_tensor_analyze (OviTensor *self, GError **error)
 {
+  return ovi_tensor_analyze_in (self, NULL, error);
+}
+
+/**
+ * ovi_tensor_analyze_in:
+ * @contents: (nullable): the whole dump file, already read
+ *
+ * Like ovi_tensor_analyze(), taking the tensor's bytes from @contents when
+ * it is given (and still the file's size) rather than reading them again.
+ */
+OviAnalysis *
+ovi_tensor_analyze_in (OviTensor *self, GBytes *contents, GError **error)
+{
   g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
   g_autoptr (GBytes) data = NULL;
   OviAnalysis *analysis = NULL;
@@ -529,7 +542,7 @@ ovi_tensor_analyze (OviTensor *self, GError **error)
     /* Read from the file a chunk at a time, not loaded whole. */
     analysis = ovi_analysis_new_for_file (
         self->dtype, ovi_dump_file_get_path (file), ovi_dump_file_get_relative_path (file),
-        self->offset, self->size, count, ovi_dump_file_get_file_size (file), error);
+        self->offset, self->size, count, ovi_dump_file_get_file_size (file), contents, error);
   else if ((data = ovi_tensor_load_data (self, error)))
     analysis = ovi_analysis_new_for_count (self->dtype, data, count, error);
   if (analysis == NULL)

@@ -460,6 +460,8 @@ test_from_file (void)
       gsize size = g_bytes_get_size (cases[c].data);
       g_autoptr (OviAnalysis) a = NULL;
       g_autoptr (OviAnalysis) again = NULL;
+      g_autoptr (OviAnalysis) from_contents = NULL;
+      g_autoptr (GBytes) contents = NULL;
       g_autoptr (OviHistogram) h = NULL;
       g_autoptr (GError) error = NULL;
       const OviStats *s;
@@ -468,13 +470,26 @@ test_from_file (void)
       g_test_message ("%s", cases[c].name);
       write_at_offset (path, offset, cases[c].data);
       a = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset, size, n,
-                                     offset + size + 5, &error);
+                                     offset + size + 5, NULL, &error);
       g_assert_no_error (error);
       s = ovi_analysis_get_stats (a);
       expect_from_values (&e, cases[c].values, n, cases[c].sat);
       assert_stats (s, &e);
       g_assert_cmpfloat (ovi_analysis_value_at (a, n - 2), ==, cases[c].values[n - 2]);
       g_assert_cmpfloat (ovi_analysis_value_at (a, 1), ==, cases[c].values[1]);
+
+      /* Made from the file's contents, read by the caller: the same. */
+      {
+        g_autofree char *whole = NULL;
+        gsize length;
+
+        g_assert_true (g_file_get_contents (path, &whole, &length, NULL));
+        contents = g_bytes_new (whole, length);
+        from_contents = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset,
+                                                   size, n, offset + size + 5, contents, &error);
+        g_assert_no_error (error);
+        assert_stats (ovi_analysis_get_stats (from_contents), &e);
+      }
 
       h = ovi_analysis_histogram (a, 16, OVI_HISTOGRAM_LINEAR, &error);
       g_assert_no_error (error);
@@ -493,6 +508,8 @@ test_from_file (void)
           g_assert_nonnull (strstr (error->message, cases[c].name));
           g_clear_error (&error);
           g_assert_true (isnan (ovi_analysis_value_at (a, n - 2)));
+          /* The one made from the contents kept no copy: it reads the file. */
+          g_assert_true (isnan (ovi_analysis_value_at (from_contents, n - 2)));
         }
       else
         g_assert_no_error (error);
@@ -500,7 +517,7 @@ test_from_file (void)
         g_assert_cmpfloat (ovi_analysis_value_at (a, s->first_nonfinite + 1), ==,
                            cases[c].values[s->first_nonfinite + 1]);
       again = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset, size, n,
-                                         offset + size + 5, &error);
+                                         offset + size + 5, NULL, &error);
       g_assert_null (again);
       g_assert_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ);
       g_assert_nonnull (strstr (error->message, "changed size"));
