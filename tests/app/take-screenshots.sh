@@ -1,26 +1,56 @@
 #!/bin/sh
-# Takes the screenshots in data/screenshots from the real app window under
-# Xvfb: the UI test /app/screenshots opens the example dump folder, goes
-# through the main views and saves each as a PNG.
+# Takes the screen grabs in data/screenshots from the real app window under
+# Xvfb, through UI tests that open the example dump folder:
 #
-# Usage: tests/app/take-screenshots.sh [BUILD_DIR]     (default: _build)
+#   tests/app/take-screenshots.sh [BUILD_DIR]
+#     the README's: /app/screenshots goes through the main views and saves
+#     each in data/screenshots.
+#   tests/app/take-screenshots.sh --sizes [BUILD_DIR]
+#     every page (Overflows, Operators, tensor view, Compare, Timeline,
+#     Problems) at 800x600, 1200x800 and 1920x1080, in English and in
+#     Chinese, as data/screenshots/sizes/PAGE-WxH[-zh_CN].png. The test
+#     /app/window/sizes also fails if a needed label is ellipsized.
+#
+# BUILD_DIR defaults to _build.
 set -eu
 
+sizes=false
+if [ "${1:-}" = --sizes ]; then
+  sizes=true
+  shift
+fi
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$src/_build}" && pwd)
-out="$src/data/screenshots"
+
+# run_test SCREEN LANGUAGE TEST_PATH VARIABLE=VALUE...
+run_test() {
+  screen=$1 language=$2 path=$3
+  shift 3
+  dbus-run-session -- xvfb-run -a -s "-screen 0 ${screen}x24" \
+    env "$@" \
+        OVI_EXAMPLE_DIR="$src/data/example-dump" \
+        OVI_LOCALEDIR="$build/po" \
+        LANGUAGE="$language" \
+        GSETTINGS_BACKEND=memory \
+        GSETTINGS_SCHEMA_DIR="$build/data" \
+        GSK_RENDERER=cairo \
+        GDK_DEBUG=gl-disable \
+        GTK_A11Y=none \
+        NO_AT_BRIDGE=1 \
+        LC_ALL=C.UTF-8 \
+    "$build/tests/app/test-app-window" -p "$path"
+}
 
 ninja -C "$build"
-mkdir -p "$out"
-
-dbus-run-session -- xvfb-run -a -s '-screen 0 1600x1024x24' \
-  env OVI_SCREENSHOT_DIR="$out" \
-      OVI_EXAMPLE_DIR="$src/data/example-dump" \
-      GSETTINGS_BACKEND=memory \
-      GSETTINGS_SCHEMA_DIR="$build/data" \
-      GSK_RENDERER=cairo \
-      GTK_A11Y=none \
-      LC_ALL=C.UTF-8 \
-  "$build/tests/app/test-app-window" -p /app/screenshots
-
+if $sizes; then
+  out="$src/data/screenshots/sizes"
+  mkdir -p "$out"
+  for language in "" zh_CN; do
+    run_test 2000x1200 "$language" /app/window/sizes OVI_SIZES_DIR="$out"
+  done
+else
+  out="$src/data/screenshots"
+  mkdir -p "$out"
+  run_test 1600x1024 "" /app/screenshots OVI_SCREENSHOT_DIR="$out"
+fi
 ls -l "$out"

@@ -3626,7 +3626,7 @@ resize_to (OviWindow *window, int width, int height)
 
 /* Every page, at the three sizes, in the language the test runs in: no
  * label whose text is needed is ellipsized. With OVI_SIZES_DIR set, each is
- * also saved as PAGE-WxH[-LANGUAGE].png (tests/app/take-size-screenshots.sh). */
+ * also saved as PAGE-WxH[-LANGUAGE].png (tests/app/take-screenshots.sh --sizes). */
 static void
 test_sizes (Fixture *f, gconstpointer data)
 {
