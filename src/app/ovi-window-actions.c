@@ -6,42 +6,20 @@
 #include "ovi-ignore-window.h"
 #include "ovi-window-private.h"
 
-/* The window's actions ("win.*"): opening, scanning, searching, exporting
- * and the ignore list. */
-
-static OviTensor *
-selected_tensor (OviWindow *self)
-{
-  return ovi_operators_page_get_tensor (self->operators_page);
-}
-
-static OviDumpFile *export_operator (OviWindow *self);
+/* The window's actions ("win.*") and what they do: opening, scanning,
+ * navigating and the ignore list. Exporting is in ovi-window-export.c. */
 
 void
 _ovi_window_update_actions (OviWindow *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  gboolean have_folder, loading, have_tensor, have_record;
 
   if (self->session == NULL || self->operators_page == NULL)
     return; /* constructing or disposing */
-  have_folder = ovi_session_get_folder (self->session) != NULL;
-  loading = ovi_session_get_busy (self->session);
-  have_tensor = selected_tensor (self) != NULL;
-  have_record = ovi_session_get_selected_record (self->session) != NULL;
-
-  gtk_widget_set_visible (GTK_WIDGET (self->export_button), have_folder);
-  gtk_widget_action_set_enabled (widget, "win.reload", have_folder);
-  gtk_widget_action_set_enabled (widget, "win.cancel", loading);
-  gtk_widget_action_set_enabled (widget, "win.export", have_folder);
-  gtk_widget_action_set_enabled (widget, "win.export-report-json", have_folder);
-  gtk_widget_action_set_enabled (widget, "win.export-report-text", have_folder);
-  gtk_widget_action_set_enabled (widget, "win.export-tensor-npy", have_tensor);
-  gtk_widget_action_set_enabled (widget, "win.export-tensor-txt", have_tensor);
-  gtk_widget_action_set_enabled (widget, "win.export-overflow-json", have_record);
-  gtk_widget_action_set_enabled (widget, "win.export-operator-tensors",
-                                 have_folder && export_operator (self) != NULL);
-  gtk_widget_action_set_enabled (widget, "win.export-selection-tensors", have_folder);
+  gtk_widget_action_set_enabled (widget, "win.reload",
+                                 ovi_session_get_folder (self->session) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.cancel", ovi_session_get_busy (self->session));
+  _ovi_window_update_export_actions (self);
 }
 
 /* --- opening and scanning ------------------------------------------------ */
@@ -165,6 +143,98 @@ cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   ovi_session_cancel (OVI_WINDOW (widget)->session);
 }
 
+void
+ovi_window_open_file (OviWindow *self, GFile *file)
+{
+  g_autofree char *path = NULL;
+
+  g_return_if_fail (OVI_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      _ovi_window_show_toast (self, _ ("Only local folders can be opened"));
+      return;
+    }
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_UNKNOWN)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_autofree char *message = g_strdup_printf (_ ("“%s” does not exist"), name);
+
+      _ovi_window_show_toast (self, message);
+      return;
+    }
+  ovi_application_add_recent (OVI_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                              path);
+  ovi_session_load (self->session, file);
+}
+
+/**
+ * ovi_window_open_files:
+ * @files: (array length=n_files): folders, a dump file, report files
+ *
+ * Folders open together, one root each (one machine's copy each); a single
+ * dump file opens alone; report files join the timeline.
+ */
+void
+ovi_window_open_files (OviWindow *self, GFile *const *files, guint n_files)
+{
+  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
+  g_autoptr (GPtrArray) folders = g_ptr_array_new ();
+
+  g_return_if_fail (OVI_IS_WINDOW (self));
+
+  for (guint i = 0; i < n_files; i++)
+    if (ovi_application_is_report_file (files[i]))
+      g_ptr_array_add (reports, files[i]);
+    else
+      g_ptr_array_add (folders, files[i]);
+  if (folders->len == 1)
+    ovi_window_open_file (self, g_ptr_array_index (folders, 0));
+  else if (folders->len > 1)
+    {
+      for (guint i = 0; i < folders->len; i++)
+        {
+          GFile *folder = g_ptr_array_index (folders, i);
+          g_autofree char *name = g_file_get_parse_name (folder);
+
+          if (g_file_query_file_type (folder, G_FILE_QUERY_INFO_NONE, NULL) !=
+              G_FILE_TYPE_DIRECTORY)
+            {
+              g_autofree char *message = g_strdup_printf (
+                  _ ("“%s” is not a folder: only folders can be opened together"), name);
+
+              _ovi_window_show_toast (self, message);
+              return;
+            }
+        }
+      ovi_session_load_roots (self->session, (GFile *const *) folders->pdata, folders->len);
+    }
+  if (reports->len > 0)
+    ovi_window_add_reports (self, (GFile *const *) reports->pdata, reports->len);
+}
+
+/**
+ * ovi_window_add_reports:
+ * @files: (array length=n_files): report files written on other machines
+ *
+ * Adds their devices to the timeline, and shows it.
+ */
+void
+ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
+{
+  g_autoptr (GListStore) store = g_list_store_new (G_TYPE_FILE);
+
+  g_return_if_fail (OVI_IS_WINDOW (self));
+
+  for (guint i = 0; i < n_files; i++)
+    g_list_store_append (store, files[i]);
+  ovi_timeline_page_add_reports (self->timeline_page, G_LIST_MODEL (store));
+  /* Reports are opened to compare machines: that is the page to see. */
+  ovi_window_show_page (self, "timeline");
+}
+
 /* --- navigation ----------------------------------------------------------- */
 
 static void
@@ -253,6 +323,29 @@ show_tensor_action (GtkWidget *widget, const char *action_name, GVariant *parame
     ovi_window_show_tensor (self, op, index);
 }
 
+/* Tab moves between the regions of the window (sidebar, search, table,
+ * details), not from row to row of a list, which GTK 4.8's list views do
+ * (GtkListView:tab-behavior is 4.12): from inside a list, the focus moves
+ * on as if the whole list were one widget. Returns whether it handled it. */
+gboolean
+_ovi_window_tab_out_of_list (OviWindow *self, GtkDirectionType direction)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *list, *region;
+
+  if (focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+    return FALSE;
+  list = GTK_IS_LIST_VIEW (focus) ? focus : gtk_widget_get_ancestor (focus, GTK_TYPE_LIST_VIEW);
+  if (list == NULL || !gtk_widget_is_ancestor (list, GTK_WIDGET (self->main_stack)))
+    return FALSE;
+  region = GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (list)) ? gtk_widget_get_parent (list) : list;
+  /* A widget that cannot take the focus keeps it from its children too. */
+  gtk_widget_set_can_focus (region, FALSE);
+  gtk_widget_child_focus (GTK_WIDGET (self), direction);
+  gtk_widget_set_can_focus (region, TRUE);
+  return TRUE;
+}
+
 /* --- the ignore list ------------------------------------------------------ */
 
 static void
@@ -296,361 +389,6 @@ edit_ignore_list_action (GtkWidget *widget, const char *action_name, GVariant *p
   gtk_window_present (ovi_ignore_window_new (GTK_WINDOW (self), self->settings));
 }
 
-/* --- export ---------------------------------------------------------------- */
-
-G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_REPORT_JSON == (int) OVI_EXPORT_REPORT_JSON);
-G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_OVERFLOW_JSON == (int) OVI_EXPORT_OVERFLOW_JSON);
-
-/* The selected tensor or overflow file, for the exports that need one. */
-static gpointer
-export_item (OviWindow *self, OviWindowExport what)
-{
-  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
-
-  switch (what)
-    {
-    case OVI_WINDOW_EXPORT_TENSOR_NPY:
-    case OVI_WINDOW_EXPORT_TENSOR_TXT:
-      return selected_tensor (self);
-    case OVI_WINDOW_EXPORT_OVERFLOW_JSON:
-      return record ? ovi_overflow_record_get_file (record) : NULL;
-    default:
-      return NULL;
-    }
-}
-
-/* Where the next export dialog starts: the folder of the last export, when
- * it is still there, else the home folder. */
-static GFile *
-export_folder (OviWindow *self)
-{
-  g_autofree char *last = g_settings_get_string (self->settings, "last-export-folder");
-
-  if (*last != '\0' && g_file_test (last, G_FILE_TEST_IS_DIR))
-    return g_file_new_for_path (last);
-  return g_file_new_for_path (g_get_home_dir ());
-}
-
-/* @path: a file written, or with @is_folder the folder written into. */
-static void
-remember_folder (OviWindow *self, const char *path, gboolean is_folder)
-{
-  g_autofree char *folder = is_folder ? g_strdup (path) : g_path_get_dirname (path);
-
-  g_settings_set_string (self->settings, "last-export-folder", folder);
-}
-
-static void
-remember_export_folder (OviWindow *self, const char *path)
-{
-  remember_folder (self, path, FALSE);
-}
-
-/* The export the menu items run, synchronously: for tests. */
-gboolean
-ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *path, GError **error)
-{
-  OviDumpFolder *folder;
-
-  g_return_val_if_fail (OVI_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  folder = ovi_session_get_folder (self->session);
-  if (folder == NULL)
-    {
-      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
-                           _ ("No folder is open"));
-      return FALSE;
-    }
-  if (!ovi_report_export (folder, (OviExportTarget) what, export_item (self, what), path, NULL,
-                          error))
-    return FALSE;
-  remember_export_folder (self, path);
-  return TRUE;
-}
-
-typedef struct
-{
-  OviWindow *window;
-  OviWindowExport what;
-  char *path; /* once chosen */
-} ExportRequest;
-
-static void
-export_request_free (gpointer data)
-{
-  ExportRequest *request = data;
-
-  g_object_unref (request->window);
-  g_free (request->path);
-  g_free (request);
-}
-
-static void
-export_done (GObject *object, GAsyncResult *result, gpointer user_data)
-{
-  ExportRequest *request = user_data;
-  OviWindow *self = request->window;
-  const char *path = request->path;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *title = NULL;
-  AdwToast *toast;
-
-  if (!ovi_report_export_finish (OVI_DUMP_FOLDER (object), result, &error))
-    {
-      _ovi_window_show_toast (self, error->message);
-      export_request_free (request);
-      return;
-    }
-  remember_export_folder (self, path);
-  name = g_path_get_basename (path);
-  title = g_strdup_printf (_ ("Exported “%s”"), name);
-  toast = adw_toast_new (title);
-  adw_toast_set_button_label (toast, _ ("Open Folder"));
-  adw_toast_set_action_name (toast, "win.open-folder");
-  adw_toast_set_action_target_value (toast, g_variant_new_string (path));
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-  export_request_free (request);
-}
-
-/* Written by core off the main thread. */
-static void
-export_chosen (GFile *file, gpointer user_data)
-{
-  ExportRequest *request = user_data;
-  OviWindow *self = request->window;
-  OviDumpFolder *folder = ovi_session_get_folder (self->session);
-  g_autofree char *path = file ? g_file_get_path (file) : NULL;
-  ExportRequest *writing;
-
-  if (file == NULL || folder == NULL)
-    return;
-  if (path == NULL)
-    {
-      _ovi_window_show_toast (self, _ ("Only local files can be written"));
-      return;
-    }
-  writing = g_new0 (ExportRequest, 1);
-  writing->window = g_object_ref (self);
-  writing->what = request->what;
-  writing->path = g_steal_pointer (&path);
-  ovi_report_export_async (folder, (OviExportTarget) writing->what,
-                           export_item (self, writing->what), writing->path, NULL, export_done,
-                           writing);
-}
-
-static void
-export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  OviWindow *self = OVI_WINDOW (widget);
-  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
-  OviTensor *tensor = selected_tensor (self);
-  g_autoptr (GFile) start = export_folder (self);
-  g_autofree char *name = NULL;
-  ExportRequest *request;
-  OviWindowExport what;
-
-  if (g_str_equal (action_name, "win.export-report-json"))
-    what = OVI_WINDOW_EXPORT_REPORT_JSON, name = g_strdup ("overflow-report.json");
-  else if (g_str_equal (action_name, "win.export-report-text"))
-    what = OVI_WINDOW_EXPORT_REPORT_TEXT, name = g_strdup ("overflow-report.txt");
-  else if (g_str_equal (action_name, "win.export-tensor-npy") && tensor != NULL)
-    what = OVI_WINDOW_EXPORT_TENSOR_NPY,
-    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_NPY);
-  else if (g_str_equal (action_name, "win.export-tensor-txt") && tensor != NULL)
-    what = OVI_WINDOW_EXPORT_TENSOR_TXT,
-    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_TXT);
-  else if (g_str_equal (action_name, "win.export-overflow-json") && record != NULL &&
-           ovi_overflow_record_get_file (record) != NULL)
-    what = OVI_WINDOW_EXPORT_OVERFLOW_JSON,
-    name = ovi_export_overflow_file_name (ovi_overflow_record_get_file (record));
-  else
-    return;
-
-  request = g_new0 (ExportRequest, 1);
-  request->window = g_object_ref (self);
-  request->what = what;
-  ovi_file_chooser_save (GTK_WINDOW (self), _ ("Export"), name, start, export_chosen, request,
-                         export_request_free);
-}
-
-/* --- all tensors, as `convert` writes them -------------------------------- */
-
-/* The operator whose tensors "All Tensors of the Operator" writes: the
- * selected record's on the overflow table, else the selected operator. */
-static OviDumpFile *
-export_operator (OviWindow *self)
-{
-  OviOverflowRecord *record = ovi_session_get_selected_record (self->session);
-  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
-
-  if (g_strcmp0 (page, "overflows") == 0 && record != NULL)
-    return ovi_overflow_record_get_op (record);
-  return ovi_session_get_selected_file (self->session);
-}
-
-/* The op dump files an export of all tensors reads. */
-static GPtrArray *
-tensor_export_files (OviWindow *self, OviWindowExport what)
-{
-  GPtrArray *files = g_ptr_array_new_with_free_func (g_object_unref);
-  GListModel *operators = ovi_session_get_operators (self->session);
-
-  if (what == OVI_WINDOW_EXPORT_OPERATOR_TENSORS)
-    {
-      OviDumpFile *op = export_operator (self);
-
-      if (op != NULL)
-        g_ptr_array_add (files, g_object_ref (op));
-      return files;
-    }
-  /* Every operator below the sidebar's node (all of them without one). */
-  for (guint i = 0; operators != NULL && i < g_list_model_get_n_items (operators); i++)
-    {
-      OviDumpFile *op = g_list_model_get_item (operators, i);
-
-      if (ovi_session_in_selected_node (self->session, op))
-        g_ptr_array_add (files, op);
-      else
-        g_object_unref (op);
-    }
-  return files;
-}
-
-typedef struct
-{
-  OviWindow *window;
-  char *output;
-  char *reveal; /* the folder below output the first file went to */
-} TensorExport;
-
-static void
-tensor_export_free (TensorExport *export)
-{
-  g_object_unref (export->window);
-  g_free (export->output);
-  g_free (export->reveal);
-  g_free (export);
-}
-
-static void
-tensors_exported (GObject *object, GAsyncResult *result, gpointer user_data)
-{
-  TensorExport *export = user_data;
-  OviWindow *self = export->window;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *name = g_path_get_basename (export->output);
-  guint n = 0;
-  AdwToast *toast;
-
-  if (!ovi_report_export_tensors_finish (OVI_DUMP_FOLDER (object), result, &n, &error))
-    {
-      _ovi_window_show_toast (self, error->message);
-      tensor_export_free (export);
-      return;
-    }
-  remember_folder (self, export->output, TRUE);
-  title = g_strdup_printf (
-      /* Translators: %u files were written into the folder %s */
-      g_dngettext (GETTEXT_PACKAGE, "Exported %u file into “%s”", "Exported %u files into “%s”", n),
-      n, name);
-  toast = adw_toast_new (title);
-  adw_toast_set_button_label (toast, _ ("Open Folder"));
-  adw_toast_set_action_name (toast, "win.open-folder");
-  adw_toast_set_action_target_value (toast, g_variant_new_string (export->reveal));
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-  tensor_export_free (export);
-}
-
-/* Starts writing all tensors of the operator, or of the sidebar's
- * selection, below @output on core's worker pool. */
-void
-ovi_window_export_tensors (OviWindow *self, OviWindowExport what, const char *output)
-{
-  OviDumpFolder *folder = ovi_session_get_folder (self->session);
-  g_autoptr (GPtrArray) files = NULL;
-  TensorExport *export;
-
-  g_return_if_fail (OVI_IS_WINDOW (self));
-  g_return_if_fail (what == OVI_WINDOW_EXPORT_OPERATOR_TENSORS ||
-                    what == OVI_WINDOW_EXPORT_SELECTION_TENSORS);
-
-  if (folder == NULL)
-    return;
-  if (ovi_session_get_loading (self->session))
-    {
-      _ovi_window_show_toast (self, _ ("Not written yet: wait until the scan has finished"));
-      return;
-    }
-  files = tensor_export_files (self, what);
-  if (files->len == 0)
-    {
-      _ovi_window_show_toast (self, _ ("No operator is selected"));
-      return;
-    }
-  export = g_new0 (TensorExport, 1);
-  export->window = g_object_ref (self);
-  export->output = g_strdup (output);
-  export->reveal = g_build_filename (
-      output, ovi_dump_file_get_relative_dir (g_ptr_array_index (files, 0)), NULL);
-  ovi_report_export_tensors_async (folder, files, OVI_EXPORT_NPY, output, NULL, tensors_exported,
-                                   export);
-}
-
-typedef struct
-{
-  OviWindow *window;
-  OviWindowExport what;
-} TensorRequest;
-
-static void
-tensor_request_free (gpointer data)
-{
-  TensorRequest *request = data;
-
-  g_object_unref (request->window);
-  g_free (request);
-}
-
-static void
-tensor_folder_chosen (GFile *file, gpointer user_data)
-{
-  TensorRequest *request = user_data;
-  g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-  if (file == NULL)
-    return;
-  if (path == NULL)
-    {
-      _ovi_window_show_toast (request->window, _ ("Only local files can be written"));
-      return;
-    }
-  ovi_window_export_tensors (request->window, request->what, path);
-}
-
-static void
-export_tensors_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  OviWindow *self = OVI_WINDOW (widget);
-  g_autoptr (GFile) start = export_folder (self);
-  TensorRequest *request = g_new0 (TensorRequest, 1);
-
-  request->window = g_object_ref (self);
-  request->what = g_str_equal (action_name, "win.export-operator-tensors")
-                      ? OVI_WINDOW_EXPORT_OPERATOR_TENSORS
-                      : OVI_WINDOW_EXPORT_SELECTION_TENSORS;
-  ovi_file_chooser_select_folder (GTK_WINDOW (self), _ ("Export All Tensors Into"), start,
-                                  tensor_folder_chosen, request, tensor_request_free);
-}
-
-static void
-export_menu_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
-{
-  gtk_menu_button_popup (OVI_WINDOW (widget)->export_button);
-}
-
 void
 _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
 {
@@ -674,14 +412,5 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.next-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
-  gtk_widget_class_install_action (widget_class, "win.export", NULL, export_menu_action);
-  gtk_widget_class_install_action (widget_class, "win.export-report-json", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-report-text", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-tensor-npy", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-tensor-txt", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-overflow-json", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-operator-tensors", NULL,
-                                   export_tensors_action);
-  gtk_widget_class_install_action (widget_class, "win.export-selection-tensors", NULL,
-                                   export_tensors_action);
+  _ovi_window_class_add_export_actions (widget_class);
 }

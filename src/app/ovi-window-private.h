@@ -6,6 +6,7 @@
 #include "ovi-operators-page.h"
 #include "ovi-overflows-page.h"
 #include "ovi-problems-page.h"
+#include "ovi-scan-bar.h"
 #include "ovi-session.h"
 #include "ovi-sidebar.h"
 #include "ovi-start-page.h"
@@ -25,13 +26,11 @@ typedef enum
   OVI_WINDOW_EXPORT_SELECTION_TENSORS, /* of every operator below the sidebar's node */
 } OviWindowExport;
 
-/* Shared by ovi-window.c and ovi-window-actions.c. */
+/* Shared by ovi-window.c, ovi-window-actions.c and ovi-window-export.c. */
 struct _OviWindow
 {
   AdwApplicationWindow parent_instance;
 
-  GtkButton *cancel_button;
-  GtkRevealer *cancelled_revealer;
   OviComparePage *compare_page;
   GtkMenuButton *export_button;
   GMenu *main_menu;
@@ -46,9 +45,7 @@ struct _OviWindow
   OviProblemsPage *problems_page;
   OviTimelinePage *timeline_page;
   AdwViewStackPage *problems_stack_page;
-  GtkProgressBar *progress_bar;
-  GtkLabel *progress_label;
-  GtkRevealer *progress_revealer;
+  OviScanBar *scan_bar;
   OviSidebar *sidebar;
   GtkToggleButton *sidebar_button;
   GtkPaned *sidebar_paned;
@@ -63,13 +60,14 @@ struct _OviWindow
 
   GSettings *settings;
   OviSession *session;
-  GSignalGroup *folder_signals; /* the session's folder: progress */
-  OviNotifier *notifier;        /* overflows of the followed folder, on the desktop */
-  gboolean narrow;              /* narrower than SIDEBAR_FOLD_WIDTH: the sidebar folded */
-  guint fold_source;            /* fold_sidebar_cb after the allocation that crossed it */
+  OviNotifier *notifier; /* overflows of the followed folder, on the desktop */
+  gboolean narrow;       /* narrower than SIDEBAR_FOLD_WIDTH: the sidebar folded */
+  guint fold_source;     /* fold_sidebar_cb after the allocation that crossed it */
 };
 
 void _ovi_window_class_add_actions (GtkWidgetClass *widget_class);
+void _ovi_window_class_add_export_actions (GtkWidgetClass *widget_class);
+void _ovi_window_update_export_actions (OviWindow *self);
 void _ovi_window_update_actions (OviWindow *self);
 void _ovi_window_update_recent (OviWindow *self);
 void _ovi_window_show_toast (OviWindow *self, const char *title);
@@ -86,6 +84,7 @@ OviProblemsPage *ovi_window_get_problems_page (OviWindow *self);
 OviTimelinePage *ovi_window_get_timeline_page (OviWindow *self);
 OviComparePage *ovi_window_get_compare_view (OviWindow *self);
 OviSidebar *ovi_window_get_sidebar (OviWindow *self);
+OviScanBar *ovi_window_get_scan_bar (OviWindow *self);
 GtkColumnView *ovi_window_get_record_view (OviWindow *self);
 GtkColumnView *ovi_window_get_op_view (OviWindow *self);
 OviRecordView *ovi_window_get_record_details (OviWindow *self);

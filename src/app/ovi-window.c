@@ -6,8 +6,8 @@
 #include "ovi-a11y.h"
 #include "ovi-window-private.h"
 
-/* The window: header bar, progress area, the pages over one session, toasts
- * and drag and drop. What the pages show lives in the pages; what the
+/* The window: header bar, the scan bar (ovi-scan-bar.c), the pages over one
+ * session, toasts and drag and drop. What the pages show lives in the pages; what the
  * actions do lives in ovi-window-actions.c. */
 
 enum
@@ -31,48 +31,6 @@ _ovi_window_show_toast (OviWindow *self, const char *title)
 }
 
 static void
-update_progress (OviWindow *self)
-{
-  OviDumpFolder *folder = ovi_session_get_folder (self->session);
-  OviScanProgress progress;
-  g_autofree char *text = NULL;
-
-  if (folder == NULL)
-    return;
-  ovi_dump_folder_get_progress (folder, &progress);
-  if (!ovi_dump_folder_get_loading (folder) && ovi_dump_folder_get_analyzing (folder) &&
-      progress.operators > 0)
-    {
-      /* Summaries have a known end: a bar that fills, rather than one that
-       * pulses and so redraws the window at every frame, which with
-       * software rendering takes the CPU the summaries need. */
-      text = g_strdup_printf (_ ("Summarizing operators: %llu of %llu"),
-                              (unsigned long long) progress.summarized,
-                              (unsigned long long) progress.operators);
-      gtk_progress_bar_set_fraction (self->progress_bar,
-                                     (double) progress.summarized / progress.operators);
-    }
-  else
-    {
-      unsigned long long seen = progress.files_seen, dumps = progress.dump_files,
-                         records = progress.overflow_records;
-      g_autofree char *seen_text = g_strdup_printf (
-          g_dngettext (GETTEXT_PACKAGE, "%llu file seen", "%llu files seen", seen), seen);
-      g_autofree char *dumps_text = g_strdup_printf (
-          g_dngettext (GETTEXT_PACKAGE, "%llu dump file", "%llu dump files", dumps), dumps);
-      g_autofree char *records_text = g_strdup_printf (
-          g_dngettext (GETTEXT_PACKAGE, "%llu overflow record", "%llu overflow records", records),
-          records);
-
-      /* Translators: the progress of a scan: "12 files seen, 10 dump files, 2 overflow records" */
-      text = g_strdup_printf (_ ("%s, %s, %s"), seen_text, dumps_text, records_text);
-      if (ovi_session_get_busy (self->session))
-        gtk_progress_bar_pulse (self->progress_bar);
-    }
-  gtk_label_set_text (self->progress_label, text);
-}
-
-static void
 update_problems (OviWindow *self)
 {
   guint n = ovi_session_get_n_problems (self->session);
@@ -88,25 +46,6 @@ update_problems (OviWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->problems_button), n > 0);
   adw_view_stack_page_set_badge_number (self->problems_stack_page, n);
   adw_view_stack_page_set_needs_attention (self->problems_stack_page, n > 0);
-}
-
-/* The progress area shows while the folder scans or its operators are
- * summarized; once a scan was cancelled, a banner says the result is
- * partial. */
-static void
-busy_changed (OviWindow *self)
-{
-  gboolean busy = ovi_session_get_busy (self->session);
-
-  gtk_revealer_set_reveal_child (self->progress_revealer, busy);
-  /* A closed revealer keeps its child in the accessibility tree, with the
-   * bounds it last had: hide the bar itself so that no reader finds a
-   * progress bar once the work is done. */
-  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), busy);
-  gtk_revealer_set_reveal_child (self->cancelled_revealer,
-                                 !busy && ovi_session_get_cancelled (self->session));
-  update_progress (self);
-  _ovi_window_update_actions (self);
 }
 
 /* Narrow windows switch pages from a bar at the bottom, as GNOME apps do:
@@ -147,7 +86,6 @@ show_folder (OviWindow *self, const char *title, const char *subtitle, const cha
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->switcher_title), tooltip);
   gtk_stack_set_visible_child_name (self->title_stack, "switcher");
   gtk_stack_set_visible_child_name (self->main_stack, "folder");
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
 }
 
 static void
@@ -183,7 +121,7 @@ folder_changed (OviWindow *self)
       show_folder (self, name, shown, path);
     }
   update_problems (self);
-  busy_changed (self);
+  _ovi_window_update_actions (self);
 }
 
 /* Report files opened without a folder: the timeline is all there is. */
@@ -195,26 +133,6 @@ cluster_changed (OviWindow *self)
   if (ovi_session_get_folder (self->session) != NULL || ovi_cluster_get_n_roots (cluster) == 0)
     return;
   show_folder (self, _ ("Reports"), "", NULL);
-  ovi_window_show_page (self, "timeline");
-}
-
-/**
- * ovi_window_add_reports:
- * @files: (array length=n_files): report files written on other machines
- *
- * Adds their devices to the timeline, and shows it.
- */
-void
-ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
-{
-  g_autoptr (GListStore) store = g_list_store_new (G_TYPE_FILE);
-
-  g_return_if_fail (OVI_IS_WINDOW (self));
-
-  for (guint i = 0; i < n_files; i++)
-    g_list_store_append (store, files[i]);
-  ovi_timeline_page_add_reports (self->timeline_page, G_LIST_MODEL (store));
-  /* Reports are opened to compare machines: that is the page to see. */
   ovi_window_show_page (self, "timeline");
 }
 
@@ -230,79 +148,7 @@ cancelled_changed (OviWindow *self)
 {
   if (ovi_session_get_cancelled (self->session))
     _ovi_window_show_toast (self, _ ("Scan cancelled: showing what was found so far"));
-  busy_changed (self);
-}
-
-void
-ovi_window_open_file (OviWindow *self, GFile *file)
-{
-  g_autofree char *path = NULL;
-
-  g_return_if_fail (OVI_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  path = g_file_get_path (file);
-  if (path == NULL)
-    {
-      _ovi_window_show_toast (self, _ ("Only local folders can be opened"));
-      return;
-    }
-  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_UNKNOWN)
-    {
-      g_autofree char *name = g_file_get_parse_name (file);
-      g_autofree char *message = g_strdup_printf (_ ("“%s” does not exist"), name);
-
-      _ovi_window_show_toast (self, message);
-      return;
-    }
-  ovi_application_add_recent (OVI_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
-                              path);
-  ovi_session_load (self->session, file);
-}
-
-/**
- * ovi_window_open_files:
- * @files: (array length=n_files): folders, a dump file, report files
- *
- * Folders open together, one root each (one machine's copy each); a single
- * dump file opens alone; report files join the timeline.
- */
-void
-ovi_window_open_files (OviWindow *self, GFile *const *files, guint n_files)
-{
-  g_autoptr (GPtrArray) reports = g_ptr_array_new ();
-  g_autoptr (GPtrArray) folders = g_ptr_array_new ();
-
-  g_return_if_fail (OVI_IS_WINDOW (self));
-
-  for (guint i = 0; i < n_files; i++)
-    if (ovi_application_is_report_file (files[i]))
-      g_ptr_array_add (reports, files[i]);
-    else
-      g_ptr_array_add (folders, files[i]);
-  if (folders->len == 1)
-    ovi_window_open_file (self, g_ptr_array_index (folders, 0));
-  else if (folders->len > 1)
-    {
-      for (guint i = 0; i < folders->len; i++)
-        {
-          GFile *folder = g_ptr_array_index (folders, i);
-          g_autofree char *name = g_file_get_parse_name (folder);
-
-          if (g_file_query_file_type (folder, G_FILE_QUERY_INFO_NONE, NULL) !=
-              G_FILE_TYPE_DIRECTORY)
-            {
-              g_autofree char *message = g_strdup_printf (
-                  _ ("“%s” is not a folder: only folders can be opened together"), name);
-
-              _ovi_window_show_toast (self, message);
-              return;
-            }
-        }
-      ovi_session_load_roots (self->session, (GFile *const *) folders->pdata, folders->len);
-    }
-  if (reports->len > 0)
-    ovi_window_add_reports (self, (GFile *const *) reports->pdata, reports->len);
+  _ovi_window_update_actions (self);
 }
 
 static gboolean
@@ -315,29 +161,6 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWind
     g_ptr_array_add (all, l->data);
   ovi_window_open_files (self, (GFile *const *) all->pdata, all->len);
   return files != NULL;
-}
-
-/* Tab moves between the regions of the window (sidebar, search, table,
- * details), not from row to row of a list, which GTK 4.8's list views do
- * (GtkListView:tab-behavior is 4.12): from inside a list, the focus moves
- * on as if the whole list were one widget. Returns whether it handled it. */
-gboolean
-_ovi_window_tab_out_of_list (OviWindow *self, GtkDirectionType direction)
-{
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  GtkWidget *list, *region;
-
-  if (focus == NULL || gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
-    return FALSE;
-  list = GTK_IS_LIST_VIEW (focus) ? focus : gtk_widget_get_ancestor (focus, GTK_TYPE_LIST_VIEW);
-  if (list == NULL || !gtk_widget_is_ancestor (list, GTK_WIDGET (self->main_stack)))
-    return FALSE;
-  region = GTK_IS_COLUMN_VIEW (gtk_widget_get_parent (list)) ? gtk_widget_get_parent (list) : list;
-  /* A widget that cannot take the focus keeps it from its children too. */
-  gtk_widget_set_can_focus (region, FALSE);
-  gtk_widget_child_focus (GTK_WIDGET (self), direction);
-  gtk_widget_set_can_focus (region, TRUE);
-  return TRUE;
 }
 
 static gboolean
@@ -442,8 +265,8 @@ setup_session (OviWindow *self, OviApplication *app)
   _ovi_window_update_recent (self);
   g_signal_connect_object (self->session, "notify::folder", G_CALLBACK (folder_changed), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (busy_changed), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (_ovi_window_update_actions),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::cancelled", G_CALLBACK (cancelled_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::n-problems", G_CALLBACK (update_problems), self,
@@ -459,8 +282,6 @@ setup_session (OviWindow *self, OviApplication *app)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (ovi_session_get_cluster (self->session), "notify::n-roots",
                            G_CALLBACK (cluster_changed), self, G_CONNECT_SWAPPED);
-  g_object_bind_property (self->session, "folder", self->folder_signals, "target",
-                          G_BINDING_SYNC_CREATE);
   self->notifier = ovi_notifier_new (GTK_APPLICATION_WINDOW (self), self->session);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
   _ovi_window_update_actions (self);
@@ -491,11 +312,8 @@ ovi_window_dispose (GObject *object)
       ovi_session_close (self->session);
       g_signal_handlers_disconnect_by_data (self->session, self);
     }
-  if (self->folder_signals != NULL)
-    g_signal_group_set_target (self->folder_signals, NULL);
   g_clear_handle_id (&self->fold_source, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_WINDOW);
-  g_clear_object (&self->folder_signals);
   g_clear_object (&self->notifier);
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
@@ -525,14 +343,13 @@ ovi_window_class_init (OviWindowClass *klass)
   g_type_ensure (OVI_TYPE_OPERATORS_PAGE);
   g_type_ensure (OVI_TYPE_OVERFLOWS_PAGE);
   g_type_ensure (OVI_TYPE_PROBLEMS_PAGE);
+  g_type_ensure (OVI_TYPE_SCAN_BAR);
   g_type_ensure (OVI_TYPE_TIMELINE_PAGE);
   g_type_ensure (OVI_TYPE_SIDEBAR);
   g_type_ensure (OVI_TYPE_START_PAGE);
 
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, OviWindow, cancel_button);
-  gtk_widget_class_bind_template_child (widget_class, OviWindow, cancelled_revealer);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, compare_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, main_menu);
@@ -547,9 +364,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, timeline_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_stack_page);
-  gtk_widget_class_bind_template_child (widget_class, OviWindow, progress_bar);
-  gtk_widget_class_bind_template_child (widget_class, OviWindow, progress_label);
-  gtk_widget_class_bind_template_child (widget_class, OviWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, scan_bar);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_button);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar_paned);
@@ -577,13 +392,6 @@ ovi_window_init (OviWindow *self)
   GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  /* The scan's counts, from whichever folder the session has open. */
-  self->folder_signals = g_signal_group_new (OVI_TYPE_DUMP_FOLDER);
-  g_signal_group_connect_swapped (self->folder_signals, "notify::files-seen",
-                                  G_CALLBACK (update_progress), self);
-  g_signal_group_connect_swapped (self->folder_signals, "notify::overflow-records",
-                                  G_CALLBACK (update_progress), self);
 
   g_signal_connect_object (self->operators_page, "notify::tensor",
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
@@ -744,6 +552,12 @@ OviSidebar *
 ovi_window_get_sidebar (OviWindow *self)
 {
   return self->sidebar;
+}
+
+OviScanBar *
+ovi_window_get_scan_bar (OviWindow *self)
+{
+  return self->scan_bar;
 }
 
 GtkColumnView *

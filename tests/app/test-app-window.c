@@ -261,8 +261,8 @@ test_overflow_table (Fixture *f, gconstpointer data)
 
   /* The scan's counts stay in the progress line. */
   {
-    GtkLabel *progress = GTK_LABEL (
-        gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_label"));
+    GtkLabel *progress = GTK_LABEL (gtk_widget_get_template_child (
+        GTK_WIDGET (ovi_window_get_scan_bar (f->window)), OVI_TYPE_SCAN_BAR, "progress_label"));
     g_autofree char *expected = g_strdup_printf ("%u overflow records", n);
 
     g_assert_nonnull (strstr (gtk_label_get_text (progress), expected));
@@ -1125,7 +1125,7 @@ test_cancel (Fixture *f, gconstpointer data)
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   settle (100);
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (
-      GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "progress_revealer"))));
+      GTK_WIDGET (ovi_window_get_scan_bar (f->window)), OVI_TYPE_SCAN_BAR, "progress_revealer"))));
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
@@ -1214,12 +1214,13 @@ static void
 test_cancel_partial (Fixture *f, gconstpointer data)
 {
   GtkWidget *window = GTK_WIDGET (f->window);
+  GtkWidget *bar = GTK_WIDGET (ovi_window_get_scan_bar (f->window));
   GtkRevealer *progress =
-      GTK_REVEALER (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "progress_revealer"));
+      GTK_REVEALER (gtk_widget_get_template_child (bar, OVI_TYPE_SCAN_BAR, "progress_revealer"));
   GtkRevealer *banner =
-      GTK_REVEALER (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "cancelled_revealer"));
+      GTK_REVEALER (gtk_widget_get_template_child (bar, OVI_TYPE_SCAN_BAR, "cancelled_revealer"));
   GtkWidget *cancel =
-      GTK_WIDGET (gtk_widget_get_template_child (window, OVI_TYPE_WINDOW, "cancel_button"));
+      GTK_WIDGET (gtk_widget_get_template_child (bar, OVI_TYPE_SCAN_BAR, "cancel_button"));
   OviSession *session = ovi_window_get_session (f->window);
 
   g_assert_false (gtk_revealer_get_reveal_child (banner));
