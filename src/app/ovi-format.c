@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "ovi-core.h"
 #include "ovi-format.h"
@@ -121,6 +122,22 @@ ovi_format_timestamp_tooltip (gpointer unused, guint64 timestamp)
 {
   /* Translators: the raw dump timestamp, in microseconds */
   return g_strdup_printf (_ ("Timestamp %llu µs"), (unsigned long long) timestamp);
+}
+
+/**
+ * ovi_format_path:
+ * @home: the user's home folder (g_get_home_dir())
+ *
+ * Returns: @path as GNOME's windows show one: the home folder written "~"
+ */
+char *
+ovi_format_path (const char *path, const char *home)
+{
+  gsize len = strlen (home);
+
+  if (len > 1 && strncmp (path, home, len) == 0 && (path[len] == '/' || path[len] == '\0'))
+    return g_strconcat ("~", path + len, NULL);
+  return g_strdup (path);
 }
 
 /**

@@ -10,6 +10,7 @@ char *ovi_format_count (guint64 count);
 gboolean ovi_format_is_saturated (double max_abs);
 char *ovi_format_timestamp (guint64 timestamp);
 char *ovi_format_gap (gint64 gap);
+char *ovi_format_path (const char *path, const char *home);
 
 /* Closures shared by the tables' .ui files (bound with
  * gtk_widget_class_bind_template_callback_full). */

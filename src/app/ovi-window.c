@@ -1,9 +1,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "ovi-a11y.h"
+#include "ovi-format.h"
 #include "ovi-window-private.h"
 
 /* The window: header bar, the scan bar (ovi-scan-bar.c), the pages over one
@@ -62,18 +62,6 @@ update_switcher_bar (OviWindow *self)
       pages && adw_view_switcher_title_get_title_visible (self->switcher_title));
 }
 
-/* @path with the home folder written "~", as GNOME's windows show paths. */
-static char *
-home_to_tilde (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  gsize len = strlen (home);
-
-  if (len > 1 && strncmp (path, home, len) == 0 && (path[len] == '/' || path[len] == '\0'))
-    return g_strconcat ("~", path + len, NULL);
-  return g_strdup (path);
-}
-
 /* The pages, under @title and @subtitle; @tooltip has the full paths, which
  * a narrow window cuts from the subtitle. */
 static void
@@ -116,7 +104,7 @@ folder_changed (OviWindow *self)
     {
       const char *path = ovi_dump_folder_get_root_path (folder);
       g_autofree char *name = g_path_get_basename (path);
-      g_autofree char *shown = home_to_tilde (path);
+      g_autofree char *shown = ovi_format_path (path, g_get_home_dir ());
 
       show_folder (self, name, shown, path);
     }

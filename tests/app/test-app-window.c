@@ -3610,6 +3610,30 @@ resize_to (OviWindow *window, int width, int height)
   settle (100); /* what changes right after a layout (columns, sidebar) */
 }
 
+/* The window's subtitle writes the home folder as GNOME does; a folder
+ * that only starts like it is left alone. */
+static void
+test_format_path (void)
+{
+  static const struct
+  {
+    const char *path, *home, *shown;
+  } cases[] = {
+    { "/home/wei/runs/dump", "/home/wei", "~/runs/dump" },
+    { "/home/wei", "/home/wei", "~" },
+    { "/home/weiwei/dump", "/home/wei", "/home/weiwei/dump" },
+    { "/data/dump", "/home/wei", "/data/dump" },
+    { "/root/dump", "/", "/root/dump" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *shown = ovi_format_path (cases[i].path, cases[i].home);
+
+      g_assert_cmpstr (shown, ==, cases[i].shown);
+    }
+}
+
 /* Every page, at the three sizes, in the language the test runs in: no
  * label whose text is needed is ellipsized. With OVI_SIZES_DIR set, each is
  * also saved as PAGE-WxH[-LANGUAGE].png (tests/app/take-screenshots.sh --sizes). */
@@ -4063,6 +4087,7 @@ main (int argc, char *argv[])
     return 1;
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add_func ("/app/format/path", test_format_path);
   ADD ("/app/window/overflow-table", test_overflow_table);
   ADD ("/app/window/sort-by-header", test_sort_by_header);
   ADD ("/app/window/search-and-unit-filter", test_search_and_unit_filter);
