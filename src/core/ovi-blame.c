@@ -289,9 +289,10 @@ ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
 
   if (ovi_dump_file_get_summary (file) != NULL)
     return TRUE;
-  /* A small file is read once for all its tensors, not once each. */
+  /* A small file is read once for all its tensors, not once each; a
+   * statistics-only operator has no values to read. */
   if (ovi_dump_file_get_layout (file) != OVI_LAYOUT_OLD &&
-      ovi_dump_file_get_file_size (file) <= READ_WHOLE)
+      !ovi_dump_file_get_statistics_only (file) && ovi_dump_file_get_file_size (file) <= READ_WHOLE)
     contents = ovi_dump_file_map_range (file, 0, ovi_dump_file_get_file_size (file), NULL);
   summary = g_new0 (OviOpSummary, 1);
   summary->max_abs = NAN;
