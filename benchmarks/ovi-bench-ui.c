@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "config.h"
 
 #include <stdio.h>
@@ -31,20 +32,37 @@
  * Timeline page has painted its rows, the longest turn until then and over
  * the second after it, the ranks shown and the peak resident memory. */
 
-static gint64 start, last, worst, worst_after_first_frame, ticks;
+static glong last_faults;
+static gint64 start, last, last_cpu, worst, worst_after_first_frame, ticks;
 static gboolean first_frame_done, after_first_frame;
 
+/* The main thread's CPU time, to tell a turn spent computing from one
+ * spent waiting (for the X server, or for a core other processes hold). */
+static gint64
+thread_cpu_time (glong *faults)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_THREAD, &usage);
+  *faults = usage.ru_minflt;
+  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * G_GINT64_CONSTANT (1000000) +
+         usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+}
+
 /* With OVI_BENCH_TRACE set, every turn over 50 ms (and a 0 ms line every
- * half second) is listed with what the window was doing, to tell which
- * phase holds the loop up; the monotonic time matches `perf record -k mono`
- * samples. */
+ * half second) is listed with what the window was doing and how much of
+ * the turn the main thread was on a CPU, to tell which phase holds the
+ * loop up; the monotonic time matches `perf record -k mono` samples. */
 static void
-trace (OviWindow *window, gint64 now, gint64 gap)
+trace (OviWindow *window, gint64 now, gint64 gap, gint64 cpu, glong faults)
 {
   OviDumpFolder *folder = ovi_window_get_folder (window);
 
-  fprintf (stderr, "%7.3f s (monotonic %.6f): %4.0f ms turn, loading %d, %u files, analyzing %d\n",
-           (now - start) / 1e6, now / 1e6, gap / 1000.0, ovi_window_get_loading (window),
+  fprintf (stderr,
+           "%7.3f s (monotonic %.6f): %4.0f ms turn (%3.0f ms CPU, %5ld page faults), loading %d, "
+           "%u files, analyzing %d\n",
+           (now - start) / 1e6, now / 1e6, gap / 1000.0, cpu / 1000.0, faults,
+           ovi_window_get_loading (window),
            folder ? g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) : 0,
            folder ? ovi_dump_folder_get_analyzing (folder) : 0);
 }
@@ -53,11 +71,15 @@ static gboolean
 tick (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
+  glong faults;
+  gint64 cpu = thread_cpu_time (&faults);
 
   if (last && now - last > 50000 && g_getenv ("OVI_BENCH_TRACE"))
-    trace (data, now, now - last);
+    trace (data, now, now - last, cpu - last_cpu, faults - last_faults);
   else if (g_getenv ("OVI_BENCH_TRACE") && now / 500000 != last / 500000)
-    trace (data, now, 0); /* and where things stand every half second */
+    trace (data, now, 0, 0, 0); /* and where things stand every half second */
+  last_cpu = cpu;
+  last_faults = faults;
   if (last && now - last > worst)
     worst = now - last;
   /* the turn that painted the first frame ends with this tick: count from
