@@ -1626,7 +1626,7 @@ stop_pump (OviDumpFolder *self)
  * slice per turn of the pump (and emit_async() makes them), so that no turn and
  * no frame builds more than a few rows. */
 #define FIRST_FILES 256
-#define FIRST_SLICE 16
+#define FIRST_SLICE 4
 
 /* The one way results reach the main context, and its rule:
  *
