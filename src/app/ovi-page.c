@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "ovi-page.h"
+#include "ovi-tooltip.h"
 
 /* What every page of the window shares: the session it shows, and a
  * dispose that lets it go and unparents the template's unnamed children. */
@@ -71,6 +72,8 @@ ovi_page_class_init (OviPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  /* for the tables' cells in every page's .ui */
+  g_type_ensure (OVI_TYPE_TOOLTIP);
   object_class->dispose = ovi_page_dispose;
   object_class->get_property = ovi_page_get_property;
   object_class->set_property = ovi_page_set_property;

@@ -4,6 +4,7 @@
 
 #include "ovi-format.h"
 #include "ovi-record-view.h"
+#include "ovi-tooltip.h"
 
 /* The details of one overflow record: its status as a checklist of the
  * documented bits, its raw fields with copy buttons, and the operator it
@@ -62,12 +63,12 @@ add_field_full (OviRecordView *self, const char *name, const char *value, const 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
   gtk_label_set_ellipsize (GTK_LABEL (value_label), PANGO_ELLIPSIZE_START);
-  gtk_widget_set_tooltip_text (value_label, raw);
+  ovi_widget_set_tooltip (value_label, raw);
   gtk_widget_add_css_class (value_label, "numeric");
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), value_label);
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_tooltip_text (button, copy_name);
+  ovi_widget_set_tooltip (button, copy_name);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, copy_name,
                                   -1);
   g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked), g_strdup (raw),
@@ -243,7 +244,7 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
     GtkWidget *ignore =
         gtk_button_new_with_label (ignored ? _ ("Stop Ignoring") : _ ("Ignore Type"));
     gtk_widget_set_valign (ignore, GTK_ALIGN_CENTER);
-    gtk_widget_set_tooltip_text (
+    ovi_widget_set_tooltip (
         ignore,
         ignored ? _ ("Count operators like this one again for the first overflow and the origins")
                 : _ ("Leave operators of this type out of the first overflow and the origins"));

@@ -5,6 +5,7 @@
 
 #include "ovi-format.h"
 #include "ovi-tensor-view.h"
+#include "ovi-tooltip.h"
 
 /* One operator's tensors: pick one, see its properties, its statistics and
  * a histogram.  Statistics and histogram are computed in a worker thread. */
@@ -350,7 +351,7 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
       label = g_strdup_printf (_ ("%s at %lld %s"), _ (kinds[k].what), (long long) kinds[k].index,
                                position);
       button = gtk_button_new_with_label (label);
-      gtk_widget_set_tooltip_text (button, _ ("Show the values around it"));
+      ovi_widget_set_tooltip (button, _ ("Show the values around it"));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "tensor.locate");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "x", kinds[k].index);
       gtk_flow_box_append (self->locate_box, button);

@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "ovi-timeline-strip.h"
+#include "ovi-tooltip.h"
 
 /* A mark for each iteration with overflow records, between the span's
  * first and last iteration: red for the rank's first overflow, orange for
@@ -139,7 +140,7 @@ update_description (OviTimelineStrip *self)
 {
   g_autofree char *description = ovi_timeline_strip_dup_description (self);
 
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), description);
+  ovi_widget_set_tooltip (GTK_WIDGET (self), description);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, description,
                                   -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));

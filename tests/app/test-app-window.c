@@ -13,6 +13,7 @@
 #include "ovi-fixtures.h"
 #include "ovi-format.h"
 #include "ovi-i18n.h"
+#include "ovi-tooltip.h"
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
 
@@ -1852,7 +1853,7 @@ test_local_time_and_gap (Fixture *f, gconstpointer data)
 
           if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), date2) == 0)
             {
-              g_assert_cmpstr (gtk_widget_get_tooltip_text (w), ==, raw2);
+              g_assert_cmpstr (ovi_widget_get_tooltip (w), ==, raw2);
               tooltip_found = TRUE;
             }
           for (GtkWidget *c = gtk_widget_get_first_child (w); c;
@@ -3538,8 +3539,8 @@ static gboolean
 text_in_tooltip (GtkWidget *widget, const char *text)
 {
   for (GtkWidget *w = widget; w; w = gtk_widget_get_parent (w))
-    if (gtk_widget_get_tooltip_text (w) != NULL)
-      return strstr (gtk_widget_get_tooltip_text (w), text) != NULL;
+    if (ovi_widget_get_tooltip (w) != NULL)
+      return strstr (ovi_widget_get_tooltip (w), text) != NULL;
   return FALSE;
 }
 
@@ -3632,6 +3633,42 @@ test_format_path (void)
 
       g_assert_cmpstr (shown, ==, cases[i].shown);
     }
+}
+
+/* A tooltip given in a .ui file or in code: the widget keeps it after the
+ * builder is gone, shows it on hover (has-tooltip), and takes a new text;
+ * an empty one shows nothing. */
+static void
+test_tooltip (void)
+{
+  static const char ui[] = "<interface>"
+                           "  <object class=\"GtkLabel\" id=\"label\"/>"
+                           "  <object class=\"OviTooltip\">"
+                           "    <property name=\"widget\">label</property>"
+                           "    <property name=\"text\">gradients/Cast_3</property>"
+                           "  </object>"
+                           "</interface>";
+  g_autoptr (GtkBuilder) builder = NULL;
+  g_autoptr (GtkWidget) label = NULL;
+  g_autoptr (GtkWidget) button = g_object_ref_sink (gtk_button_new ());
+
+  g_type_ensure (OVI_TYPE_TOOLTIP);
+  builder = gtk_builder_new_from_string (ui, -1);
+  label = g_object_ref_sink (GTK_WIDGET (gtk_builder_get_object (builder, "label")));
+  g_clear_object (&builder);
+  g_assert_true (gtk_widget_get_has_tooltip (label));
+  g_assert_cmpstr (ovi_widget_get_tooltip (label), ==, "gradients/Cast_3");
+
+  ovi_widget_set_tooltip (label, "loss/Mul_2");
+  g_assert_cmpstr (ovi_widget_get_tooltip (label), ==, "loss/Mul_2");
+  /* GTK's own tooltip stays unset: setting it is what costs a round trip. */
+  g_assert_null (gtk_widget_get_tooltip_text (label));
+
+  ovi_widget_set_tooltip (button, "Copy Task id");
+  g_assert_true (gtk_widget_get_has_tooltip (button));
+  g_assert_cmpstr (ovi_widget_get_tooltip (button), ==, "Copy Task id");
+  ovi_widget_set_tooltip (button, NULL);
+  g_assert_null (ovi_widget_get_tooltip (button));
 }
 
 /* Every page, at the three sizes, in the language the test runs in: no
@@ -3854,13 +3891,13 @@ test_problem_reason_wraps (Fixture *f, gconstpointer data)
   settle (200);
   reason = find_label_with_text (GTK_WIDGET (f->window), message);
   g_assert_nonnull (reason);
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (reason)), ==, message);
+  g_assert_cmpstr (ovi_widget_get_tooltip (GTK_WIDGET (reason)), ==, message);
   g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (reason)));
   g_assert_cmpint (pango_layout_get_line_count (gtk_label_get_layout (reason)), >=, 2);
   /* The path is cut at its start, its name in view and all of it in the tooltip. */
   path = find_label_with_text (GTK_WIDGET (f->window), file);
   g_assert_nonnull (path);
-  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (path)), ==, file);
+  g_assert_cmpstr (ovi_widget_get_tooltip (GTK_WIDGET (path)), ==, file);
 }
 
 /* The Operators table: Op Name sized for its names and resizable, like
@@ -4088,6 +4125,7 @@ main (int argc, char *argv[])
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   g_test_add_func ("/app/format/path", test_format_path);
+  g_test_add_func ("/app/tooltip", test_tooltip);
   ADD ("/app/window/overflow-table", test_overflow_table);
   ADD ("/app/window/sort-by-header", test_sort_by_header);
   ADD ("/app/window/search-and-unit-filter", test_search_and_unit_filter);
