@@ -4,6 +4,7 @@
 
 #include "ovi-a11y.h"
 #include "ovi-format.h"
+#include "ovi-shm-pool.h"
 #include "ovi-window-private.h"
 
 /* The window: header bar, the scan bar (ovi-scan-bar.c), the pages over one
@@ -380,6 +381,7 @@ ovi_window_init (OviWindow *self)
   GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self, "realize", G_CALLBACK (ovi_shm_pool_keep), NULL);
 
   g_signal_connect_object (self->operators_page, "notify::tensor",
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);

@@ -13,6 +13,7 @@
 #include "ovi-fixtures.h"
 #include "ovi-format.h"
 #include "ovi-i18n.h"
+#include "ovi-shm-pool.h"
 #include "ovi-tooltip.h"
 #include "ovi-tree-node.h"
 #include "ovi-window-private.h"
@@ -3671,6 +3672,60 @@ test_tooltip (void)
   g_assert_null (ovi_widget_get_tooltip (button));
 }
 
+/* Under X11 with the cairo renderer the window keeps a shared-memory pool
+ * mapped that holds a whole-screen frame (ovi-shm-pool.c): the process maps
+ * a System V segment at least that large, and keeps it. */
+static void
+test_shm_pool (Fixture *f, gconstpointer data)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (f->window));
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (f->window));
+  g_autofree char *maps = NULL;
+  g_auto (GStrv) lines = NULL;
+  GdkRectangle screen = { 0 };
+  guint64 largest = 0;
+  GListModel *monitors;
+
+  if (!GSK_IS_CAIRO_RENDERER (renderer) ||
+      g_strcmp0 (G_OBJECT_TYPE_NAME (display), "GdkX11Display") != 0)
+    {
+      g_test_skip ("needs X11 and GSK_RENDERER=cairo");
+      return;
+    }
+  g_assert_true (ovi_shm_pool_is_kept (display));
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 start, end;
+
+      if (strstr (lines[i], "/SYSV") != NULL &&
+          sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x", &start, &end) == 2)
+        largest = MAX (largest, end - start);
+    }
+  monitors = gdk_display_get_monitors (display);
+  for (guint i = 0; i < g_list_model_get_n_items (monitors); i++)
+    {
+      g_autoptr (GdkMonitor) monitor = g_list_model_get_item (monitors, i);
+      GdkRectangle geometry;
+
+      gdk_monitor_get_geometry (monitor, &geometry);
+      gdk_rectangle_union (&screen, &geometry, &screen);
+    }
+  g_assert_cmpuint (largest, >=, (guint64) screen.width * screen.height * 4);
+
+  /* A second window reuses the pool. */
+  {
+    g_autoptr (OviWindow) other = g_object_ref_sink (ovi_window_new (app));
+
+    gtk_window_present (GTK_WINDOW (other));
+    settle (100);
+    g_assert_true (ovi_shm_pool_is_kept (display));
+    gtk_window_destroy (GTK_WINDOW (other));
+  }
+}
+
 /* Every page, at the three sizes, in the language the test runs in: no
  * label whose text is needed is ellipsized. With OVI_SIZES_DIR set, each is
  * also saved as PAGE-WxH[-LANGUAGE].png (tests/app/take-screenshots.sh --sizes). */
@@ -4127,6 +4182,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/format/path", test_format_path);
   g_test_add_func ("/app/tooltip", test_tooltip);
   ADD ("/app/window/overflow-table", test_overflow_table);
+  ADD ("/app/window/shm-pool", test_shm_pool);
   ADD ("/app/window/sort-by-header", test_sort_by_header);
   ADD ("/app/window/search-and-unit-filter", test_search_and_unit_filter);
   ADD ("/app/window/tree-narrows", test_tree_narrows);
