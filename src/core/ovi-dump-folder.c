@@ -1636,7 +1636,7 @@ stop_pump (OviDumpFolder *self)
  * for as long as the rest of the main loop had since the previous turn,
  * clamped to 4-20 ms, and then the pump steps aside for 1 ms before its
  * next turn, so that a frame that is due is drawn. The first 256 files come
- * in slices of 16, one slice a turn, the rest in slices of 128.
+ * in slices of 4, one slice a turn, the rest in slices of 128.
  *
  * So redraws cannot starve the batches (an idle below them would wait for
  * ever while frames take longer than the frame interval, as they do with
