@@ -44,6 +44,29 @@ add_row (OviRecordView *self, AdwPreferencesGroup *group, GtkWidget *row)
   g_ptr_array_add (self->rows, row);
 }
 
+/* A row whose title and subtitle stay on one line, for the short texts of
+ * fields, status bits and tensors. GTK 4.8 measures a wrapping label's
+ * width for the row's height by a binary search of Pango layouts, about 24
+ * for each title and subtitle, when a row is first laid out: the first
+ * record's details took 38 ms of layouts that way (benchmarks/README.md,
+ * "Long turns and page faults"). Long names and paths keep wrapping. */
+static GtkWidget *
+one_line_row_new (const char *title, const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
+  if (subtitle != NULL)
+    {
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+      /* all of it where the pane is too narrow */
+      ovi_widget_set_tooltip (row, subtitle);
+    }
+  return row;
+}
+
 static void
 copy_clicked (GtkButton *button, const char *text)
 {
@@ -55,12 +78,11 @@ copy_clicked (GtkButton *button, const char *text)
 static void
 add_field_full (OviRecordView *self, const char *name, const char *value, const char *raw)
 {
-  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *row = one_line_row_new (name, NULL);
   GtkWidget *value_label = gtk_label_new (value);
   GtkWidget *button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
   g_autofree char *copy_name = g_strdup_printf (_ ("Copy %s"), name);
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
   gtk_label_set_ellipsize (GTK_LABEL (value_label), PANGO_ELLIPSIZE_START);
   ovi_widget_set_tooltip (value_label, raw);
@@ -134,11 +156,9 @@ static void
 add_status_row (
     OviRecordView *self, const char *title, const char *subtitle, gboolean set, gboolean known)
 {
-  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *row = one_line_row_new (title, subtitle);
   GtkWidget *check = gtk_check_button_new ();
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), set);
   /* A checklist to read, not to edit. */
   gtk_widget_set_can_target (check, FALSE);
@@ -289,9 +309,7 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
       g_autofree char *button_name = g_strdup_printf (_ ("Show %s"), label);
       GtkWidget *button = gtk_button_new_with_label (_ ("Show"));
 
-      row = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), label);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      row = one_line_row_new (label, subtitle);
       gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
       gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       button_name, -1);
