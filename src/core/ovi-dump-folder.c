@@ -1492,9 +1492,19 @@ summarize_one (guint index, gpointer data)
   ovi_dump_file_summarize (g_ptr_array_index ((GPtrArray *) data, index), NULL);
 }
 
+/* GTK 4.8 lists build the widgets of their first 200 rows as the rows
+ * arrive, in view or not: the first files come a few at a time, one small
+ * slice per turn of the pump (and emit_async() makes them), so that no turn and
+ * no frame builds more than a few rows. Their summaries come the same way:
+ * each changes the labels of a row that exists, and the frame after measures
+ * them all again. */
+#define FIRST_FILES 256
+#define FIRST_SLICE 4
+
 /* Operators are summarized in groups: enough for the pool's threads to
  * share, few enough that their rows fill in steadily. */
 #define SUMMARY_GROUP 64
+#define FIRST_SUMMARY_GROUP 16
 
 /* On the scanning thread, once the listing is out: summarizes the listed
  * operators in the order they were found (first overflow first). */
@@ -1502,15 +1512,16 @@ static void
 summarize_all (Scan *scan)
 {
   g_atomic_pointer_set (&scan->self->n_operators, (gsize) scan->ops->len);
-  for (guint first = 0; first < scan->ops->len; first += SUMMARY_GROUP)
+  for (guint first = 0, group; first < scan->ops->len; first += group)
     {
       Batch *batch;
 
+      group = first < FIRST_FILES ? FIRST_SUMMARY_GROUP : SUMMARY_GROUP;
       if (g_cancellable_is_cancelled (scan->cancellable))
         return;
       batch = batch_new ();
       batch->kind = BATCH_SUMMARIES;
-      for (guint i = first; i < MIN (first + SUMMARY_GROUP, scan->ops->len); i++)
+      for (guint i = first; i < MIN (first + group, scan->ops->len); i++)
         g_ptr_array_add (batch->files, g_object_ref (g_ptr_array_index (scan->ops, i)));
       ovi_parallel_for (batch->files->len, summarize_one, batch->files, scan->cancellable);
       scan->emit (scan->self, batch);
@@ -1621,13 +1632,6 @@ stop_pump (OviDumpFolder *self)
 /* How long the pump steps aside between two turns while batches wait. */
 #define PUMP_GAP_US 1000
 
-/* GTK 4.8 lists build the widgets of their first 200 rows as the rows
- * arrive, in view or not: the first files come a few at a time, one small
- * slice per turn of the pump (and emit_async() makes them), so that no turn and
- * no frame builds more than a few rows. */
-#define FIRST_FILES 256
-#define FIRST_SLICE 4
-
 /* The one way results reach the main context, and its rule:
  *
  * The pump runs at G_PRIORITY_HIGH_IDLE: below input events
@@ -1636,7 +1640,9 @@ stop_pump (OviDumpFolder *self)
  * for as long as the rest of the main loop had since the previous turn,
  * clamped to 4-20 ms, and then the pump steps aside for 1 ms before its
  * next turn, so that a frame that is due is drawn. The first 256 files come
- * in slices of 4, one slice a turn, the rest in slices of 128.
+ * in slices of 4, one slice a turn, the rest in slices of 128; the
+ * summaries of the first 256 operators in groups of 16, one group a turn,
+ * the rest in groups of 64.
  *
  * So redraws cannot starve the batches (an idle below them would wait for
  * ever while frames take longer than the frame interval, as they do with
@@ -1653,6 +1659,7 @@ pump_deliveries (gpointer data)
   gint64 now = g_get_monotonic_time ();
   gint64 budget = CLAMP (now - self->pump_turn_end, PUMP_MIN_BUDGET_US, PUMP_MAX_BUDGET_US);
   gint64 deadline = now + budget;
+  gboolean first_slice;
   Batch *batch;
 
   for (;;)
@@ -1698,9 +1705,11 @@ pump_deliveries (gpointer data)
         }
       if (batch->kind == BATCH_FILES)
         self->files_applied += batch->files->len;
+      first_slice = self->files_applied < FIRST_FILES ||
+                    (batch->kind == BATCH_SUMMARIES && self->summarized <= FIRST_FILES);
       batch_free (batch);
       /* One of the first small slices per turn: a frame comes between. */
-      if (self->files_applied < FIRST_FILES && g_get_monotonic_time () < deadline)
+      if (first_slice && g_get_monotonic_time () < deadline)
         {
           g_mutex_lock (&self->deliveries_lock);
           if (self->pump && !g_queue_is_empty (&self->deliveries))
