@@ -11,7 +11,9 @@ G_BEGIN_DECLS
  * that repaints much of the window maps a fresh segment and faults in each
  * of its pages, in the app and again in the X server. Keeping one small
  * image in a pool big enough for the screen keeps that pool mapped, and
- * frames reuse pages that are already there.
+ * frames reuse pages that are already there; a worker maps all of the
+ * pool's pages in at once (MADV_POPULATE_WRITE), so that the first frames
+ * do not fault them in one by one either.
  *
  * Connected to a window's "realize"; does nothing on Wayland, with another
  * renderer, or when the X server has no MIT-SHM. */

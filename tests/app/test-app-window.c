@@ -3672,6 +3672,29 @@ test_tooltip (void)
   g_assert_null (ovi_widget_get_tooltip (button));
 }
 
+/* The resident size (Rss, KiB) of this process's System V segment of
+ * @size bytes, from /proc/self/smaps; 0 if there is none. */
+static guint64
+sysv_resident_kib (guint64 size)
+{
+  g_autofree char *smaps = NULL;
+  g_auto (GStrv) lines = NULL;
+  gboolean in_segment = FALSE;
+
+  g_assert_true (g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL));
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 start, end, kib;
+
+      if (sscanf (lines[i], "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x", &start, &end) == 2)
+        in_segment = strstr (lines[i], "/SYSV") != NULL && end - start == size;
+      else if (in_segment && sscanf (lines[i], "Rss: %" G_GINT64_MODIFIER "u kB", &kib) == 1)
+        return kib;
+    }
+  return 0;
+}
+
 /* Under X11 with the cairo renderer the window keeps a shared-memory pool
  * mapped that holds a whole-screen frame (ovi-shm-pool.c): the process maps
  * a System V segment at least that large, and keeps it. */
@@ -3714,6 +3737,22 @@ test_shm_pool (Fixture *f, gconstpointer data)
       gdk_rectangle_union (&screen, &geometry, &screen);
     }
   g_assert_cmpuint (largest, >=, (guint64) screen.width * screen.height * 4);
+
+  /* Its pages are mapped in ahead of the frames, on a worker: the
+   * segment's resident size reaches its whole size without a frame that
+   * large having been drawn. */
+  {
+    gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+    guint64 resident = 0;
+
+    while (resident < largest && g_get_monotonic_time () < deadline)
+      {
+        resident = sysv_resident_kib (largest) * 1024;
+        if (resident < largest)
+          settle (50);
+      }
+    g_assert_cmpuint (resident, ==, largest);
+  }
 
   /* A second window reuses the pool. */
   {
