@@ -49,7 +49,7 @@ thread_cpu_time (glong *faults)
          usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
 }
 
-/* With OVI_BENCH_TRACE set, every turn over 50 ms (and a 0 ms line every
+/* With OVI_BENCH_TRACE set, every turn over 50 ms (or OVI_BENCH_TRACE_MS; and a 0 ms line every
  * half second) is listed with what the window was doing and how much of
  * the turn the main thread was on a CPU, to tell which phase holds the
  * loop up; the monotonic time matches `perf record -k mono` samples. */
@@ -67,6 +67,15 @@ trace (OviWindow *window, gint64 now, gint64 gap, gint64 cpu, glong faults)
            folder ? ovi_dump_folder_get_analyzing (folder) : 0);
 }
 
+/* Turns longer than this are traced: OVI_BENCH_TRACE_MS, else 50 ms. */
+static gint64
+trace_threshold (void)
+{
+  const char *ms = g_getenv ("OVI_BENCH_TRACE_MS");
+
+  return (ms ? g_ascii_strtoll (ms, NULL, 10) : 50) * 1000;
+}
+
 static gboolean
 tick (gpointer data)
 {
@@ -74,7 +83,7 @@ tick (gpointer data)
   glong faults;
   gint64 cpu = thread_cpu_time (&faults);
 
-  if (last && now - last > 50000 && g_getenv ("OVI_BENCH_TRACE"))
+  if (last && now - last > trace_threshold () && g_getenv ("OVI_BENCH_TRACE"))
     trace (data, now, now - last, cpu - last_cpu, faults - last_faults);
   else if (g_getenv ("OVI_BENCH_TRACE") && now / 500000 != last / 500000)
     trace (data, now, 0, 0, 0); /* and where things stand every half second */
