@@ -251,6 +251,7 @@ convert_path (Convert *c, const char *input)
   gboolean root_is_dir = g_file_test (input, G_FILE_TEST_IS_DIR);
   Run run = { c, input, root_is_dir, NULL, NULL, 0, 0, { 0 } };
 
+  ovi_dump_folder_set_data_records (folder, FALSE);
   if (!ovi_dump_folder_load (folder, NULL, &error))
     {
       if (c->progress_shown)

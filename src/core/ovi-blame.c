@@ -97,10 +97,25 @@ ovi_stats_is_abnormal (const OviStats *stats)
   return stats->nan + stats->pos_inf + stats->neg_inf + stats->saturated > 0;
 }
 
+/* A small file is read once for all its tensors, not once for each (and
+ * each tensor's analysis reads its bytes twice); a statistics-only
+ * operator has no values to read. NULL: the tensors read for themselves. */
+#define READ_WHOLE (1u << 20)
+
+static GBytes *
+read_small_file (OviDumpFile *file)
+{
+  if (ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD ||
+      ovi_dump_file_get_statistics_only (file) || ovi_dump_file_get_file_size (file) > READ_WHOLE)
+    return NULL;
+  return ovi_dump_file_map_range (file, 0, ovi_dump_file_get_file_size (file), NULL);
+}
+
 /* Whether any tensor of @kind is abnormal; FALSE with *ok unset when one
  * cannot be analysed (unsupported dtypes carry no verdict and are skipped). */
 static gboolean
-any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok, guint *n_checked)
+any_abnormal (
+    OviDumpFile *file, GBytes *contents, OviTensorKind kind, gboolean *ok, guint *n_checked)
 {
   GPtrArray *tensors = ovi_dump_file_get_tensors (file);
   gboolean abnormal = FALSE;
@@ -114,7 +129,7 @@ any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok, guint *n_chec
       if (ovi_tensor_get_kind (t) != kind || (!ovi_dtype_is_supported (ovi_tensor_get_dtype (t)) &&
                                               !ovi_tensor_get_statistics_only (t)))
         continue;
-      if (!(analysis = ovi_tensor_analyze (t, NULL)))
+      if (!(analysis = ovi_tensor_analyze_in (t, contents, NULL)))
         {
           *ok = FALSE;
           continue;
@@ -123,6 +138,31 @@ any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok, guint *n_chec
       (*n_checked)++;
     }
   return abnormal;
+}
+
+/* Classifies @file, its tensors' bytes taken from @contents when given. */
+static OviBlame
+classify_in (OviDumpFile *file, GBytes *contents)
+{
+  gboolean ok = TRUE, in, out;
+  guint n_checked = 0;
+  OviBlame blame;
+
+  if ((blame = ovi_dump_file_peek_blame (file)) != OVI_BLAME_UNKNOWN)
+    return blame;
+  if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW)
+    return OVI_BLAME_UNKNOWN;
+  in = any_abnormal (file, contents, OVI_TENSOR_INPUT, &ok, &n_checked);
+  out = any_abnormal (file, contents, OVI_TENSOR_OUTPUT, &ok, &n_checked);
+  /* Nothing checked (unsupported dtypes only) is no verdict either. */
+  if ((!ok && !in && !out) || n_checked == 0)
+    blame = OVI_BLAME_UNKNOWN;
+  else if (!in)
+    blame = out ? OVI_BLAME_ORIGIN : OVI_BLAME_NORMAL;
+  else
+    blame = out ? OVI_BLAME_PROPAGATED : OVI_BLAME_ABSORBED;
+  ovi_dump_file_set_blame (file, blame);
+  return blame;
 }
 
 /**
@@ -134,27 +174,16 @@ any_abnormal (OviDumpFile *file, OviTensorKind kind, gboolean *ok, guint *n_chec
 OviBlame
 ovi_dump_file_classify (OviDumpFile *file)
 {
-  gboolean ok = TRUE, in, out;
-  guint n_checked = 0;
+  g_autoptr (GBytes) contents = NULL;
   OviBlame blame;
 
   g_return_val_if_fail (OVI_IS_DUMP_FILE (file), OVI_BLAME_UNKNOWN);
 
-  if ((blame = ovi_dump_file_peek_blame (file)) != OVI_BLAME_UNKNOWN)
+  if ((blame = ovi_dump_file_peek_blame (file)) != OVI_BLAME_UNKNOWN ||
+      ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW)
     return blame;
-  if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW)
-    return OVI_BLAME_UNKNOWN;
-  in = any_abnormal (file, OVI_TENSOR_INPUT, &ok, &n_checked);
-  out = any_abnormal (file, OVI_TENSOR_OUTPUT, &ok, &n_checked);
-  /* Nothing checked (unsupported dtypes only) is no verdict either. */
-  if ((!ok && !in && !out) || n_checked == 0)
-    blame = OVI_BLAME_UNKNOWN;
-  else if (!in)
-    blame = out ? OVI_BLAME_ORIGIN : OVI_BLAME_NORMAL;
-  else
-    blame = out ? OVI_BLAME_PROPAGATED : OVI_BLAME_ABSORBED;
-  ovi_dump_file_set_blame (file, blame);
-  return blame;
+  contents = read_small_file (file);
+  return classify_in (file, contents);
 }
 
 struct _OviIgnoreList
@@ -265,7 +294,6 @@ ovi_ignore_list_get_size (OviIgnoreList *self)
 }
 
 /* Files up to this size are read whole to sum up their tensors. */
-#define READ_WHOLE (1u << 20)
 
 /**
  * ovi_dump_file_summarize:
@@ -289,11 +317,7 @@ ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
 
   if (ovi_dump_file_get_summary (file) != NULL)
     return TRUE;
-  /* A small file is read once for all its tensors, not once each; a
-   * statistics-only operator has no values to read. */
-  if (ovi_dump_file_get_layout (file) != OVI_LAYOUT_OLD &&
-      !ovi_dump_file_get_statistics_only (file) && ovi_dump_file_get_file_size (file) <= READ_WHOLE)
-    contents = ovi_dump_file_map_range (file, 0, ovi_dump_file_get_file_size (file), NULL);
+  contents = read_small_file (file);
   summary = g_new0 (OviOpSummary, 1);
   summary->max_abs = NAN;
   tensors = ovi_dump_file_get_tensors (file);
@@ -324,7 +348,7 @@ ovi_dump_file_summarize (OviDumpFile *file, GCancellable *cancellable)
       summary->saturated += s->saturated;
     }
   /* The tensors are analysed by now, so classifying reads nothing again. */
-  summary->blame = ovi_dump_file_classify (file);
+  summary->blame = classify_in (file, contents);
   ovi_dump_file_set_summary (file, summary);
   return TRUE;
 }

@@ -48,9 +48,10 @@ struct _OviDumpFolder
   gsize n_operators;  /* to summarize */
   guint64 summarized; /* summaries applied; main context */
   gboolean loading;
-  gboolean analyze;   /* summarize every operator after listing */
-  gboolean analyzing; /* summaries still to come */
-  gboolean cancelled; /* the last load was cancelled: what is shown is partial */
+  gboolean analyze;      /* summarize every operator after listing */
+  gboolean data_records; /* look for records in the data of iterations without overflow file */
+  gboolean analyzing;    /* summaries still to come */
+  gboolean cancelled;    /* the last load was cancelled: what is shown is partial */
   guint notify_source;
 
   /* An asynchronous load: the scanning thread queues its batches, and one
@@ -83,6 +84,7 @@ enum
   PROP_SUMMARIZED,
   PROP_LOADING,
   PROP_ANALYZE,
+  PROP_DATA_RECORDS,
   PROP_ANALYZING,
   PROP_CANCELLED,
   N_PROPS
@@ -236,6 +238,9 @@ ovi_dump_folder_get_property (GObject *object, guint prop_id, GValue *value, GPa
     case PROP_ANALYZE:
       g_value_set_boolean (value, self->analyze);
       break;
+    case PROP_DATA_RECORDS:
+      g_value_set_boolean (value, self->data_records);
+      break;
     case PROP_ANALYZING:
       g_value_set_boolean (value, self->analyzing);
       break;
@@ -259,6 +264,9 @@ ovi_dump_folder_set_property (GObject *object,
     {
     case PROP_ANALYZE:
       ovi_dump_folder_set_analyze (self, g_value_get_boolean (value));
+      break;
+    case PROP_DATA_RECORDS:
+      ovi_dump_folder_set_data_records (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -295,6 +303,8 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, flags);
   properties[PROP_ANALYZE] =
       g_param_spec_boolean ("analyze", NULL, NULL, FALSE, flags | G_PARAM_WRITABLE);
+  properties[PROP_DATA_RECORDS] =
+      g_param_spec_boolean ("data-records", NULL, NULL, TRUE, flags | G_PARAM_WRITABLE);
   properties[PROP_ANALYZING] = g_param_spec_boolean ("analyzing", NULL, NULL, FALSE, flags);
   properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -321,6 +331,7 @@ ovi_dump_folder_init (OviDumpFolder *self)
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
+  self->data_records = TRUE;
 }
 
 /**
@@ -954,7 +965,7 @@ find_data_records (Scan *scan, GPtrArray *files)
         return;
       has_ops |= kind == OVI_FILE_KIND_OP_DUMP;
     }
-  if (!has_ops)
+  if (!has_ops || !scan->self->data_records)
     return;
   if (!settled)
     scan->level->settling = TRUE;
@@ -1909,6 +1920,21 @@ ovi_dump_folder_set_analyze (OviDumpFolder *self, gboolean analyze)
 {
   g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
   set_flag (self, &self->analyze, !!analyze, PROP_ANALYZE);
+}
+
+/**
+ * ovi_dump_folder_set_data_records:
+ *
+ * Whether a load reads the operators of an iteration that has no overflow
+ * file, to find the records its data shows (set by default). `convert`
+ * needs the files only, and unsets it: reading every tensor of such a
+ * folder was most of its listing.
+ */
+void
+ovi_dump_folder_set_data_records (OviDumpFolder *self, gboolean data_records)
+{
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
+  set_flag (self, &self->data_records, !!data_records, PROP_DATA_RECORDS);
 }
 
 gboolean

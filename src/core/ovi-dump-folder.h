@@ -42,6 +42,7 @@ GListModel *ovi_dump_folder_get_problems (OviDumpFolder *self);
 void ovi_dump_folder_get_progress (OviDumpFolder *self, OviScanProgress *progress);
 gboolean ovi_dump_folder_get_loading (OviDumpFolder *self);
 void ovi_dump_folder_set_analyze (OviDumpFolder *self, gboolean analyze);
+void ovi_dump_folder_set_data_records (OviDumpFolder *self, gboolean data_records);
 gboolean ovi_dump_folder_get_analyzing (OviDumpFolder *self);
 gboolean ovi_dump_folder_get_cancelled (OviDumpFolder *self);
 gboolean ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path);

@@ -91,6 +91,18 @@ test_classify (Fixture *f, gconstpointer data)
   g_autofree char *saturated = write_op (iter, "Conv2D", "net/Conv", 5, 500, OVI_DTYPE_FLOAT32,
                                          with_65504, OVI_DTYPE_FLOAT16, with_65504);
   g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (GFile) root = g_file_new_for_path (f->dir);
+  g_autoptr (OviDumpFolder) files_only = ovi_dump_folder_new (root);
+  g_autoptr (GError) error = NULL;
+
+  /* What convert loads: the same files, and nothing read to find records. */
+  g_object_set (files_only, "data-records", FALSE, NULL);
+  g_assert_true (ovi_dump_folder_load (files_only, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (files_only)), ==, 5);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (files_only)), ==, 0);
+  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (files_only, origin)), ==,
+                   OVI_BLAME_UNKNOWN);
 
   folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
