@@ -293,8 +293,6 @@ ovi_ignore_list_get_size (OviIgnoreList *self)
   return self->types->len + self->names->len + self->either->len;
 }
 
-/* Files up to this size are read whole to sum up their tensors. */
-
 /**
  * ovi_dump_file_summarize:
  * @cancellable: (nullable): stops between tensors
