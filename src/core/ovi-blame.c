@@ -98,17 +98,32 @@ ovi_stats_is_abnormal (const OviStats *stats)
 }
 
 /* A small file is read once for all its tensors, not once for each (and
- * each tensor's analysis reads its bytes twice); a statistics-only
- * operator has no values to read. NULL: the tensors read for themselves. */
+ * each tensor's analysis reads its bytes twice); not at all when its
+ * inputs and outputs are analysed already (classified while listing, then
+ * summarized), nor for a statistics-only operator, which has no values.
+ * NULL: the tensors read for themselves, if they need to. */
 #define READ_WHOLE (1u << 20)
 
 static GBytes *
 read_small_file (OviDumpFile *file)
 {
+  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+  gboolean needed = FALSE;
+
   if (ovi_dump_file_get_layout (file) == OVI_LAYOUT_OLD ||
       ovi_dump_file_get_statistics_only (file) || ovi_dump_file_get_file_size (file) > READ_WHOLE)
     return NULL;
-  return ovi_dump_file_map_range (file, 0, ovi_dump_file_get_file_size (file), NULL);
+  for (guint i = 0; tensors != NULL && i < tensors->len && !needed; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (t);
+
+      needed = (kind == OVI_TENSOR_INPUT || kind == OVI_TENSOR_OUTPUT) &&
+               ovi_dtype_is_supported (ovi_tensor_get_dtype (t)) &&
+               ovi_tensor_peek_analysis (t) == NULL;
+    }
+  return needed ? ovi_dump_file_map_range (file, 0, ovi_dump_file_get_file_size (file), NULL)
+                : NULL;
 }
 
 /* Whether any tensor of @kind is abnormal; FALSE with *ok unset when one
@@ -175,13 +190,9 @@ OviBlame
 ovi_dump_file_classify (OviDumpFile *file)
 {
   g_autoptr (GBytes) contents = NULL;
-  OviBlame blame;
 
   g_return_val_if_fail (OVI_IS_DUMP_FILE (file), OVI_BLAME_UNKNOWN);
 
-  if ((blame = ovi_dump_file_peek_blame (file)) != OVI_BLAME_UNKNOWN ||
-      ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW)
-    return blame;
   contents = read_small_file (file);
   return classify_in (file, contents);
 }
