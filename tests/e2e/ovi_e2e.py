@@ -21,13 +21,22 @@ WIDTH, HEIGHT = 1400, 900
 
 
 class Xvfb:
-    """A bare X server of its own, 1400x900, no window manager."""
+    """A bare X server of its own, 1400x900, no window manager.
+
+    -noreset: by default an X server resets itself each time its last client
+    leaves, and a client that connects during the reset is refused. Here the
+    last client to leave is often the accessibility bus launcher (it only sets
+    a property on the root window) or the previous run's inspector, so the
+    inspector started next failed with "cannot open display" and never
+    reached the accessibility bus: 3 of 6 runs of window-live on a quiet
+    machine, 0 of 10 with -noreset. A desktop session's X server never
+    resets while the session runs, so this is the condition a user has."""
 
     def __init__(self):
         r, w = os.pipe()
         self.proc = subprocess.Popen(
             ["Xvfb", "-displayfd", str(w), "-screen", "0", "%dx%dx24" % (WIDTH, HEIGHT),
-             "-nolisten", "tcp"], pass_fds=[w], stderr=subprocess.DEVNULL)
+             "-nolisten", "tcp", "-noreset"], pass_fds=[w], stderr=subprocess.DEVNULL)
         os.close(w)
         with os.fdopen(r) as f:
             self.display = ":" + f.readline().strip()
@@ -165,17 +174,60 @@ def read_tree(obj, deadline=None):
     return Node(obj, role, name, text_of(obj, role), children)
 
 
-def application(timeout=10.0):
-    """The inspector's accessible tree: one read of the whole tree."""
+# Ceilings for conditions waited on: far above what any of them takes on a
+# busy machine (the inspector reaches the accessibility bus in 0.4-1.1 s),
+# so that only a window that never gets there fails.
+APPEAR_SECONDS = 60
+WAIT_SECONDS = 60
+
+_started = []  # the inspectors start_app() started, to tell a crash from a slow start
+
+
+def wait_for(probe, timeout=WAIT_SECONDS, interval=0.1):
+    """Calls probe() until it returns a true value, and returns that value;
+    after @timeout seconds, returns the last value probe() gave (a caller
+    reports it). A condition, not a delay: it returns as soon as it holds."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
+        value = probe()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+def _exited():
+    """Why no inspector will appear: one that start_app() started has ended."""
+    for proc in _started:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            return "the inspector exited with status %d: %s" % (proc.returncode, err[-1500:])
+    return None
+
+
+def find_application(timeout=APPEAR_SECONDS):
+    """The inspector's accessible application, once the registry lists it.
+    Raises as soon as the inspector has exited (with what it printed), or
+    after @timeout seconds."""
+    def probe():
         desktop = Atspi.get_desktop(0)
         for i in range(desktop.get_child_count()):
             app = desktop.get_child_at_index(i)
             if app is not None and (app.get_name() or "") == APP_NAME:
-                return read_tree(app)
-        time.sleep(0.2)
-    raise RuntimeError("the inspector never appeared on the accessibility bus")
+                return app
+        return _exited()
+
+    found = wait_for(probe, timeout)
+    if isinstance(found, str):
+        raise RuntimeError(found)
+    if not found:
+        raise RuntimeError("the inspector did not appear on the accessibility bus within %d s"
+                           % timeout)
+    return found
+
+
+def application(timeout=APPEAR_SECONDS):
+    """The inspector's accessible tree: one read of the whole tree."""
+    return read_tree(find_application(timeout))
 
 
 def table_rows(tree, table_name):
@@ -203,11 +255,10 @@ def extents(node):
 SIDEBAR_NAME = "Time, device, model and iteration"
 
 
-def sidebar_count_label(timeout=10.0):
+def sidebar_count_label(timeout=WAIT_SECONDS):
     """The label holding the record count of the sidebar's first row, found
-    without reading the tables (a few hundred calls, not thousands)."""
-    deadline = time.monotonic() + timeout
-
+    without reading the tables (a few hundred calls, not thousands); waits
+    up to @timeout seconds for it, None if it never comes."""
     def search(obj, depth=0):
         role = obj.get_role_name()
         if role in ("tree table", "table") or depth > 40:
@@ -228,16 +279,28 @@ def sidebar_count_label(timeout=10.0):
                 return found
         return None
 
-    while time.monotonic() < deadline:
-        desktop = Atspi.get_desktop(0)
-        for i in range(desktop.get_child_count()):
-            app = desktop.get_child_at_index(i)
-            if app is not None and (app.get_name() or "") == APP_NAME:
-                found = search(app)
-                if found is not None:
-                    return found
-        time.sleep(0.05)
-    return None
+    return wait_for(lambda: search(find_application()), timeout)
+
+
+def find_outside_tables(probe, timeout=WAIT_SECONDS):
+    """The first accessible below the inspector for which probe(obj, role,
+    name) is true, searched without entering tables (a few hundred calls,
+    not thousands); waits for it up to @timeout seconds, None if it never
+    comes."""
+    def search(obj, depth=0):
+        role = obj.get_role_name()
+        if role in ("tree table", "table") or depth > 40:
+            return None
+        if probe(obj, role, obj.get_name() or ""):
+            return obj
+        for i in range(obj.get_child_count()):
+            c = obj.get_child_at_index(i)
+            found = search(c, depth + 1) if c is not None else None
+            if found is not None:
+                return found
+        return None
+
+    return wait_for(lambda: search(find_application()), timeout)
 
 
 def sidebar_total(tree):
@@ -257,11 +320,14 @@ def shown(node):
     """Whether a widget is on screen as far as AT-SPI can tell: GTK 4.8
     reports no SHOWING state and keeps hidden widgets in the tree, so it
     must be visible and have a size (a closed revealer's child is 0 x 0)."""
-    if node is None:
-        return False
-    states = [s.value_nick for s in node.obj.get_state_set().get_states()]
-    e = extents(node)
-    return "visible" in states and e[2] * e[3] > 0
+    return node is not None and obj_shown(node.obj)
+
+
+def obj_shown(obj):
+    """shown() for an Atspi.Accessible."""
+    states = [s.value_nick for s in obj.get_state_set().get_states()]
+    e = Atspi.Component.get_extents(obj, Atspi.CoordType.WINDOW)
+    return "visible" in states and e.width * e.height > 0
 
 
 def click(node):
@@ -272,10 +338,78 @@ def click(node):
 
 
 def start_app(args, env):
-    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _started.append(proc)
+    return proc
+
+
+def _cpu_ticks_and_running(pid):
+    """(user + system clock ticks of the process, whether one of its threads
+    is running, runnable or in uninterruptible sleep)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])
+    running = False
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue  # a worker thread that just ended
+        running |= state in ("R", "D")
+    return ticks, running
+
+
+IDLE_SECONDS = 1.0
+
+
+def settled(proc):
+    """wait_idle() for the inspector @proc and the X server that
+    run_in_own_display() started for this run."""
+    pids = [proc.pid]
+    if os.environ.get("OVI_E2E_XVFB_PID"):
+        pids.append(int(os.environ["OVI_E2E_XVFB_PID"]))
+    return wait_idle(pids)
+
+
+def wait_idle(pids, quiet=IDLE_SECONDS, timeout=120):
+    """Waits, without touching them, until the processes @pids (the
+    inspector, and the X server that draws for it) have been idle for
+    @quiet seconds: no thread seen running or runnable at any 50 ms sample,
+    and less than 2 % of a core used over that time. Reading /proc sends a
+    process nothing, so a window whose main loop has stalled stays stalled
+    and is then seen idle with its work unfinished. Returns the seconds it
+    took; raises if the processes never go idle within @timeout, or if one
+    has exited."""
+    start = time.monotonic()
+    deadline = start + timeout
+    window = []  # (time, total ticks, anything running)
+    while True:
+        now = time.monotonic()
+        total, running = 0, False
+        for pid in pids:
+            try:
+                ticks, busy = _cpu_ticks_and_running(pid)
+            except OSError:
+                raise RuntimeError("process %d exited while waiting for it to be idle: %s"
+                                   % (pid, _exited() or "")) from None
+            total += ticks
+            running |= busy
+        window.append((now, total, running))
+        while window and window[0][0] < now - quiet:
+            window.pop(0)
+        if (now - start >= quiet and window[0][0] <= now - quiet + 0.1
+                and not any(r for _, _, r in window)
+                and (window[-1][1] - window[0][1]) < 0.02 * quiet * os.sysconf("SC_CLK_TCK")):
+            return now - start
+        if now > deadline:
+            raise RuntimeError("still busy after %d s" % timeout)
+        time.sleep(0.05)
 
 
 def stop_app(proc):
+    if proc in _started:
+        _started.remove(proc)
     proc.terminate()
     try:
         _, err = proc.communicate(timeout=10)
@@ -331,6 +465,7 @@ def run_in_own_display(script, tools=("Xvfb", "dbus-run-session")):
     if skipped is not None:
         return skipped
     xvfb = Xvfb()
+    os.environ["OVI_E2E_XVFB_PID"] = str(xvfb.proc.pid)
     try:
         r = in_private_session([sys.executable, os.path.abspath(script), "--one",
                                 "--display", xvfb.display] + sys.argv[1:])

@@ -109,16 +109,20 @@ def cells(row):
     return [c.replace("GtkColumnViewCell", "").strip() for c in row] if row else None
 
 
-def first_rows(deadline_s, want):
+def first_rows(want):
     """The record rows once @want(rows) holds, or the last ones read."""
-    deadline = time.monotonic() + deadline_s
-    rows = None
-    while time.monotonic() < deadline:
-        rows = ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records")
-        if rows is not None and want(rows):
-            return rows
-        time.sleep(0.5)
-    return rows
+    last = []
+
+    def probe():
+        last[:] = [ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records")]
+        return last[0] is not None and want(last[0])
+
+    ovi_e2e.wait_for(probe, interval=0.5)
+    return last[0] if last else None
+
+
+def states_of(node):
+    return [s.value_nick for s in node.obj.get_state_set().get_states()]
 
 
 def one(args):
@@ -133,13 +137,13 @@ def one(args):
     result = {}
     other = None
     try:
-        before = first_rows(15, lambda rows: len(rows) == 3)
+        before = first_rows(lambda rows: len(rows) == 3)
         tree = ovi_e2e.application()
         result["rows_before"] = len(before or [])
         result["first_before"] = cells(before[0]) if before else None
         result["live_shown"] = "Live" in tree.strings()
         frame = next((n for n in tree.walk() if n.role in ("frame", "window")), None)
-        result["window_states"] = [s.value_nick for s in frame.obj.get_state_set().get_states()] if frame else None
+        result["window_states"] = states_of(frame) if frame else None
 
         # The user turns to another application: the inspector's window is
         # not focused any more.
@@ -150,22 +154,20 @@ def one(args):
         wid = subprocess.run(["xdotool", "search", "--sync", "--class", "Xmessage"], env=xenv,
                              capture_output=True, text=True, timeout=10).stdout.split()[0]
         subprocess.run(["xdotool", "windowfocus", "--sync", wid], env=xenv, timeout=10)
-        time.sleep(0.5)
-        result["window_states_unfocused"] = [s.value_nick for s in
-                                             frame.obj.get_state_set().get_states()]
+        # The window hears that it lost the focus: wait for it to say so.
+        ovi_e2e.wait_for(lambda: "active" not in states_of(frame))
+        result["window_states_unfocused"] = states_of(frame)
 
         # Another process writes iteration 3: it ran before 10 and 12.
         shutil.copytree(os.path.join(args.example, model, "3"),
                         os.path.join(folder, model, "3.partial"))
         os.rename(os.path.join(folder, model, "3.partial"), os.path.join(folder, model, "3"))
         written = time.monotonic()
-        after = first_rows(15, lambda rows: len(rows) == 5)
+        after = first_rows(lambda rows: len(rows) == 5)
         result["seconds_to_rows"] = round(time.monotonic() - written, 2)
         result["rows_after"] = len(after or [])
         result["first_after"] = cells(after[0]) if after else None
-        deadline = time.monotonic() + 5
-        while not notifications.shown and time.monotonic() < deadline:
-            time.sleep(0.2)
+        ovi_e2e.wait_for(lambda: notifications.shown)
         result["notifications"] = notifications.shown
     finally:
         if other is not None:

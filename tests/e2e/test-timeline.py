@@ -45,14 +45,7 @@ def one(args):
     node_b = os.path.join(args.cluster, "node-b.json")
     proc = ovi_e2e.start_app([app, node_a, node_b], env)
     failures = []
-    rows = None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        time.sleep(1)
-        rows = ovi_e2e.table_rows(ovi_e2e.application(), TABLE)
-        rows = [cells_of(r) for r in rows] if rows else rows
-        if rows and len(rows) >= 16:
-            break
+    rows, _ = wait_for_rows(16)
     if args.shots:
         ovi_e2e.grab(args.display, os.path.join(args.shots, "timeline.png"))
     err = ovi_e2e.stop_app(proc)
@@ -88,16 +81,18 @@ def one(args):
 
 
 def wait_for_rows(count):
-    rows, tree = None, None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        time.sleep(1)
+    """The timeline's rows and the tree they were read from, once it has
+    @count rows (or the last read, after ovi_e2e's ceiling)."""
+    last = [None, None]
+
+    def probe():
         tree = ovi_e2e.application()
         rows = ovi_e2e.table_rows(tree, TABLE)
-        rows = [cells_of(r) for r in rows] if rows else rows
-        if rows and len(rows) >= count:
-            break
-    return rows or [], tree
+        last[:] = [[cells_of(r) for r in rows] if rows else rows, tree]
+        return rows and len(rows) >= count
+
+    ovi_e2e.wait_for(probe, interval=0.5)
+    return last[0] or [], last[1]
 
 
 def several(args):
