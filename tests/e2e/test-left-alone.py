@@ -3,19 +3,23 @@
 
 For each folder and renderer, N times, with one busy process loading a core:
 start the real inspector on a bare Xvfb under its own dbus-run-session (the
-accessibility bus starts on demand), send no input, and after WAIT seconds
-take one screen grab and one read of the accessibility tree. The scan must
-be over: every record row present, and the progress bar gone. (Hidden stack pages stay in GTK 4.8's accessibility tree, so the
-empty states are checked inside the process, in tests/app.) Then input arrives (the pointer crosses the window) and, two seconds
-later, a second grab must be the same picture: a window that had stalled
-looks different once input wakes it.
+accessibility bus starts on demand) and send no input. Wait, from outside
+and without sending the window anything, until the inspector and the X
+server have gone idle (ovi_e2e.wait_idle reads /proc): either the scan is
+over, or the window has stalled. Then take one screen grab and one read of
+the accessibility tree. The scan must be over: every record row present,
+and the progress bar gone. (Hidden stack pages stay in GTK 4.8's
+accessibility tree, so the empty states are checked inside the process, in
+tests/app.) Then input arrives (the pointer crosses the window) and, once
+both are idle again, a second grab must be the same picture: a window that
+had stalled looks different once input wakes it.
 
 The "default" renderer is the inspector's own choice (main.c): on a machine
 without a GPU render node, as CI's, that is cairo; GSK_RENDERER=gl forces
 GTK's GL renderer on Mesa's software rasterizer.
 
-  test-left-alone.py --build DIR --runs N [--renderers cairo,default]
-                     [--wait S] --folder PATH:ROWS:TEXT ...
+  test-left-alone.py --build DIR [--renderers cairo,default]
+                     --folder PATH:ROWS:TEXT:RUNS ...
 A folder named tree=I,O,R is written first by ovi-bench-make (I iterations
 of O operators and R overflow records each): tree=4,122,3 has 500 files.
 """
@@ -39,8 +43,12 @@ def one(args):
     env = ovi_e2e.app_env(args.display, args.build,
                           None if args.renderer == "default" else args.renderer)
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
+    started = time.monotonic()
     proc = ovi_e2e.start_app([app, args.path], env)
-    time.sleep(args.wait)  # no input, no polling: the window is left alone
+    # No input and no AT-SPI call: the window is left alone until it and the
+    # X server are idle.
+    ovi_e2e.wait_idle([proc.pid, args.xvfb_pid])
+    idle_after = time.monotonic() - started
 
     before = os.path.join(shots, "before.png")
     ovi_e2e.grab(args.display, before)
@@ -51,7 +59,7 @@ def one(args):
 
     ovi_e2e.move_pointer(args.display, 600, 20)
     ovi_e2e.move_pointer(args.display, ovi_e2e.WIDTH - 1, ovi_e2e.HEIGHT - 1)
-    time.sleep(2)
+    ovi_e2e.wait_idle([proc.pid, args.xvfb_pid])
     after = os.path.join(shots, "after.png")
     ovi_e2e.grab(args.display, after)
     rows_after = ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records")
@@ -65,6 +73,7 @@ def one(args):
         "pixels_changed_by_input": ovi_e2e.differing_pixels(before, after),
         "criticals": [l for l in err.splitlines() if "CRITICAL" in l or "WARNING" in l][:5],
         "shots": shots,
+        "idle_after_s": idle_after,
     }
     ovi_e2e.emit(result)
 
@@ -90,10 +99,9 @@ def check(result, expected_rows):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--build", required=True)
-    p.add_argument("--runs", type=int, default=10)
     p.add_argument("--renderers", default="cairo,default")  # or gl, to force it
-    p.add_argument("--wait", type=float, default=6.0)
     p.add_argument("--folder", action="append", default=[])
+    p.add_argument("--xvfb-pid", type=int)
     p.add_argument("--one", action="store_true")
     p.add_argument("--display")
     p.add_argument("--renderer")
@@ -114,19 +122,19 @@ def main():
     total = 0
     try:
         for spec in args.folder:
-            path, rows, text = spec.rsplit(":", 2)
+            path, rows, text, runs = spec.rsplit(":", 3)
             if path.startswith("tree="):
                 sizes = path[len("tree="):].split(",")
                 path = os.path.join(made, "tree-" + "-".join(sizes))
                 subprocess.run([os.path.join(args.build, "benchmarks", "ovi-bench-make"), "tree",
                                 path] + sizes, check=True)
             for renderer in args.renderers.split(","):
-                for i in range(args.runs):
+                for i in range(int(runs)):
                     total += 1
                     r = ovi_e2e.in_private_session(
                         [sys.executable, os.path.abspath(__file__), "--one", "--build", args.build,
                          "--display", xvfb.display, "--renderer", renderer, "--path", path,
-                         "--text", text, "--wait", str(args.wait)])
+                         "--text", text, "--xvfb-pid", str(xvfb.proc.pid)])
                     try:
                         result = json.loads(r.stdout.strip().splitlines()[-1])
                         problems = check(result, int(rows))
@@ -138,8 +146,8 @@ def main():
                         print("FAIL %s: %s (grabs in %s)" % (name, "; ".join(problems),
                                                              result.get("shots")))
                     else:
-                        print("ok   %s: %d rows after %.0f s, unchanged by input"
-                              % (name, result["rows"], args.wait))
+                        print("ok   %s: %d rows, idle after %.1f s, unchanged by input"
+                              % (name, result["rows"], result["idle_after_s"]))
                         shutil.rmtree(result["shots"], ignore_errors=True)
                     sys.stdout.flush()
     finally:
