@@ -33,6 +33,7 @@ RECORD_ROWS = [
     "First overflow, AI Core: Cast gradients/Cast_3, status 0x110 FP16+INT",
     "Overflow 2, DHA Atomic Add: ReduceSum loss/ReduceSum, status 0x1",
 ]
+EXAMPLE_RECORDS = 8
 OPERATOR_ROW = "Cast gradients/Cast_3, Origin"
 SIDEBAR_ROWS = [
     "Folder example-dump: 8 overflow records",
@@ -96,34 +97,37 @@ def focused():
                  if "focused" in states(n)), (None, None))
 
 
+def record_rows():
+    return len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+
+
 def keyboard(display):
-    """Real key presses, checked as a reader sees the result."""
+    """Real key presses, checked as a reader sees the result: after each,
+    the result a key should bring is waited for (up to ovi_e2e's ceiling)."""
     failures = []
     for keys, page in (("alt+2", "Operators"), ("ctrl+Page_Down", "Compare"),
                        ("ctrl+Page_Up", "Operators"), ("alt+1", "Overflows")):
         ovi_e2e.press_key(display, keys)
-        time.sleep(1)
-        if shown_page() != page:
+        if not ovi_e2e.wait_for(lambda: shown_page() == page):
             failures.append("%s shows %r, not %r" % (keys, shown_page(), page))
-    all_rows = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    all_rows = record_rows()
     ovi_e2e.press_key(display, "ctrl+f")
-    time.sleep(0.5)
+    if not ovi_e2e.wait_for(lambda: focused()[0] in ("entry", "text")):
+        failures.append("Ctrl+F focuses %r, not the search entry" % (focused(),))
     ovi_e2e.type_text(display, "ReduceSum")
-    time.sleep(1)
-    found = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
+    found = ovi_e2e.wait_for(lambda: record_rows() == 1) and 1 or record_rows()
     ovi_e2e.press_key(display, "Escape")
-    time.sleep(1)
-    again = len(ovi_e2e.table_rows(ovi_e2e.application(), "Overflow records") or [])
-    if not (found == 1 and again == all_rows == 8):
+    again = ovi_e2e.wait_for(lambda: record_rows() == all_rows) and all_rows or record_rows()
+    if not (found == 1 and again == all_rows == EXAMPLE_RECORDS):
         failures.append("search then Escape: %d rows, %d found, %d after Escape"
                         % (all_rows, found, again))
     # From the search: Tab to the unit filter, to a row of the table, then
-    # out of the table.
+    # out of the table. Each Tab moves the focus: wait for it to move.
     seen = []
     for _ in range(3):
+        before = focused()
         ovi_e2e.press_key(display, "Tab")
-        time.sleep(0.5)
-        seen.append(focused())
+        seen.append(ovi_e2e.wait_for(lambda: focused() != before and focused()) or before)
     roles = [role for role, _ in seen]
     if roles[1] != "table row" or roles[2] == "table row":
         failures.append("Tab from the search goes through %r" % seen)
@@ -134,9 +138,10 @@ def one(args):
     env = ovi_e2e.app_env(args.display, args.build, "cairo")
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
     proc = ovi_e2e.start_app([app, args.folder], env)
-    time.sleep(6)
     failures = []
 
+    # The scan is over once every record row is in the table.
+    ovi_e2e.wait_for(lambda: record_rows() == EXAMPLE_RECORDS, interval=0.5)
     tree = ovi_e2e.application()
     rows = names(tree, "table row")
     for expected in RECORD_ROWS:
@@ -160,7 +165,8 @@ def one(args):
         failures.append("no Operators page tab")
     else:
         ovi_e2e.click(tab)
-        time.sleep(2)
+        ovi_e2e.wait_for(lambda: OPERATOR_ROW in names(ovi_e2e.application(), "table row"),
+                         interval=0.5)
         tree = ovi_e2e.application()
         rows = names(tree, "table row")
         if OPERATOR_ROW not in rows:

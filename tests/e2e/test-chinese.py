@@ -111,7 +111,9 @@ def one(args):
     env = ovi_e2e.app_env(args.display, args.build, "cairo", "zh_CN")
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
     proc = ovi_e2e.start_app([app, args.folder], env)
-    time.sleep(6)
+    # Left alone until the inspector and the X server are idle: the scan is
+    # over (tests/e2e/test-left-alone.py shows an idle window is a finished one).
+    ovi_e2e.settled(proc)
     failures = []
     allowed = ALLOWED | data_words(args.folder)
     for spec in args.page:
@@ -125,8 +127,17 @@ def one(args):
             failures.append("no page tab named %s (%s)" % (tab_name, page))
             continue
         ovi_e2e.click(tab)
-        time.sleep(1.5)
-        strings = ovi_e2e.application().strings()
+        # The page is drawn once the texts it must show are there (a page
+        # that lacks one is read again until ovi_e2e's ceiling, then fails).
+        wanted = [catalog.get(m) for m in msgids.split(";") if catalog.get(m)]
+        wanted += texts(args.shown, page)
+
+        def page_shown():
+            strings = ovi_e2e.application().strings()
+            seen = " \x00 ".join(strings)
+            return strings if all(w in seen for w in wanted) else None
+
+        strings = ovi_e2e.wait_for(page_shown, interval=0.5) or ovi_e2e.application().strings()
         seen = " \x00 ".join(strings)
         for msgid in msgids.split(";"):
             msgstr = catalog.get(msgid)
