@@ -120,8 +120,8 @@ def row(case, ours, theirs, target, note=""):
 with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
     pb2 = os.path.join(tmp, "pb2")
     os.mkdir(pb2)
-    run(["protoc", "--proto_path=" + os.path.join(top, "src", "core"), "--python_out=" + pb2,
-         os.path.join(top, "src", "core", "dump_data.proto")])
+    run(["protoc", "--proto_path=" + os.path.join(top, "src", "core", "format"), "--python_out=" + pb2,
+         os.path.join(top, "src", "core", "format", "dump_data.proto")])
     env = dict(os.environ, OVI_PB2_DIR=pb2)
     # Inputs and outputs in separate folders: the inspector never writes
     # into the folder it reads.

@@ -250,7 +250,7 @@ make_reports (const char *dir, guint n_reports, guint devices, guint iterations)
       json_object_set_member (o, "ranks", ovi_cluster_build_ranks_json (cluster));
       json_object_set_member (o, "first_rank",
                               ovi_cluster_build_rank_json (ovi_cluster_get_earliest (cluster)));
-      text = ovi_report_json_to_data (report);
+      text = ovi_json_to_text (report);
       if (!g_file_set_contents (name, text, -1, &error))
         {
           fprintf (stderr, "%s\n", error->message);

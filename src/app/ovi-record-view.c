@@ -129,21 +129,6 @@ add_time_fields (OviRecordView *self, OviOverflowRecord *record)
     }
 }
 
-/* The fields each unit's block has (dump-format.md section 4): DHA and L2
- * atomic add have no kernel code and no block index, AICPU and SDMA no
- * program counter either. */
-static gboolean
-unit_has_pc (OviUnit unit)
-{
-  return unit != OVI_UNIT_AICPU && unit != OVI_UNIT_SDMA;
-}
-
-static gboolean
-unit_has_block (OviUnit unit)
-{
-  return unit == OVI_UNIT_AI_CORE || unit == OVI_UNIT_AIC || unit == OVI_UNIT_AIV;
-}
-
 static void
 add_field_u64 (OviRecordView *self, const char *name, guint64 value, gboolean hex)
 {
@@ -172,12 +157,6 @@ add_status_row (
   g_ptr_array_add (self->status_checks, check);
 }
 
-static gboolean
-unit_has_bits (OviUnit unit)
-{
-  return unit == OVI_UNIT_AI_CORE || unit == OVI_UNIT_AIC || unit == OVI_UNIT_AIV;
-}
-
 static void
 show_status (OviRecordView *self, OviOverflowRecord *record)
 {
@@ -195,7 +174,7 @@ show_status (OviRecordView *self, OviOverflowRecord *record)
       adw_preferences_group_set_description (self->status_group, description);
       return;
     }
-  if (!unit_has_bits (ovi_overflow_record_get_unit (record)))
+  if (!ovi_unit_has_status_bits (ovi_overflow_record_get_unit (record)))
     {
       description = g_strdup_printf (
           _ ("%s = %llu: a status greater than zero means an overflow in the %s unit."), hex,
@@ -233,7 +212,7 @@ show_status (OviRecordView *self, OviOverflowRecord *record)
 static gboolean
 blame_to_description (GBinding *binding, const GValue *from, GValue *to, gpointer unused)
 {
-  g_value_set_string (to, ovi_blame_describe (g_value_get_int (from)));
+  g_value_set_string (to, ovi_blame_describe (g_value_get_enum (from)));
   return TRUE;
 }
 
@@ -504,7 +483,7 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
       return;
     }
   add_field_u64 (self, _ ("Task type"), ovi_overflow_record_get_task_type (record), FALSE);
-  if (unit_has_pc (unit))
+  if (ovi_unit_has_pc (unit))
     {
       add_field_u64 (self, _ ("pc_start"), ovi_overflow_record_get_pc_start (record), TRUE);
       add_field_u64 (self, _ ("para_base"), ovi_overflow_record_get_para_base (record), TRUE);
@@ -512,7 +491,7 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
   /* Only the classic AI Core block has a kernel code. */
   if (unit == OVI_UNIT_AI_CORE)
     add_field_u64 (self, _ ("kernel_code"), ovi_overflow_record_get_kernel_code (record), TRUE);
-  if (unit_has_block (unit))
+  if (ovi_unit_has_block (unit))
     add_field_u64 (self, _ ("Block index"), ovi_overflow_record_get_block_idx (record), FALSE);
   if (ovi_overflow_record_has_context (record))
     {

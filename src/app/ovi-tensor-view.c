@@ -629,7 +629,7 @@ pick_first_bad (OviTensorView *self)
   if (!ovi_dump_file_get_summary (self->file))
     return;
   self->auto_pick = FALSE;
-  index = ovi_dump_file_first_abnormal_tensor (self->file);
+  index = ovi_classifier_first_abnormal_tensor (self->file);
   if (index > 0)
     {
       self->picking = TRUE;

@@ -60,7 +60,7 @@ report_cluster (
   if (json)
     {
       g_autoptr (JsonNode) node = ovi_cluster_build_json (cluster);
-      out = ovi_report_json_to_data (node);
+      out = ovi_json_to_text (node);
     }
   else
     out = ovi_cluster_to_text (cluster);

@@ -2051,11 +2051,11 @@ test_open_shows_bad_tensor (Fixture *f, gconstpointer data)
   OviDumpFile *clean = NULL, *propagated = NULL;
   guint bad_input = 0;
 
-  g_assert_cmpint (ovi_dump_file_peek_blame (origin), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_get_blame (origin), ==, OVI_BLAME_ORIGIN);
   for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
-      OviBlame blame = ovi_dump_file_peek_blame (file);
+      OviBlame blame = ovi_dump_file_get_blame (file);
 
       if (blame == OVI_BLAME_NORMAL && clean == NULL)
         clean = file;
@@ -2178,7 +2178,7 @@ test_locator_agrees (Fixture *f, gconstpointer data)
   path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
   file = ovi_dump_file_load (path, NULL, &error);
   g_assert_no_error (error);
-  g_assert_true (ovi_dump_file_summarize (file, NULL));
+  g_assert_true (ovi_classifier_summarize (file, NULL));
 
   /* The window below takes the focus from the main one, whose followed
    * folder would then notify of records a watch pass reports: pause it. */
@@ -2276,7 +2276,7 @@ test_operator_empty_state (Fixture *f, gconstpointer data)
     {
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
 
-      if (ovi_dump_file_peek_blame (file) == OVI_BLAME_NORMAL)
+      if (ovi_dump_file_get_blame (file) == OVI_BLAME_NORMAL)
         clean = file;
     }
   g_assert_nonnull (clean);
@@ -4135,7 +4135,7 @@ test_tensor_view_fits (Fixture *f, gconstpointer data)
   path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
   op = ovi_dump_file_load (path, NULL, &error);
   g_assert_no_error (error);
-  g_assert_true (ovi_dump_file_summarize (op, NULL));
+  g_assert_true (ovi_classifier_summarize (op, NULL));
   ovi_session_set_live (ovi_window_get_session (window), FALSE);
   ovi_window_show_page (window, "operators");
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)

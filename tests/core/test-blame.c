@@ -101,8 +101,7 @@ test_classify (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (files_only)), ==, 5);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (files_only)), ==, 0);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (files_only, origin)), ==,
-                   OVI_BLAME_UNKNOWN);
+  g_assert_cmpint (ovi_dump_file_get_blame (find_file (files_only, origin)), ==, OVI_BLAME_UNKNOWN);
 
   folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
@@ -111,7 +110,7 @@ test_classify (Fixture *f, gconstpointer data)
   /* No Opdebug file here: loading classified the operators, and the two
    * origins (Cast, and Conv2D saturating) are records found in the data,
    * Cast first by time. */
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_get_blame (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
   {
     GListModel *records = ovi_dump_folder_get_records (folder);
     g_autoptr (OviOverflowRecord) r0 = NULL;
@@ -131,17 +130,17 @@ test_classify (Fixture *f, gconstpointer data)
     g_assert_false (ovi_overflow_record_get_is_first (r1));
   }
 
-  g_assert_cmpint (ovi_dump_file_classify (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_classify (find_file (folder, propagated)), ==,
+  g_assert_cmpint (ovi_classifier_classify (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_classifier_classify (find_file (folder, propagated)), ==,
                    OVI_BLAME_PROPAGATED);
-  g_assert_cmpint (ovi_dump_file_classify (find_file (folder, absorbed)), ==, OVI_BLAME_ABSORBED);
-  g_assert_cmpint (ovi_dump_file_classify (find_file (folder, normal)), ==, OVI_BLAME_NORMAL);
+  g_assert_cmpint (ovi_classifier_classify (find_file (folder, absorbed)), ==, OVI_BLAME_ABSORBED);
+  g_assert_cmpint (ovi_classifier_classify (find_file (folder, normal)), ==, OVI_BLAME_NORMAL);
   /* 65504 in float16 is saturation; in the float32 input it is an ordinary value */
-  g_assert_cmpint (ovi_dump_file_classify (find_file (folder, saturated)), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_classifier_classify (find_file (folder, saturated)), ==, OVI_BLAME_ORIGIN);
 
   /* the verdict is kept */
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, absorbed)), ==, OVI_BLAME_ABSORBED);
+  g_assert_cmpint (ovi_dump_file_get_blame (find_file (folder, origin)), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_get_blame (find_file (folder, absorbed)), ==, OVI_BLAME_ABSORBED);
 
   g_assert_cmpstr (ovi_blame_name (OVI_BLAME_UNKNOWN), ==, "unknown");
   g_assert_cmpstr (ovi_blame_name (OVI_BLAME_NORMAL), ==, "normal");
@@ -152,7 +151,7 @@ test_classify (Fixture *f, gconstpointer data)
 
 /* An operator whose only tensors have unsupported dtypes (23 resource,
  * 18 qint8) carries no verdict: UNKNOWN ("not analysed"), not NORMAL.
- * ovi_dump_file_classify used to return OVI_BLAME_NORMAL
+ * ovi_classifier_classify used to return OVI_BLAME_NORMAL
  * (a bug the tests found, now fixed). */
 static void
 test_unsupported_only (Fixture *f, gconstpointer data)
@@ -169,7 +168,7 @@ test_unsupported_only (Fixture *f, gconstpointer data)
   g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, name));
   folder = ovi_fixture_load_folder (f->dir);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
-  g_assert_cmpint (ovi_dump_file_classify (find_file (folder, name)), ==, OVI_BLAME_UNKNOWN);
+  g_assert_cmpint (ovi_classifier_classify (find_file (folder, name)), ==, OVI_BLAME_UNKNOWN);
 }
 
 static JsonObject *parse_object (JsonParser *parser, const char *json);
@@ -256,10 +255,10 @@ test_origins (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ovi_dump_file_get_iteration (cast), ==, "10");
   g_assert_cmpstr (ovi_dump_file_get_relative_dir (cast), ==, MODEL "/10");
   /* every operator was classified on the way */
-  g_assert_cmpint (ovi_dump_file_peek_blame (mul), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.relu)), ==, OVI_BLAME_PROPAGATED);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.normal2)), ==, OVI_BLAME_NORMAL);
-  g_assert_cmpint (ovi_dump_file_peek_blame (find_file (folder, o.absorbed2)), ==,
+  g_assert_cmpint (ovi_dump_file_get_blame (mul), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_get_blame (find_file (folder, o.relu)), ==, OVI_BLAME_PROPAGATED);
+  g_assert_cmpint (ovi_dump_file_get_blame (find_file (folder, o.normal2)), ==, OVI_BLAME_NORMAL);
+  g_assert_cmpint (ovi_dump_file_get_blame (find_file (folder, o.absorbed2)), ==,
                    OVI_BLAME_ABSORBED);
 
   for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
@@ -836,18 +835,18 @@ test_first_abnormal_tensor (Fixture *f, gconstpointer data)
 
   g_assert_nonnull (alone);
   g_assert_null (ovi_dump_file_get_summary (alone));
-  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (alone), ==, -1);
-  g_assert_true (ovi_dump_file_summarize (alone, NULL));
-  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (alone), ==, 1);
+  g_assert_cmpint (ovi_classifier_first_abnormal_tensor (alone), ==, -1);
+  g_assert_true (ovi_classifier_summarize (alone, NULL));
+  g_assert_cmpint (ovi_classifier_first_abnormal_tensor (alone), ==, 1);
 
   /* A synchronous load classifies but leaves the summaries to whoever asks
    * (the window's load computes them in its workers). */
-  g_assert_true (ovi_dump_file_summarize (find_file (folder, origin), NULL));
-  g_assert_true (ovi_dump_file_summarize (find_file (folder, propagated), NULL));
-  g_assert_true (ovi_dump_file_summarize (find_file (folder, normal), NULL));
-  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (find_file (folder, origin)), ==, 1);
-  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (find_file (folder, propagated)), ==, 0);
-  g_assert_cmpint (ovi_dump_file_first_abnormal_tensor (find_file (folder, normal)), ==, -1);
+  g_assert_true (ovi_classifier_summarize (find_file (folder, origin), NULL));
+  g_assert_true (ovi_classifier_summarize (find_file (folder, propagated), NULL));
+  g_assert_true (ovi_classifier_summarize (find_file (folder, normal), NULL));
+  g_assert_cmpint (ovi_classifier_first_abnormal_tensor (find_file (folder, origin)), ==, 1);
+  g_assert_cmpint (ovi_classifier_first_abnormal_tensor (find_file (folder, propagated)), ==, 0);
+  g_assert_cmpint (ovi_classifier_first_abnormal_tensor (find_file (folder, normal)), ==, -1);
 }
 
 int

@@ -458,9 +458,9 @@ test_blame (Fixture *f, gconstpointer data)
   f1 = ovi_dump_file_load (p1, NULL, NULL);
   f2 = ovi_dump_file_load (p2, NULL, NULL);
   f3 = ovi_dump_file_load (p3, NULL, NULL);
-  g_assert_cmpint (ovi_dump_file_classify (f1), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_classify (f2), ==, OVI_BLAME_PROPAGATED);
-  g_assert_cmpint (ovi_dump_file_classify (f3), ==, OVI_BLAME_UNKNOWN);
+  g_assert_cmpint (ovi_classifier_classify (f1), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_classifier_classify (f2), ==, OVI_BLAME_PROPAGATED);
+  g_assert_cmpint (ovi_classifier_classify (f3), ==, OVI_BLAME_UNKNOWN);
 }
 
 int

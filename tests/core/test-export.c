@@ -437,7 +437,7 @@ test_overflow_json (Fixture *f, gconstpointer data)
   g_assert_true (ovi_export_overflow_json (file, out, OVI_EXPORT_FLAGS_NONE, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (out, &json, NULL, NULL));
-  expected = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, NULL);
+  expected = ovi_overflow_fields_vendor_json (g_bytes_get_data (p, NULL), 2048, NULL);
   g_assert_cmpstr (json, ==, expected);
   g_assert_true (g_str_has_suffix (json, "}"));
   g_assert_nonnull (strstr (json, "\"kernel_code\": \"0x30\""));

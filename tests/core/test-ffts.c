@@ -116,8 +116,8 @@ test_group (Fixture *f, gconstpointer data)
   }
 
   /* Blame sees the execution whole: thread 1's Inf makes it the origin. */
-  g_assert_cmpint (ovi_dump_file_classify (group), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_classify (single), ==, OVI_BLAME_NORMAL);
+  g_assert_cmpint (ovi_classifier_classify (group), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_classifier_classify (single), ==, OVI_BLAME_NORMAL);
 
   /* A record naming context 3 (thread 1) links to the group, context 4 to
    * the other execution. */

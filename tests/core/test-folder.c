@@ -425,7 +425,7 @@ static void
 test_parse_mapping (void)
 {
   const char *csv = "1,A.a.1.2.3\r\n22,B.b.4.5.6\nbad line\n,empty\n3,\n4,C.c,with,commas.1.2.3";
-  g_autoptr (GHashTable) map = ovi_parse_mapping_csv (csv, strlen (csv));
+  g_autoptr (GHashTable) map = ovi_mapping_csv_parse (csv, strlen (csv));
 
   g_assert_cmpuint (g_hash_table_size (map), ==, 3);
   g_assert_cmpstr (g_hash_table_lookup (map, "1"), ==, "A.a.1.2.3");

@@ -624,17 +624,17 @@ test_index_to_coords (void)
 
   for (guint64 i = 0; i < 120; i++)
     {
-      ovi_index_to_coords (i, shape, 4, coords);
+      ovi_shape_index_to_coords (i, shape, 4, coords);
       for (guint k = 0; k < 4; k++)
         g_assert_cmpuint (coords[k], <, shape[k]);
       g_assert_cmpuint (flat (shape, 4, coords), ==, i);
     }
-  ovi_index_to_coords (119, shape, 4, coords);
+  ovi_shape_index_to_coords (119, shape, 4, coords);
   g_assert_cmpmem (coords, sizeof coords, last, sizeof last);
-  ovi_index_to_coords (0, shape, 4, coords);
+  ovi_shape_index_to_coords (0, shape, 4, coords);
   for (guint k = 0; k < 4; k++)
     g_assert_cmpuint (coords[k], ==, 0);
-  ovi_index_to_coords (17, s17, 3, coords);
+  ovi_shape_index_to_coords (17, s17, 3, coords);
   g_assert_cmpuint (coords[0], ==, 1);
   g_assert_cmpuint (coords[1], ==, 1);
   g_assert_cmpuint (coords[2], ==, 1);
@@ -643,7 +643,7 @@ test_index_to_coords (void)
     const guint64 big[] = { 1u << 20, 1u << 20, 1u << 20 };
     guint64 c[3];
     guint64 idx = (((guint64) 123 << 20) + 456) * (1u << 20) + 789;
-    ovi_index_to_coords (idx, big, 3, c);
+    ovi_shape_index_to_coords (idx, big, 3, c);
     g_assert_cmpuint (c[0], ==, 123);
     g_assert_cmpuint (c[1], ==, 456);
     g_assert_cmpuint (c[2], ==, 789);

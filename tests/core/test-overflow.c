@@ -13,7 +13,8 @@ typedef OviTmpDir Fixture;
 static GPtrArray *
 decode (GBytes *payload, GError **error)
 {
-  return ovi_overflow_decode (g_bytes_get_data (payload, NULL), g_bytes_get_size (payload), error);
+  return ovi_overflow_record_decode (g_bytes_get_data (payload, NULL), g_bytes_get_size (payload),
+                                     error);
 }
 
 static char *
@@ -319,7 +320,7 @@ test_new_bad_data_len (void)
 
   d[20] = 88; /* data_len 88 for SDMA, which has 80 */
   d[8] = 0;   /* valid 0 */
-  records = ovi_overflow_decode (d, 2048, NULL);
+  records = ovi_overflow_record_decode (d, 2048, NULL);
   g_assert_cmpuint (records->len, ==, 1);
   g_assert_cmpuint (ovi_overflow_record_get_status (g_ptr_array_index (records, 0)), ==, 2);
   ex = extra (g_ptr_array_index (records, 0));
@@ -341,20 +342,20 @@ test_new_errors (void)
   g_assert_nonnull (strstr (error->message, "acc_type 4"));
   g_clear_error (&error);
 
-  g_assert_null (ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, &error));
+  g_assert_null (ovi_overflow_fields_vendor_json (g_bytes_get_data (p, NULL), 2048, &error));
   g_assert_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_BAD_RECORD);
   g_clear_error (&error);
 
-  g_assert_null (ovi_overflow_decode (short_payload, 2047, &error));
+  g_assert_null (ovi_overflow_record_decode (short_payload, 2047, &error));
   g_assert_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_PAYLOAD_SIZE);
   g_assert_nonnull (strstr (error->message, "2047 bytes, not 2048"));
   g_clear_error (&error);
 
-  g_assert_null (ovi_overflow_decode (long_payload, 2049, &error));
+  g_assert_null (ovi_overflow_record_decode (long_payload, 2049, &error));
   g_assert_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_PAYLOAD_SIZE);
   g_clear_error (&error);
 
-  g_assert_null (ovi_overflow_vendor_json (short_payload, 2047, &error));
+  g_assert_null (ovi_overflow_fields_vendor_json (short_payload, 2047, &error));
   g_assert_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_PAYLOAD_SIZE);
 }
 
@@ -368,7 +369,8 @@ test_json_classic (void)
   OviClassicBlock core = { 514, 563, 57, 0, 0x1008005b0000, 0x100800297000, 0, 1, 32 };
   g_autoptr (GBytes) p = ovi_overflow_payload_classic (&dha, &l2, &core);
   g_autoptr (GError) error = NULL;
-  g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
+  g_autofree char *json =
+      ovi_overflow_fields_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
   const char *expected = "{\n"
                          "    \"DHA Atomic Add\": {\n"
                          "        \"model_id\": 18446744073709551615,\n"
@@ -424,7 +426,8 @@ test_json_new_aic_v1 (void)
                         G_GUINT64_CONSTANT (9223372036854775808) };
   g_autoptr (GBytes) p = ovi_overflow_payload_new (1, 0, f, 14);
   g_autoptr (GError) error = NULL;
-  g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
+  g_autofree char *json =
+      ovi_overflow_fields_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
   const char *expected = "{\n"
                          "    \"magic\": \"0x5a5a5a5a\",\n"
                          "    \"version\": 1,\n"
@@ -464,7 +467,8 @@ test_json_new_sdma (void)
   const guint64 f[] = { 11, 3, 210, 5, 0, 65535, 0x12c0000, 0, 4, 2 };
   g_autoptr (GBytes) p = ovi_overflow_payload_new (0, 3, f, 10);
   g_autoptr (GError) error = NULL;
-  g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
+  g_autofree char *json =
+      ovi_overflow_fields_vendor_json (g_bytes_get_data (p, NULL), 2048, &error);
   const char *expected = "{\n"
                          "    \"magic\": \"0x5a5a5a5a\",\n"
                          "    \"version\": 0,\n"
@@ -497,7 +501,7 @@ test_json_new_aicpu (void)
 {
   const guint64 f[] = { 11, 9, 140, 1, 0, 2, 0, 1 };
   g_autoptr (GBytes) p = ovi_overflow_payload_new (0, 2, f, 8);
-  g_autofree char *json = ovi_overflow_vendor_json (g_bytes_get_data (p, NULL), 2048, NULL);
+  g_autofree char *json = ovi_overflow_fields_vendor_json (g_bytes_get_data (p, NULL), 2048, NULL);
   const char *expected = "{\n"
                          "    \"magic\": \"0x5a5a5a5a\",\n"
                          "    \"version\": 0,\n"
@@ -684,7 +688,7 @@ test_decode_file (Fixture *f, gconstpointer data)
       g_assert_no_error (error);
       g_assert_cmpint (ovi_dump_file_get_kind (file), ==, OVI_FILE_KIND_OVERFLOW);
       g_clear_pointer (&records, g_ptr_array_unref);
-      records = ovi_overflow_decode_file (file, &error);
+      records = ovi_overflow_record_decode_file (file, &error);
       g_assert_no_error (error);
       g_assert_cmpuint (records->len, ==, 1);
       r = g_ptr_array_index (records, 0);
@@ -693,7 +697,7 @@ test_decode_file (Fixture *f, gconstpointer data)
       g_assert_cmpuint (ovi_overflow_record_get_task_id (r), ==, 130);
     }
   g_clear_pointer (&records, g_ptr_array_unref);
-  g_assert_null (ovi_overflow_decode_file (op, &error));
+  g_assert_null (ovi_overflow_record_decode_file (op, &error));
   g_assert_error (error, OVI_OVERFLOW_ERROR, OVI_OVERFLOW_ERROR_NOT_OVERFLOW_FILE);
 }
 

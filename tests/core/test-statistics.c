@@ -351,10 +351,10 @@ test_folder_runtime (Fixture *f, gconstpointer data)
 
   /* Blame from the counts. */
   origins = ovi_dump_folder_find_origins (folder, NULL);
-  g_assert_cmpint (ovi_dump_file_peek_blame (matmul), ==, OVI_BLAME_NORMAL);
-  g_assert_cmpint (ovi_dump_file_peek_blame (add), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_peek_blame (cast), ==, OVI_BLAME_PROPAGATED);
-  g_assert_cmpint (ovi_dump_file_peek_blame (relu), ==, OVI_BLAME_ABSORBED);
+  g_assert_cmpint (ovi_dump_file_get_blame (matmul), ==, OVI_BLAME_NORMAL);
+  g_assert_cmpint (ovi_dump_file_get_blame (add), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_get_blame (cast), ==, OVI_BLAME_PROPAGATED);
+  g_assert_cmpint (ovi_dump_file_get_blame (relu), ==, OVI_BLAME_ABSORBED);
   g_assert_cmpuint (origins->len, ==, 1);
   g_assert_true (g_ptr_array_index (origins, 0) == add);
 }
@@ -416,8 +416,8 @@ test_folder_msprobe (Fixture *f, gconstpointer data)
 
   /* Saturation mode: Conv2D's clean inputs give ±65504, Mul takes them. */
   origins = ovi_dump_folder_find_origins (folder, NULL);
-  g_assert_cmpint (ovi_dump_file_peek_blame (conv), ==, OVI_BLAME_ORIGIN);
-  g_assert_cmpint (ovi_dump_file_peek_blame (mul), ==, OVI_BLAME_PROPAGATED);
+  g_assert_cmpint (ovi_dump_file_get_blame (conv), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_get_blame (mul), ==, OVI_BLAME_PROPAGATED);
   g_assert_cmpuint (origins->len, ==, 1);
   g_assert_true (g_ptr_array_index (origins, 0) == conv);
 }

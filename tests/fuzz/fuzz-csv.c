@@ -64,7 +64,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         g_assert (bytes == NULL && error != NULL);
         g_free (ovi_tensor_dup_shape_string (t));
       }
-    ovi_dump_file_classify (file);
+    ovi_classifier_classify (file);
   }
   return 0;
 }

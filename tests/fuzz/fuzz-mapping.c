@@ -7,7 +7,7 @@
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  g_autoptr (GHashTable) map = ovi_parse_mapping_csv ((const char *) data, size);
+  g_autoptr (GHashTable) map = ovi_mapping_csv_parse ((const char *) data, size);
   GHashTableIter iter;
   gpointer key, value;
 

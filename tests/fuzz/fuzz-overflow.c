@@ -22,8 +22,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   payload = g_malloc0 (MAX (length, 1));
   memcpy (payload, data + 1, MIN (length, size - 1));
 
-  records = ovi_overflow_decode (payload, length, NULL);
-  json = ovi_overflow_vendor_json (payload, length, NULL);
+  records = ovi_overflow_record_decode (payload, length, NULL);
+  json = ovi_overflow_fields_vendor_json (payload, length, NULL);
   g_assert (length == 2048 || records == NULL);
   for (guint i = 0; records && i < records->len; i++)
     {

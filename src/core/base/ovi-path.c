@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "ovi-path.h"
+
+/* Splits a relative or absolute path into its folder names, leaving out
+ * empty ones and ".". */
+char **
+ovi_path_split (const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, G_DIR_SEPARATOR_S, -1);
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; parts[i]; i++)
+    if (*parts[i] != '\0' && !g_str_equal (parts[i], "."))
+      g_ptr_array_add (out, g_strdup (parts[i]));
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
+static gboolean
+all_digits (const char *s, guint min_length)
+{
+  guint n = 0;
+  for (; *s; s++, n++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return n >= min_length;
+}
+
+/**
+ * ovi_path_infer_hierarchy:
+ * @path: a file's path, absolute or below the opened folder
+ * @values: (out caller-allocates) (array fixed-size=4): time, device, model
+ *   and iteration, "" where the path has no such level; free each
+ *
+ * The hierarchy time / device / model / iteration from the folders above the
+ * file (dump-format.md section 1): the iteration is the folder holding the
+ * file, the time folder is the last one of 12 or more digits, the device
+ * follows it, and whatever lies between device and iteration is the model
+ * (model_name/model_id on current CANN versions).
+ */
+void
+ovi_path_infer_hierarchy (const char *path, char *values[4])
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_auto (GStrv) parts = ovi_path_split (dir);
+  int n = g_strv_length (parts), last = n - 1, t = -1;
+  char *time = NULL, *device = NULL, *model = NULL;
+
+  for (int i = last - 1; i >= 0; i--)
+    if (all_digits (parts[i], 12))
+      {
+        t = i;
+        break;
+      }
+
+  if (t >= 0)
+    {
+      time = g_strdup (parts[t]);
+      device = g_strdup (t + 1 < last ? parts[t + 1] : "");
+      if (t + 2 < last)
+        {
+          char *saved = parts[last];
+          parts[last] = NULL;
+          model = g_strjoinv ("/", parts + t + 2);
+          parts[last] = saved;
+        }
+    }
+  else if (last >= 1 && all_digits (parts[last - 1], 1))
+    {
+      model = g_strdup (parts[last - 1]);
+      if (last >= 2 && all_digits (parts[last - 2], 1))
+        device = g_strdup (parts[last - 2]);
+    }
+
+  values[0] = time ? time : g_strdup ("");
+  values[1] = device ? device : g_strdup ("");
+  values[2] = model ? model : g_strdup ("");
+  values[3] = g_strdup (n > 0 ? parts[last] : "");
+}
+
+/* Compares two relative paths folder by folder, numbers as numbers, so
+ * iteration 9 comes before iteration 10. */
+int
+ovi_path_natural_compare (const char *a, const char *b)
+{
+  while (*a && *b)
+    {
+      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
+        {
+          const char *ea = a, *eb = b;
+          while (*a == '0' && g_ascii_isdigit (a[1]))
+            a++;
+          while (*b == '0' && g_ascii_isdigit (b[1]))
+            b++;
+          for (ea = a; g_ascii_isdigit (*ea); ea++)
+            ;
+          for (eb = b; g_ascii_isdigit (*eb); eb++)
+            ;
+          if (ea - a != eb - b)
+            return (ea - a) < (eb - b) ? -1 : 1;
+          for (; a < ea; a++, b++)
+            if (*a != *b)
+              return *a < *b ? -1 : 1;
+          b = eb;
+          continue;
+        }
+      if (*a != *b)
+        {
+          /* The separator sorts first so "1/x" comes before "1a". */
+          if (*a == '/')
+            return -1;
+          if (*b == '/')
+            return 1;
+          return (guchar) *a < (guchar) *b ? -1 : 1;
+        }
+      a++;
+      b++;
+    }
+  return *a ? 1 : (*b ? -1 : 0);
+}

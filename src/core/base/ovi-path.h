@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Paths of a dump tree: how they split, sort and name their levels. */
+
+char **ovi_path_split (const char *path);
+int ovi_path_natural_compare (const char *a, const char *b);
+void ovi_path_infer_hierarchy (const char *path, char *values[4]);
+
+G_END_DECLS

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "ovi-shape.h"
+
+/* Element count of a shape; FALSE when it does not fit in 64 bits. A shape
+ * with no dimensions is a scalar. */
+gboolean
+ovi_shape_count (const guint64 *shape, guint n_dims, guint64 *count)
+{
+  guint64 c = 1;
+
+  for (guint i = 0; i < n_dims; i++)
+    {
+      if (shape[i] != 0 && c > G_MAXUINT64 / shape[i])
+        return FALSE;
+      c *= shape[i];
+    }
+  *count = c;
+  return TRUE;
+}
+
+/**
+ * ovi_shape_index_to_coords:
+ * @coords: (out caller-allocates): @n_dims coordinates of flat @index
+ */
+void
+ovi_shape_index_to_coords (guint64 index, const guint64 *shape, guint n_dims, guint64 *coords)
+{
+  for (int i = (int) n_dims - 1; i >= 0; i--)
+    {
+      guint64 d = shape[i] ? shape[i] : 1;
+      coords[i] = index % d;
+      index /= d;
+    }
+}

@@ -1,9 +1,0 @@
-#include "config.h"
-
-#include "ovi-error.h"
-
-G_DEFINE_QUARK (ovi - dump - file - error - quark, ovi_dump_file_error)
-G_DEFINE_QUARK (ovi - overflow - error - quark, ovi_overflow_error)
-G_DEFINE_QUARK (ovi - stats - error - quark, ovi_stats_error)
-G_DEFINE_QUARK (ovi - export - error - quark, ovi_export_error)
-G_DEFINE_QUARK (ovi - folder - error - quark, ovi_folder_error)

@@ -1,0 +1,1193 @@
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ovi-classifier.h"
+#include "ovi-cluster.h"
+#include "ovi-dtype.h"
+#include "ovi-error.h"
+#include "ovi-export.h"
+#include "ovi-json.h"
+#include "ovi-layout.h"
+#include "ovi-report.h"
+#include "ovi-shape.h"
+#include "ovi-worker.h"
+
+/* The report of all overflow records, as `overflow-inspector-cli report`
+ * prints it and the inspector exports it. The JSON schema is in README.md. */
+
+static void
+add_double_or_null (JsonBuilder *b, const char *key, double v, gboolean valid)
+{
+  json_builder_set_member_name (b, key);
+  if (valid && isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *key, guint64 v)
+{
+  json_builder_set_member_name (b, key);
+  ovi_json_builder_add_u64 (b, v);
+}
+
+/* Names come out of files: whatever bytes they hold, JSON gets UTF-8. */
+static void
+add_string (JsonBuilder *b, const char *key, const char *v)
+{
+  g_autofree char *valid = g_utf8_make_valid (v ? v : "", -1);
+  if (key)
+    json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, valid);
+}
+
+/* A path for people and JSON: UTF-8, "." for the opened folder itself.
+ * A NULL key adds an array element or a member value already named. */
+static void
+add_display_path (JsonBuilder *b, const char *key, const char *path)
+{
+  g_autofree char *display = g_filename_display_name (*path ? path : ".");
+  if (key)
+    json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, display);
+}
+
+/* Where the first NaN, +Inf, -Inf and saturated value sit: a flat index
+ * and coordinates. Tensors in a device layout are located in their logical
+ * layout (the original shape), as the framework sees them. */
+static void
+add_first_bad (JsonBuilder *b, OviTensor *tensor, OviAnalysis *analysis)
+{
+  g_autoptr (OviAnalysis) logical = NULL;
+  const guint64 *shape, *original;
+  guint n_dims, n_original;
+  const OviStats *s;
+  const char *keys[] = { "nan", "pos_inf", "neg_inf", "saturated" };
+  gint64 firsts[4];
+
+  shape = ovi_tensor_get_shape (tensor, &n_dims);
+  original = ovi_tensor_get_original_shape (tensor, &n_original);
+  if (ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+    {
+      g_autoptr (GBytes) data = ovi_tensor_load_data (tensor, NULL);
+      g_autoptr (GBytes) converted = NULL;
+      guint64 count = 1;
+
+      for (guint i = 0; i < n_original; i++)
+        count *= original[i];
+      if (data)
+        converted =
+            ovi_layout_to_logical (ovi_tensor_get_format (tensor), ovi_tensor_get_dtype (tensor),
+                                   shape, n_dims, original, n_original, data, NULL);
+      if (converted)
+        logical =
+            ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), converted, count, NULL);
+    }
+  if (logical)
+    {
+      g_autofree char *format = ovi_format_dup_label (
+          ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
+      json_builder_set_member_name (b, "logical_shape");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n_original; i++)
+        ovi_json_builder_add_u64 (b, original[i]);
+      json_builder_end_array (b);
+      add_string (b, "logical_format", format);
+      shape = original;
+      n_dims = n_original;
+      analysis = logical;
+    }
+
+  s = ovi_analysis_get_stats (analysis);
+  firsts[0] = s->first_nan;
+  firsts[1] = s->first_pos_inf;
+  firsts[2] = s->first_neg_inf;
+  firsts[3] = s->first_saturated;
+  json_builder_set_member_name (b, "first_bad");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      json_builder_set_member_name (b, keys[k]);
+      if (firsts[k] < 0)
+        {
+          json_builder_add_null_value (b);
+          continue;
+        }
+      json_builder_begin_object (b);
+      add_int (b, "index", firsts[k]);
+      json_builder_set_member_name (b, "coords");
+      json_builder_begin_array (b);
+      if (n_dims > 0)
+        {
+          guint64 coords[8];
+          ovi_shape_index_to_coords (firsts[k], shape, MIN (n_dims, 8), coords);
+          for (guint i = 0; i < MIN (n_dims, 8); i++)
+            ovi_json_builder_add_u64 (b, coords[i]);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
+/**
+ * ovi_report_tensor_json:
+ *
+ * One tensor with its statistics (computing them if needed).
+ */
+JsonNode *
+ovi_report_tensor_json (OviTensor *tensor)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (OviAnalysis) analysis = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (tensor));
+  g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (tensor));
+  const OviStats *s = NULL;
+  const guint64 *shape;
+  guint n_dims;
+
+  /* Statistics-mode tensors have their counts whatever their type. */
+  if (ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)) ||
+      ovi_tensor_get_statistics_only (tensor))
+    analysis = ovi_tensor_analyze (tensor, &error);
+  if (analysis)
+    s = ovi_analysis_get_stats (analysis);
+
+  json_builder_begin_object (b);
+  add_string (b, "kind", ovi_tensor_get_kind_name (tensor));
+  add_int (b, "index", ovi_tensor_get_index (tensor));
+  /* A tensor of one thread slice of an FFTS+ group. */
+  if (ovi_tensor_get_file (tensor) && ovi_dump_file_get_is_slice (ovi_tensor_get_file (tensor)))
+    {
+      add_int (b, "thread_id",
+               ovi_dump_file_get_file_name (ovi_tensor_get_file (tensor))->thread_id);
+      add_display_path (b, "slice_file",
+                        ovi_dump_file_get_path_in_root (ovi_tensor_get_file (tensor)));
+    }
+  add_string (b, "dtype", dtype);
+  add_string (b, "format", format);
+  json_builder_set_member_name (b, "shape");
+  json_builder_begin_array (b);
+  shape = ovi_tensor_get_shape (tensor, &n_dims);
+  for (guint i = 0; i < n_dims; i++)
+    json_builder_add_int_value (b, (gint64) shape[i]);
+  json_builder_end_array (b);
+  add_int (b, "count", ovi_tensor_get_count (tensor));
+  /* Newer schema fields, left out where the file has none (proto3 writers
+   * leave out 0, so 0 cannot be told from "not written"). */
+  if (ovi_tensor_get_arg_index (tensor))
+    add_int (b, "arg_index", ovi_tensor_get_arg_index (tensor));
+  if (ovi_tensor_get_input_type (tensor))
+    add_int (b, "input_type", ovi_tensor_get_input_type (tensor));
+  json_builder_set_member_name (b, "statistics_only");
+  json_builder_add_boolean_value (b, ovi_tensor_get_statistics_only (tensor));
+  add_double_or_null (b, "min", s ? s->min : 0, s && s->finite);
+  add_double_or_null (b, "max", s ? s->max : 0, s && s->finite);
+  add_double_or_null (b, "mean", s ? s->mean : 0, s && s->finite);
+  add_double_or_null (b, "std", s ? s->std : 0, s && s->finite);
+#define COUNT(key, field)                                                                          \
+  json_builder_set_member_name (b, key);                                                           \
+  if (s)                                                                                           \
+    json_builder_add_int_value (b, (gint64) s->field);                                             \
+  else                                                                                             \
+    json_builder_add_null_value (b);
+  COUNT ("nan", nan);
+  COUNT ("pos_inf", pos_inf);
+  COUNT ("neg_inf", neg_inf);
+  COUNT ("saturated", saturated);
+#undef COUNT
+  json_builder_set_member_name (b, "first_nonfinite");
+  if (s && s->first_nonfinite >= 0)
+    json_builder_add_int_value (b, s->first_nonfinite);
+  else
+    json_builder_add_null_value (b);
+  if (s)
+    add_first_bad (b, tensor, analysis);
+  if (analysis == NULL)
+    {
+      g_autofree char *why = error
+                                 ? g_strdup (error->message)
+                                 : ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (tensor));
+      add_string (b, "error", why);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* The header fields of the newer schema, only where the file has them:
+ * "dfx_message" and "attrs". */
+static void
+add_schema_fields (JsonBuilder *b, OviDumpFile *op)
+{
+  guint n_attrs = ovi_dump_file_get_n_attrs (op);
+
+  if (ovi_dump_file_get_dfx_message (op))
+    add_string (b, "dfx_message", ovi_dump_file_get_dfx_message (op));
+  if (n_attrs == 0)
+    return;
+  json_builder_set_member_name (b, "attrs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n_attrs; i++)
+    {
+      const char *name, *value;
+      ovi_dump_file_get_attr (op, i, &name, &value);
+      json_builder_begin_object (b);
+      add_string (b, "name", name);
+      add_string (b, "value", value);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* Workspaces ("space" in the header), when the file has any: their type
+ * (0 = LOG) and arg_index say what the kernel used them for. */
+static void
+add_workspaces (JsonBuilder *b, OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+
+  if (ovi_dump_file_count_tensors (op, OVI_TENSOR_SPACE) == 0)
+    return;
+  json_builder_set_member_name (b, "workspaces");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      g_autofree char *type = NULL;
+      if (ovi_tensor_get_kind (t) != OVI_TENSOR_SPACE)
+        continue;
+      type = ovi_tensor_dup_space_type_label (t);
+      json_builder_begin_object (b);
+      add_int (b, "index", ovi_tensor_get_index (t));
+      add_string (b, "type", type);
+      add_int (b, "size", ovi_tensor_get_size (t));
+      if (ovi_tensor_get_arg_index (t))
+        add_int (b, "arg_index", ovi_tensor_get_arg_index (t));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* An operator's class, schema fields, tensors and workspaces: what needs
+ * its tensors read. */
+static void
+add_op_details (JsonBuilder *b, OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+
+  add_string (b, "class", ovi_blame_name (ovi_classifier_classify (op)));
+  add_schema_fields (b, op);
+  json_builder_set_member_name (b, "tensors");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (t);
+      if (kind == OVI_TENSOR_INPUT || kind == OVI_TENSOR_OUTPUT)
+        json_builder_add_value (b, ovi_report_tensor_json (t));
+    }
+  json_builder_end_array (b);
+  add_workspaces (b, op);
+}
+
+/**
+ * ovi_report_record_json:
+ *
+ * One overflow record, with the operator it links to.
+ */
+JsonNode *
+ovi_report_record_json (OviDumpFolder *folder, OviOverflowRecord *record)
+{
+  return ovi_report_record_json_full (folder, record, OVI_REPORT_FULL);
+}
+
+/**
+ * ovi_report_record_json_full:
+ * @flags: %OVI_REPORT_NO_TENSORS leaves out the operator's class and tensors
+ *
+ * One overflow record, with the operator it links to.
+ */
+JsonNode *
+ovi_report_record_json_full (OviDumpFolder *folder, OviOverflowRecord *record, OviReportFlags flags)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  OviDumpFile *file = ovi_overflow_record_get_file (record);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+  g_autoptr (GArray) bits = ovi_status_split (ovi_overflow_record_get_flags_mask (record));
+  g_autofree char *status_hex = ovi_overflow_record_dup_status_hex (record);
+  guint n_words;
+  const guint64 *words = ovi_overflow_record_get_status_words (record, &n_words);
+
+  json_builder_begin_object (b);
+  add_display_path (b, "file", ovi_dump_file_get_path_in_root (file));
+  add_display_path (b, "iteration", ovi_dump_file_get_dir_in_root (file));
+  /* The rank within the root: null when the layout has no device level. */
+  json_builder_set_member_name (b, "device");
+  if (*ovi_dump_file_get_device (file))
+    add_string (b, NULL, ovi_dump_file_get_device (file));
+  else
+    json_builder_add_null_value (b);
+  add_string (b, "source", ovi_record_source_name (ovi_overflow_record_get_source (record)));
+  add_string (b, "unit", ovi_overflow_record_get_unit_name (record));
+  add_int (b, "model_id", ovi_overflow_record_get_model_id (record));
+  add_int (b, "stream_id", ovi_overflow_record_get_stream_id (record));
+  add_int (b, "task_id", ovi_overflow_record_get_task_id (record));
+  add_int (b, "task_type", ovi_overflow_record_get_task_type (record));
+  if (ovi_overflow_record_has_context (record))
+    {
+      add_int (b, "context_id", ovi_overflow_record_get_context_id (record));
+      add_int (b, "thread_id", ovi_overflow_record_get_thread_id (record));
+    }
+  add_int (b, "timestamp", ovi_dump_file_get_timestamp (file));
+  add_int (b, "status", ovi_overflow_record_get_status (record));
+  add_string (b, "status_hex", status_hex);
+  if (n_words > 1)
+    {
+      json_builder_set_member_name (b, "status_words");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n_words; i++)
+        ovi_json_builder_add_u64 (b, words[i]);
+      json_builder_end_array (b);
+    }
+  json_builder_set_member_name (b, "first");
+  json_builder_add_boolean_value (b, ovi_overflow_record_get_is_first (record));
+  json_builder_set_member_name (b, "ignored");
+  json_builder_add_boolean_value (b, ovi_overflow_record_get_ignored (record));
+  json_builder_set_member_name (b, "flags");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < bits->len; i++)
+    {
+      g_autofree char *hex =
+          g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", g_array_index (bits, guint64, i));
+      json_builder_add_string_value (b, hex);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "op");
+  if (op == NULL)
+    json_builder_add_null_value (b);
+  else
+    {
+      json_builder_begin_object (b);
+      add_display_path (b, "file", ovi_dump_file_get_path_in_root (op));
+      add_string (b, "op_type", ovi_dump_file_get_op_type (op));
+      add_string (b, "op_name", ovi_dump_file_get_op_name (op));
+      if (!(flags & OVI_REPORT_NO_TENSORS))
+        add_op_details (b, op);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/**
+ * ovi_report_build_json:
+ *
+ * Returns: (transfer full): `{"root", "records", "errors"}`
+ */
+/* Whether @file belongs in the report of @root (G_MAXUINT: every root). */
+static gboolean
+in_root (OviDumpFile *file, guint root)
+{
+  return root == G_MAXUINT || ovi_dump_file_get_root (file) == root;
+}
+
+static void
+add_operator (JsonBuilder *b, OviDumpFolder *folder, OviDumpFile *f)
+{
+  json_builder_begin_object (b);
+  add_display_path (b, "file", ovi_dump_file_get_path_in_root (f));
+  add_display_path (b, "iteration", ovi_dump_file_get_dir_in_root (f));
+  add_string (b, "op_type", ovi_dump_file_get_op_type (f));
+  add_string (b, "op_name", ovi_dump_file_get_op_name (f));
+  add_int (b, "timestamp", ovi_dump_file_get_timestamp (f));
+  add_string (b, "class", ovi_blame_name (ovi_dump_file_get_blame (f)));
+  json_builder_set_member_name (b, "ignored");
+  json_builder_add_boolean_value (b, ovi_dump_folder_is_ignored (folder, f));
+  json_builder_end_object (b);
+}
+
+/* Every operator's class, the earliest origin of each iteration, and the
+ * first iteration that has one. */
+static void
+add_blame (JsonBuilder *b, OviDumpFolder *folder, guint root)
+{
+  g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
+  GListModel *files = ovi_dump_folder_get_files (folder);
+
+  for (guint i = origins->len; i > 0; i--)
+    if (!in_root (g_ptr_array_index (origins, i - 1), root))
+      g_ptr_array_remove_index (origins, i - 1);
+
+  json_builder_set_member_name (b, "first_origin_iteration");
+  if (origins->len)
+    add_display_path (b, NULL, ovi_dump_file_get_dir_in_root (g_ptr_array_index (origins, 0)));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "origins");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < origins->len; i++)
+    add_operator (b, folder, g_ptr_array_index (origins, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "abnormal_operators");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
+      OviBlame blame = ovi_dump_file_get_blame (f);
+      if (!in_root (f, root))
+        continue;
+      if (blame == OVI_BLAME_ORIGIN || blame == OVI_BLAME_PROPAGATED || blame == OVI_BLAME_ABSORBED)
+        add_operator (b, folder, f);
+    }
+  json_builder_end_array (b);
+}
+
+/* Every device id the folder's files have, in order ("10" after "9"),
+ * null for files with none: the ranks of this root, overflowed or not. */
+static int
+compare_devices (gconstpointer pa, gconstpointer pb)
+{
+  const char *a = *(const char **) pa, *b = *(const char **) pb;
+  gsize la = strlen (a), lb = strlen (b);
+  gboolean na = la && strspn (a, "0123456789") == la, nb = lb && strspn (b, "0123456789") == lb;
+
+  if (na && nb && la != lb)
+    return la < lb ? -1 : 1;
+  if (na != nb)
+    return na ? -1 : 1;
+  return strcmp (a, b);
+}
+
+static void
+add_devices (JsonBuilder *b, OviDumpFolder *folder, guint root)
+{
+  GListModel *files = ovi_dump_folder_get_files (folder);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) devices = g_ptr_array_new ();
+  gboolean none = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
+      const char *device = ovi_dump_file_get_device (f);
+
+      if (!in_root (f, root))
+        continue;
+      if (!*device)
+        none = TRUE;
+      /* The files hold the strings: they outlive this function. */
+      else if (g_hash_table_add (seen, (char *) device))
+        g_ptr_array_add (devices, (char *) device);
+    }
+  g_ptr_array_sort (devices, compare_devices);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  if (none)
+    json_builder_add_null_value (b);
+  for (guint i = 0; i < devices->len; i++)
+    add_string (b, NULL, g_ptr_array_index (devices, i));
+  json_builder_end_array (b);
+}
+
+/* The root's ranks and its first, by the code that merges reports. */
+static void
+add_ranks (JsonNode *report)
+{
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autoptr (GError) error = NULL;
+  JsonObject *o = json_node_get_object (report);
+
+  /* Every record built here has what a rank needs; were one not to, the
+   * report would still be written, without ranks. */
+  if (!ovi_cluster_add_report (cluster, report, "report", &error))
+    {
+      g_warning ("no ranks in the report: %s", error->message);
+      json_object_set_array_member (o, "ranks", json_array_new ());
+      json_object_set_null_member (o, "first_rank");
+      return;
+    }
+  json_object_set_member (o, "ranks", ovi_cluster_build_ranks_json (cluster));
+  if (ovi_cluster_get_earliest (cluster))
+    json_object_set_member (o, "first_rank",
+                            ovi_cluster_build_rank_json (ovi_cluster_get_earliest (cluster)));
+  else
+    json_object_set_null_member (o, "first_rank");
+}
+
+JsonNode *
+ovi_report_build_json (OviDumpFolder *folder)
+{
+  return ovi_report_build_json_full (folder, OVI_REPORT_FULL);
+}
+
+/**
+ * ovi_report_build_json_full:
+ * @flags: %OVI_REPORT_RECORDS_ONLY leaves out the classes of the operators
+ *   that no record links to, which needs every tensor read
+ *
+ * Returns: (transfer full): `{"root", "host", "devices", "records",
+ *   "errors", ..., "ranks", "first_rank"}`
+ */
+/* The report of one root of @folder (G_MAXUINT: a folder of one root). */
+static JsonNode *
+build_root_json (OviDumpFolder *folder, guint root, OviReportFlags flags)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  JsonNode *node;
+  GListModel *records = ovi_dump_folder_get_records (folder);
+  GListModel *problems = ovi_dump_folder_get_problems (folder);
+  g_autofree char *root_path = g_filename_display_name (
+      ovi_dump_folder_get_nth_root_path (folder, root == G_MAXUINT ? 0 : root));
+  const char *name = root == G_MAXUINT ? NULL : ovi_dump_folder_get_root_name (folder, root);
+  gsize name_len = name ? strlen (name) : 0;
+
+  json_builder_begin_object (b);
+  add_string (b, "root", root_path);
+  /* Which machine: reports from many are merged (ovi-cluster.c). */
+  add_string (b, "host", g_get_host_name ());
+  add_devices (b, folder, root);
+  json_builder_set_member_name (b, "records");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+
+      if (in_root (ovi_overflow_record_get_file (r), root))
+        json_builder_add_value (b, ovi_report_record_json_full (folder, r, flags));
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "errors");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
+      const char *file = ovi_problem_get_file (p);
+
+      /* A root's problems are listed under its name, as its files are. */
+      if (name != NULL)
+        {
+          if (!g_str_has_prefix (file, name) || (file[name_len] != '/' && file[name_len] != '\0'))
+            continue;
+          file = file[name_len] ? file + name_len + 1 : ".";
+        }
+      json_builder_begin_object (b);
+      add_string (b, "file", file);
+      add_string (b, "message", ovi_problem_get_message (p));
+      /* Statistics CSV files are text: the line at fault, when one is. */
+      if (ovi_problem_get_line (p) > 0)
+        add_int (b, "line", ovi_problem_get_line (p));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  if (!(flags & OVI_REPORT_RECORDS_ONLY))
+    add_blame (b, folder, root);
+  json_builder_end_object (b);
+  node = json_builder_get_root (b);
+  /* Without tensors, the report is the input of a cluster, which finds the
+   * ranks itself. */
+  if (!(flags & OVI_REPORT_NO_TENSORS))
+    add_ranks (node);
+  return node;
+}
+
+/**
+ * ovi_report_build_json_full:
+ *
+ * Returns: (transfer full): the folder's report; for a folder opened with
+ *   several roots, the cluster report of one report per root, as `report`
+ *   of several folders writes it
+ */
+JsonNode *
+ovi_report_build_json_full (OviDumpFolder *folder, OviReportFlags flags)
+{
+  guint n_roots = ovi_dump_folder_get_n_roots (folder);
+  g_autoptr (OviCluster) cluster = NULL;
+
+  if (n_roots == 1)
+    return build_root_json (folder, G_MAXUINT, flags);
+  cluster = ovi_cluster_new ();
+  for (guint i = 0; i < n_roots; i++)
+    {
+      g_autoptr (JsonNode) node = build_root_json (folder, i, flags);
+      g_autoptr (GError) error = NULL;
+
+      /* Only a root given twice can be refused: its first report stays. */
+      if (!ovi_cluster_add_report (cluster, node, ovi_dump_folder_get_root_name (folder, i),
+                                   &error))
+        g_warning ("%s", error->message);
+    }
+  return ovi_cluster_build_json (cluster);
+}
+
+char *
+ovi_report_to_json (OviDumpFolder *folder)
+{
+  return ovi_report_to_json_full (folder, OVI_REPORT_FULL);
+}
+
+char *
+ovi_report_to_json_full (OviDumpFolder *folder, OviReportFlags flags)
+{
+  g_autoptr (JsonNode) root = ovi_report_build_json_full (folder, flags);
+
+  return ovi_json_to_text (root);
+}
+
+static void
+append_value (GString *s, const char *label, double v, gboolean valid)
+{
+  if (valid && isfinite (v))
+    g_string_append_printf (s, "  %s %.6g", label, v);
+  else
+    g_string_append_printf (s, "  %s -", label);
+}
+
+static void
+append_tensor_text (GString *s, OviTensor *t)
+{
+  g_autoptr (OviAnalysis) analysis = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *label = ovi_tensor_dup_label (t);
+  g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
+  g_autofree char *format = ovi_format_dup_label (ovi_tensor_get_format (t));
+  g_autofree char *shape = ovi_tensor_dup_shape_string (t);
+  const OviStats *st;
+
+  g_string_append_printf (s, "    %-9s %s %s %s\n     ", label, dtype, format, shape);
+  if (ovi_dtype_is_packing_unknown (ovi_tensor_get_dtype (t)))
+    {
+      g_autofree char *reason = ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (t));
+      g_string_append_printf (s, " %s\n", reason);
+      return;
+    }
+  if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (t)))
+    {
+      g_string_append_printf (s, " %s\n", _ ("no statistics for this dtype"));
+      return;
+    }
+  if (!(analysis = ovi_tensor_analyze (t, &error)))
+    {
+      g_string_append_printf (s, " %s\n", error->message);
+      return;
+    }
+  st = ovi_analysis_get_stats (analysis);
+  append_value (s, "min", st->min, st->finite);
+  append_value (s, "max", st->max, st->finite);
+  append_value (s, "mean", st->mean, st->finite);
+  append_value (s, "std", st->std, st->finite);
+  g_string_append_printf (s,
+                          "  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT
+                          "  -inf %" G_GUINT64_FORMAT "  saturated %" G_GUINT64_FORMAT "\n",
+                          st->nan, st->pos_inf, st->neg_inf, st->saturated);
+}
+
+/**
+ * ovi_report_to_text:
+ *
+ * Returns: the report for a person: every record in first-overflow order,
+ *   its decoded status and the statistics of its operator's tensors
+ */
+char *
+ovi_report_to_text (OviDumpFolder *folder)
+{
+  return ovi_report_to_text_full (folder, OVI_REPORT_FULL);
+}
+
+char *
+ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
+{
+  GListModel *records = ovi_dump_folder_get_records (folder);
+  GListModel *problems = ovi_dump_folder_get_problems (folder);
+  guint n_records = g_list_model_get_n_items (records);
+  guint n_problems = g_list_model_get_n_items (problems);
+  g_autofree char *root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
+  GString *s = g_string_new (NULL);
+  guint n_bits;
+  const OviStatusBit *known = ovi_status_bits (&n_bits);
+
+  g_string_append_printf (s, "%s %s\n", _ ("Overflow report for"), root);
+  g_string_append_printf (
+      s, "%s: %u, %s: %u, %s: %u\n\n", _ ("Overflow records"), n_records, _ ("dump files"),
+      g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), _ ("problems"), n_problems);
+  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 && n_problems == 0)
+    g_string_append_printf (s, "%s\n\n",
+                            _ ("No dump file was found here: this is not a dump folder, or the "
+                               "runtime has not written to it yet."));
+  else if (n_records == 0)
+    g_string_append_printf (s, "%s\n\n", _ ("No overflow was recorded in this folder."));
+
+  for (guint i = 0; i < n_records; i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (r);
+      OviDumpFile *op = ovi_overflow_record_get_op (r);
+      g_autofree char *summary = ovi_overflow_record_dup_status_summary (r);
+      g_autofree char *dir = g_filename_display_name (
+          *ovi_dump_file_get_relative_dir (file) ? ovi_dump_file_get_relative_dir (file) : ".");
+      g_autofree char *name = g_filename_display_name (ovi_dump_file_get_name (file));
+      guint64 mask = ovi_overflow_record_get_flags_mask (r);
+      OviUnit unit = ovi_overflow_record_get_unit (r);
+
+      g_string_append_printf (s, "#%u%s%s  %s %s\n", i + 1,
+                              ovi_overflow_record_get_is_first (r) ? _ (" (first overflow)") : "",
+                              ovi_overflow_record_get_ignored (r) ? _ (" (ignored)") : "", _ ("in"),
+                              dir);
+      g_string_append_printf (
+          s,
+          "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT "  task %" G_GUINT64_FORMAT
+          "  status %s\n",
+          ovi_overflow_record_get_unit_name (r), ovi_overflow_record_get_model_id (r),
+          ovi_overflow_record_get_stream_id (r), ovi_overflow_record_get_task_id (r), summary);
+      if (ovi_unit_has_status_bits (unit))
+        {
+          g_autoptr (GArray) bits = ovi_status_split (mask);
+          for (guint j = 0; j < bits->len; j++)
+            {
+              guint64 bit = g_array_index (bits, guint64, j);
+              const char *what = _ ("unknown bit");
+              for (guint k = 0; k < n_bits; k++)
+                if (known[k].bit == bit)
+                  what = _ (known[k].description);
+              g_string_append_printf (s, "    0x%" G_GINT64_MODIFIER "x  %s\n", bit, what);
+            }
+        }
+      g_string_append_printf (s, "  %s %s\n", _ ("file"), name);
+      if (op == NULL)
+        g_string_append_printf (s, "  %s\n",
+                                _ ("operator: no op dump file matches this task and stream id"));
+      else
+        {
+          GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+          g_autofree char *op_file = g_filename_display_name (ovi_dump_file_get_name (op));
+          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"),
+                                  ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op),
+                                  ovi_blame_name (ovi_classifier_classify (op)), op_file);
+          for (guint j = 0; j < tensors->len; j++)
+            {
+              OviTensor *t = g_ptr_array_index (tensors, j);
+              if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
+                append_tensor_text (s, t);
+            }
+        }
+      g_string_append_c (s, '\n');
+    }
+
+  if (!(flags & OVI_REPORT_RECORDS_ONLY))
+    {
+      g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
+
+      g_string_append_printf (
+          s, "%s\n",
+          _ ("Where the abnormal values start (earliest origin operator of each iteration):"));
+      if (origins->len == 0)
+        g_string_append_printf (
+            s, "  %s\n", _ ("no operator turns clean inputs into NaN, Inf or saturated outputs"));
+      for (guint i = 0; i < origins->len; i++)
+        {
+          OviDumpFile *o = g_ptr_array_index (origins, i);
+          g_autofree char *dir = g_filename_display_name (
+              *ovi_dump_file_get_relative_dir (o) ? ovi_dump_file_get_relative_dir (o) : ".");
+          g_string_append_printf (s, "  %s  %s %s%s\n", dir, ovi_dump_file_get_op_type (o),
+                                  ovi_dump_file_get_op_name (o),
+                                  i == 0 ? _ ("  (first iteration with an origin)") : "");
+        }
+      g_string_append_c (s, '\n');
+    }
+
+  if (n_problems)
+    {
+      g_string_append_printf (s, "%s\n", _ ("Files that could not be read:"));
+      for (guint i = 0; i < n_problems; i++)
+        {
+          g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
+          g_string_append_printf (s, "  %s: %s\n", ovi_problem_get_file (p),
+                                  ovi_problem_get_message (p));
+        }
+    }
+  /* Names come out of files and may hold any bytes. */
+  {
+    g_autofree char *text = g_string_free (s, FALSE);
+    return g_utf8_make_valid (text, -1);
+  }
+}
+
+/**
+ * ovi_report_export:
+ * @item: (nullable): the #OviTensor for a tensor export, the overflow
+ *   #OviDumpFile for the overflow JSON, %NULL for the report
+ *
+ * Writes one export of the window atomically, never inside the folder.
+ * Reads tensors: call it off the main thread, or use
+ * ovi_report_export_async().
+ */
+gboolean
+ovi_report_export (OviDumpFolder *folder,
+                   OviExportTarget what,
+                   gpointer item,
+                   const char *path,
+                   GCancellable *cancellable,
+                   GError **error)
+{
+  g_autofree char *contents = NULL;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (folder), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (ovi_dump_folder_contains_path (folder, path))
+    {
+      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
+                           _ ("Not written: the destination is inside the inspected folder. Choose "
+                              "another folder."));
+      return FALSE;
+    }
+  switch (what)
+    {
+    case OVI_EXPORT_REPORT_JSON:
+    case OVI_EXPORT_REPORT_TEXT:
+      contents = what == OVI_EXPORT_REPORT_JSON ? ovi_report_to_json (folder)
+                                                : ovi_report_to_text (folder);
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      return ovi_export_write_contents (path, contents, strlen (contents),
+                                        OVI_EXPORT_FLAGS_OVERWRITE, error);
+    case OVI_EXPORT_TENSOR_NPY:
+    case OVI_EXPORT_TENSOR_TXT:
+      if (!OVI_IS_TENSOR (item))
+        {
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("No tensor is selected"));
+          return FALSE;
+        }
+      return ovi_export_tensor (item,
+                                what == OVI_EXPORT_TENSOR_NPY ? OVI_EXPORT_NPY : OVI_EXPORT_TXT,
+                                path, OVI_EXPORT_FLAGS_OVERWRITE, error);
+    case OVI_EXPORT_OVERFLOW_JSON:
+      if (!OVI_IS_DUMP_FILE (item))
+        {
+          g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("No overflow record is selected"));
+          return FALSE;
+        }
+      return ovi_export_overflow_json (item, path, OVI_EXPORT_FLAGS_OVERWRITE, error);
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+typedef struct
+{
+  OviExportTarget what;
+  GObject *item;
+  char *path;
+} ExportJob;
+
+static void
+export_job_free (ExportJob *job)
+{
+  g_clear_object (&job->item);
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+export_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ExportJob *job = task_data;
+  GError *error = NULL;
+
+  if (ovi_report_export (source, job->what, job->item, job->path, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ovi_report_export_async:
+ *
+ * ovi_report_export() on core's worker pool.
+ */
+void
+ovi_report_export_async (OviDumpFolder *folder,
+                         OviExportTarget what,
+                         gpointer item,
+                         const char *path,
+                         GCancellable *cancellable,
+                         GAsyncReadyCallback callback,
+                         gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (folder));
+  g_return_if_fail (item == NULL || G_IS_OBJECT (item));
+
+  task = g_task_new (folder, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_report_export_async);
+  /* The worker reads the folder's lists, which a scan still changes. */
+  if (ovi_dump_folder_get_loading (folder))
+    {
+      g_task_return_new_error (task, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
+                               _ ("Not written yet: wait until the scan has finished"));
+      return;
+    }
+  job = g_new0 (ExportJob, 1);
+  job->what = what;
+  job->item = item ? g_object_ref (item) : NULL;
+  job->path = g_strdup (path);
+  g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
+  ovi_worker_run_in_thread (task, export_in_thread);
+}
+
+gboolean
+ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, folder), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* Writes the tensors of @file below @output, as `overflow-inspector-cli
+ * convert` does: in the file's folder relative to the dump folder, named
+ * F.input.N.npy... (raw .bin for types only bytes can hold). */
+static gboolean
+export_file_tensors (OviDumpFile *file,
+                     OviExportFormat format,
+                     const char *output,
+                     guint *n_written,
+                     GCancellable *cancellable,
+                     GError **error)
+{
+  g_autofree char *dir = g_build_filename (output, ovi_dump_file_get_relative_dir (file), NULL);
+  g_autoptr (GBytes) source_data = NULL;
+  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+  gboolean ok = TRUE;
+  int source_fd;
+
+  /* A statistics-mode dump has no values, and nothing is wrong with it. */
+  if (ovi_dump_file_get_statistics_only (file) || tensors == NULL || tensors->len == 0)
+    return TRUE;
+  if (g_mkdir_with_parents (dir, 0777) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
+                   _ ("cannot create folder %s: %s"), dir, g_strerror (errsv));
+      return FALSE;
+    }
+  source_fd = ovi_export_open_source (file, NULL);
+  source_data = ovi_export_read_source (file, source_fd);
+  for (guint i = 0; ok && i < tensors->len; i++)
+    {
+      OviTensor *tensor = g_ptr_array_index (tensors, i);
+      OviExportFormat as = format;
+      g_autofree char *name = NULL;
+      g_autofree char *path = NULL;
+      g_autoptr (GError) local = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
+      if (as != OVI_EXPORT_BIN && !ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)) &&
+          ovi_tensor_get_kind (tensor) <= OVI_TENSOR_OUTPUT)
+        as = OVI_EXPORT_BIN;
+      name = ovi_export_tensor_file_name (tensor, as);
+      path = g_build_filename (dir, name, NULL);
+      if (ovi_export_tensor_at (tensor, source_fd, source_data, as, -1, path, OVI_EXPORT_FLAGS_NONE,
+                                &local))
+        {
+          (*n_written)++;
+          continue;
+        }
+      if (g_error_matches (local, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS))
+        /* Translators: the first %s is a dump file, the second the file
+         * an export of its tensors would have written */
+        g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+                     _ ("%s: not exported, %s already exists. Choose another folder."),
+                     ovi_dump_file_get_relative_path (file), path);
+      else
+        /* Translators: an export of all tensors failed: the dump file it
+         * read (a path), then why */
+        g_set_error (error, local->domain, local->code, _ ("%s: %s"),
+                     ovi_dump_file_get_relative_path (file), local->message);
+      ok = FALSE;
+    }
+  if (source_fd >= 0)
+    close (source_fd);
+  return ok;
+}
+
+/**
+ * ovi_report_export_tensors:
+ * @files: (element-type OviDumpFile): op dump files of @folder
+ * @output: an existing folder outside @folder
+ * @n_written: (out) (optional): the number of files written
+ *
+ * Writes every tensor of @files below @output, the files and folders
+ * `overflow-inspector-cli convert` writes for them; an existing file is
+ * not overwritten. Stops at the first failure, with an error naming the
+ * dump file. Reads tensors: call it off the main thread, or use
+ * ovi_report_export_tensors_async().
+ */
+gboolean
+ovi_report_export_tensors (OviDumpFolder *folder,
+                           GPtrArray *files,
+                           OviExportFormat format,
+                           const char *output,
+                           guint *n_written,
+                           GCancellable *cancellable,
+                           GError **error)
+{
+  guint written = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (folder), FALSE);
+  g_return_val_if_fail (files != NULL, FALSE);
+  g_return_val_if_fail (output != NULL, FALSE);
+
+  if (ovi_dump_folder_contains_path (folder, output))
+    {
+      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
+                           _ ("Not written: the destination is inside the inspected folder. Choose "
+                              "another folder."));
+      ok = FALSE;
+    }
+  for (guint i = 0; ok && i < files->len; i++)
+    ok = export_file_tensors (g_ptr_array_index (files, i), format, output, &written, cancellable,
+                              error);
+  if (n_written != NULL)
+    *n_written = written;
+  return ok;
+}
+
+typedef struct
+{
+  GPtrArray *files;
+  OviExportFormat format;
+  char *output;
+  guint n_written;
+} TensorsJob;
+
+static void
+tensors_job_free (TensorsJob *job)
+{
+  g_ptr_array_unref (job->files);
+  g_free (job->output);
+  g_free (job);
+}
+
+static void
+export_tensors_in_thread (GTask *task,
+                          gpointer source,
+                          gpointer task_data,
+                          GCancellable *cancellable)
+{
+  TensorsJob *job = task_data;
+  GError *error = NULL;
+
+  if (ovi_report_export_tensors (source, job->files, job->format, job->output, &job->n_written,
+                                 cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ovi_report_export_tensors_async:
+ *
+ * ovi_report_export_tensors() on core's worker pool.
+ */
+void
+ovi_report_export_tensors_async (OviDumpFolder *folder,
+                                 GPtrArray *files,
+                                 OviExportFormat format,
+                                 const char *output,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  TensorsJob *job;
+
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (folder));
+  g_return_if_fail (files != NULL);
+  g_return_if_fail (output != NULL);
+
+  task = g_task_new (folder, cancellable, callback, user_data);
+  g_task_set_source_tag (task, ovi_report_export_tensors_async);
+  job = g_new0 (TensorsJob, 1);
+  job->files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < files->len; i++)
+    g_ptr_array_add (job->files, g_object_ref (g_ptr_array_index (files, i)));
+  job->format = format;
+  job->output = g_strdup (output);
+  g_task_set_task_data (task, job, (GDestroyNotify) tensors_job_free);
+  ovi_worker_run_in_thread (task, export_tensors_in_thread);
+}
+
+/**
+ * ovi_report_export_tensors_finish:
+ * @n_written: (out) (optional): the number of files written, also when
+ *   it failed part of the way
+ */
+gboolean
+ovi_report_export_tensors_finish (OviDumpFolder *folder,
+                                  GAsyncResult *result,
+                                  guint *n_written,
+                                  GError **error)
+{
+  TensorsJob *job;
+
+  g_return_val_if_fail (g_task_is_valid (result, folder), FALSE);
+  job = g_task_get_task_data (G_TASK (result));
+  if (n_written != NULL)
+    *n_written = job->n_written;
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * ovi_report_record_headline:
+ *
+ * One line on a record, for a notification or a terminal: where it
+ * happened, which operator and what the status says, e.g. "Overflow on
+ * device 3, iteration 1234: Cast gradients/Cast_3, 0x... FP16 + INT".
+ *
+ * Returns: (transfer full): the line, in the user's language
+ */
+char *
+ovi_report_record_headline (OviOverflowRecord *record)
+{
+  OviDumpFile *file = ovi_overflow_record_get_file (record);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+  g_autofree char *status = ovi_overflow_record_dup_status_summary (record);
+  g_autofree char *where = NULL;
+  g_autofree char *what = NULL;
+  const char *device = file ? ovi_dump_file_get_device (file) : NULL;
+  const char *iteration = file ? ovi_dump_file_get_iteration (file) : NULL;
+
+  if (device && *device && iteration && *iteration)
+    /* Translators: a device number and an iteration number */
+    where = g_strdup_printf (_ ("Overflow on device %s, iteration %s"), device, iteration);
+  else if (iteration && *iteration)
+    where = g_strdup_printf (_ ("Overflow in iteration %s"), iteration);
+  else
+    where = g_strdup (_ ("Overflow"));
+  if (op)
+    what =
+        g_strdup_printf ("%s %s", ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op));
+  else
+    /* Translators: the unit that reported an overflow, e.g. AI Core */
+    what =
+        g_strdup_printf (_ ("%s, operator not found"), ovi_overflow_record_get_unit_name (record));
+  /* Translators: where (“Overflow on device 3, iteration 12”), which
+   * operator, what its status says */
+  return g_strdup_printf (_ ("%s: %s, %s"), where, what, status);
+}
