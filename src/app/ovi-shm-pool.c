@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "ovi-shm-pool.h"
+#include "ovi-worker.h"
 
 #if defined(GDK_WINDOWING_X11) && defined(HAVE_CAIRO_XLIB)
 #include <cairo-xlib.h>
@@ -61,6 +62,7 @@ populate (GTask *task, gpointer source, gpointer data, GCancellable *cancellable
 
   /* Older kernels refuse the advice (EINVAL): pages then fault in as used. */
   madvise ((void *) range[0], range[1] - range[0], MADV_POPULATE_WRITE);
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -78,7 +80,7 @@ populate_in_background (cairo_surface_t *image)
   task = g_task_new (NULL, NULL, NULL, NULL);
   g_task_set_source_tag (task, populate_in_background);
   g_task_set_task_data (task, range, g_free);
-  g_task_run_in_thread (task, populate);
+  ovi_worker_run_in_thread (task, populate);
 }
 #endif
 

@@ -661,7 +661,6 @@ typedef struct
   GPtrArray *files; /* GFile */
   GPtrArray *found; /* per file: GPtrArray of OviClusterRoot (empty on error) */
   char **errors;    /* per file: message or NULL */
-  gint next;        /* the next file to claim */
   GCancellable *cancellable;
 } Load;
 
@@ -746,32 +745,13 @@ load_one (guint index, gpointer user_data)
     load->errors[index] = g_strdup (error->message);
 }
 
-static gpointer
-load_claiming (gpointer data)
-{
-  Load *load = data;
-  guint i;
-
-  while ((i = (guint) g_atomic_int_add (&load->next, 1)) < load->files->len)
-    if (!g_cancellable_is_cancelled (load->cancellable))
-      load_one (i, load);
-  return NULL;
-}
-
-/* The caller's own threads, at its priority: core's pool runs below the
- * window's thread, and on a busy machine (a login node) its threads can
- * wait seconds for a turn, which a command-line merge should not. */
+/* At the caller's priority: core's pool runs below the window's thread,
+ * and on a busy machine (a login node) its threads can wait seconds for a
+ * turn, which a command-line merge should not. */
 static void
 load_in_threads (Load *load)
 {
-  guint n = MIN (load->files->len, ovi_worker_get_max_threads ());
-  g_autoptr (GPtrArray) threads = g_ptr_array_new ();
-
-  for (guint i = 1; i < n; i++)
-    g_ptr_array_add (threads, g_thread_new ("ovi-merge", load_claiming, load));
-  load_claiming (load);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+  ovi_parallel_for_full (load->files->len, load_one, load, load->cancellable, OVI_WORKER_CALLER);
 }
 
 /* Adds what @load read, in the order of its files; FALSE with every
