@@ -5,6 +5,7 @@
 #include "ovi-accessible-row.h"
 #include "ovi-format.h"
 #include "ovi-overflows-page.h"
+#include "ovi-scheduler.h"
 
 /* The overflow records of the session's folder, first overflow first,
  * narrowed by the search, the unit and the sidebar's node, with the
@@ -35,7 +36,7 @@ struct _OviOverflowsPage
   GtkColumnViewColumn *record_stream_column;
   GtkColumnViewColumn *record_task_column;
   GtkColumnViewColumn *record_timestamp_column;
-  guint fit_source;
+  guint fit_task;        /* lays the page out once, ovi-scheduler.c's */
   int fitted_width;      /* the page width the layout was fitted to */
   gboolean place_handle; /* the paned changed orientation: place its handle */
 
@@ -334,7 +335,8 @@ ovi_overflows_page_dispose (GObject *object)
 {
   OviOverflowsPage *self = OVI_OVERFLOWS_PAGE (object);
 
-  g_clear_handle_id (&self->fit_source, g_source_remove);
+  ovi_scheduler_remove (self->fit_task);
+  self->fit_task = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OVERFLOWS_PAGE);
   self->custom_filter = NULL;
   G_OBJECT_CLASS (ovi_overflows_page_parent_class)->dispose (object);
@@ -479,13 +481,13 @@ fit_layout (OviOverflowsPage *self)
 }
 
 static gboolean
-fit_layout_cb (gpointer data)
+fit_layout_cb (gint64 deadline, gpointer data)
 {
   OviOverflowsPage *self = data;
 
-  self->fit_source = 0;
+  self->fit_task = 0;
   fit_layout (self);
-  return G_SOURCE_REMOVE;
+  return FALSE;
 }
 
 /* The width is known while the page is being laid out, when its children
@@ -495,9 +497,9 @@ fit_layout_cb (gpointer data)
 static void
 width_changed (OviOverflowsPage *self)
 {
-  if (self->fit_source == 0 &&
+  if (self->fit_task == 0 &&
       (gtk_widget_get_width (GTK_WIDGET (self)) != self->fitted_width || self->place_handle))
-    self->fit_source = g_idle_add (fit_layout_cb, self);
+    self->fit_task = ovi_scheduler_add (fit_layout_cb, self, NULL);
 }
 
 static void

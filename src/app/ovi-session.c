@@ -2,6 +2,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-scheduler.h"
 #include "ovi-session.h"
 
 struct _OviSession
@@ -27,7 +28,8 @@ struct _OviSession
   GStrv cluster_roots;    /* the folder's roots as the cluster has them */
   gboolean cluster_shown; /* a page shows the cluster: keep it current */
   gboolean cluster_stale; /* the folder changed since its part was built */
-  guint cluster_idle;
+  guint cluster_task;     /* ovi-scheduler.c's */
+  guint apply_task;       /* takes the scan's results in, ovi-scheduler.c's */
   int unit_filter;
   gboolean loading;
   gboolean cancelled;
@@ -280,17 +282,17 @@ rebuild_cluster (OviSession *self)
 }
 
 static gboolean
-cluster_idle_cb (gpointer data)
+cluster_task_cb (gint64 deadline, gpointer data)
 {
   OviSession *self = data;
 
-  self->cluster_idle = 0;
+  self->cluster_task = 0;
   if (self->cluster_stale)
     {
       self->cluster_stale = FALSE;
       rebuild_cluster (self);
     }
-  return G_SOURCE_REMOVE;
+  return FALSE;
 }
 
 /* Building the folder's part takes a few tens of milliseconds for a
@@ -307,8 +309,50 @@ update_cluster (OviSession *self)
       rebuild_cluster (self);
       return;
     }
-  if (self->cluster_shown && self->cluster_idle == 0)
-    self->cluster_idle = g_idle_add_full (G_PRIORITY_LOW, cluster_idle_cb, self, NULL);
+  if (self->cluster_shown && self->cluster_task == 0)
+    self->cluster_task = ovi_scheduler_add (cluster_task_cb, self, NULL);
+}
+
+/* GTK 4.8 lists build the widgets of their first 200 rows as the rows
+ * arrive, in view or not, and a summary changes the labels of a row that
+ * exists, which the next frame measures again: the first 256 files come 4
+ * at a time and the first 256 summaries 16 at a time, one slice a turn of
+ * the scheduler, so that no turn builds or measures more than a few rows.
+ * Later ones come 128 at a time for as long as the turn lasts. */
+#define FIRST_ITEMS 256
+
+static gboolean
+apply_results_cb (gint64 deadline, gpointer data)
+{
+  g_autoptr (OviSession) self = g_object_ref (data);
+  g_autoptr (OviDumpFolder) folder = g_object_ref (self->folder);
+  OviScanProgress progress;
+  gboolean more;
+
+  ovi_dump_folder_get_progress (folder, &progress);
+  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) < FIRST_ITEMS)
+    more = ovi_dump_folder_apply_results (folder, 4);
+  else if (progress.summarized < FIRST_ITEMS)
+    more = ovi_dump_folder_apply_results (folder, 16);
+  else
+    do
+      more = ovi_dump_folder_apply_results (folder, 128);
+    while (more && g_get_monotonic_time () < deadline);
+  /* Applying may have ended the load, and the session closed the folder. */
+  if (!more || self->folder != folder)
+    {
+      if (self->folder == folder)
+        self->apply_task = 0;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+results_waiting (OviSession *self)
+{
+  if (self->apply_task == 0)
+    self->apply_task = ovi_scheduler_add (apply_results_cb, self, NULL);
 }
 
 static void
@@ -458,7 +502,8 @@ ovi_session_dispose (GObject *object)
   OviSession *self = OVI_SESSION (object);
 
   ovi_session_close (self);
-  g_clear_handle_id (&self->cluster_idle, g_source_remove);
+  ovi_scheduler_remove (self->cluster_task);
+  self->cluster_task = 0;
   g_clear_object (&self->cluster);
   g_clear_pointer (&self->cluster_roots, g_strfreev);
   g_clear_object (&self->operators);
@@ -555,6 +600,8 @@ ovi_session_close (OviSession *self)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  ovi_scheduler_remove (self->apply_task);
+  self->apply_task = 0;
   if (self->watch != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->watch, self);
@@ -643,8 +690,10 @@ ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots)
                    g_dngettext (GETTEXT_PACKAGE, "%u Folder", "%u Folders", n_roots), n_roots);
   self->folder = ovi_dump_folder_new_for_roots (roots, n_roots);
   /* Core summarizes every operator after the listing, for the operator
-   * table's columns. */
+   * table's columns; the window takes the results in between frames. */
   ovi_dump_folder_set_analyze (self->folder, TRUE);
+  ovi_dump_folder_set_paced (self->folder, TRUE);
+  g_signal_connect_swapped (self->folder, "results-waiting", G_CALLBACK (results_waiting), self);
   self->cancellable = g_cancellable_new ();
   self->tree_root = ovi_tree_node_new_root (name);
   tree_roots = g_list_store_new (OVI_TYPE_TREE_NODE);
@@ -1100,6 +1149,6 @@ ovi_session_set_cluster_shown (OviSession *self, gboolean shown)
   g_return_if_fail (OVI_IS_SESSION (self));
 
   self->cluster_shown = shown;
-  if (shown && self->cluster_stale && self->cluster_idle == 0)
-    self->cluster_idle = g_idle_add_full (G_PRIORITY_LOW, cluster_idle_cb, self, NULL);
+  if (shown && self->cluster_stale && self->cluster_task == 0)
+    self->cluster_task = ovi_scheduler_add (cluster_task_cb, self, NULL);
 }

@@ -3,6 +3,7 @@
 #include <glib/gi18n.h>
 
 #include "ovi-file-chooser.h"
+#include "ovi-scheduler.h"
 #include "ovi-timeline-page.h"
 #include "ovi-timeline-strip.h"
 
@@ -34,7 +35,7 @@ struct _OviTimelinePage
   guint64 data_last;
   guint64 span_first; /* the iterations the strips show */
   guint64 span_last;
-  guint grow_id; /* tick callback giving the table more rows */
+  guint grow_task; /* gives the table more rows, ovi-scheduler.c's */
 };
 
 enum
@@ -512,25 +513,26 @@ add_reports_action (GtkWidget *widget, const char *action_name, GVariant *parame
  * exist, some 6 ms a row for this table: a thousand devices arriving at
  * once would hold the main loop for over a second. The table is given a
  * copy of the cluster's ranks through a slice that grows a few rows a
- * frame (to all of them once it has 200) whenever many arrive at once. */
-#define ROWS_PER_FRAME 4
+ * turn of the scheduler (to all of them once it has 200) whenever many
+ * arrive at once. */
+#define ROWS_PER_TURN 4
 #define ROWS_BUILT 200
 
 static gboolean
-grow_rows (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+grow_rows (gint64 deadline, gpointer data)
 {
-  OviTimelinePage *self = OVI_TIMELINE_PAGE (widget);
+  OviTimelinePage *self = OVI_TIMELINE_PAGE (data);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rank_copy));
   guint size = gtk_slice_list_model_get_size (self->rank_slice);
 
   if (size >= n || size >= ROWS_BUILT)
     {
       gtk_slice_list_model_set_size (self->rank_slice, G_MAXUINT);
-      self->grow_id = 0;
-      return G_SOURCE_REMOVE;
+      self->grow_task = 0;
+      return FALSE;
     }
-  gtk_slice_list_model_set_size (self->rank_slice, size + ROWS_PER_FRAME);
-  return G_SOURCE_CONTINUE;
+  gtk_slice_list_model_set_size (self->rank_slice, size + ROWS_PER_TURN);
+  return TRUE;
 }
 
 static void
@@ -543,11 +545,11 @@ ranks_changed (OviTimelinePage *self, guint position, guint removed, guint added
   for (guint i = position; i < position + added; i++)
     g_ptr_array_add (items, g_list_model_get_item (ranks, i));
   /* Rows built already are bound again, which is cheap; only new ones wait. */
-  if (added > ROWS_PER_FRAME && self->grow_id == 0 && self->rank_slice != NULL)
+  if (added > ROWS_PER_TURN && self->grow_task == 0 && self->rank_slice != NULL)
     {
       gtk_slice_list_model_set_size (self->rank_slice,
-                                     MIN (position + removed, ROWS_BUILT) + ROWS_PER_FRAME);
-      self->grow_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow_rows, NULL, NULL);
+                                     MIN (position + removed, ROWS_BUILT) + ROWS_PER_TURN);
+      self->grow_task = ovi_scheduler_add (grow_rows, self, NULL);
     }
   g_list_store_splice (self->rank_copy, position, removed, items->pdata, items->len);
 }
@@ -660,9 +662,8 @@ ovi_timeline_page_dispose (GObject *object)
 {
   OviTimelinePage *self = OVI_TIMELINE_PAGE (object);
 
-  if (self->grow_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->grow_id);
-  self->grow_id = 0;
+  ovi_scheduler_remove (self->grow_task);
+  self->grow_task = 0;
   gtk_widget_dispose_template (GTK_WIDGET (object), OVI_TYPE_TIMELINE_PAGE);
   self->rank_slice = NULL;
   g_clear_object (&self->rank_copy);

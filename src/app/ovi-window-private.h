@@ -62,7 +62,7 @@ struct _OviWindow
   OviSession *session;
   OviNotifier *notifier; /* overflows of the followed folder, on the desktop */
   gboolean narrow;       /* narrower than SIDEBAR_FOLD_WIDTH: the sidebar folded */
-  guint fold_source;     /* fold_sidebar_cb after the allocation that crossed it */
+  guint fold_task;       /* fold_sidebar_cb after the allocation that crossed it */
 };
 
 void _ovi_window_class_add_actions (GtkWidgetClass *widget_class);

@@ -4,6 +4,7 @@
 
 #include "ovi-a11y.h"
 #include "ovi-format.h"
+#include "ovi-scheduler.h"
 #include "ovi-shm-pool.h"
 #include "ovi-window-private.h"
 
@@ -184,13 +185,13 @@ showing_folder (gpointer unused, const char *name)
 }
 
 static gboolean
-fold_sidebar_cb (gpointer data)
+fold_sidebar_cb (gint64 deadline, gpointer data)
 {
   OviWindow *self = data;
 
-  self->fold_source = 0;
+  self->fold_task = 0;
   gtk_widget_set_visible (GTK_WIDGET (self->sidebar), !self->narrow);
-  return G_SOURCE_REMOVE;
+  return FALSE;
 }
 
 static void
@@ -204,8 +205,8 @@ ovi_window_size_allocate (GtkWidget *widget, int width, int height, int baseline
   if (narrow != self->narrow)
     {
       self->narrow = narrow;
-      if (self->fold_source == 0)
-        self->fold_source = g_idle_add (fold_sidebar_cb, self);
+      if (self->fold_task == 0)
+        self->fold_task = ovi_scheduler_add (fold_sidebar_cb, self, NULL);
     }
 }
 
@@ -301,7 +302,8 @@ ovi_window_dispose (GObject *object)
       ovi_session_close (self->session);
       g_signal_handlers_disconnect_by_data (self->session, self);
     }
-  g_clear_handle_id (&self->fold_source, g_source_remove);
+  ovi_scheduler_remove (self->fold_task);
+  self->fold_task = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_WINDOW);
   g_clear_object (&self->notifier);
   g_clear_object (&self->session);

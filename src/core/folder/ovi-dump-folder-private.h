@@ -1,29 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "ovi-batch.h"
+#include "ovi-delivery.h"
 #include "ovi-dump-folder.h"
 
 G_BEGIN_DECLS
 
-/* One pass over one folder of a followed tree (see ovi-folder-watch.c). */
-typedef struct _OviLevel OviLevel;
+/* What the folder layer's files share of an OviDumpFolder. */
 
-OviLevel *ovi_level_new (OviDumpFolder *self,
-                         const char *relative_dir,
-                         GHashTable *closed,
-                         GHashTable *changed,
-                         gint64 quiet_us);
-void ovi_level_free (OviLevel *level);
-const char *ovi_level_get_relative_dir (OviLevel *level);
-gboolean ovi_level_get_gone (OviLevel *level);
-guint ovi_level_get_pending (OviLevel *level);
-gboolean ovi_level_get_settling (OviLevel *level);
-guint ovi_level_get_files_seen (OviLevel *level);
-GPtrArray *ovi_level_get_subdirs (OviLevel *level);
-void ovi_dump_folder_scan_level (OviDumpFolder *self, OviLevel *level, GCancellable *cancellable);
-GPtrArray *ovi_dump_folder_apply_level (OviDumpFolder *self, OviLevel *level);
+/* A dump folder opened at any level, or a single dump file: every dump file
+ * below it, the overflow records in first-overflow order, and the files that
+ * could not be read. */
+struct _OviDumpFolder
+{
+  GObject parent_instance;
+
+  GFile *root; /* the first root */
+  char *root_path;
+  char *root_real;
+  /* Opened with several roots (one folder per machine): each root's files
+   * are below its name, "node-a/20261202…/0/…"; NULL with one root. */
+  GPtrArray *roots; /* GFile */
+  GStrv root_names; /* unique among the roots */
+  GStrv root_paths;
+  GListStore *files;
+  GListStore *records;
+  GListStore *problems;
+  GHashTable *dir_files; /* relative dir -> GPtrArray of the files shown from it */
+  OviIgnoreList *ignore;
+
+  /* Written by the scanning thread, read anywhere. */
+  gsize files_seen;
+  gsize dump_files;
+  gsize overflow_records;
+  gsize n_problems;
+  gsize n_operators;  /* to summarize */
+  guint64 summarized; /* summaries applied; main context */
+  gboolean loading;
+  gboolean analyze;      /* summarize every operator after listing */
+  gboolean data_records; /* look for records in the data of iterations without overflow file */
+  gboolean analyzing;    /* summaries still to come */
+  gboolean cancelled;    /* the last load was cancelled: what is shown is partial */
+  gboolean paced;        /* the caller takes results in (ovi_dump_folder_apply_results()) */
+
+  /* An asynchronous load: its scan hands batches over through the delivery,
+   * whose results are applied on the context the load started from; the
+   * passes of a followed folder go on using it. */
+  OviDelivery *delivery;
+  GTask *load_task;          /* returned once the listing's last batch is applied */
+  GCancellable *cancellable; /* the load's */
+  gulong cancel_handler;
+};
+
+void ovi_dump_folder_apply_batch (OviDumpFolder *self, OviBatch *batch);
+void ovi_dump_folder_hand_over (OviDumpFolder *self, OviBatch *batch);
+void ovi_dump_folder_index_files (OviDumpFolder *self, GPtrArray *files);
+void ovi_dump_folder_number_records (OviDumpFolder *self);
+int ovi_dump_folder_compare_records (gconstpointer a, gconstpointer b, gpointer user_data);
+void ovi_dump_folder_notify_progress (OviDumpFolder *self);
+void ovi_dump_folder_summaries_applied (OviDumpFolder *self);
 gboolean ovi_dump_folder_get_delivering (OviDumpFolder *self);
 void ovi_dump_folder_count_seen (OviDumpFolder *self, guint before, guint now);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviLevel, ovi_level_free)
 
 G_END_DECLS

@@ -43,6 +43,8 @@ void ovi_dump_folder_get_progress (OviDumpFolder *self, OviScanProgress *progres
 gboolean ovi_dump_folder_get_loading (OviDumpFolder *self);
 void ovi_dump_folder_set_analyze (OviDumpFolder *self, gboolean analyze);
 void ovi_dump_folder_set_data_records (OviDumpFolder *self, gboolean data_records);
+void ovi_dump_folder_set_paced (OviDumpFolder *self, gboolean paced);
+gboolean ovi_dump_folder_apply_results (OviDumpFolder *self, guint max_items);
 gboolean ovi_dump_folder_get_analyzing (OviDumpFolder *self);
 gboolean ovi_dump_folder_get_cancelled (OviDumpFolder *self);
 gboolean ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path);

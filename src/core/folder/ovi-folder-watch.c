@@ -7,6 +7,8 @@
 #include "ovi-dump-folder-private.h"
 #include "ovi-folder-enums.h"
 #include "ovi-folder-watch.h"
+#include "ovi-level.h"
+#include "ovi-worker.h"
 
 /* Follows a dump folder while a run writes into it: new files, iterations,
  * models and devices appear in the folder's stores as they are written,
@@ -14,8 +16,8 @@
  * being written wait until they have stopped changing.
  *
  * Every change is handled by a pass over one folder (ovi_level_new(),
- * ovi_dump_folder_scan_level() on a worker thread, then
- * ovi_dump_folder_apply_level()), one pass at a time. What starts a pass:
+ * ovi_level_scan() on a worker thread, then
+ * ovi_level_apply()), one pass at a time. What starts a pass:
  * GFileMonitor events (inotify) in OVI_WATCH_MODE_MONITOR, the folder's own
  * time changing in OVI_WATCH_MODE_POLL, and in both modes a folder that
  * still holds files being written. */
@@ -387,7 +389,7 @@ pass_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 {
   OviFolderWatch *self = source;
 
-  ovi_dump_folder_scan_level (self->folder, task_data, cancellable);
+  ovi_level_scan (task_data, self->folder, cancellable);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -435,7 +437,7 @@ pass_done (GObject *source, GAsyncResult *result, gpointer data)
       ovi_folder_watch_stop (self);
       return;
     }
-  arrived = ovi_dump_folder_apply_level (self->folder, level);
+  arrived = ovi_level_apply (level, self->folder);
   if (ovi_level_get_gone (level))
     remove_dirs (self, relative);
   else if ((dir = g_hash_table_lookup (self->dirs, relative)))
@@ -524,7 +526,7 @@ schedule (OviFolderWatch *self)
   dir->passed = dir->monitor != NULL;
   g_hash_table_unref (closed);
   g_hash_table_unref (changed);
-  g_task_run_in_thread (task, pass_thread);
+  ovi_worker_run_in_thread (task, pass_thread);
 }
 
 /**

@@ -1,0 +1,861 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ovi-classifier.h"
+#include "ovi-dump-file-private.h"
+#include "ovi-dump-folder-private.h"
+#include "ovi-error.h"
+#include "ovi-level.h"
+#include "ovi-mapping-csv.h"
+#include "ovi-path.h"
+#include "ovi-scan.h"
+#include "ovi-statistic-csv.h"
+#include "ovi-worker.h"
+
+/* The scan: every folder below a root, read on the calling thread (the
+ * headers of a folder's files on the worker pool), handed over folder by
+ * folder through the scan's emit function. */
+
+static GHashTable *
+read_mapping (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "mapping.csv", NULL);
+  g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
+
+  if (mapped == NULL)
+    return NULL;
+  return ovi_mapping_csv_parse (g_mapped_file_get_contents (mapped),
+                                g_mapped_file_get_length (mapped));
+}
+
+static void
+add_problem (OviScan *scan, OviBatch *batch, const char *relative_path, const GError *error)
+{
+  g_autofree char *display = g_filename_display_name (relative_path);
+  g_ptr_array_add (batch->problems, ovi_problem_new (display, error));
+  g_atomic_pointer_add (&scan->self->n_problems, 1);
+}
+
+static char *
+join_relative (const char *dir, const char *name)
+{
+  return *dir ? g_build_filename (dir, name, NULL) : g_strdup (name);
+}
+
+/* One entry of a folder whose name is a dump name, and what loading it gave. */
+typedef struct
+{
+  char *entry;
+  const char *original; /* from mapping.csv, owned by the mapping */
+  OviDumpFile *file;
+  GError *error;
+  char *shown;   /* the file on disk when it is not @entry (statistic.csv) */
+  gboolean kept; /* @file is the one loaded before (a followed folder) */
+} Candidate;
+
+static void
+candidate_clear (Candidate *c)
+{
+  g_free (c->entry);
+  g_free (c->shown);
+  g_clear_object (&c->file);
+  g_clear_error (&c->error);
+}
+
+typedef struct
+{
+  OviScan *scan;
+  int dirfd;
+  const char *path;
+  GArray *candidates;
+} LoadJob;
+
+static void
+load_candidate (guint i, gpointer data)
+{
+  LoadJob *job = data;
+  Candidate *c = &g_array_index (job->candidates, Candidate, i);
+  g_autofree char *full = g_build_filename (job->path, c->entry, NULL);
+
+  if (c->file || c->error) /* read already, as statistics */
+    return;
+  c->file = ovi_dump_file_load_at (job->dirfd, c->entry, full, c->original, &c->error);
+  if (c->file)
+    g_atomic_pointer_add (&job->scan->self->dump_files, 1);
+}
+
+/* Reads the headers of a folder's dump files, on the worker pool when there
+ * are enough of them to be worth it. */
+static void
+load_all (OviScan *scan, int dirfd, const char *path, GArray *candidates)
+{
+  LoadJob job = { scan, dirfd, path, candidates };
+
+  if (candidates->len >= 64)
+    ovi_parallel_for (candidates->len, load_candidate, &job, scan->cancellable);
+  else
+    for (guint i = 0; i < candidates->len && !g_cancellable_is_cancelled (scan->cancellable); i++)
+      load_candidate (i, &job);
+}
+
+/* Loads the candidates into @batch in name order; the hierarchy is the same
+ * for every file of a folder, so it is worked out once. */
+static void
+collect (OviScan *scan, OviBatch *batch, GArray *candidates, const char *relative_dir)
+{
+  OviDumpFile *first = NULL;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      g_autofree char *relative = join_relative (relative_dir, c->shown ? c->shown : c->entry);
+
+      if (c->file == NULL)
+        {
+          if (c->error)
+            add_problem (scan, batch, relative, c->error);
+          continue;
+        }
+      if (c->kept)
+        ; /* shown already: placed once and for all */
+      else if (first == NULL)
+        ovi_dump_file_set_location (c->file, relative);
+      else
+        ovi_dump_file_set_location_like (c->file, relative, first);
+      if (!c->kept)
+        ovi_dump_file_set_root (c->file, scan->root, scan->root_prefix);
+      if (first == NULL)
+        first = c->file;
+      g_ptr_array_add (batch->files, g_steal_pointer (&c->file));
+    }
+}
+
+/* Whether @name (or what mapping.csv says it stands for) is a dump name;
+ * anything else in a folder is ignored. */
+static gboolean
+is_candidate (const char *name, GHashTable *mapping, const char **original)
+{
+  OviFileName parsed;
+
+  *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
+  if (!ovi_file_name_parse (*original ? *original : name, &parsed))
+    return FALSE;
+  ovi_file_name_clear (&parsed);
+  return TRUE;
+}
+
+/* What makes two descriptions the same operator execution: one tensor
+ * must not appear twice when a folder holds both its data and its
+ * statistics. */
+static char *
+identity_key (const char *op_type, guint64 task, guint64 stream, guint64 timestamp)
+{
+  return g_strdup_printf ("%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+                          op_type, task, stream, timestamp);
+}
+
+static char *
+name_identity_key (const OviFileName *n)
+{
+  if (n->has_context)
+    {
+      g_autofree char *base = identity_key (n->op_type, n->task_id, n->stream_id, n->timestamp);
+      return g_strdup_printf ("%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT, base, n->context_id,
+                              n->thread_id);
+    }
+  return identity_key (n->op_type, n->task_id, n->stream_id, n->timestamp);
+}
+
+/* The runtime's file-name rule (dump-format.md section 2). */
+static char *
+name_part (const char *s)
+{
+  char *out = g_strdup (s);
+  for (char *p = out; *p; p++)
+    if (*p == '.' || *p == '/' || *p == '\\' || *p == ' ')
+      *p = '_';
+  return out;
+}
+
+static OviStatisticCsv *
+read_statistics (OviScan *scan, OviBatch *batch, const char *path, const char *relative)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  OviStatisticCsv *csv;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    {
+      add_problem (scan, batch, relative, error);
+      return NULL;
+    }
+  csv = ovi_statistic_csv_parse (contents, length);
+  for (guint i = 0; i < csv->errors->len; i++)
+    {
+      g_autofree char *display = g_filename_display_name (relative);
+      g_ptr_array_add (batch->problems,
+                       ovi_problem_new_at_line (display, g_array_index (csv->lines, guint, i),
+                                                g_ptr_array_index (csv->errors, i)));
+      g_atomic_pointer_add (&scan->self->n_problems, 1);
+    }
+  return csv;
+}
+
+static gsize
+file_size_of (const char *path)
+{
+  struct stat st;
+  return stat (path, &st) == 0 ? (gsize) st.st_size : 0;
+}
+
+/* Statistics-mode dumps: every "{op dump name}.csv" and the rows of
+ * statistic.csv become op dump files whose tensors carry statistics, added
+ * to @candidates, unless the folder holds the operator's data already. */
+static void
+add_statistics (OviScan *scan,
+                OviBatch *batch,
+                const char *path,
+                const char *relative_dir,
+                GArray *candidates,
+                GPtrArray *csv_entries,
+                const char *folder_csv)
+{
+  g_autoptr (GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      if (c->file && ovi_dump_file_get_kind (c->file) == OVI_FILE_KIND_OP_DUMP)
+        g_hash_table_add (known, name_identity_key (ovi_dump_file_get_file_name (c->file)));
+    }
+
+  for (guint i = 0; i < csv_entries->len; i++)
+    {
+      const char *entry = g_ptr_array_index (csv_entries, i);
+      g_autofree char *full = g_build_filename (path, entry, NULL);
+      g_autofree char *relative = join_relative (relative_dir, entry);
+      g_autofree char *name = NULL;
+      g_autoptr (OviStatisticCsv) csv = NULL;
+      g_autoptr (OviDumpFile) file = NULL;
+      OviFileName parsed;
+      char *key;
+
+      if (!ovi_statistic_is_csv_name (entry, &name) || !ovi_file_name_parse (name, &parsed))
+        continue;
+      key = name_identity_key (&parsed);
+      ovi_file_name_clear (&parsed);
+      if (g_hash_table_contains (known, key))
+        {
+          g_free (key);
+          continue;
+        }
+      g_hash_table_add (known, key);
+      if (!(csv = read_statistics (scan, batch, full, relative)) || csv->rows->len == 0)
+        continue;
+      file = ovi_dump_file_new_statistics (full, name, NULL, file_size_of (full),
+                                           g_steal_pointer (&csv->rows));
+      csv->rows = g_ptr_array_new ();
+      {
+        Candidate c = { g_strdup (entry), NULL, g_steal_pointer (&file), NULL, NULL };
+        g_array_append_val (candidates, c);
+        g_atomic_pointer_add (&scan->self->dump_files, 1);
+      }
+    }
+
+  if (folder_csv)
+    {
+      g_autofree char *full = g_build_filename (path, folder_csv, NULL);
+      g_autofree char *relative = join_relative (relative_dir, folder_csv);
+      g_autoptr (OviStatisticCsv) csv = read_statistics (scan, batch, full, relative);
+      g_autoptr (GHashTable) groups = NULL;
+      g_autoptr (GPtrArray) order = NULL;
+      gboolean reported = FALSE;
+      gsize size = file_size_of (full);
+
+      if (csv == NULL)
+        return;
+      /* Operators in the order the file first names them. */
+      groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) g_ptr_array_unref);
+      order = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_set_free_func (csv->rows, NULL);
+      for (guint i = 0; i < csv->rows->len; i++)
+        {
+          OviStatisticRow *row = g_ptr_array_index (csv->rows, i);
+          g_autofree char *type = NULL;
+          g_autofree char *op = NULL;
+          char *name;
+          GPtrArray *group;
+
+          if (!row->has_op)
+            {
+              if (!reported)
+                {
+                  g_autofree char *display = g_filename_display_name (relative);
+                  g_autoptr (GError) error =
+                      g_error_new (OVI_STATISTIC_ERROR, OVI_STATISTIC_ERROR_MISSING_COLUMN,
+                                   _ ("line %u: statistic.csv names no operator (Op Type and "
+                                      "Op Name columns)"),
+                                   row->line);
+                  g_ptr_array_add (batch->problems,
+                                   ovi_problem_new_at_line (display, row->line, error));
+                  g_atomic_pointer_add (&scan->self->n_problems, 1);
+                  reported = TRUE;
+                }
+              ovi_statistic_row_free (row);
+              continue;
+            }
+          type = name_part (row->op_type);
+          op = name_part (row->op_name);
+          name = g_strdup_printf ("%s.%s.%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT
+                                  ".%" G_GUINT64_FORMAT,
+                                  type, op, row->task_id, row->stream_id, row->timestamp);
+          if (!(group = g_hash_table_lookup (groups, name)))
+            {
+              group = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_statistic_row_free);
+              g_hash_table_insert (groups, g_strdup (name), group);
+              g_ptr_array_add (order, g_strdup (name));
+            }
+          g_ptr_array_add (group, row);
+          g_free (name);
+        }
+      for (guint i = 0; i < order->len; i++)
+        {
+          const char *name = g_ptr_array_index (order, i);
+          GPtrArray *group = NULL;
+          g_autofree char *stolen_name = NULL;
+          g_autofree char *key = NULL;
+          OviStatisticRow *first;
+          OviDumpFile *file;
+
+          g_hash_table_steal_extended (groups, name, (gpointer *) &stolen_name,
+                                       (gpointer *) &group);
+          first = g_ptr_array_index (group, 0);
+          {
+            g_autofree char *type = name_part (first->op_type);
+            key = identity_key (type, first->task_id, first->stream_id, first->timestamp);
+          }
+          if (g_hash_table_contains (known, key))
+            {
+              g_ptr_array_unref (group);
+              continue;
+            }
+          g_hash_table_add (known, g_steal_pointer (&key));
+          file = ovi_dump_file_new_statistics (full, name, first->op_name, size, group);
+          {
+            Candidate c = { g_strdup (name), NULL, file, NULL, g_strdup (folder_csv) };
+            g_array_append_val (candidates, c);
+            g_atomic_pointer_add (&scan->self->dump_files, 1);
+          }
+        }
+    }
+}
+
+/* FFTS+ thread slices of one execution (same op type, op name, task,
+ * stream and context id) become one operator, in the place of its first
+ * slice, so the operator list and blame see the execution whole. */
+static void
+group_slices (OviBatch *batch)
+{
+  g_autoptr (GHashTable) groups =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) files = NULL;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (batch->files, i);
+      const OviFileName *n = ovi_dump_file_get_file_name (f);
+      g_autofree char *key = NULL;
+      GPtrArray *group;
+
+      if (n->kind != OVI_FILE_KIND_OP_DUMP || !n->has_context)
+        continue;
+      key = g_strdup_printf ("%s|%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+                             n->op_type, n->op_name, n->task_id, n->stream_id, n->context_id);
+      if (!(group = g_hash_table_lookup (groups, key)))
+        {
+          group = g_ptr_array_new ();
+          g_hash_table_insert (groups, g_steal_pointer (&key), group);
+        }
+      g_ptr_array_add (group, f);
+      any |= group->len > 1;
+    }
+  if (!any)
+    return;
+
+  files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *f = g_ptr_array_index (batch->files, i);
+      const OviFileName *n = ovi_dump_file_get_file_name (f);
+      g_autofree char *key = NULL;
+      GPtrArray *group = NULL;
+
+      if (n->kind == OVI_FILE_KIND_OP_DUMP && n->has_context)
+        {
+          key = g_strdup_printf ("%s|%s|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT
+                                 "|%" G_GUINT64_FORMAT,
+                                 n->op_type, n->op_name, n->task_id, n->stream_id, n->context_id);
+          group = g_hash_table_lookup (groups, key);
+        }
+      if (group == NULL || group->len < 2)
+        g_ptr_array_add (files, g_object_ref (f));
+      else if (g_ptr_array_index (group, 0) == f)
+        g_ptr_array_add (files, ovi_dump_file_new_group (group));
+    }
+  g_ptr_array_unref (batch->files);
+  batch->files = g_steal_pointer (&files);
+}
+
+static gboolean
+all_linked (GPtrArray *records)
+{
+  for (guint i = 0; i < records->len; i++)
+    if (ovi_overflow_record_get_op (g_ptr_array_index (records, i)) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* Decodes the overflow files of one folder and links each record to the op
+ * dump file of the operator that overflowed. */
+static void
+decode_overflows (OviScan *scan, OviBatch *batch)
+{
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      OviDumpFile *file = g_ptr_array_index (batch->files, i);
+      g_autoptr (GPtrArray) records = NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OVERFLOW)
+        continue;
+      /* A followed folder's records shown already stay the same objects;
+       * only their link may change, as op dump files arrive. */
+      if (scan->level && (records = g_hash_table_lookup (scan->level->records, file)))
+        {
+          for (guint j = 0; j < records->len; j++)
+            {
+              OviOverflowRecord *record = g_ptr_array_index (records, j);
+              OviDumpFile *op = ovi_overflow_match_op (record, batch->files);
+
+              if (op != ovi_overflow_record_get_op (record))
+                {
+                  g_ptr_array_add (scan->level->links, g_object_ref (record));
+                  g_ptr_array_add (scan->level->links, op ? g_object_ref (op) : NULL);
+                }
+              g_ptr_array_add (batch->records, g_object_ref (record));
+            }
+          records = NULL; /* borrowed */
+          continue;
+        }
+      if (!(records = ovi_overflow_record_decode_file (file, &error)))
+        {
+          add_problem (scan, batch, ovi_dump_file_get_relative_path (file), error);
+          continue;
+        }
+      for (guint j = 0; j < records->len; j++)
+        {
+          OviOverflowRecord *record = g_ptr_array_index (records, j);
+          ovi_overflow_record_set_op (record, ovi_overflow_match_op (record, batch->files));
+        }
+      /* In a followed folder, a record whose operator is not there yet
+       * while files are still being written waits for them: it is shown
+       * once, with its operator. */
+      if (scan->level && scan->level->pending > 0 && !all_linked (records))
+        {
+          scan->level->pending++;
+          continue;
+        }
+      for (guint j = 0; j < records->len; j++)
+        {
+          g_ptr_array_add (batch->records, g_object_ref (g_ptr_array_index (records, j)));
+          g_atomic_pointer_add (&scan->self->overflow_records, 1);
+        }
+    }
+}
+
+/* A folder with no Opdebug file (Ascend 950 / Atlas 350 in Inf/NaN mode,
+ * or a saturation-mode card): the operators whose inputs are finite and
+ * whose outputs are not are where overflows start, so each is a record;
+ * the earliest that is not ignored is the first overflow. Classifying reads
+ * the tensors (statistics-mode operators have their counts already), so
+ * the folder's files are delivered first and its records after. */
+static void
+find_data_records (OviScan *scan, GPtrArray *files)
+{
+  OviBatch *batch;
+  gboolean has_ops = FALSE;
+  /* In a followed folder, an operator's overflow file comes after its
+   * data: records are looked for in the data only once the folder has been
+   * left alone for a while, or they would come and go. */
+  gboolean settled =
+      !scan->level || scan->level->now_us - scan->level->newest_us >= 2 * scan->level->quiet_us;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      OviFileKind kind = ovi_dump_file_get_kind (g_ptr_array_index (files, i));
+      if (kind == OVI_FILE_KIND_OVERFLOW)
+        return;
+      has_ops |= kind == OVI_FILE_KIND_OP_DUMP;
+    }
+  if (!has_ops || !scan->self->data_records)
+    return;
+  if (!settled)
+    scan->level->settling = TRUE;
+  batch = ovi_batch_new (OVI_BATCH_FILES);
+  for (guint i = 0; i < files->len; i++)
+    {
+      OviDumpFile *file = g_ptr_array_index (files, i);
+      GPtrArray *shown;
+
+      if (g_cancellable_is_cancelled (scan->cancellable))
+        break;
+      if (scan->level && (shown = g_hash_table_lookup (scan->level->records, file)))
+        {
+          for (guint j = 0; j < shown->len; j++)
+            g_ptr_array_add (batch->records, g_object_ref (g_ptr_array_index (shown, j)));
+          continue;
+        }
+      if (!settled || ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
+          ovi_classifier_classify (file) != OVI_BLAME_ORIGIN)
+        continue;
+      g_ptr_array_add (batch->records, ovi_overflow_record_new_from_data (file));
+      g_atomic_pointer_add (&scan->self->overflow_records, 1);
+    }
+  if (batch->records->len)
+    ovi_scan_emit (scan, batch);
+  else
+    ovi_batch_free (batch);
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return ovi_path_natural_compare (*(const char *const *) a, *(const char *const *) b);
+}
+
+static int
+compare_candidates (gconstpointer a, gconstpointer b)
+{
+  return ovi_path_natural_compare (((const Candidate *) a)->entry, ((const Candidate *) b)->entry);
+}
+
+static gboolean
+enter_once (OviScan *scan, const struct stat *st)
+{
+  char *key = g_strdup_printf ("%lu:%lu", (gulong) st->st_dev, (gulong) st->st_ino);
+
+  if (g_hash_table_contains (scan->visited, key))
+    {
+      g_free (key);
+      return FALSE;
+    }
+  g_hash_table_add (scan->visited, key);
+  return TRUE;
+}
+
+gboolean
+ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError **error)
+{
+  g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
+  g_autoptr (GHashTable) mapping = read_mapping (path);
+  g_autoptr (GPtrArray) csv_entries = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *folder_csv = NULL;
+  OviBatch *batch = ovi_batch_new (OVI_BATCH_FILES);
+  struct dirent *ent;
+  DIR *dir;
+
+  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+  if (!(dir = opendir (path)))
+    {
+      int errsv = errno;
+      g_autoptr (GError) dir_error = NULL;
+
+      if (scan->level && errsv == ENOENT)
+        {
+          scan->level->gone = TRUE;
+          ovi_batch_free (batch);
+          return TRUE;
+        }
+      dir_error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+                               _ ("cannot read the folder: %s"), g_strerror (errsv));
+      add_problem (scan, batch, *relative_dir ? relative_dir : ".", dir_error);
+      ovi_scan_emit (scan, batch);
+      return TRUE;
+    }
+
+  while ((ent = readdir (dir)))
+    {
+      const char *name = ent->d_name;
+      const char *original;
+      gboolean is_dir = ent->d_type == DT_DIR, is_file = ent->d_type == DT_REG;
+      struct stat st;
+
+      if (g_str_equal (name, ".") || g_str_equal (name, ".."))
+        continue;
+      if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+        {
+          closedir (dir);
+          ovi_batch_free (batch);
+          return FALSE;
+        }
+      /* Symlinks and file systems without d_type need a stat, which follows
+       * links; folder loops are cut by the visited set. */
+      if (is_dir || (!is_file && ent->d_type != DT_FIFO && ent->d_type != DT_SOCK &&
+                     ent->d_type != DT_CHR && ent->d_type != DT_BLK))
+        {
+          if (fstatat (dirfd (dir), name, &st, 0) != 0)
+            continue;
+          is_dir = S_ISDIR (st.st_mode);
+          is_file = S_ISREG (st.st_mode);
+          if (is_dir && enter_once (scan, &st))
+            g_ptr_array_add (subdirs, g_strdup (name));
+        }
+      if (!is_file)
+        continue;
+      if ((g_atomic_pointer_add (&scan->self->files_seen, 1) & 1023) == 0)
+        ovi_scan_post_progress (scan);
+      if (is_candidate (name, mapping, &original))
+        {
+          Candidate c = { g_strdup (name), original, NULL, NULL, NULL, FALSE };
+
+          if (scan->level && !ovi_level_admits (scan->level, dirfd (dir), name, &c.file))
+            {
+              g_free (c.entry);
+              continue;
+            }
+          c.kept = c.file != NULL;
+          g_array_append_val (candidates, c);
+        }
+      else if (scan->level && (ovi_statistic_is_csv_name (name, NULL) ||
+                               g_ascii_strcasecmp (name, "statistic.csv") == 0))
+        {
+          OviDumpFile *none = NULL;
+
+          /* Statistics are read again whenever their folder changes. */
+          if (!ovi_level_admits (scan->level, dirfd (dir), name, &none))
+            continue;
+          if (ovi_statistic_is_csv_name (name, NULL))
+            g_ptr_array_add (csv_entries, g_strdup (name));
+          else if (folder_csv == NULL)
+            folder_csv = g_strdup (name);
+        }
+      else if (ovi_statistic_is_csv_name (name, NULL))
+        g_ptr_array_add (csv_entries, g_strdup (name));
+      else if (g_ascii_strcasecmp (name, "statistic.csv") == 0 && folder_csv == NULL)
+        folder_csv = g_strdup (name);
+    }
+
+  g_array_sort (candidates, compare_candidates);
+  load_all (scan, dirfd (dir), path, candidates);
+  closedir (dir);
+  if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+    {
+      ovi_batch_free (batch);
+      return FALSE;
+    }
+  if (csv_entries->len || folder_csv)
+    {
+      g_ptr_array_sort (csv_entries, compare_names);
+      add_statistics (scan, batch, path, *relative_dir ? relative_dir : "", candidates, csv_entries,
+                      folder_csv);
+      g_array_sort (candidates, compare_candidates);
+    }
+  collect (scan, batch, candidates, relative_dir);
+  group_slices (batch);
+  decode_overflows (scan, batch);
+  {
+    g_autoptr (GPtrArray) files = g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
+    g_ptr_array_set_free_func (files, g_object_unref);
+    ovi_scan_emit (scan, batch);
+    find_data_records (scan, files);
+  }
+
+  g_ptr_array_sort (subdirs, compare_names);
+  for (guint i = 0; i < subdirs->len; i++)
+    {
+      const char *entry = g_ptr_array_index (subdirs, i);
+      g_autofree char *full = g_build_filename (path, entry, NULL);
+      g_autofree char *relative = join_relative (relative_dir, entry);
+
+      if (scan->level) /* followed folder by folder */
+        {
+          g_ptr_array_add (scan->level->subdirs, g_steal_pointer (&relative));
+          continue;
+        }
+
+      if (!ovi_scan_dir (scan, full, relative, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+scan_one_root (OviScan *scan, const char *root, GError **error)
+{
+  struct stat st;
+
+  if (stat (root, &st) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s: %s", root,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      const char *name = scan->self->roots ? scan->self->root_names[scan->root] : "";
+
+      enter_once (scan, &st);
+      return ovi_scan_dir (scan, root, name, error);
+    }
+  if (S_ISREG (st.st_mode) && scan->self->roots)
+    {
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+                   _ ("%s: a file, not a folder: folders opened together must be folders"), root);
+      return FALSE;
+    }
+  if (S_ISREG (st.st_mode))
+    {
+      g_autofree char *dir = g_path_get_dirname (root);
+      g_autofree char *name = g_path_get_basename (root);
+      g_autoptr (GHashTable) mapping = read_mapping (dir);
+      g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
+      OviBatch *batch = ovi_batch_new (OVI_BATCH_FILES);
+      const char *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
+      Candidate c = { NULL, original, NULL, NULL };
+
+      /* A statistics file opened on its own: its operators. */
+      if (ovi_statistic_is_csv_name (name, NULL) || g_ascii_strcasecmp (name, "statistic.csv") == 0)
+        {
+          g_autoptr (GPtrArray) csv = g_ptr_array_new_with_free_func (g_free);
+          gboolean folder_csv = !ovi_statistic_is_csv_name (name, NULL);
+
+          g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+          if (!folder_csv)
+            g_ptr_array_add (csv, g_strdup (name));
+          g_atomic_pointer_add (&scan->self->files_seen, 1);
+          add_statistics (scan, batch, dir, "", candidates, csv, folder_csv ? name : NULL);
+          collect (scan, batch, candidates, "");
+          {
+            g_autoptr (GPtrArray) files =
+                g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
+            g_ptr_array_set_free_func (files, g_object_unref);
+            ovi_scan_emit (scan, batch);
+            find_data_records (scan, files);
+          }
+          return TRUE;
+        }
+      /* A file opened on its own is read whatever its name. */
+      c.entry = g_strdup (root);
+      g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+      g_array_append_val (candidates, c);
+      g_atomic_pointer_add (&scan->self->files_seen, 1);
+      load_all (scan, AT_FDCWD, "", candidates);
+      g_free (g_array_index (candidates, Candidate, 0).entry);
+      g_array_index (candidates, Candidate, 0).entry = g_strdup (name);
+      collect (scan, batch, candidates, "");
+      decode_overflows (scan, batch);
+      ovi_scan_emit (scan, batch);
+      return TRUE;
+    }
+  g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
+               _ ("%s: neither a folder nor a regular file"), root);
+  return FALSE;
+}
+
+/* Every root in turn: a root that cannot be read stops the load, naming it. */
+gboolean
+ovi_scan_root (OviScan *scan, GError **error)
+{
+  OviDumpFolder *self = scan->self;
+
+  if (self->roots == NULL)
+    return scan_one_root (scan, self->root_path, error);
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      scan->root = i;
+      scan->root_prefix = strlen (self->root_names[i]) + 1;
+      if (!scan_one_root (scan, self->root_paths[i], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Everything a scan of the folder hands over goes through here. */
+void
+ovi_scan_emit (OviScan *scan, OviBatch *batch)
+{
+  for (guint i = 0; scan->ops && i < batch->files->len; i++)
+    {
+      OviDumpFile *file = g_ptr_array_index (batch->files, i);
+
+      if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OP_DUMP)
+        g_ptr_array_add (scan->ops, g_object_ref (file));
+    }
+  scan->emit (scan, batch);
+  ovi_scan_post_progress (scan);
+}
+
+/**
+ * ovi_scan_post_progress:
+ *
+ * Hands over a progress batch when the scan has not told how far it got for
+ * a while (#OviScan's progress_interval_us; 0: never), so that a long look
+ * at a big folder with nothing to hand over yet still shows progress.
+ */
+void
+ovi_scan_post_progress (OviScan *scan)
+{
+  gint64 now;
+
+  if (scan->progress_interval_us == 0)
+    return;
+  now = g_get_monotonic_time ();
+  if (now - scan->progress_at < scan->progress_interval_us)
+    return;
+  scan->progress_at = now;
+  scan->emit (scan, ovi_batch_new (OVI_BATCH_PROGRESS));
+}
+
+static void
+summarize_one (guint index, gpointer data)
+{
+  ovi_classifier_summarize (g_ptr_array_index ((GPtrArray *) data, index), NULL);
+}
+
+/* Operators are summarized in groups: enough for the pool's threads to
+ * share, few enough that their results come steadily. */
+#define SUMMARY_GROUP 64
+
+/* On the scanning thread, once the listing is out: summarizes the listed
+ * operators in the order they were found (first overflow first). */
+void
+ovi_scan_summarize_all (OviScan *scan)
+{
+  g_atomic_pointer_set (&scan->self->n_operators, (gsize) scan->ops->len);
+  for (guint first = 0; first < scan->ops->len; first += SUMMARY_GROUP)
+    {
+      OviBatch *batch;
+
+      if (g_cancellable_is_cancelled (scan->cancellable))
+        return;
+      batch = ovi_batch_new (OVI_BATCH_SUMMARIES);
+      for (guint i = first; i < MIN (first + SUMMARY_GROUP, scan->ops->len); i++)
+        g_ptr_array_add (batch->files, g_object_ref (g_ptr_array_index (scan->ops, i)));
+      ovi_parallel_for (batch->files->len, summarize_one, batch->files, scan->cancellable);
+      scan->emit (scan, batch);
+      ovi_scan_post_progress (scan);
+    }
+}
