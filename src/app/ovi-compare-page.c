@@ -5,11 +5,15 @@
 
 #include "ovi-compare-page.h"
 #include "ovi-format.h"
+#include "ovi-scheduler.h"
 #include "ovi-tooltip.h"
 
 /* One operator across iterations: the statistics of one of its tensors side
  * by side, their histograms overlaid or stacked, and a grid of operators by
- * iterations showing where overflows happened first and how they spread. */
+ * iterations showing where overflows happened first and how they spread.
+ * The session's OviOpIndex says which file ran which operator in which
+ * iteration; the page only shows it. A hidden page does no work: what a
+ * selection or a new index asks of it waits until the page is shown. */
 
 /* More histograms than this are unreadable, stacked or overlaid. */
 #define MAX_SERIES 8
@@ -37,17 +41,14 @@ struct _OviComparePage
   GtkDropDown *tensor_dropdown;
   GtkStringList *tensor_list;
 
-  OviDumpFolder *folder;
+  OviOpIndex *index; /* the session's */
   GSettings *settings;
   GCancellable *cancellable;
-  GHashTable *iteration_set; /* every iteration indexed so far, owns the strings */
-  GPtrArray *iterations;     /* the set's strings sorted by number, as of the last refresh */
-  GHashTable *op_files;      /* op name's file form -> GHashTable (iteration -> OviDumpFile,
-                              * earliest) */
-  GHashTable *op_names;      /* op name's file form -> the name shown, a header's if any */
   char *op;
   gboolean busy;
+  gboolean stats_stale;  /* the statistics wait for the page to be shown */
   gboolean spread_stale; /* the grid waits for the page to be shown */
+  guint spread_task;     /* builds the grid, ovi-scheduler.c's */
 };
 
 G_DEFINE_FINAL_TYPE (OviComparePage, ovi_compare_page, OVI_TYPE_PAGE)
@@ -96,42 +97,29 @@ job_free (gpointer data)
   g_free (job);
 }
 
-static int
-compare_iterations (gconstpointer a, gconstpointer b)
+/* The iterations of the session's index, by number; none without one. */
+static GPtrArray *
+iterations_of (OviComparePage *self)
 {
-  const char *x = *(const char **) a;
-  const char *y = *(const char **) b;
-  guint64 nx = g_ascii_strtoull (x, NULL, 10);
-  guint64 ny = g_ascii_strtoull (y, NULL, 10);
+  static GPtrArray *none;
 
-  if (nx != ny)
-    return nx < ny ? -1 : 1;
-  return g_strcmp0 (x, y);
-}
-
-/* An operator's files by iteration, whether it is named as its header or as
- * a file name (statistics-only dumps) names it. */
-static GHashTable *
-files_of_op (OviComparePage *self, const char *name)
-{
-  g_autofree char *form = name ? ovi_file_name_form (name) : NULL;
-
-  return form ? g_hash_table_lookup (self->op_files, form) : NULL;
+  if (self->index != NULL)
+    return ovi_op_index_get_iterations (self->index);
+  if (none == NULL)
+    none = g_ptr_array_new ();
+  return none;
 }
 
 static const char *
 shown_name (OviComparePage *self, const char *name)
 {
-  g_autofree char *form = ovi_file_name_form (name);
-  const char *shown = g_hash_table_lookup (self->op_names, form);
-
-  return shown ? shown : name;
+  return self->index ? ovi_op_index_get_shown_name (self->index, name) : name;
 }
 
-static int
-compare_strings (gconstpointer a, gconstpointer b)
+static OviDumpFile *
+file_of_op (OviComparePage *self, const char *name, const char *iteration)
 {
-  return g_strcmp0 (*(const char **) a, *(const char **) b);
+  return self->index && name ? ovi_op_index_lookup (self->index, name, iteration) : NULL;
 }
 
 static const char *
@@ -360,7 +348,7 @@ show_results (OviComparePage *self, Job *job)
         grid_label (self->stats_grid, column, ROW_MEAN, mean, NULL);
         grid_label (self->stats_grid, column, ROW_STD, std, NULL);
         grid_label (self->stats_grid, column, ROW_MAX_ABS, max_abs,
-                    ovi_format_is_saturated (s->max_abs) ? "warning" : NULL);
+                    s->saturated ? "warning" : NULL);
         grid_label (self->stats_grid, column, ROW_NAN, nan, s->nan ? "error" : NULL);
         grid_label (self->stats_grid, column, ROW_INF, inf,
                     s->pos_inf + s->neg_inf ? "error" : NULL);
@@ -439,11 +427,11 @@ find_tensor (OviDumpFile *file, const char *label)
 /* Rows of statistics: each is one tensor read and analysed. */
 #define COMPARE_MAX_ITERATIONS 64
 
-/* The iterations the user chose, as indices into self->iterations. */
+/* The iterations the user chose, as indices into iterations_of(). */
 static gboolean
 get_range (OviComparePage *self, guint *from, guint *to)
 {
-  guint n = self->iterations->len;
+  guint n = iterations_of (self)->len;
   guint a = gtk_drop_down_get_selected (self->from_dropdown);
   guint b = gtk_drop_down_get_selected (self->to_dropdown);
 
@@ -498,7 +486,7 @@ set_stats_note (OviComparePage *self, guint n_range, guint n_ran, guint n_shown)
 static void
 refresh_stats (OviComparePage *self)
 {
-  GHashTable *by_iteration = files_of_op (self, self->op);
+  GPtrArray *iterations = iterations_of (self);
   const char *label = compared_label (self);
   guint from, to, n_ran = 0;
   guint bins;
@@ -517,7 +505,8 @@ refresh_stats (OviComparePage *self)
   gtk_spinner_set_spinning (self->spinner, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
 
-  if (by_iteration == NULL || label == NULL || !get_range (self, &from, &to))
+  self->stats_stale = !gtk_widget_get_mapped (GTK_WIDGET (self));
+  if (self->stats_stale || self->op == NULL || label == NULL || !get_range (self, &from, &to))
     return;
 
   self->cancellable = g_cancellable_new ();
@@ -531,8 +520,8 @@ refresh_stats (OviComparePage *self)
               : OVI_HISTOGRAM_LINEAR;
   for (guint i = from; i <= to; i++)
     {
-      const char *iteration = g_ptr_array_index (self->iterations, i);
-      OviDumpFile *file = g_hash_table_lookup (by_iteration, iteration);
+      const char *iteration = g_ptr_array_index (iterations, i);
+      OviDumpFile *file = file_of_op (self, self->op, iteration);
       Item *item;
       OviTensor *tensor;
 
@@ -574,40 +563,15 @@ static void
 op_selected (OviComparePage *self)
 {
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->op_dropdown);
-  GHashTable *by_iteration;
-  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  GHashTableIter iter;
-  gpointer value;
+  g_autoptr (GPtrArray) labels = NULL;
   guint preferred = 0;
 
   g_free (self->op);
   self->op = item ? g_strdup (gtk_string_object_get_string (item)) : NULL;
-  by_iteration = files_of_op (self, self->op);
-
-  /* Every tensor label the operator has in any iteration. */
-  if (by_iteration != NULL)
-    {
-      g_hash_table_iter_init (&iter, by_iteration);
-      while (g_hash_table_iter_next (&iter, NULL, &value))
-        {
-          GPtrArray *tensors = ovi_dump_file_get_tensors (value);
-
-          for (guint i = 0; tensors != NULL && i < tensors->len; i++)
-            {
-              char *label = ovi_tensor_dup_label (g_ptr_array_index (tensors, i));
-
-              if (g_hash_table_contains (seen, label))
-                {
-                  g_free (label);
-                  continue;
-                }
-              g_hash_table_add (seen, label);
-              g_ptr_array_add (labels, label);
-            }
-        }
-      g_ptr_array_sort (labels, compare_strings);
-    }
+  /* Every tensor label the operator has in any iteration, an output's
+   * first. */
+  labels = self->index && self->op ? ovi_op_index_dup_tensor_labels (self->index, self->op)
+                                   : g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < labels->len; i++)
     if (g_str_has_prefix (g_ptr_array_index (labels, i), "output"))
       {
@@ -633,8 +597,8 @@ update_range_note (OviComparePage *self)
 
   if (get_range (self, &from, &to))
     note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u iteration",
-                                         "%u of %u iterations", self->iterations->len),
-                            to - from + 1, self->iterations->len);
+                                         "%u of %u iterations", iterations_of (self)->len),
+                            to - from + 1, iterations_of (self)->len);
   gtk_label_set_text (self->range_note, note ? note : "");
 }
 
@@ -706,39 +670,12 @@ open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 build_spread (OviComparePage *self)
 {
-  GListModel *records = ovi_dump_folder_get_records (self->folder);
-  g_autoptr (GHashTable) first_position =
-      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GPtrArray) ops = g_ptr_array_new ();
-  g_autoptr (GHashTable) op_seen = g_hash_table_new (g_str_hash, g_str_equal);
-  guint n = g_list_model_get_n_items (records);
+  g_autoptr (GPtrArray) ops = ovi_op_index_dup_overflowed_ops (self->index);
+  GPtrArray *iterations = iterations_of (self);
   guint n_rows, n_columns, from = 0, to = 0, n_range;
 
   clear_grid (self->spread_grid);
   gtk_widget_set_visible (GTK_WIDGET (self->spread_note), FALSE);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
-      OviDumpFile *op = ovi_overflow_record_get_op (record);
-      const char *name;
-      char *key;
-
-      if (op == NULL)
-        continue;
-      name = shown_name (self, ovi_dump_file_get_op_name (op));
-      key = g_strconcat (name, "\n", iteration_of (op), NULL);
-      if (!g_hash_table_contains (first_position, key))
-        g_hash_table_insert (first_position, key,
-                             GUINT_TO_POINTER (ovi_overflow_record_get_position (record) + 1));
-      else
-        g_free (key);
-      if (!g_hash_table_contains (op_seen, name))
-        {
-          g_hash_table_add (op_seen, (gpointer) name);
-          g_ptr_array_add (ops, (gpointer) name);
-        }
-    }
 
   if (ops->len == 0)
     {
@@ -752,8 +689,7 @@ build_spread (OviComparePage *self)
   n_columns = MIN (n_range, SPREAD_MAX_ITERATIONS);
   n_rows = MIN (ops->len, SPREAD_MAX_OPS);
   for (guint c = 0; c < n_columns; c++)
-    grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (self->iterations, from + c),
-                "heading");
+    grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (iterations, from + c), "heading");
   if (n_rows < ops->len || n_columns < n_range)
     {
       g_autofree char *note = g_strdup_printf (
@@ -768,7 +704,6 @@ build_spread (OviComparePage *self)
   for (guint r = 0; r < n_rows; r++)
     {
       const char *name = g_ptr_array_index (ops, r);
-      GHashTable *by_iteration = files_of_op (self, name);
       GtkWidget *button = gtk_button_new_with_label (name);
 
       gtk_widget_add_css_class (button, "flat");
@@ -779,10 +714,9 @@ build_spread (OviComparePage *self)
 
       for (guint c = 0; c < n_columns; c++)
         {
-          const char *iteration = g_ptr_array_index (self->iterations, from + c);
-          g_autofree char *key = g_strconcat (name, "\n", iteration, NULL);
-          guint position = GPOINTER_TO_UINT (g_hash_table_lookup (first_position, key));
-          OviDumpFile *file = by_iteration ? g_hash_table_lookup (by_iteration, iteration) : NULL;
+          const char *iteration = g_ptr_array_index (iterations, from + c);
+          guint position = ovi_op_index_get_first_position (self->index, name, iteration);
+          OviDumpFile *file = file_of_op (self, name, iteration);
           g_autofree char *text = NULL;
           const char *css_class = position == 1  ? "first-overflow"
                                   : position > 0 ? "overflowed"
@@ -804,20 +738,30 @@ build_spread (OviComparePage *self)
     }
 }
 
+static gboolean
+spread_task_cb (gint64 deadline, gpointer data)
+{
+  OviComparePage *self = data;
+
+  self->spread_task = 0;
+  if (self->index != NULL)
+    build_spread (self);
+  else
+    clear_grid (self->spread_grid);
+  return FALSE;
+}
+
 /* The spread grid is up to 41 x 41 widgets. AdwViewStack measures every
  * page, shown or not, so the grid is built when the page is shown, not in
  * the turn the scan ends while another page is in front (one 50 ms turn and
- * a 67 ms frame measuring 1 600 labels, on the 101 000-file tree). */
+ * a 67 ms frame measuring 1 600 labels, on the 101 000-file tree), and in a
+ * turn of the scheduler of its own. */
 static void
 update_spread (OviComparePage *self)
 {
   self->spread_stale = !gtk_widget_get_mapped (GTK_WIDGET (self));
-  if (self->spread_stale)
-    return;
-  if (self->folder != NULL)
-    build_spread (self);
-  else
-    clear_grid (self->spread_grid);
+  if (!self->spread_stale && self->spread_task == 0)
+    self->spread_task = ovi_scheduler_add (spread_task_cb, self, NULL);
 }
 
 static void
@@ -828,13 +772,24 @@ ovi_compare_page_map (GtkWidget *widget)
   GTK_WIDGET_CLASS (ovi_compare_page_parent_class)->map (widget);
   if (self->spread_stale)
     update_spread (self);
+  if (self->stats_stale)
+    refresh_stats (self);
 }
 
+static void refresh (OviComparePage *self);
+
 static void
-session_folder_changed (OviComparePage *self)
+session_index_changed (OviComparePage *self)
 {
-  ovi_compare_page_set_folder (self,
-                               ovi_session_get_folder (ovi_page_get_session (OVI_PAGE (self))));
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+  OviOpIndex *index = session ? ovi_session_get_op_index (session) : NULL;
+
+  if (self->index != NULL)
+    g_signal_handlers_disconnect_by_data (self->index, self);
+  g_set_object (&self->index, index);
+  if (index != NULL)
+    g_signal_connect_swapped (index, "changed", G_CALLBACK (refresh), self);
+  refresh (self);
 }
 
 /* The operator the page opens on: the selected record's, or the first
@@ -845,7 +800,8 @@ record_op_name (OviComparePage *self)
   OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviOverflowRecord *record = session ? ovi_session_get_selected_record (session) : NULL;
   OviDumpFile *op = record ? ovi_overflow_record_get_op (record) : NULL;
-  GListModel *records = self->folder ? ovi_dump_folder_get_records (self->folder) : NULL;
+  OviDumpFolder *folder = self->index ? ovi_op_index_get_folder (self->index) : NULL;
+  GListModel *records = folder ? ovi_dump_folder_get_records (folder) : NULL;
   guint n = records ? g_list_model_get_n_items (records) : 0;
 
   for (guint i = 0; op == NULL && record == NULL && i < n; i++)
@@ -878,15 +834,15 @@ ovi_compare_page_session_changed (OviPage *page, OviSession *old_session)
     g_signal_handlers_disconnect_by_data (old_session, self);
   if (session != NULL)
     {
-      g_signal_connect_object (session, "notify::folder", G_CALLBACK (session_folder_changed), self,
-                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::op-index", G_CALLBACK (session_index_changed),
+                               self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "load-finished", G_CALLBACK (session_record_changed), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-record",
                                G_CALLBACK (session_record_changed), self, G_CONNECT_SWAPPED);
       if (self->settings == NULL)
         ovi_compare_page_bind_settings (self, ovi_session_get_settings (session));
-      session_folder_changed (self);
+      session_index_changed (self);
     }
 }
 
@@ -897,18 +853,13 @@ ovi_compare_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  ovi_scheduler_remove (self->spread_task);
+  self->spread_task = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_COMPARE_PAGE);
-  if (self->folder != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->folder, self);
-      g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_files (self->folder), self);
-    }
-  g_clear_object (&self->folder);
+  if (self->index != NULL)
+    g_signal_handlers_disconnect_by_data (self->index, self);
+  g_clear_object (&self->index);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->iterations, g_ptr_array_unref);
-  g_clear_pointer (&self->iteration_set, g_hash_table_unref);
-  g_clear_pointer (&self->op_files, g_hash_table_unref);
-  g_clear_pointer (&self->op_names, g_hash_table_unref);
   g_clear_pointer (&self->op, g_free);
   G_OBJECT_CLASS (ovi_compare_page_parent_class)->dispose (object);
 }
@@ -952,11 +903,6 @@ static void
 ovi_compare_page_init (OviComparePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->iteration_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->iterations = g_ptr_array_new ();
-  self->op_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->op_files =
-      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   g_signal_connect_swapped (self->op_dropdown, "notify::selected", G_CALLBACK (op_selected), self);
   g_signal_connect_swapped (self->tensor_dropdown, "notify::selected", G_CALLBACK (refresh_stats),
                             self);
@@ -970,50 +916,6 @@ GtkWidget *
 ovi_compare_page_new (void)
 {
   return g_object_new (OVI_TYPE_COMPARE_PAGE, NULL);
-}
-
-/* Adds files to the index of operators by iteration: while a folder scans,
- * a batch at a time, so that no main-loop turn goes through all of them. */
-static void
-index_files (OviComparePage *self, GListModel *files, guint position, guint n)
-{
-  for (guint i = position; i < position + n; i++)
-    {
-      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
-      const char *name = ovi_dump_file_get_op_name (file);
-      const char *iteration = iteration_of (file);
-      g_autofree char *form = NULL;
-      GHashTable *by_iteration;
-      OviDumpFile *existing;
-
-      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP || name == NULL)
-        continue;
-      form = ovi_file_name_form (name);
-      by_iteration = g_hash_table_lookup (self->op_files, form);
-      if (by_iteration == NULL)
-        {
-          by_iteration = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-          g_hash_table_insert (self->op_files, g_strdup (form), by_iteration);
-        }
-      /* A header's name ("a/b") over the form a file name gives it ("a_b"). */
-      if (!g_hash_table_contains (self->op_names, form) || !g_str_equal (name, form))
-        g_hash_table_insert (self->op_names, g_strdup (form), g_strdup (name));
-      existing = g_hash_table_lookup (by_iteration, iteration);
-      if (existing == NULL ||
-          ovi_dump_file_get_timestamp (file) < ovi_dump_file_get_timestamp (existing))
-        g_hash_table_insert (by_iteration, g_strdup (iteration), g_object_ref (file));
-      if (!g_hash_table_contains (self->iteration_set, iteration))
-        g_hash_table_add (self->iteration_set, g_strdup (iteration));
-    }
-}
-
-static void
-clear_index (OviComparePage *self)
-{
-  g_hash_table_remove_all (self->op_files);
-  g_hash_table_remove_all (self->op_names);
-  g_ptr_array_set_size (self->iterations, 0);
-  g_hash_table_remove_all (self->iteration_set);
 }
 
 static guint
@@ -1051,16 +953,20 @@ refresh_iteration_list (OviComparePage *self)
                    (gtk_drop_down_get_selected (self->from_dropdown) == 0 &&
                     gtk_drop_down_get_selected (self->to_dropdown) + 1 ==
                         g_list_model_get_n_items (G_LIST_MODEL (self->iteration_list)));
-  guint n = self->iterations->len;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) strings = NULL;
+  GPtrArray *iterations = iterations_of (self);
+  guint n = iterations->len;
   guint a, b;
 
+  for (guint i = 0; i < n; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (iterations, i));
+  strings = g_strv_builder_end (builder);
   g_signal_handlers_block_by_func (self->from_dropdown, range_changed, self);
   g_signal_handlers_block_by_func (self->to_dropdown, range_changed, self);
-  g_ptr_array_add (self->iterations, NULL);
   gtk_string_list_splice (self->iteration_list, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->iteration_list)),
-                          (const char *const *) self->iterations->pdata);
-  g_ptr_array_set_size (self->iterations, n);
+                          (const char *const *) strings);
   a = whole ? 0 : find_string (self->iteration_list, from);
   b = whole ? n - 1 : find_string (self->iteration_list, to);
   gtk_drop_down_set_selected (self->from_dropdown, a == GTK_INVALID_LIST_POSITION ? 0 : a);
@@ -1074,25 +980,18 @@ refresh_iteration_list (OviComparePage *self)
 static void
 refresh (OviComparePage *self)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) names = NULL;
+  GPtrArray *ops = self->index ? ovi_op_index_get_op_names (self->index) : NULL;
 
-  g_ptr_array_set_size (self->iterations, 0);
-  g_hash_table_iter_init (&iter, self->iteration_set);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (self->iterations, key);
-  g_ptr_array_sort (self->iterations, compare_iterations);
-  g_hash_table_iter_init (&iter, self->op_names);
-  while (g_hash_table_iter_next (&iter, NULL, &key))
-    g_ptr_array_add (names, key);
-  g_ptr_array_sort (names, compare_strings);
-  g_ptr_array_add (names, NULL);
+  for (guint i = 0; ops != NULL && i < ops->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (ops, i));
+  names = g_strv_builder_end (builder);
 
   refresh_iteration_list (self);
   g_signal_handlers_block_by_func (self->op_dropdown, op_selected, self);
   gtk_string_list_splice (self->op_list, 0, g_list_model_get_n_items (G_LIST_MODEL (self->op_list)),
-                          (const char *const *) names->pdata);
+                          (const char *const *) names);
   /* The operator compared so far, else the selected record's. */
   if (!select_op_index (self, self->op))
     select_op_index (self, record_op_name (self));
@@ -1100,56 +999,6 @@ refresh (OviComparePage *self)
 
   update_spread (self);
   op_selected (self);
-}
-
-static void
-files_changed (OviComparePage *self, guint position, guint removed, guint added, GListModel *files)
-{
-  /* A folder only appends while it scans, and empties itself to rescan. */
-  if (removed > 0)
-    {
-      clear_index (self);
-      index_files (self, files, 0, g_list_model_get_n_items (files));
-    }
-  else
-    index_files (self, files, position, added);
-}
-
-static void
-loading_changed (OviComparePage *self)
-{
-  if (!ovi_dump_folder_get_loading (self->folder))
-    refresh (self);
-}
-
-/**
- * ovi_compare_page_set_folder:
- * @folder: (nullable): the folder to compare the operators of
- *
- * Follows the folder while it scans; the operator list and the spread grid
- * are filled once it has loaded.
- */
-void
-ovi_compare_page_set_folder (OviComparePage *self, OviDumpFolder *folder)
-{
-  g_return_if_fail (OVI_IS_COMPARE_PAGE (self));
-
-  if (self->folder != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->folder, self);
-      g_signal_handlers_disconnect_by_data (ovi_dump_folder_get_files (self->folder), self);
-    }
-  g_set_object (&self->folder, folder);
-  clear_index (self);
-  if (folder != NULL)
-    {
-      GListModel *files = ovi_dump_folder_get_files (folder);
-
-      index_files (self, files, 0, g_list_model_get_n_items (files));
-      g_signal_connect_swapped (files, "items-changed", G_CALLBACK (files_changed), self);
-      g_signal_connect_swapped (folder, "notify::loading", G_CALLBACK (loading_changed), self);
-    }
-  refresh (self);
 }
 
 gboolean
@@ -1167,18 +1016,22 @@ ovi_compare_page_get_op (OviComparePage *self)
   return self->op;
 }
 
+/**
+ * ovi_compare_page_get_busy:
+ * Returns: whether the page is still analysing tensors or building its grid
+ */
 gboolean
 ovi_compare_page_get_busy (OviComparePage *self)
 {
   g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
-  return self->busy;
+  return self->busy || self->spread_task != 0;
 }
 
 guint
 ovi_compare_page_get_n_iterations (OviComparePage *self)
 {
   g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), 0);
-  return self->iterations->len;
+  return iterations_of (self)->len;
 }
 
 OviHistogramView *

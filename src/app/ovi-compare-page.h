@@ -13,7 +13,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (OviComparePage, ovi_compare_page, OVI, COMPARE_PAGE, OviPage)
 
 GtkWidget *ovi_compare_page_new (void);
-void ovi_compare_page_set_folder (OviComparePage *self, OviDumpFolder *folder);
 gboolean ovi_compare_page_select_op (OviComparePage *self, const char *op_name);
 const char *ovi_compare_page_get_op (OviComparePage *self);
 gboolean ovi_compare_page_set_range (OviComparePage *self, const char *from, const char *to);

@@ -16,6 +16,7 @@ struct _OviSession
   OviTreeNode *tree_root;
   GtkTreeListModel *tree;
   GtkFilterListModel *operators; /* the folder's op dump files */
+  OviOpIndex *op_index;          /* the folder's operators by iteration */
   OviTreeNode *selected_node;
   OviOverflowRecord *selected_record;
   OviDumpFile *selected_file;
@@ -49,6 +50,7 @@ enum
   PROP_LIVE_PENDING,
   PROP_LOADING,
   PROP_N_PROBLEMS,
+  PROP_OP_INDEX,
   PROP_OPERATORS,
   PROP_PROBLEMS,
   PROP_RECORDS,
@@ -423,6 +425,9 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_N_PROBLEMS:
       g_value_set_uint (value, ovi_session_get_n_problems (self));
       break;
+    case PROP_OP_INDEX:
+      g_value_set_object (value, self->op_index);
+      break;
     case PROP_OPERATORS:
       g_value_set_object (value, self->operators);
       break;
@@ -541,6 +546,7 @@ ovi_session_class_init (OviSessionClass *klass)
   properties[PROP_FOLDER_GONE] = g_param_spec_boolean ("folder-gone", NULL, NULL, FALSE, ro);
   properties[PROP_N_PROBLEMS] = g_param_spec_uint ("n-problems", NULL, NULL, 0, G_MAXUINT, 0, ro);
   properties[PROP_OPERATORS] = g_param_spec_object ("operators", NULL, NULL, G_TYPE_LIST_MODEL, ro);
+  properties[PROP_OP_INDEX] = g_param_spec_object ("op-index", NULL, NULL, OVI_TYPE_OP_INDEX, ro);
   properties[PROP_PROBLEMS] = g_param_spec_object ("problems", NULL, NULL, G_TYPE_LIST_MODEL, ro);
   properties[PROP_RECORDS] = g_param_spec_object ("records", NULL, NULL, G_TYPE_LIST_MODEL, ro);
   properties[PROP_SELECTED_FILE] =
@@ -629,8 +635,10 @@ ovi_session_close (OviSession *self)
   set_loading (self, FALSE);
   if (self->folder != NULL)
     {
+      g_clear_object (&self->op_index);
       g_clear_object (&self->folder);
       update_cluster (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OP_INDEX]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
@@ -712,6 +720,7 @@ ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots)
   g_signal_connect_swapped (ovi_dump_folder_get_problems (self->folder), "items-changed",
                             G_CALLBACK (problems_changed), self);
   gtk_filter_list_model_set_model (self->operators, ovi_dump_folder_get_files (self->folder));
+  self->op_index = ovi_op_index_new (self->folder);
   apply_ignore_list (self);
 
   set_loading (self, TRUE);
@@ -720,6 +729,7 @@ ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PROBLEMS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OP_INDEX]);
   g_object_thaw_notify (G_OBJECT (self));
 
   ovi_dump_folder_load_async (self->folder, self->cancellable, load_done, g_object_ref (self));
@@ -795,6 +805,18 @@ ovi_session_get_records (OviSession *self)
 {
   g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
   return self->folder ? ovi_dump_folder_get_records (self->folder) : NULL;
+}
+
+/**
+ * ovi_session_get_op_index:
+ *
+ * Returns: (transfer none) (nullable): the folder's operators by iteration
+ */
+OviOpIndex *
+ovi_session_get_op_index (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->op_index;
 }
 
 GListModel *

@@ -37,6 +37,7 @@ gboolean ovi_session_get_live (OviSession *self);
 void ovi_session_set_live (OviSession *self, gboolean live);
 GListModel *ovi_session_get_records (OviSession *self);
 GListModel *ovi_session_get_operators (OviSession *self);
+OviOpIndex *ovi_session_get_op_index (OviSession *self);
 GListModel *ovi_session_get_problems (OviSession *self);
 guint ovi_session_get_n_problems (OviSession *self);
 GListModel *ovi_session_get_tree (OviSession *self);

@@ -43,6 +43,7 @@
 #include "ovi-dump-folder.h"
 #include "ovi-folder-enums.h"
 #include "ovi-folder-watch.h"
+#include "ovi-op-index.h"
 /* cluster */
 #include "ovi-cluster-enums.h"
 #include "ovi-cluster.h"
