@@ -42,13 +42,6 @@ ovi_format_op_count (gpointer unused, gboolean analyzed, guint64 count)
   return ovi_format_count (count);
 }
 
-/* The vendor's own detector flags max|x| at or above the float16 limit. */
-gboolean
-ovi_format_is_saturated (double max_abs)
-{
-  return !isnan (max_abs) && max_abs >= ovi_dtype_max_finite (OVI_DTYPE_FLOAT16);
-}
-
 /* Iterations sort as numbers, not as strings. */
 guint64
 ovi_format_iteration_number (gpointer unused, const char *iteration)
@@ -72,13 +65,15 @@ ovi_format_count_classes (gpointer unused, guint64 count)
   return g_strdupv ((char **) (count > 0 ? bad : fine));
 }
 
+/* The largest magnitude is marked when it is saturated: some value is the
+ * largest finite value of its tensor's own data type (core counts them). */
 GStrv
-ovi_format_max_abs_classes (gpointer unused, double max_abs)
+ovi_format_max_abs_classes (gpointer unused, guint64 saturated)
 {
   static const char *bad[] = { "numeric", "warning", NULL };
   static const char *fine[] = { "numeric", NULL };
 
-  return g_strdupv ((char **) (ovi_format_is_saturated (max_abs) ? bad : fine));
+  return g_strdupv ((char **) (saturated > 0 ? bad : fine));
 }
 
 /* Dump timestamps are microseconds since 1970 (dump-format.md section 2);

@@ -7,7 +7,6 @@ G_BEGIN_DECLS
 /* How the app writes numbers, in one place: tables, details and charts. */
 char *ovi_format_double (double value);
 char *ovi_format_count (guint64 count);
-gboolean ovi_format_is_saturated (double max_abs);
 char *ovi_format_timestamp (guint64 timestamp);
 char *ovi_format_gap (gint64 gap);
 char *ovi_format_path (const char *path, const char *home);
@@ -19,7 +18,7 @@ char *ovi_format_op_count (gpointer unused, gboolean analyzed, guint64 count);
 guint64 ovi_format_iteration_number (gpointer unused, const char *iteration);
 char *ovi_format_search_text (gpointer unused, const char *op_type, const char *op_name);
 GStrv ovi_format_count_classes (gpointer unused, guint64 count);
-GStrv ovi_format_max_abs_classes (gpointer unused, double max_abs);
+GStrv ovi_format_max_abs_classes (gpointer unused, guint64 saturated);
 char *ovi_format_timestamp_closure (gpointer unused, guint64 timestamp);
 char *ovi_format_timestamp_tooltip (gpointer unused, guint64 timestamp);
 char *ovi_format_gap_closure (gpointer unused, gboolean has_gap, gint64 gap);

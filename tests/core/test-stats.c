@@ -662,12 +662,114 @@ test_histogram_consistent (void)
     g_assert_cmpuint (h->counts[i], ==, counts[i]);
 }
 
+/* Saturation is |x| equal to the largest finite value of the tensor's own
+ * data type: 65504 in float16 but not in float32, 448 in float8_e4m3fn. A
+ * value just below it is not saturated, and a large float32 is not either
+ * (the window once flagged any |x| >= 65504, whatever the type). */
+static void
+test_saturation_per_dtype (void)
+{
+  static const struct
+  {
+    OviDtype dtype;
+    double max;
+    double below; /* the next value down the type can hold */
+  } types[] = {
+    { OVI_DTYPE_FLOAT16, 65504, 65472 },
+    { OVI_DTYPE_BFLOAT16, 3.3895313892515355e38, 3.3762391092936863e38 },
+    { OVI_DTYPE_FLOAT32, 3.4028234663852886e38, 3.4028232635611926e38 },
+    { OVI_DTYPE_FLOAT8_E4M3FN, 448, 416 },
+    { OVI_DTYPE_FLOAT8_E5M2, 57344, 49152 },
+  };
+
+  for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+    {
+      double v[] = { 1, types[t].below, -types[t].max, 2, types[t].max, -types[t].below };
+      g_autoptr (GBytes) d = ovi_fixture_encode (types[t].dtype, v, G_N_ELEMENTS (v));
+      g_autoptr (OviAnalysis) a = ovi_analysis_new (types[t].dtype, d, NULL);
+      const OviStats *s = ovi_analysis_get_stats (a);
+
+      g_test_message ("%s: max %g", ovi_dtype_name (types[t].dtype), types[t].max);
+      g_assert_cmpfloat (ovi_dtype_max_finite (types[t].dtype), ==, types[t].max);
+      g_assert_cmpfloat (s->max_abs, ==, types[t].max);
+      g_assert_cmpuint (s->saturated, ==, 2);
+      g_assert_cmpint (s->first_saturated, ==, 2);
+      g_assert_true (ovi_stats_is_abnormal (s));
+    }
+
+  /* 65504 and 85354.9 in float32: large, not saturated. */
+  {
+    double v[] = { 65504, -85354.9, 448, 57344 };
+    g_autoptr (GBytes) d = ovi_fixture_encode (OVI_DTYPE_FLOAT32, v, G_N_ELEMENTS (v));
+    g_autoptr (OviAnalysis) a = ovi_analysis_new (OVI_DTYPE_FLOAT32, d, NULL);
+    const OviStats *s = ovi_analysis_get_stats (a);
+
+    g_assert_cmpuint (s->saturated, ==, 0);
+    g_assert_cmpint (s->first_saturated, ==, -1);
+    g_assert_false (ovi_stats_is_abnormal (s));
+  }
+}
+
+static OviDumpFile *
+find_op_type (OviDumpFolder *folder, const char *op_type)
+{
+  GListModel *files = ovi_dump_folder_get_files (folder);
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+
+      if (g_strcmp0 (ovi_dump_file_get_op_type (file), op_type) == 0)
+        return file;
+    }
+  return NULL;
+}
+
+/* In the example folder: AscendQuant's float8_e4m3fn output holds values
+ * at +-448, saturated; MatMul's float32 (largest 85354.9) and BatchMatMul's
+ * (65536) are large but not saturated. */
+static void
+test_saturation_example (void)
+{
+  g_autofree char *example = g_build_filename (SOURCE_ROOT, "data", "example-dump", NULL);
+  g_autoptr (GFile) root = g_file_new_for_path (example);
+  g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
+  const char *types[] = { "AscendQuant", "MatMul", "BatchMatMul" };
+  gboolean saturated[] = { TRUE, FALSE, FALSE };
+
+  ovi_dump_folder_set_analyze (folder, TRUE);
+  g_assert_true (ovi_dump_folder_load (folder, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      OviDumpFile *op = find_op_type (folder, types[i]);
+      const OviOpSummary *summary;
+      guint64 count = 0;
+
+      g_assert_nonnull (op);
+      summary = ovi_dump_file_get_summary (op);
+      g_assert_nonnull (summary);
+      g_object_get (op, "saturated-count", &count, NULL);
+      g_test_message ("%s: largest |x| %g, %" G_GUINT64_FORMAT " saturated", types[i],
+                      summary->max_abs, summary->saturated);
+      g_assert_cmpuint (count, ==, summary->saturated);
+      if (saturated[i])
+        g_assert_cmpuint (summary->saturated, >=, 67);
+      else
+        {
+          g_assert_cmpuint (summary->saturated, ==, 0);
+          g_assert_cmpfloat (summary->max_abs, >=, 65504);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/stats/dtypes", test_dtypes);
   g_test_add_func ("/core/stats/known-values", test_known_values);
+  g_test_add_func ("/core/stats/saturation-per-dtype", test_saturation_per_dtype);
+  g_test_add_func ("/core/stats/saturation-example", test_saturation_example);
   g_test_add_func ("/core/stats/all-nan", test_all_nan);
   g_test_add_func ("/core/stats/empty-and-errors", test_empty_and_errors);
   g_test_add_func ("/core/stats/large-float16", test_large_float16);
