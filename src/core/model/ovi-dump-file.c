@@ -9,32 +9,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dump_data.pb-c.h"
 #include "ovi-base-enums.h"
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
+#include "ovi-dump-header.h"
 #include "ovi-error.h"
 #include "ovi-path.h"
 #include "ovi-shape.h"
 #include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
-
-/* Listing a folder of 100 000 files makes no tensor objects: the header's
- * tensors are kept as these until someone asks for them. */
-typedef struct
-{
-  OviTensorKind kind;
-  guint index;
-  OviDtype dtype;
-  OviFormat format;
-  guint dims_start, n_dims;
-  guint original_start, n_original;
-  guint64 size;
-  guint64 offset;
-  guint32 arg_index;  /* newer schema; 0 when not written */
-  guint32 input_type; /* inputs only */
-  gint32 space_type;  /* workspaces only: 0 = LOG */
-} TensorInfo;
 
 /* One op dump or overflow file: its name fields, its header and its tensors.
  * Loading reads the header only; tensor bytes are mapped on demand. */
@@ -49,16 +32,9 @@ struct _OviDumpFile
   guint root;        /* which of the folder's roots holds it */
   guint root_prefix; /* bytes of the root's name and "/" before the path in it */
   OviFileName file_name;
-  OviLayout layout;
   guint64 file_size;
   guint64 mtime; /* µs since the epoch */
-  char *version;
-  char *op_name;
-  guint64 dump_time;
-  char *dfx_message;     /* NULL when the header has none */
-  GStrv attrs;           /* name, value, name, value...; NULL when none */
-  GArray *infos;         /* TensorInfo: the tensors, described compactly */
-  GArray *dims;          /* guint64: every shape of @infos, one after the other */
+  OviDumpHeader header;
   GPtrArray *tensors;    /* OviTensor, made on first request */
   GPtrArray *statistics; /* OviStatisticRow of each info, statistics-mode dumps only */
   GPtrArray *slices;     /* OviDumpFile: the FFTS+ thread slices of a group, else NULL */
@@ -74,8 +50,6 @@ struct _OviDumpFile
 };
 
 G_DEFINE_FINAL_TYPE (OviDumpFile, ovi_dump_file, G_TYPE_OBJECT)
-
-static const char version_2[] = "2.0";
 
 enum
 {
@@ -125,12 +99,7 @@ ovi_dump_file_finalize (GObject *object)
   g_free (self->relative_path);
   g_clear_pointer (&self->relative_dir, g_ref_string_release);
   ovi_file_name_clear (&self->file_name);
-  if (self->version != version_2)
-    g_free (self->version);
-  g_free (self->op_name);
   g_free (self->summary);
-  g_free (self->dfx_message);
-  g_strfreev (self->attrs);
   if (self->tensors)
     {
       /* A group's tensors are its slices': they keep their files. */
@@ -139,8 +108,7 @@ ovi_dump_file_finalize (GObject *object)
       g_ptr_array_unref (self->tensors);
     }
   g_clear_pointer (&self->slices, g_ptr_array_unref);
-  g_array_unref (self->infos);
-  g_array_unref (self->dims);
+  ovi_dump_header_clear (&self->header);
   g_clear_pointer (&self->statistics, g_ptr_array_unref);
   g_clear_pointer (&self->time, g_ref_string_release);
   g_clear_pointer (&self->device, g_ref_string_release);
@@ -209,9 +177,9 @@ ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GPara
       g_value_set_uint64 (value, self->file_size);
       break;
     case PROP_LAYOUT_NAME:
-      g_value_set_string (value, self->statistics                 ? "statistics"
-                                 : self->layout == OVI_LAYOUT_NEW ? "new"
-                                                                  : "old");
+      g_value_set_string (value, self->statistics                        ? "statistics"
+                                 : self->header.layout == OVI_LAYOUT_NEW ? "new"
+                                                                         : "old");
       break;
     case PROP_STATISTICS_ONLY:
       g_value_set_boolean (value, self->statistics != NULL);
@@ -247,7 +215,7 @@ ovi_dump_file_get_property (GObject *object, guint prop_id, GValue *value, GPara
       g_value_set_boolean (value, summary && ovi_op_summary_is_abnormal (summary));
       break;
     case PROP_DFX_MESSAGE:
-      g_value_set_string (value, self->dfx_message);
+      g_value_set_string (value, self->header.dfx_message);
       break;
     case PROP_ATTRS:
       g_value_take_boxed (value, ovi_dump_file_dup_attrs_text (self));
@@ -316,480 +284,8 @@ ovi_dump_file_class_init (OviDumpFileClass *klass)
 static void
 ovi_dump_file_init (OviDumpFile *self)
 {
-  self->infos = g_array_new (FALSE, FALSE, sizeof (TensorInfo));
-  self->dims = g_array_new (FALSE, FALSE, sizeof (guint64));
-}
-
-/* Reads exactly @length bytes at @offset; short reads are truncation. */
-static gboolean
-read_at (int fd, void *buf, gsize length, guint64 offset, GError **error)
-{
-  gsize done = 0;
-
-  while (done < length)
-    {
-      gssize n = pread (fd, (char *) buf + done, length - done, offset + done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, _ ("cannot read: %s"),
-                       g_strerror (saved));
-          return FALSE;
-        }
-      if (n == 0)
-        {
-          g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_TRUNCATED,
-                       _ ("truncated while reading (the file shrank)"));
-          return FALSE;
-        }
-      done += n;
-    }
-  return TRUE;
-}
-
-static const char *
-kind_word (OviTensorKind kind)
-{
-  /* Translators: the tensor that a dump file's reason names, as in
-   * "input 0: size is ..." */
-  static const char *const words[] = { N_ ("input"), N_ ("output"), N_ ("buffer"), N_ ("space") };
-  return _ (words[kind]);
-}
-
-/* Every tensor of the message in data-section order: inputs, outputs,
- * buffers, workspaces (the message itself lists outputs first). */
-typedef struct
-{
-  OviTensorKind kind;
-  guint index;
-  OviDtype dtype;
-  OviFormat format;
-  Ovi__Dumpdata__Shape *shape;
-  Ovi__Dumpdata__Shape *original_shape;
-  guint64 size;
-  ProtobufCBinaryData data;
-  guint32 arg_index;
-  guint32 input_type;
-  gint32 space_type;
-} TensorDesc;
-
-static GArray *
-collect_tensors (const Ovi__Dumpdata__DumpData *msg)
-{
-  GArray *descs = g_array_new (FALSE, TRUE, sizeof (TensorDesc));
-
-  for (gsize i = 0; i < msg->n_input; i++)
-    {
-      const Ovi__Dumpdata__OpInput *in = msg->input[i];
-      TensorDesc d = { OVI_TENSOR_INPUT, i,         in->data_type,
-                       in->format,       in->shape, in->original_shape,
-                       in->size,         in->data,  in->arg_index,
-                       in->input_type,   0 };
-      g_array_append_val (descs, d);
-    }
-  for (gsize i = 0; i < msg->n_output; i++)
-    {
-      const Ovi__Dumpdata__OpOutput *out = msg->output[i];
-      TensorDesc d = {
-        OVI_TENSOR_OUTPUT, i,         out->data_type, out->format, out->shape, out->original_shape,
-        out->size,         out->data, out->arg_index, 0,           0
-      };
-      g_array_append_val (descs, d);
-    }
-  for (gsize i = 0; i < msg->n_buffer; i++)
-    {
-      const Ovi__Dumpdata__OpBuffer *b = msg->buffer[i];
-      TensorDesc d = {
-        OVI_TENSOR_BUFFER, i, OVI_DTYPE_UINT8, 2, NULL, NULL, b->size, b->data, 0, 0, 0
-      };
-      g_array_append_val (descs, d);
-    }
-  for (gsize i = 0; i < msg->n_space; i++)
-    {
-      const Ovi__Dumpdata__Workspace *w = msg->space[i];
-      TensorDesc d = { OVI_TENSOR_SPACE, i,       OVI_DTYPE_UINT8, 2, NULL,   NULL,
-                       w->size,          w->data, w->arg_index,    0, w->type };
-      g_array_append_val (descs, d);
-    }
-  return descs;
-}
-
-static gboolean
-message_is_empty (const Ovi__Dumpdata__DumpData *msg)
-{
-  return (msg->version == NULL || *msg->version == '\0') &&
-         (msg->op_name == NULL || *msg->op_name == '\0') && msg->n_input == 0 &&
-         msg->n_output == 0 && msg->n_buffer == 0 && msg->n_space == 0;
-}
-
-/* Checks each tensor's size against its shape and dtype and creates the
- * tensors; @data_offset is where the data section starts (new layout). */
-static gboolean
-build_tensors (OviDumpFile *self,
-               const Ovi__Dumpdata__DumpData *msg,
-               guint64 data_offset,
-               GError **error)
-{
-  g_autoptr (GArray) descs = collect_tensors (msg);
-  guint64 offset = data_offset;
-
-  for (guint i = 0; i < descs->len; i++)
-    {
-      const TensorDesc *d = &g_array_index (descs, TensorDesc, i);
-      const guint64 *dims = d->shape ? d->shape->dim : NULL;
-      guint n_dims = d->shape ? d->shape->n_dim : 0;
-      guint64 size = d->size, count, expected;
-
-      if (self->layout == OVI_LAYOUT_OLD)
-        {
-          /* Old layout: the bytes are inline; a size field, when set, must agree. */
-          if (size != 0 && size != d->data.len)
-            {
-              g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
-                           /* Translators: the first %s %u is a tensor, as in "input 0". */
-                           _ ("%s %u: size field says %" PRIu64 " bytes but %zu bytes are stored"),
-                           kind_word (d->kind), d->index, size, d->data.len);
-              return FALSE;
-            }
-          size = d->data.len;
-        }
-
-      if (n_dims > 0 && d->kind != OVI_TENSOR_BUFFER && d->kind != OVI_TENSOR_SPACE &&
-          ovi_dtype_bits (d->dtype) > 0)
-        {
-          g_autofree char *dtype = ovi_dtype_dup_label (d->dtype);
-          if (!ovi_shape_count (dims, n_dims, &count) ||
-              !ovi_dtype_size_for_count (d->dtype, count, &expected))
-            {
-              g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
-                           /* Translators: "%s %u" is a tensor ("input 0"), the last %s a dtype. */
-                           _ ("%s %u: the element count of its shape times the size of %s does "
-                              "not fit in 64 bits"),
-                           kind_word (d->kind), d->index, dtype);
-              return FALSE;
-            }
-          if (expected != size)
-            {
-              g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
-                           /* Translators: "%s %u" is a tensor ("input 0"), the last %s a dtype. */
-                           _ ("%s %u: size is %" PRIu64 " bytes but %" PRIu64
-                              " elements of %s take %" PRIu64 " bytes"),
-                           kind_word (d->kind), d->index, size, count, dtype, expected);
-              return FALSE;
-            }
-        }
-
-      {
-        TensorInfo info = {
-          d->kind, d->index, d->dtype, d->format,    self->dims->len, n_dims,       0,
-          0,       size,     offset,   d->arg_index, d->input_type,   d->space_type
-        };
-        g_array_append_vals (self->dims, dims, n_dims);
-        info.original_start = self->dims->len;
-        if (d->original_shape)
-          {
-            info.n_original = d->original_shape->n_dim;
-            g_array_append_vals (self->dims, d->original_shape->dim, info.n_original);
-          }
-        g_array_append_val (self->infos, info);
-      }
-      if (self->layout == OVI_LAYOUT_NEW)
-        offset += size;
-    }
-  return TRUE;
-}
-
-/* Sum of the data sizes, or FALSE when the sum does not fit in 64 bits. */
-static gboolean
-sum_sizes (const Ovi__Dumpdata__DumpData *msg, guint64 *total)
-{
-  g_autoptr (GArray) descs = collect_tensors (msg);
-  guint64 sum = 0;
-
-  for (guint i = 0; i < descs->len; i++)
-    {
-      guint64 size = g_array_index (descs, TensorDesc, i).size;
-      if (size > G_MAXUINT64 - sum)
-        return FALSE;
-      sum += size;
-    }
-  *total = sum;
-  return TRUE;
-}
-
-static void
-take_message (OviDumpFile *self, const Ovi__Dumpdata__DumpData *msg)
-{
-  /* Nearly every file says "2.0": no need for 100 000 copies. */
-  if (g_strcmp0 (msg->version, version_2) == 0)
-    self->version = (char *) version_2;
-  else
-    self->version = g_strdup (msg->version ? msg->version : "");
-  self->op_name = g_strdup (msg->op_name ? msg->op_name : "");
-  self->dump_time = msg->dump_time;
-  /* Free text for the window to show: kept as valid UTF-8, which protobuf-c
-   * does not check. */
-  if (msg->dfx_message && *msg->dfx_message)
-    self->dfx_message = g_utf8_make_valid (msg->dfx_message, -1);
-  if (msg->n_attr > 0)
-    {
-      self->attrs = g_new0 (char *, 2 * msg->n_attr + 1);
-      for (gsize i = 0; i < msg->n_attr; i++)
-        {
-          self->attrs[2 * i] = g_utf8_make_valid (msg->attr[i]->name ? msg->attr[i]->name : "", -1);
-          self->attrs[2 * i + 1] =
-              g_utf8_make_valid (msg->attr[i]->value ? msg->attr[i]->value : "", -1);
-        }
-    }
-}
-
-/* protobuf-c allocates every field of a message separately; headers are
- * small, so a bump allocator over a stack buffer saves thousands of
- * mallocs per folder. What does not fit goes to the heap. */
-typedef struct
-{
-  guint8 *buf;
-  gsize size;
-  gsize used;
-  GSList *spill;
-} Arena;
-
-static void *
-arena_alloc (void *data, size_t size)
-{
-  Arena *arena = data;
-  void *p;
-
-  size = (size + 15) & ~(gsize) 15;
-  if (size <= arena->size - arena->used)
-    {
-      p = arena->buf + arena->used;
-      arena->used += size;
-      return p;
-    }
-  p = g_try_malloc (MAX (size, 1));
-  if (p)
-    arena->spill = g_slist_prepend (arena->spill, p);
-  return p;
-}
-
-static void
-arena_free (void *data, void *pointer)
-{
-}
-
-static void
-arena_clear (Arena *arena)
-{
-  g_slist_free_full (arena->spill, g_free);
-  arena->spill = NULL;
-  arena->used = 0;
-}
-
-/* @head holds the first @head_length bytes of the file, usually the whole
- * header, which then needs no second read. */
-static gboolean
-load_new_layout (OviDumpFile *self,
-                 int fd,
-                 const guint8 *head,
-                 gsize head_length,
-                 guint64 header_length,
-                 GError **error)
-{
-  g_autofree guint8 *allocated = NULL;
-  const guint8 *header = head + 8;
-  Ovi__Dumpdata__DumpData *msg;
-  guint64 total, data_length = self->file_size - 8 - header_length;
-  gboolean ok = FALSE;
-  _Alignas(16) guint8 arena_buf[16384];
-  Arena arena = { arena_buf, sizeof arena_buf, 0, NULL };
-  ProtobufCAllocator allocator = { arena_alloc, arena_free, &arena };
-
-  /* header_length was checked against the real file size by the caller. */
-  if (8 + header_length > head_length)
-    {
-      allocated = g_malloc (header_length);
-      if (!read_at (fd, allocated, header_length, 8, error))
-        return FALSE;
-      header = allocated;
-    }
-  msg = ovi__dumpdata__dump_data__unpack (&allocator, header_length, header);
-  if (msg == NULL)
-    {
-      arena_clear (&arena);
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
-                   _ ("the %" PRIu64 "-byte header does not parse as a dump message"),
-                   header_length);
-      return FALSE;
-    }
-  if (message_is_empty (msg))
-    g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE,
-                 _ ("the header holds no version, no op name and no tensor"));
-  else if (!sum_sizes (msg, &total))
-    g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
-                 _ ("the tensor sizes in the header add up to more than 2^64 bytes"));
-  else if (total != data_length)
-    g_set_error (
-        error, OVI_DUMP_FILE_ERROR,
-        total > data_length ? OVI_DUMP_FILE_ERROR_TRUNCATED : OVI_DUMP_FILE_ERROR_SIZE_MISMATCH,
-        total > data_length ? _ ("the header lists %" PRIu64 " bytes of tensor data but %" PRIu64
-                                 " bytes follow it (truncated)")
-                            : _ ("the header lists %" PRIu64 " bytes of tensor data but %" PRIu64
-                                 " bytes follow it"),
-        total, data_length);
-  else
-    {
-      self->layout = OVI_LAYOUT_NEW;
-      take_message (self, msg);
-      ok = build_tensors (self, msg, 8 + header_length, error);
-    }
-  ovi__dumpdata__dump_data__free_unpacked (msg, &allocator);
-  arena_clear (&arena);
-  return ok;
-}
-
-static GBytes *read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);
-
-/* The old layout keeps the tensors inside the message: unpack it all, from
- * memory rather than a mapping, which a truncation would turn into SIGBUS.
- * Returns NULL with @error unset when the bytes do not parse. */
-static Ovi__Dumpdata__DumpData *
-unpack_whole_file (OviDumpFile *self, GError **error)
-{
-  g_autoptr (GBytes) bytes = read_range (self, 0, self->file_size, error);
-
-  if (bytes == NULL)
-    return NULL;
-  return ovi__dumpdata__dump_data__unpack (NULL, g_bytes_get_size (bytes),
-                                           g_bytes_get_data (bytes, NULL));
-}
-
-static gboolean
-load_old_layout (OviDumpFile *self, GError **error)
-{
-  Ovi__Dumpdata__DumpData *msg;
-  gboolean ok;
-
-  if (!(msg = unpack_whole_file (self, error)))
-    {
-      if (error && *error == NULL)
-        g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE,
-                             _ ("the file does not parse as a dump message"));
-      return FALSE;
-    }
-  if (message_is_empty (msg))
-    {
-      ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
-      g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE,
-                           _ ("the file parses as a dump message that holds no version, no op "
-                              "name and no tensor"));
-      return FALSE;
-    }
-  self->layout = OVI_LAYOUT_OLD;
-  take_message (self, msg);
-  ok = build_tensors (self, msg, 0, error);
-  ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
-  return ok;
-}
-
-/* A nano (TLV) dump is recognised by its magic, but only its first 16
- * bytes are documented (dump-format.md section 3): reading its tensors
- * needs the facts the message names, so none is guessed. */
-static void
-set_nano_error (GError **error, const guint8 *head, gsize head_length)
-{
-  g_autofree char *version = NULL;
-  guint32 v;
-
-  if (head_length >= 16)
-    {
-      memcpy (&v, head + 12, 4);
-      version = g_strdup_printf (_ ("version %u"), GUINT32_FROM_LE (v));
-    }
-  else
-    version = g_strdup (_ ("its version cut off"));
-  g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NANO,
-               /* Translators: %s is "version 1" or "its version cut off". */
-               _ ("this is a nano (TLV) dump (%s); its tensors cannot be read because the format "
-                  "notes do not document the layout of a TLV entry (the size and order of its "
-                  "type and length fields) nor the fields of the input (type 4) and output "
-                  "(type 5) descriptions (where data_type, format, shape and size are stored)"),
-               version);
-}
-
-static gboolean
-read_header (OviDumpFile *self, int fd, GError **error)
-{
-  guint8 head[4096];
-  gsize head_length = MIN (self->file_size, sizeof head);
-  guint64 header_length;
-  g_autoptr (GError) new_error = NULL;
-  g_autoptr (GError) old_error = NULL;
-
-  if (self->file_size <= 8)
-    {
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_TRUNCATED,
-                   _ ("truncated: %" PRIu64 " bytes, a dump file holds more than its "
-                      "8-byte header length"),
-                   self->file_size);
-      return FALSE;
-    }
-  if (!read_at (fd, head, head_length, 0, error))
-    return FALSE;
-
-  if (self->file_size >= 12 && GUINT32_FROM_LE (*(guint32 *) (head + 8)) == 0x5A5A5A5Au)
-    {
-      set_nano_error (error, head, head_length);
-      return FALSE;
-    }
-
-  memcpy (&header_length, head, 8);
-  header_length = GUINT64_FROM_LE (header_length);
-  if (header_length <= self->file_size - 8)
-    {
-      if (load_new_layout (self, fd, head, head_length, header_length, &new_error))
-        return TRUE;
-      /* A header that parsed is this layout's verdict; only an unparsable one
-       * may still be an old-layout file. */
-      if (!g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE) &&
-          !g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE))
-        {
-          g_propagate_error (error, g_steal_pointer (&new_error));
-          return FALSE;
-        }
-      g_array_set_size (self->infos, 0);
-      g_array_set_size (self->dims, 0);
-    }
-
-  if (load_old_layout (self, &old_error))
-    return TRUE;
-  g_array_set_size (self->infos, 0);
-  g_array_set_size (self->dims, 0);
-
-  /* An old-layout message that parsed but is wrong says what is wrong;
-   * otherwise the new layout's complaint is the one to report. */
-  if (!g_error_matches (old_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE) &&
-      !(new_error &&
-        g_error_matches (old_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_EMPTY_MESSAGE)))
-    g_propagate_error (error, g_steal_pointer (&old_error));
-  else if (new_error)
-    g_propagate_error (error, g_steal_pointer (&new_error));
-  else if (self->file_name.kind == OVI_FILE_KIND_NONE)
-    /* A file opened on its own whatever its name (a text file, a log...):
-     * an impossible header length, no dump message and no dump name say
-     * it is something else, not a damaged dump. */
-    g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_NOT_A_DUMP,
-                         _ ("not a dump file: its name does not follow the dump file naming "
-                            "(op_type.op_name.task_id.stream_id.timestamp) and its content is "
-                            "neither a dump header nor a dump message"));
-  else
-    g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_HEADER_TOO_LONG,
-                 _ ("header length %" PRIu64 " is larger than the file (%" PRIu64
-                    " bytes), and the file is not an old-layout dump message either"),
-                 header_length, self->file_size);
-  return FALSE;
+  self->header.infos = g_array_new (FALSE, FALSE, sizeof (OviTensorInfo));
+  self->header.dims = g_array_new (FALSE, FALSE, sizeof (guint64));
 }
 
 /* Opens @entry relative to @dirfd (AT_FDCWD for a path) and reads its
@@ -830,7 +326,9 @@ ovi_dump_file_load_at (
     }
   self->file_size = st.st_size;
   self->mtime = (guint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
-  ok = read_header (self, fd, error);
+  self->header.file_size = self->file_size;
+  self->header.named_as_dump = self->file_name.kind != OVI_FILE_KIND_NONE;
+  ok = ovi_dump_header_read (&self->header, fd, error);
   close (fd);
   if (!ok)
     return NULL;
@@ -973,7 +471,7 @@ read_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
                    _ ("%s: not enough memory for %" PRIu64 " bytes"), self->relative_path, size);
       return NULL;
     }
-  if (!read_at (fd, buf, size, offset, &local_error))
+  if (!ovi_dump_header_read_at (fd, buf, size, offset, &local_error))
     {
       close (fd);
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED, "%s: %s",
@@ -1002,28 +500,20 @@ ovi_dump_file_map_range (OviDumpFile *self, guint64 offset, guint64 size, GError
 GBytes *
 ovi_dump_file_load_inline_data (OviDumpFile *self, OviTensorKind kind, guint index, GError **error)
 {
-  Ovi__Dumpdata__DumpData *msg;
-  g_autoptr (GArray) descs = NULL;
-  GBytes *bytes = NULL;
+  /* From memory rather than a mapping, which a truncation would turn into
+   * SIGBUS. */
+  g_autoptr (GBytes) whole = read_range (self, 0, self->file_size, error);
+  gboolean parsed = FALSE;
+  GBytes *bytes;
 
-  if (!(msg = unpack_whole_file (self, error)))
-    {
-      if (error && *error == NULL)
-        g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                     _ ("%s no longer parses"), self->relative_path);
-      return NULL;
-    }
-  descs = collect_tensors (msg);
-  for (guint i = 0; i < descs->len; i++)
-    {
-      const TensorDesc *d = &g_array_index (descs, TensorDesc, i);
-      if (d->kind == kind && d->index == index)
-        bytes = g_bytes_new (d->data.data, d->data.len);
-    }
-  ovi__dumpdata__dump_data__free_unpacked (msg, NULL);
+  if (whole == NULL)
+    return NULL;
+  bytes = ovi_dump_header_inline_data (g_bytes_get_data (whole, NULL), g_bytes_get_size (whole),
+                                       kind, index, &parsed);
   if (bytes == NULL)
     g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_CHANGED,
-                 _ ("%s changed since it was listed"), self->relative_path);
+                 parsed ? _ ("%s changed since it was listed") : _ ("%s no longer parses"),
+                 self->relative_path);
   return bytes;
 }
 
@@ -1120,7 +610,7 @@ ovi_dump_file_get_kind (OviDumpFile *self)
 OviLayout
 ovi_dump_file_get_layout (OviDumpFile *self)
 {
-  return self->layout;
+  return self->header.layout;
 }
 
 const char *
@@ -1137,19 +627,20 @@ ovi_dump_file_get_op_type (OviDumpFile *self)
 const char *
 ovi_dump_file_get_op_name (OviDumpFile *self)
 {
-  return self->op_name && *self->op_name ? self->op_name : self->file_name.op_name;
+  return self->header.op_name && *self->header.op_name ? self->header.op_name
+                                                       : self->file_name.op_name;
 }
 
 const char *
 ovi_dump_file_get_version (OviDumpFile *self)
 {
-  return self->version;
+  return self->header.version;
 }
 
 guint64
 ovi_dump_file_get_dump_time (OviDumpFile *self)
 {
-  return self->dump_time;
+  return self->header.dump_time;
 }
 
 /**
@@ -1161,7 +652,7 @@ const char *
 ovi_dump_file_get_dfx_message (OviDumpFile *self)
 {
   g_return_val_if_fail (OVI_IS_DUMP_FILE (self), NULL);
-  return self->dfx_message;
+  return self->header.dfx_message;
 }
 
 /**
@@ -1172,7 +663,7 @@ guint
 ovi_dump_file_get_n_attrs (OviDumpFile *self)
 {
   g_return_val_if_fail (OVI_IS_DUMP_FILE (self), 0);
-  return self->attrs ? g_strv_length (self->attrs) / 2 : 0;
+  return self->header.attrs ? g_strv_length (self->header.attrs) / 2 : 0;
 }
 
 /**
@@ -1187,9 +678,9 @@ ovi_dump_file_get_attr (OviDumpFile *self, guint index, const char **name, const
 {
   g_return_if_fail (index < ovi_dump_file_get_n_attrs (self));
   if (name)
-    *name = self->attrs[2 * index];
+    *name = self->header.attrs[2 * index];
   if (value)
-    *value = self->attrs[2 * index + 1];
+    *value = self->header.attrs[2 * index + 1];
 }
 
 /**
@@ -1204,7 +695,7 @@ ovi_dump_file_dup_attrs_text (OviDumpFile *self)
   GStrv text = g_new0 (char *, n + 1);
 
   for (guint i = 0; i < n; i++)
-    text[i] = g_strdup_printf ("%s=%s", self->attrs[2 * i], self->attrs[2 * i + 1]);
+    text[i] = g_strdup_printf ("%s=%s", self->header.attrs[2 * i], self->header.attrs[2 * i + 1]);
   return text;
 }
 
@@ -1256,12 +747,12 @@ ovi_dump_file_get_tensors (OviDumpFile *self)
     }
   if (g_once_init_enter (&self->tensors))
     {
-      GPtrArray *tensors = g_ptr_array_new_full (self->infos->len, g_object_unref);
-      const guint64 *dims = (const guint64 *) (gconstpointer) self->dims->data;
+      GPtrArray *tensors = g_ptr_array_new_full (self->header.infos->len, g_object_unref);
+      const guint64 *dims = (const guint64 *) (gconstpointer) self->header.dims->data;
 
-      for (guint i = 0; i < self->infos->len; i++)
+      for (guint i = 0; i < self->header.infos->len; i++)
         {
-          const TensorInfo *t = &g_array_index (self->infos, TensorInfo, i);
+          const OviTensorInfo *t = &g_array_index (self->header.infos, OviTensorInfo, i);
           OviTensor *tensor = ovi_tensor_new (self, t->kind, t->index, t->dtype, t->format,
                                               t->n_dims ? dims + t->dims_start : NULL, t->n_dims,
                                               t->n_original ? dims + t->original_start : NULL,
@@ -1282,8 +773,8 @@ ovi_dump_file_count_tensors (OviDumpFile *self, OviTensorKind kind)
   guint n = 0;
   for (guint i = 0; self->slices && i < self->slices->len; i++)
     n += ovi_dump_file_count_tensors (g_ptr_array_index (self->slices, i), kind);
-  for (guint i = 0; i < self->infos->len; i++)
-    if (g_array_index (self->infos, TensorInfo, i).kind == kind)
+  for (guint i = 0; i < self->header.infos->len; i++)
+    if (g_array_index (self->header.infos, OviTensorInfo, i).kind == kind)
       n++;
   return n;
 }
@@ -1400,25 +891,25 @@ ovi_dump_file_new_statistics (
       self->file_name.op_type = g_strdup ("");
       self->file_name.op_name = g_strdup ("");
     }
-  self->op_name = g_strdup (op_name);
+  self->header.op_name = g_strdup (op_name);
   self->file_size = file_size;
-  self->layout = OVI_LAYOUT_NEW;
+  self->header.layout = OVI_LAYOUT_NEW;
   self->statistics = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_statistic_row_free);
   g_ptr_array_set_free_func (sorted, NULL);
   g_ptr_array_sort (sorted, compare_rows);
   for (guint i = 0; i < sorted->len; i++)
     {
       OviStatisticRow *row = g_ptr_array_index (sorted, i);
-      TensorInfo info = { row->kind,
-                          row->index,
-                          row->dtype,
-                          row->format,
-                          self->dims->len,
-                          row->shape->len,
-                          self->dims->len + row->shape->len,
-                          0,
-                          row->size,
-                          0 };
+      OviTensorInfo info = { row->kind,
+                             row->index,
+                             row->dtype,
+                             row->format,
+                             self->header.dims->len,
+                             row->shape->len,
+                             self->header.dims->len + row->shape->len,
+                             0,
+                             row->size,
+                             0 };
 
       if (i > 0)
         {
@@ -1430,8 +921,8 @@ ovi_dump_file_new_statistics (
               continue;
             }
         }
-      g_array_append_vals (self->dims, row->shape->data, row->shape->len);
-      g_array_append_val (self->infos, info);
+      g_array_append_vals (self->header.dims, row->shape->data, row->shape->len);
+      g_array_append_val (self->header.infos, info);
       g_ptr_array_add (self->statistics, row);
     }
   return self;
@@ -1495,10 +986,10 @@ ovi_dump_file_new_group (GPtrArray *slices)
   self->file_name = first->file_name;
   self->file_name.op_type = g_strdup (first->file_name.op_type);
   self->file_name.op_name = g_strdup (first->file_name.op_name);
-  self->layout = first->layout;
-  self->version = first->version == version_2 ? (char *) version_2 : g_strdup (first->version);
-  self->op_name = g_strdup (first->op_name);
-  self->dump_time = first->dump_time;
+  self->header.layout = first->header.layout;
+  self->header.version = ovi_dump_header_copy_version (first->header.version);
+  self->header.op_name = g_strdup (first->header.op_name);
+  self->header.dump_time = first->header.dump_time;
   ovi_dump_file_set_location_like (self, first->relative_path, first);
   return self;
 }

@@ -3,17 +3,12 @@
 #include <gio/gio.h>
 
 #include "ovi-blame.h"
+#include "ovi-dump-header.h"
 #include "ovi-file-name.h"
 #include "ovi-op-summary.h"
 #include "ovi-tensor.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  OVI_LAYOUT_NEW, /* u64 header length, DumpData header, raw data */
-  OVI_LAYOUT_OLD, /* one DumpData message with the data inline */
-} OviLayout;
 
 #define OVI_TYPE_DUMP_FILE (ovi_dump_file_get_type ())
 G_DECLARE_FINAL_TYPE (OviDumpFile, ovi_dump_file, OVI, DUMP_FILE, GObject)
