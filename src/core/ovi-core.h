@@ -34,6 +34,7 @@
 #include "ovi-op-summary.h"
 #include "ovi-overflow-record.h"
 #include "ovi-problem.h"
+#include "ovi-tensor-result.h"
 #include "ovi-tensor.h"
 /* analysis */
 #include "ovi-classifier.h"

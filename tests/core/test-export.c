@@ -488,7 +488,7 @@ test_atomic (Fixture *f, gconstpointer data)
   g_autofree char *listing = NULL;
 
   {
-    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (path, FALSE, &error);
     g_assert_no_error (error);
     g_assert_true (ovi_atomic_file_write (a, "hello", 5, &error));
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
@@ -499,7 +499,7 @@ test_atomic (Fixture *f, gconstpointer data)
   g_clear_pointer (&listing, g_free);
 
   {
-    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (path, FALSE, &error);
     g_assert_true (ovi_atomic_file_write (a, "hello", 5, &error));
     g_assert_true (g_file_set_contents (path, "someone else", 12, NULL));
     g_assert_false (ovi_atomic_file_commit (a, &error));
@@ -512,7 +512,7 @@ test_atomic (Fixture *f, gconstpointer data)
   assert_no_temp_files (f->dir);
 
   {
-    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (path, OVI_EXPORT_FLAGS_OVERWRITE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (path, TRUE, &error);
     g_assert_true (ovi_atomic_file_write (a, "hello", 5, &error));
     g_assert_true (ovi_atomic_file_commit (a, &error));
     g_assert_no_error (error);
@@ -527,7 +527,7 @@ test_atomic (Fixture *f, gconstpointer data)
    * one), then the mode any new file gets under the umask. */
   {
     g_autofree char *other = g_build_filename (f->dir, "b.txt", NULL);
-    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (other, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (other, FALSE, &error);
     mode_t old_mask = umask (027);
     GStatBuf st;
 
@@ -545,7 +545,7 @@ test_atomic (Fixture *f, gconstpointer data)
   {
     g_autofree char *third = g_build_filename (f->dir, "c.txt", NULL);
     mode_t old_mask = umask (027);
-    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (third, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new (third, FALSE, &error);
     GStatBuf st;
 
     umask (old_mask);
@@ -575,8 +575,7 @@ test_atomic_at (Fixture *f, gconstpointer data)
 
   g_assert_cmpint (dirfd, >=, 0);
   {
-    g_autoptr (OviAtomicFile) a =
-        ovi_atomic_file_new_at (dirfd, path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new_at (dirfd, path, FALSE, &error);
     g_assert_no_error (error);
     g_assert_true (ovi_atomic_file_write (a, "hello", 5, &error));
     listing = list_dir (f->dir);
@@ -588,15 +587,13 @@ test_atomic_at (Fixture *f, gconstpointer data)
   g_assert_cmpstr (listing, ==, "");
   g_clear_pointer (&listing, g_free);
   {
-    g_autoptr (OviAtomicFile) a =
-        ovi_atomic_file_new_at (dirfd, path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new_at (dirfd, path, FALSE, &error);
     g_assert_true (ovi_atomic_file_write (a, "hello", 5, &error));
     g_assert_true (ovi_atomic_file_commit (a, &error));
     g_assert_no_error (error);
   }
   {
-    g_autoptr (OviAtomicFile) a =
-        ovi_atomic_file_new_at (dirfd, path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new_at (dirfd, path, FALSE, &error);
     g_assert_true (ovi_atomic_file_write (a, "other", 5, &error));
     g_assert_false (ovi_atomic_file_commit (a, &error));
     g_assert_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS);
@@ -608,8 +605,7 @@ test_atomic_at (Fixture *f, gconstpointer data)
   for (gsize i = 0; i < (3 << 20); i++)
     big[i] = (char) (i * 7 + (i >> 12));
   {
-    g_autoptr (OviAtomicFile) a =
-        ovi_atomic_file_new_at (dirfd, big_path, OVI_EXPORT_FLAGS_NONE, &error);
+    g_autoptr (OviAtomicFile) a = ovi_atomic_file_new_at (dirfd, big_path, FALSE, &error);
     /* small writes first, so the buffer grows, then one past its size */
     g_assert_true (ovi_atomic_file_write (a, big, 10, &error));
     g_assert_true (ovi_atomic_file_write (a, big + 10, 5000, &error));

@@ -10,6 +10,7 @@
 #include "ovi-shape.h"
 #include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
+#include "ovi-tensor-result.h"
 #include "ovi-worker.h"
 
 /* One input, output, buffer or workspace of an op dump file. The bytes stay
@@ -587,99 +588,20 @@ ovi_tensor_analyze_logical (OviTensor *self, GError **error)
   return ovi_analysis_new_for_count (self->dtype, logical, count, error);
 }
 
-struct _OviTensorResult
-{
-  gatomicrefcount ref_count;
-  guint n_bins;
-  OviHistogramScale scale;
-  OviAnalysis *analysis;
-  OviAnalysis *logical;
-  OviHistogram *histogram;
-};
-
-OviTensorResult *
-ovi_tensor_result_ref (OviTensorResult *result)
-{
-  g_atomic_ref_count_inc (&result->ref_count);
-  return result;
-}
-
-void
-ovi_tensor_result_unref (OviTensorResult *result)
-{
-  if (!g_atomic_ref_count_dec (&result->ref_count))
-    return;
-  g_clear_pointer (&result->analysis, ovi_analysis_unref);
-  g_clear_pointer (&result->logical, ovi_analysis_unref);
-  g_clear_pointer (&result->histogram, ovi_histogram_free);
-  g_free (result);
-}
-
-/**
- * ovi_tensor_result_get_analysis:
- * Returns: (transfer none): the statistics over the values as stored
- */
-OviAnalysis *
-ovi_tensor_result_get_analysis (OviTensorResult *result)
-{
-  return result->analysis;
-}
-
-/**
- * ovi_tensor_result_get_logical:
- * Returns: (transfer none) (nullable): the statistics in the logical
- *   layout, for a device layout that could be converted
- */
-OviAnalysis *
-ovi_tensor_result_get_logical (OviTensorResult *result)
-{
-  return result->logical;
-}
-
-/**
- * ovi_tensor_result_get_histogram:
- * Returns: (transfer none) (nullable): the histogram, %NULL when none was
- *   asked for
- */
-OviHistogram *
-ovi_tensor_result_get_histogram (OviTensorResult *result)
-{
-  return result->histogram;
-}
-
 static void
 analyze_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   OviTensor *self = source;
-  g_autoptr (OviTensorResult) result = ovi_tensor_result_ref (task_data);
+  OviTensorResult *result = task_data;
   GError *error = NULL;
 
   if (g_task_return_error_if_cancelled (task))
     return;
-  if (!(result->analysis = ovi_tensor_analyze (self, &error)))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  /* A statistics-mode tensor has its statistics and nothing more to read:
-   * no logical copy and no histogram (ovi_statistic_why_no_values()). */
-  if (!ovi_analysis_has_values (result->analysis))
-    {
-      g_task_return_pointer (task, ovi_tensor_result_ref (result),
-                             (GDestroyNotify) ovi_tensor_result_unref);
-      return;
-    }
-  result->logical = ovi_tensor_analyze_logical (self, NULL);
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  if (result->n_bins > 0 && !(result->histogram = ovi_analysis_histogram (
-                                  result->analysis, result->n_bins, result->scale, &error)))
-    {
-      g_task_return_error (task, error); /* the file changed since it was analysed */
-      return;
-    }
-  g_task_return_pointer (task, ovi_tensor_result_ref (result),
-                         (GDestroyNotify) ovi_tensor_result_unref);
+  if (!ovi_tensor_result_fill (result, self, cancellable, &error))
+    g_task_return_error (task, error);
+  else if (!g_task_return_error_if_cancelled (task))
+    g_task_return_pointer (task, ovi_tensor_result_ref (result),
+                           (GDestroyNotify) ovi_tensor_result_unref);
 }
 
 /**
@@ -704,10 +626,7 @@ ovi_tensor_analyze_async (OviTensor *self,
 
   g_return_if_fail (OVI_IS_TENSOR (self));
 
-  result = g_new0 (OviTensorResult, 1);
-  g_atomic_ref_count_init (&result->ref_count);
-  result->n_bins = n_bins;
-  result->scale = scale;
+  result = ovi_tensor_result_new (n_bins, scale);
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ovi_tensor_analyze_async);
   g_task_set_task_data (task, result, (GDestroyNotify) ovi_tensor_result_unref);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
 #include <gio/gio.h>
@@ -37,7 +38,6 @@ guint ovi_tensor_get_known_statistics (OviTensor *self);
 gboolean ovi_tensor_get_signed_zeros (OviTensor *self, guint64 *negative, guint64 *positive);
 OviAnalysis *ovi_tensor_analyze_logical (OviTensor *self, GError **error);
 
-/* What ovi_tensor_analyze_async() hands back. */
 typedef struct _OviTensorResult OviTensorResult;
 
 void ovi_tensor_analyze_async (OviTensor *self,
@@ -47,12 +47,5 @@ void ovi_tensor_analyze_async (OviTensor *self,
                                GAsyncReadyCallback callback,
                                gpointer user_data);
 OviTensorResult *ovi_tensor_analyze_finish (OviTensor *self, GAsyncResult *result, GError **error);
-OviTensorResult *ovi_tensor_result_ref (OviTensorResult *result);
-void ovi_tensor_result_unref (OviTensorResult *result);
-OviAnalysis *ovi_tensor_result_get_analysis (OviTensorResult *result);
-OviAnalysis *ovi_tensor_result_get_logical (OviTensorResult *result);
-OviHistogram *ovi_tensor_result_get_histogram (OviTensorResult *result);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviTensorResult, ovi_tensor_result_unref)
 
 G_END_DECLS

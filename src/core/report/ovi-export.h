@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "ovi-atomic-file.h"
 #include "ovi-dtype.h"
-
 #include "ovi-dump-file.h"
 #include "ovi-tensor.h"
 
@@ -22,21 +23,6 @@ typedef enum
   OVI_EXPORT_FLAGS_OVERWRITE = 1 << 0,
   OVI_EXPORT_FLAGS_LOGICAL = 1 << 1, /* device layouts back to NCHW / ND / NCDHW */
 } OviExportFlags;
-
-/* Atomic output: written to an unnamed file in the destination's folder (or
- * under a temporary name there) and linked or renamed into place on commit;
- * abort (or freeing without commit) leaves nothing behind. */
-typedef struct _OviAtomicFile OviAtomicFile;
-
-OviAtomicFile *ovi_atomic_file_new (const char *path, OviExportFlags flags, GError **error);
-OviAtomicFile *
-ovi_atomic_file_new_at (int dirfd, const char *path, OviExportFlags flags, GError **error);
-gboolean
-ovi_atomic_file_write (OviAtomicFile *self, const void *data, gsize length, GError **error);
-gboolean ovi_atomic_file_commit (OviAtomicFile *self, GError **error);
-void ovi_atomic_file_free (OviAtomicFile *self);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviAtomicFile, ovi_atomic_file_free)
 
 gboolean ovi_export_write_contents (
     const char *path, const char *contents, gsize length, OviExportFlags flags, GError **error);

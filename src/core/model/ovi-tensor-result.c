@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "ovi-tensor-result.h"
+
+/* What ovi_tensor_analyze_async() hands back. */
+struct _OviTensorResult
+{
+  gatomicrefcount ref_count;
+  guint n_bins;
+  OviHistogramScale scale;
+  OviAnalysis *analysis;
+  OviAnalysis *logical;
+  OviHistogram *histogram;
+};
+
+/**
+ * ovi_tensor_result_new:
+ * @n_bins: bins of the histogram to make, 0 for none
+ */
+OviTensorResult *
+ovi_tensor_result_new (guint n_bins, OviHistogramScale scale)
+{
+  OviTensorResult *result = g_new0 (OviTensorResult, 1);
+
+  g_atomic_ref_count_init (&result->ref_count);
+  result->n_bins = n_bins;
+  result->scale = scale;
+  return result;
+}
+
+/**
+ * ovi_tensor_result_fill:
+ *
+ * Analyses @tensor, on any thread: its statistics, the statistics in the
+ * logical layout when it is stored in a device layout, and the histogram.
+ *
+ * Returns: %FALSE with @error when the tensor cannot be read
+ */
+gboolean
+ovi_tensor_result_fill (OviTensorResult *result,
+                        OviTensor *tensor,
+                        GCancellable *cancellable,
+                        GError **error)
+{
+  if (!(result->analysis = ovi_tensor_analyze (tensor, error)))
+    return FALSE;
+  /* A statistics-mode tensor has its statistics and nothing more to read:
+   * no logical copy and no histogram (ovi_statistic_why_no_values()). */
+  if (!ovi_analysis_has_values (result->analysis))
+    return TRUE;
+  result->logical = ovi_tensor_analyze_logical (tensor, NULL);
+  if (g_cancellable_is_cancelled (cancellable))
+    return TRUE;
+  /* The file may have changed since it was analysed. */
+  return result->n_bins == 0 || (result->histogram = ovi_analysis_histogram (
+                                     result->analysis, result->n_bins, result->scale, error));
+}
+
+OviTensorResult *
+ovi_tensor_result_ref (OviTensorResult *result)
+{
+  g_atomic_ref_count_inc (&result->ref_count);
+  return result;
+}
+
+void
+ovi_tensor_result_unref (OviTensorResult *result)
+{
+  if (!g_atomic_ref_count_dec (&result->ref_count))
+    return;
+  g_clear_pointer (&result->analysis, ovi_analysis_unref);
+  g_clear_pointer (&result->logical, ovi_analysis_unref);
+  g_clear_pointer (&result->histogram, ovi_histogram_free);
+  g_free (result);
+}
+
+/**
+ * ovi_tensor_result_get_analysis:
+ * Returns: (transfer none): the statistics over the values as stored
+ */
+OviAnalysis *
+ovi_tensor_result_get_analysis (OviTensorResult *result)
+{
+  return result->analysis;
+}
+
+/**
+ * ovi_tensor_result_get_logical:
+ * Returns: (transfer none) (nullable): the statistics in the logical
+ *   layout, for a device layout that could be converted
+ */
+OviAnalysis *
+ovi_tensor_result_get_logical (OviTensorResult *result)
+{
+  return result->logical;
+}
+
+/**
+ * ovi_tensor_result_get_histogram:
+ * Returns: (transfer none) (nullable): the histogram, %NULL when none was
+ *   asked for
+ */
+OviHistogram *
+ovi_tensor_result_get_histogram (OviTensorResult *result)
+{
+  return result->histogram;
+}
