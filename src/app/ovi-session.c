@@ -940,57 +940,24 @@ ovi_session_record_visible (OviSession *self, OviOverflowRecord *record)
 }
 
 /* A file that could not be read sits in the hierarchy its path gives, as
- * the dump files beside it do. */
+ * the dump files beside it do: core notes it with the problem. */
 gboolean
 ovi_session_problem_in_selected_node (OviSession *self, OviProblem *problem)
 {
-  const char *root, *file;
-  const char *machine = NULL;
-  g_autofree char *path = NULL;
-  char *values[4];
   const char *node_values[5];
-  gboolean matches;
 
   g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
   g_return_val_if_fail (OVI_IS_PROBLEM (problem), FALSE);
 
-  if (self->selected_node == NULL)
+  if (self->selected_node == NULL || self->folder == NULL)
     return TRUE;
-  root = self->folder ? ovi_dump_folder_get_root_path (self->folder) : NULL;
-  if (root == NULL)
-    return TRUE;
-  file = ovi_problem_get_file (problem);
-  /* In a folder of several roots, a problem is named below its root's name. */
-  for (guint i = 0; i < ovi_dump_folder_get_n_roots (self->folder); i++)
-    {
-      const char *name = ovi_dump_folder_get_root_name (self->folder, i);
-      gsize n = name ? strlen (name) : 0;
-
-      if (name && g_str_has_prefix (file, name) && (file[n] == '/' || file[n] == '\0'))
-        {
-          machine = name;
-          root = ovi_dump_folder_get_nth_root_path (self->folder, i);
-          file = file[n] ? file + n + 1 : "";
-          break;
-        }
-    }
-  /* A file opened on its own is the root, and its problems are named
-   * relative to its folder. */
-  if (g_file_test (root, G_FILE_TEST_IS_DIR))
-    path = g_build_filename (root, file, NULL);
-  else
-    {
-      g_autofree char *dir = g_path_get_dirname (root);
-      path = g_build_filename (dir, file, NULL);
-    }
-  ovi_path_infer_hierarchy (path, values);
-  node_values[0] = machine;
-  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-    node_values[i + 1] = values[i];
-  matches = ovi_tree_node_matches_values (self->selected_node, node_values);
-  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
-    g_free (values[i]);
-  return matches;
+  /* The machine level exists with several roots only. */
+  node_values[0] =
+      ovi_dump_folder_get_n_roots (self->folder) > 1
+          ? ovi_dump_folder_get_root_name (self->folder, ovi_problem_get_root (problem))
+          : NULL;
+  ovi_problem_get_place (problem, node_values + 1);
+  return ovi_tree_node_matches_values (self->selected_node, node_values);
 }
 
 OviDumpFile *

@@ -729,6 +729,7 @@ scan_one_root (OviScan *scan, const char *root, GError **error)
   if (S_ISREG (st.st_mode))
     {
       g_autofree char *dir = g_path_get_dirname (root);
+      scan->root_is_file = TRUE;
       g_autofree char *name = g_path_get_basename (root);
       g_autoptr (GHashTable) mapping = read_mapping (dir);
       g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
@@ -793,10 +794,29 @@ ovi_scan_root (OviScan *scan, GError **error)
   return TRUE;
 }
 
+/* The place of a problem in the tree: the file's path on disk, below its
+ * root (or beside the file opened on its own) without the root's name. */
+static void
+place_problem (OviScan *scan, OviProblem *problem)
+{
+  OviDumpFolder *self = scan->self;
+  const char *relative = ovi_problem_get_file (problem);
+  const char *root = self->roots ? self->root_paths[scan->root] : self->root_path;
+  g_autofree char *dir = scan->root_is_file ? g_path_get_dirname (root) : NULL;
+  g_autofree char *path = NULL;
+
+  if (self->roots)
+    relative += MIN (scan->root_prefix, strlen (relative));
+  path = g_build_filename (dir ? dir : root, relative, NULL);
+  ovi_problem_set_place (problem, scan->root, path);
+}
+
 /* Everything a scan of the folder hands over goes through here. */
 void
 ovi_scan_emit (OviScan *scan, OviBatch *batch)
 {
+  for (guint i = 0; i < batch->problems->len; i++)
+    place_problem (scan, g_ptr_array_index (batch->problems, i));
   for (guint i = 0; scan->ops && i < batch->files->len; i++)
     {
       OviDumpFile *file = g_ptr_array_index (batch->files, i);

@@ -20,10 +20,11 @@ struct _OviScan
   GHashTable *visited; /* "dev:ino" of folders entered */
   OviScanEmitFunc emit;
   gpointer emit_data;
-  GPtrArray *ops;    /* the op dump files listed, to summarize */
-  OviLevel *level;   /* a pass over one followed folder, or NULL */
-  guint root;        /* the root being listed, in a folder of several */
-  guint root_prefix; /* strlen of "its name/" then, or 0 */
+  GPtrArray *ops;        /* the op dump files listed, to summarize */
+  OviLevel *level;       /* a pass over one followed folder, or NULL */
+  guint root;            /* the root being listed, in a folder of several */
+  guint root_prefix;     /* strlen of "its name/" then, or 0 */
+  gboolean root_is_file; /* a dump file opened on its own */
   gint64 progress_interval_us;
   gint64 progress_at;
 };

@@ -1,14 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "ovi-path.h"
 #include "ovi-problem.h"
 
-/* A file that could not be read, and why. */
+/* A file that could not be read, why, and where it sits in the tree: a
+ * view narrows problems to the time, device, model and iteration the user
+ * picked as it narrows dump files. */
 struct _OviProblem
 {
   GObject parent_instance;
   char *file;
   char *message;
-  guint line; /* 0 when the problem is the whole file */
+  guint line;     /* 0 when the problem is the whole file */
+  guint root;     /* which of the folder's roots holds it */
+  char *place[4]; /* time, device, model, iteration; "" where the path has none */
 };
 
 G_DEFINE_FINAL_TYPE (OviProblem, ovi_problem, G_TYPE_OBJECT)
@@ -19,6 +25,7 @@ enum
   PROP_FILE,
   PROP_MESSAGE,
   PROP_LINE,
+  PROP_ITERATION,
   N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -29,6 +36,8 @@ ovi_problem_finalize (GObject *object)
   OviProblem *self = OVI_PROBLEM (object);
   g_free (self->file);
   g_free (self->message);
+  for (guint i = 0; i < G_N_ELEMENTS (self->place); i++)
+    g_free (self->place[i]);
   G_OBJECT_CLASS (ovi_problem_parent_class)->finalize (object);
 }
 
@@ -47,6 +56,9 @@ ovi_problem_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_LINE:
       g_value_set_uint (value, self->line);
       break;
+    case PROP_ITERATION:
+      g_value_set_string (value, self->place[3]);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -64,12 +76,16 @@ ovi_problem_class_init (OviProblemClass *klass)
       g_param_spec_string ("message", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_LINE] = g_param_spec_uint ("line", NULL, NULL, 0, G_MAXUINT, 0,
                                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ITERATION] = g_param_spec_string ("iteration", NULL, NULL, NULL,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 ovi_problem_init (OviProblem *self)
 {
+  for (guint i = 0; i < G_N_ELEMENTS (self->place); i++)
+    self->place[i] = g_strdup ("");
 }
 
 /**
@@ -123,4 +139,46 @@ ovi_problem_get_line (OviProblem *self)
 {
   g_return_val_if_fail (OVI_IS_PROBLEM (self), 0);
   return self->line;
+}
+
+/**
+ * ovi_problem_set_place:
+ * @root: which root of the folder holds the file
+ * @path: the file's path on disk, from which its time, device, model and
+ *   iteration are read (ovi_path_infer_hierarchy())
+ */
+void
+ovi_problem_set_place (OviProblem *self, guint root, const char *path)
+{
+  g_return_if_fail (OVI_IS_PROBLEM (self));
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->place); i++)
+    g_free (self->place[i]);
+  ovi_path_infer_hierarchy (path, self->place);
+  self->root = root;
+}
+
+/**
+ * ovi_problem_get_root:
+ * Returns: which of the folder's roots holds the file
+ */
+guint
+ovi_problem_get_root (OviProblem *self)
+{
+  g_return_val_if_fail (OVI_IS_PROBLEM (self), 0);
+  return self->root;
+}
+
+/**
+ * ovi_problem_get_place:
+ * @values: (out caller-allocates) (array fixed-size=4): time, device, model
+ *   and iteration of the file, "" where its path has no such level
+ */
+void
+ovi_problem_get_place (OviProblem *self, const char *values[4])
+{
+  g_return_if_fail (OVI_IS_PROBLEM (self));
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->place); i++)
+    values[i] = self->place[i];
 }
