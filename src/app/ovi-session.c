@@ -238,27 +238,6 @@ start_following (OviSession *self)
   ovi_folder_watch_start (self->watch);
 }
 
-/* The root of a report, or of each report in a cluster report (a folder
- * opened with several roots). */
-static GStrv
-report_roots (JsonNode *report)
-{
-  JsonObject *o = json_node_get_object (report);
-  g_autoptr (GStrvBuilder) roots = g_strv_builder_new ();
-
-  if (json_object_has_member (o, "roots"))
-    {
-      JsonArray *reports = json_object_get_array_member (o, "roots");
-
-      for (guint i = 0; i < json_array_get_length (reports); i++)
-        g_strv_builder_add (roots, json_object_get_string_member (
-                                       json_array_get_object_element (reports, i), "root"));
-    }
-  else
-    g_strv_builder_add (roots, json_object_get_string_member (o, "root"));
-  return g_strv_builder_end (roots);
-}
-
 /* The folder's part of the timeline, from its records (their fields only:
  * no tensor is read, so this runs on the main loop); the report files'
  * part stays as it was read. */
@@ -266,21 +245,28 @@ static void
 rebuild_cluster (OviSession *self)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (JsonNode) report = NULL;
+  g_autoptr (GStrvBuilder) roots = g_strv_builder_new ();
 
   for (guint i = 0; self->cluster_roots && self->cluster_roots[i]; i++)
     ovi_cluster_remove_root (self->cluster, g_get_host_name (), self->cluster_roots[i]);
   g_clear_pointer (&self->cluster_roots, g_strfreev);
   if (self->folder == NULL || self->loading)
     return;
-  report =
-      ovi_report_build_json_full (self->folder, OVI_REPORT_RECORDS_ONLY | OVI_REPORT_NO_TENSORS);
   /* Only a report of this very folder, added before, can be in the way. */
-  if (!ovi_cluster_add_report (self->cluster, report, ovi_dump_folder_get_root_path (self->folder),
-                               &error))
-    g_warning ("%s", error->message);
-  else
-    self->cluster_roots = report_roots (report);
+  if (!ovi_cluster_add_folder (self->cluster, self->folder, g_get_host_name (), &error))
+    {
+      g_warning ("%s", error->message);
+      return;
+    }
+  /* The roots as the cluster names them, to take them out again. */
+  for (guint i = 0; i < ovi_dump_folder_get_n_roots (self->folder); i++)
+    {
+      g_autofree char *root =
+          g_filename_display_name (ovi_dump_folder_get_nth_root_path (self->folder, i));
+
+      g_strv_builder_add (roots, root);
+    }
+  self->cluster_roots = g_strv_builder_end (roots);
 }
 
 static gboolean

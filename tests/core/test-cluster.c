@@ -561,6 +561,46 @@ test_u64_timestamp (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ovi_rank_get_timestamp (rank_at (cluster, 1)), ==, G_MAXUINT64);
 }
 
+/* The window's own folder joins the cluster from its records, with no
+ * report in between: the same ranks, roles and earliest rank as from its
+ * report's JSON; and it is not written into a cluster report. */
+static void
+test_from_folder (Fixture *f, gconstpointer data)
+{
+  g_autoptr (OviDumpFolder) folder_a = ovi_fixture_load_folder (f->root_a);
+  g_autoptr (OviCluster) direct = ovi_cluster_new ();
+  g_autoptr (OviCluster) through_json = ovi_cluster_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) ranks_direct = NULL;
+  g_autoptr (JsonNode) ranks_json = NULL;
+  g_autoptr (JsonNode) written = NULL;
+  g_autofree char *text_direct = NULL;
+  g_autofree char *text_json = NULL;
+
+  g_assert_true (ovi_cluster_add_folder (direct, folder_a, "nodeA", &error));
+  g_assert_no_error (error);
+  g_assert_true (ovi_cluster_add_report (direct, f->report_b, "B.json", &error));
+  g_assert_true (ovi_cluster_add_report (through_json, f->report_a, "A.json", &error));
+  g_assert_true (ovi_cluster_add_report (through_json, f->report_b, "B.json", &error));
+
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_cluster_get_ranks (direct)), ==, 16);
+  ranks_direct = ovi_cluster_build_ranks_json (direct);
+  ranks_json = ovi_cluster_build_ranks_json (through_json);
+  text_direct = json_to_string (ranks_direct, TRUE);
+  text_json = json_to_string (ranks_json, TRUE);
+  g_assert_cmpstr (text_direct, ==, text_json);
+  g_assert_cmpstr (ovi_rank_get_device (ovi_cluster_get_earliest (direct)), ==, "3");
+
+  /* Twice is once too many. */
+  g_assert_false (ovi_cluster_add_folder (direct, folder_a, "nodeA", &error));
+  g_assert_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_DUPLICATE_ROOT);
+
+  written = ovi_cluster_build_json (direct);
+  g_assert_cmpuint (json_array_get_length (
+                        json_object_get_array_member (json_node_get_object (written), "roots")),
+                    ==, 1);
+}
+
 static void
 test_collective_types (void)
 {
@@ -590,6 +630,7 @@ main (int argc, char **argv)
   ADD ("/core/cluster/no-overflow", test_no_overflow);
   ADD ("/core/cluster/text-reader", test_text_reader);
   ADD ("/core/cluster/u64-timestamp", test_u64_timestamp);
+  ADD ("/core/cluster/from-folder", test_from_folder);
 #undef ADD
   g_test_add_func ("/core/cluster/collective-types", test_collective_types);
   return g_test_run ();

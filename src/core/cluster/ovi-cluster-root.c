@@ -336,6 +336,107 @@ ovi_cluster_root_read_tree (JsonNode *node,
   return TRUE;
 }
 
+/* ---- from a folder: its records, no JSON in between */
+
+static int
+compare_devices (gconstpointer pa, gconstpointer pb)
+{
+  const char *a = *(const char **) pa, *b = *(const char **) pb;
+  guint64 na, nb;
+
+  if (g_ascii_string_to_unsigned (a, 10, 0, G_MAXUINT64, &na, NULL) &&
+      g_ascii_string_to_unsigned (b, 10, 0, G_MAXUINT64, &nb, NULL) && na != nb)
+    return na < nb ? -1 : 1;
+  return g_strcmp0 (a, b);
+}
+
+static char *
+display_path (const char *path)
+{
+  return g_filename_display_name (*path ? path : ".");
+}
+
+/* One root of @folder, as its report would give it to a cluster. */
+static OviClusterRoot *
+root_from_folder (OviDumpFolder *folder, guint root, const char *host)
+{
+  GListModel *records = ovi_dump_folder_get_records (folder);
+  GListModel *files = ovi_dump_folder_get_files (folder);
+  gboolean several = ovi_dump_folder_get_n_roots (folder) > 1;
+  g_autofree char *root_path =
+      g_filename_display_name (ovi_dump_folder_get_nth_root_path (folder, root));
+  g_autoptr (GHashTable) by_device = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) devices = g_ptr_array_new ();
+  OviClusterRoot *r = root_new (host, root_path);
+  gboolean no_device = FALSE;
+
+  for (guint i = 0, n = g_list_model_get_n_items (records); i < n; i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (record);
+      OviDumpFile *op = ovi_overflow_record_get_op (record);
+      OviClusterRecord rec = { 0 };
+
+      if (several && ovi_dump_file_get_root (file) != root)
+        continue;
+      rec.iteration = display_path (ovi_dump_file_get_dir_in_root (file));
+      rec.has_timestamp = TRUE;
+      rec.timestamp = ovi_dump_file_get_timestamp (file);
+      rec.device =
+          *ovi_dump_file_get_device (file) ? g_strdup (ovi_dump_file_get_device (file)) : NULL;
+      rec.ignored = ovi_overflow_record_get_ignored (record);
+      rec.file = display_path (ovi_dump_file_get_path_in_root (file));
+      rec.unit = g_strdup (ovi_overflow_record_get_unit_name (record));
+      rec.status_hex = ovi_overflow_record_dup_status_hex (record);
+      rec.source = g_strdup (ovi_record_source_name (ovi_overflow_record_get_source (record)));
+      rec.flags_mask = ovi_overflow_record_get_flags_mask (record);
+      if (op != NULL)
+        {
+          rec.op_file = display_path (ovi_dump_file_get_path_in_root (op));
+          rec.op_type = g_strdup (ovi_dump_file_get_op_type (op));
+          rec.op_name = g_strdup (ovi_dump_file_get_op_name (op));
+        }
+      root_add_record (r, by_device, &rec);
+      record_clear (&rec);
+    }
+
+  /* Devices with files and no overflow: ranks too, in the report's order. */
+  for (guint i = 0, n = g_list_model_get_n_items (files); i < n; i++)
+    {
+      g_autoptr (OviDumpFile) f = g_list_model_get_item (files, i);
+      const char *device = ovi_dump_file_get_device (f);
+
+      if (several && ovi_dump_file_get_root (f) != root)
+        continue;
+      if (!*device)
+        no_device = TRUE;
+      /* The files hold the strings, and the folder the files. */
+      else if (g_hash_table_add (seen, (char *) device))
+        g_ptr_array_add (devices, (char *) device);
+    }
+  g_ptr_array_sort (devices, compare_devices);
+  if (no_device)
+    rank_for (by_device, r, NULL);
+  for (guint i = 0; i < devices->len; i++)
+    rank_for (by_device, r, g_ptr_array_index (devices, i));
+  return r;
+}
+
+/**
+ * ovi_cluster_root_read_folder:
+ * @host: the machine that holds @folder
+ *
+ * Each root of @folder, from its records: what a report of it without
+ * tensors gives a cluster (the report's JSON need not be built and read).
+ */
+void
+ovi_cluster_root_read_folder (OviDumpFolder *folder, const char *host, GPtrArray *roots)
+{
+  for (guint i = 0, n = ovi_dump_folder_get_n_roots (folder); i < n; i++)
+    g_ptr_array_add (roots, root_from_folder (folder, i, host));
+}
+
 /* ---- from a file's text
  *
  * Ranks need a few members of each record, and a merged report needs each

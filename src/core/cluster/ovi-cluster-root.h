@@ -14,7 +14,8 @@ typedef struct
   char *host;
   char *root;
   JsonNode *report; /* or NULL, and then: */
-  GBytes *text;     /* the report object's text, as in its file */
+  GBytes *text;     /* the report object's text, as in its file, or NULL for a
+                     * folder's root (ovi_cluster_add_folder()) */
   GPtrArray *ranks; /* OviRank */
 } OviClusterRoot;
 
@@ -45,6 +46,8 @@ gboolean ovi_cluster_root_read_text (GBytes *bytes,
                                      const char *source_name,
                                      GPtrArray *roots,
                                      GError **error);
+
+void ovi_cluster_root_read_folder (OviDumpFolder *folder, const char *host, GPtrArray *roots);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviClusterRoot, ovi_cluster_root_free)
 

@@ -272,6 +272,36 @@ ovi_cluster_add_report (OviCluster *self, JsonNode *report, const char *source_n
 }
 
 /**
+ * ovi_cluster_add_folder:
+ * @folder: a loaded folder, of one root or several
+ * @host: the machine that holds it
+ *
+ * Adds each root of @folder from its records, as a report of it would
+ * (no tensor is read, and no report is built): the window's own folder on
+ * the timeline. Such roots are left out of ovi_cluster_build_json() and
+ * ovi_cluster_write_json(): writing a folder's report is report/'s job.
+ *
+ * Returns: %FALSE when one of its roots is in the cluster already
+ */
+gboolean
+ovi_cluster_add_folder (OviCluster *self, OviDumpFolder *folder, const char *host, GError **error)
+{
+  g_autoptr (GPtrArray) found =
+      g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_cluster_root_free);
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (OVI_IS_CLUSTER (self), FALSE);
+  g_return_val_if_fail (OVI_IS_DUMP_FOLDER (folder), FALSE);
+
+  ovi_cluster_root_read_folder (folder, host, found);
+  name = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
+  if (!add_roots (self, found, name, error))
+    return FALSE;
+  update_ranks (self);
+  return TRUE;
+}
+
+/**
  * ovi_cluster_remove_root:
  * @host: the machine, as its report names it ("" for none)
  * @root: the root path, as its report names it
@@ -472,6 +502,8 @@ ovi_cluster_build_json (OviCluster *self)
       gsize length;
       const char *text;
 
+      if (r->report == NULL && r->text == NULL)
+        continue; /* a folder's, which report/ writes */
       if (r->report)
         {
           /* A copy of the node shares the report's object: nothing is copied. */
@@ -540,10 +572,15 @@ ovi_cluster_write_json (OviCluster *self,
   if (!write_text (out, "{\n  \"format\" : \"" OVI_CLUSTER_FORMAT "\",\n  \"roots\" : [\n",
                    cancellable, error))
     return FALSE;
-  for (guint i = 0; i < self->roots->len; i++)
+  for (guint i = 0, written = 0; i < self->roots->len; i++)
     {
       OviClusterRoot *r = g_ptr_array_index (self->roots, i);
       gboolean ok;
+
+      if (r->report == NULL && r->text == NULL)
+        continue; /* a folder's, which report/ writes */
+      if (written++ > 0 && !write_text (out, ",\n", cancellable, error))
+        return FALSE;
 
       if (r->text)
         {
@@ -557,11 +594,11 @@ ovi_cluster_write_json (OviCluster *self,
           g_strchomp (text);
           ok = write_text (out, text, cancellable, error);
         }
-      if (!ok || !write_text (out, i + 1 < self->roots->len ? ",\n" : "\n", cancellable, error))
+      if (!ok)
         return FALSE;
     }
   ranks = ovi_cluster_build_ranks_json (self);
-  if (!write_text (out, "  ],\n  \"ranks\" : ", cancellable, error) ||
+  if (!write_text (out, "\n  ],\n  \"ranks\" : ", cancellable, error) ||
       !write_node (out, ranks, cancellable, error) ||
       !write_text (out, ",\n  \"first_rank\" : ", cancellable, error))
     return FALSE;

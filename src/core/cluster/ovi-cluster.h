@@ -38,6 +38,8 @@ gboolean ovi_cluster_add_report (OviCluster *self,
                                  JsonNode *report,
                                  const char *source_name,
                                  GError **error);
+gboolean
+ovi_cluster_add_folder (OviCluster *self, OviDumpFolder *folder, const char *host, GError **error);
 gboolean ovi_cluster_remove_root (OviCluster *self, const char *host, const char *root);
 void ovi_cluster_clear (OviCluster *self);
 guint ovi_cluster_get_n_roots (OviCluster *self);
