@@ -99,16 +99,22 @@ ovi_test_fixture_setup (Fixture *f, gconstpointer data)
   gtk_window_present (GTK_WINDOW (f->window));
   /* What the "Open Example" button on the start page does. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-example", NULL);
+  g_assert_true (ovi_window_get_loading (f->window));
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  settle (200);
+  /* Every record in the table, laid out in the window. */
+  WAIT_UNTIL (
+      n_visible_rows (ovi_window_get_record_view (f->window)) ==
+      g_list_model_get_n_items (ovi_session_get_records (ovi_window_get_session (f->window))));
+  ovi_test_wait_still ();
 }
 
 void
 ovi_test_fixture_teardown (Fixture *f, gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  g_clear_object (&f->window);
-  settle (50);
+  /* Nothing of this window runs into the next test. */
+  ovi_test_wait_finalized (g_steal_pointer (&f->window), TRUE);
+  ovi_test_wait_still ();
   g_rmdir (f->tmpdir);
   g_free (f->tmpdir);
 }
@@ -330,12 +336,28 @@ ovi_test_wait_finalized (gpointer object, gboolean unref)
   WAIT_UNTIL (weak == NULL);
 }
 
+static void
+count_layout (guint *layouts)
+{
+  (*layouts)++;
+}
+
 void
 resize_to (OviWindow *window, int width, int height)
 {
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  guint layouts = 0;
+  gulong handler;
+
+  g_assert_nonnull (surface);
+  /* A new default size is laid out once the X server has the new size (at
+   * once when the size does not change, or is clamped to the screen's). */
+  handler = g_signal_connect_swapped (surface, "layout", G_CALLBACK (count_layout), &layouts);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  settle (300);
-  settle (100); /* what changes right after a layout (columns, sidebar) */
+  WAIT_UNTIL (layouts > 0);
+  g_signal_handler_disconnect (surface, handler);
+  /* What changes right after a layout (columns, the sidebar), laid out too. */
+  ovi_test_wait_still ();
 }
 
 /* --- reading the window ------------------------------------------------------ */
@@ -554,6 +576,12 @@ collect_row_names (GtkWidget *widget, GPtrArray *names)
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
        child = gtk_widget_get_next_sibling (child))
     collect_row_names (child, names);
+}
+
+gboolean
+page_shown (OviWindow *window, const char *name)
+{
+  return g_strcmp0 (adw_view_stack_get_visible_child_name (window->view_stack), name) == 0;
 }
 
 /* --- reading the folder ------------------------------------------------------ */
@@ -825,6 +853,16 @@ timeline_shows (OviTimelinePage *page, const char *id)
 {
   return gtk_widget_get_mapped (
       GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_TIMELINE_PAGE, id)));
+}
+
+gboolean
+timeline_fed (OviTimelinePage *page)
+{
+  GtkSliceListModel *slice = template_child (page, OVI_TYPE_TIMELINE_PAGE, "rank_slice");
+  GListModel *copy = gtk_slice_list_model_get_model (slice);
+
+  return copy != NULL &&
+         g_list_model_get_n_items (G_LIST_MODEL (slice)) == g_list_model_get_n_items (copy);
 }
 
 void

@@ -42,10 +42,12 @@ typedef struct
 } Fixture;
 
 /* Opens the example in a new 1280x900 window; returns once the scan and the
- * summaries are done. */
+ * summaries are done, the table lists every record and the window is
+ * still (ovi_test_wait_still()). */
 void ovi_test_fixture_setup (Fixture *f, gconstpointer data);
 
-/* Destroys the window. */
+/* Destroys the window and waits until it is finalized and the windows are
+ * still, so that nothing of it runs into the next test. */
 void ovi_test_fixture_teardown (Fixture *f, gconstpointer data);
 
 #define OVI_TEST_ADD(path, func)                                                                   \
@@ -101,7 +103,8 @@ void settle (guint ms);
  * @unref (a window destroyed and released, say). */
 void ovi_test_wait_finalized (gpointer object, gboolean unref);
 
-/* Sets @window's default size and waits for the layout. */
+/* Sets @window's default size, waits until the window is laid out at the
+ * size that gives (clamped to the screen) and then until it is still. */
 void resize_to (OviWindow *window, int width, int height);
 
 /* --- reading the window ------------------------------------------------------ */
@@ -151,6 +154,9 @@ GtkWindow *find_transient_for (GtkWindow *parent);
 
 /* The names of the mapped OviAccessibleRows below @widget, as read aloud. */
 void collect_row_names (GtkWidget *widget, GPtrArray *names);
+
+/* Whether @window shows its page @name. */
+gboolean page_shown (OviWindow *window, const char *name);
 
 /* --- reading the folder ------------------------------------------------------ */
 
@@ -212,6 +218,10 @@ const char *timeline_label (OviTimelinePage *page, const char *id);
 
 /* Whether the timeline page's widget @id is shown. */
 gboolean timeline_shows (OviTimelinePage *page, const char *id);
+
+/* Whether the timeline's table has been given every rank of the page (it
+ * takes them a few a frame when many arrive at once). */
+gboolean timeline_fed (OviTimelinePage *page);
 
 /* Selects @rank and waits for the page to show it: then checks that the
  * page says its data stayed on @host in @root and gives the command to run
