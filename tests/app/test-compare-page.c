@@ -98,7 +98,8 @@ test_compare_iterations (Fixture *f, gconstpointer data)
     }
   g_assert_nonnull (matmul);
   ovi_window_show_page (f->window, "compare");
-  settle (100);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  ovi_test_wait_still ();
   g_assert_cmpstr (ovi_compare_page_get_op (compare), ==, cast);
 
   /* Selecting another record's row moves the page to its operator. */
@@ -120,7 +121,7 @@ test_compare_iterations (Fixture *f, gconstpointer data)
   /* Iterations 3 to 4: two rows, each the tensor's own statistics. */
   g_assert_true (ovi_compare_page_set_range (compare, "3", "4"));
   WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 0), ==, "3");
   g_assert_cmpstr (grid_cell (compare, "stats_grid", 2, 0), ==, "4");
   g_assert_null (grid_cell (compare, "stats_grid", 3, 0));
@@ -147,7 +148,7 @@ test_compare_iterations (Fixture *f, gconstpointer data)
   g_assert_true (ovi_compare_page_set_range (compare, "3", "12"));
   g_assert_true (ovi_compare_page_select_op (compare, matmul));
   WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_cmpstr (compare_label (compare, "range_note"), ==, "4 of 4 iterations");
   g_assert_cmpstr (compare_label (compare, "stats_note"), ==,
                    "2 iterations of the range did not run this operator.");
@@ -156,7 +157,7 @@ test_compare_iterations (Fixture *f, gconstpointer data)
   g_assert_true (ovi_compare_page_select_op (compare, cast));
   g_assert_true (ovi_compare_page_set_range (compare, "4", "4"));
   WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_cmpstr (compare_label (compare, "range_note"), ==, "1 of 4 iterations");
   g_assert_cmpstr (grid_cell (compare, "spread_grid", 1, 0), ==, "4");
   g_assert_null (grid_cell (compare, "spread_grid", 2, 0));
@@ -173,7 +174,7 @@ test_compare_iterations (Fixture *f, gconstpointer data)
       cell = gtk_grid_get_child_at (spread, 1, row);
   g_assert_true (GTK_IS_BUTTON (cell));
   g_signal_emit_by_name (cell, "clicked");
-  settle (100);
+  WAIT_UNTIL (page_shown (f->window, "operators"));
   g_assert_true (ovi_session_get_selected_file (session) == cast_4);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (f->window->view_stack), ==, "operators");
 }

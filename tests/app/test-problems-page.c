@@ -20,7 +20,8 @@ test_problems (Fixture *f, gconstpointer data)
   g_autoptr (GPtrArray) rows = NULL;
 
   ovi_window_show_page (f->window, "problems");
-  settle (200);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  ovi_test_wait_still ();
   {
     GtkWidget *button = GTK_WIDGET (
         gtk_widget_get_template_child (GTK_WIDGET (f->window), OVI_TYPE_WINDOW, "problems_button"));
@@ -47,6 +48,7 @@ static void
 test_problems_follow_node (Fixture *f, gconstpointer data)
 {
   GListModel *tree = ovi_window_get_tree_model (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
   GtkColumnView *view =
       ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
   GListModel *problems = ovi_dump_folder_get_problems (ovi_window_get_folder (f->window));
@@ -66,7 +68,9 @@ test_problems_follow_node (Fixture *f, gconstpointer data)
       g_autoptr (GPtrArray) rows = NULL;
 
       ovi_window_select_tree_row (f->window, i);
-      settle (100);
+      /* The node is the session's, and the table laid out after it. */
+      WAIT_UNTIL (ovi_session_get_selected_node (session) == node);
+      ovi_test_wait_still ();
       rows = visible_rows (view);
       g_test_message ("%s: %u problems", label, rows->len);
       if (g_strcmp0 (label, "Iteration 10") == 0 ||
@@ -106,7 +110,8 @@ test_stray_file (Fixture *f, gconstpointer data)
   ovi_window_open_file (f->window, file);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   ovi_window_show_page (f->window, "problems");
-  settle (200);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  ovi_test_wait_still ();
   rows = visible_rows (view);
   g_assert_cmpuint (rows->len, ==, 1);
   name = cell (rows, 0, 0);
@@ -148,7 +153,9 @@ test_problem_reason_wraps (Fixture *f, gconstpointer data)
                    "the header lists 128 bytes of tensor data but 108 bytes follow it (truncated)");
   resize_to (f->window, 800, 600);
   ovi_window_show_page (f->window, "problems");
-  settle (200);
+  WAIT_UNTIL (gtk_widget_get_mapped (
+      GTK_WIDGET (ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window)))));
+  ovi_test_wait_still ();
   reason = find_label_with_text (GTK_WIDGET (f->window), message);
   g_assert_nonnull (reason);
   g_assert_cmpstr (ovi_widget_get_tooltip (GTK_WIDGET (reason)), ==, message);

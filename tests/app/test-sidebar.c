@@ -15,6 +15,7 @@ test_tree_narrows (Fixture *f, gconstpointer data)
 {
   GListModel *tree = ovi_window_get_tree_model (f->window);
   GtkColumnView *view = ovi_window_get_record_view (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
   gboolean found = FALSE;
 
   for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
@@ -26,7 +27,9 @@ test_tree_narrows (Fixture *f, gconstpointer data)
       if (ovi_tree_node_get_level (node) != OVI_TREE_LEVEL_ITERATION)
         continue;
       ovi_window_select_tree_row (f->window, i);
-      settle (100);
+      /* The node is the session's, and the table laid out after it. */
+      WAIT_UNTIL (ovi_session_get_selected_node (session) == node);
+      ovi_test_wait_still ();
       rows = visible_rows (view);
       g_test_message ("%s: %u records", ovi_tree_node_get_label (node), rows->len);
       g_assert_cmpuint (rows->len, ==, ovi_tree_node_get_count (node));

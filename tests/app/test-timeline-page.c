@@ -26,6 +26,7 @@ test_timeline (void)
   g_autofree char *report_b = g_build_filename (dir, "B.json", NULL);
   g_autofree char *foreign = g_build_filename (dir, "foreign.json", NULL);
   g_autofree char *local_label = NULL;
+  g_autofree char *toasts = NULL;
   g_autoptr (GFile) file_a = NULL;
   g_autoptr (OviWindow) window = NULL;
   g_autoptr (GPtrArray) rows = NULL;
@@ -66,11 +67,15 @@ test_timeline (void)
   reports[0] = g_file_new_for_path (foreign);
   ovi_window_add_reports (window, reports, 1);
   g_object_unref (reports[0]);
-  settle (300);
+  /* Nothing must be added: judged once reading it is over, which the
+   * toast naming the file says. */
+  WAIT_UNTIL ((g_free (toasts), toasts = toast_text (window), strstr (toasts, "foreign.json")));
   ranks = ovi_cluster_get_ranks (ovi_session_get_cluster (session));
   g_assert_cmpuint (g_list_model_get_n_items (ranks), ==, 16);
 
-  settle (200);
+  /* The table takes the ranks a few a frame: all of them, laid out. */
+  WAIT_UNTIL (timeline_fed (page));
+  ovi_test_wait_still ();
   shown = G_LIST_MODEL (gtk_column_view_get_model (ovi_timeline_page_get_column_view (page)));
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 16);
   rows = visible_rows (ovi_timeline_page_get_column_view (page));
@@ -117,11 +122,12 @@ test_timeline (void)
 
   /* The earliest device is the opened folder's: its record is one click away. */
   g_assert_true (ovi_timeline_page_select_rank (page, earliest));
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_false (timeline_shows (page, "remote_box"));
   g_assert_true (timeline_shows (page, "show_button"));
   gtk_widget_activate_action (GTK_WIDGET (page), "timeline.show-record", NULL);
-  settle (200);
+  /* The record is selected where it is shown: on the Overflows page. */
+  WAIT_UNTIL (page_shown (window, "overflows"));
   g_assert_nonnull (ovi_session_get_selected_record (session));
   g_assert_cmpstr (ovi_dump_file_get_relative_path (
                        ovi_overflow_record_get_file (ovi_session_get_selected_record (session))),
@@ -134,7 +140,7 @@ test_timeline (void)
   WAIT_UNTIL (g_list_model_get_n_items (shown) == 2);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (50);
+  ovi_test_wait_finalized (g_steal_pointer (&window), TRUE);
   ovi_fixture_remove_tree (dir);
 }
 
