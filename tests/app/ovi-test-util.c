@@ -343,15 +343,25 @@ count_layout (guint *layouts)
 }
 
 void
-resize_to (OviWindow *window, int width, int height)
+resize_to (gpointer window, int width, int height)
 {
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  GdkSurface *surface;
   guint layouts = 0;
   gulong handler;
 
-  g_assert_nonnull (surface);
+  if (!gtk_widget_get_mapped (GTK_WIDGET (window)))
+    {
+      /* Shown for the first time: mapped, then laid out at its size. */
+      gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+      gtk_window_present (GTK_WINDOW (window));
+      WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)) &&
+                  gtk_widget_get_width (GTK_WIDGET (window)) > 0);
+      ovi_test_wait_still ();
+      return;
+    }
   /* A new default size is laid out once the X server has the new size (at
    * once when the size does not change, or is clamped to the screen's). */
+  surface = gtk_native_get_surface (GTK_NATIVE (window));
   handler = g_signal_connect_swapped (surface, "layout", G_CALLBACK (count_layout), &layouts);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   WAIT_UNTIL (layouts > 0);

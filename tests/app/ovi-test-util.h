@@ -99,13 +99,15 @@ void ovi_test_wait_still (void);
  * fixed wait the tests are moving away from. */
 void settle (guint ms);
 
-/* Waits until @object is finalized; drops @object's reference first when
- * @unref (a window destroyed and released, say). */
+/* Waits until @object is finalized; drops a reference to it first when
+ * @unref (a window destroyed and released, say). Call it while @object is
+ * alive. */
 void ovi_test_wait_finalized (gpointer object, gboolean unref);
 
-/* Sets @window's default size, waits until the window is laid out at the
- * size that gives (clamped to the screen) and then until it is still. */
-void resize_to (OviWindow *window, int width, int height);
+/* Sets the default size of @window (a GtkWindow), presenting it if it is
+ * not shown yet; waits until it is laid out at the size that gives
+ * (clamped to the screen), then until it is still. */
+void resize_to (gpointer window, int width, int height);
 
 /* --- reading the window ------------------------------------------------------ */
 

@@ -16,7 +16,7 @@
  * range: no bin is made up over ±0.5 for a tooltip to name, while one
  * value gives a bin again. */
 static void
-test_empty_histogram (Fixture *f, gconstpointer data)
+test_empty_histogram (void)
 {
   g_autoptr (GBytes) none = g_bytes_new (NULL, 0);
   g_autoptr (GBytes) one = ovi_fixture_encode (OVI_DTYPE_FLOAT32, (double[]){ 3 }, 1);
@@ -30,28 +30,28 @@ test_empty_histogram (Fixture *f, gconstpointer data)
 
   g_assert_nonnull (empty);
   g_assert_nonnull (single);
-  /* As in /app/operators-page/locator-agrees: no notification while unfocused. */
-  ovi_session_set_live (ovi_window_get_session (f->window), FALSE);
-  gtk_window_set_default_size (GTK_WINDOW (window), 700, 300);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
-  gtk_window_present (GTK_WINDOW (window));
   ovi_histogram_view_add_series (view, NULL,
                                  ovi_analysis_histogram (empty, 16, OVI_HISTOGRAM_LINEAR, NULL));
-  settle (100);
+  resize_to (window, 700, 300);
   width = gtk_widget_get_width (GTK_WIDGET (view));
   height = gtk_widget_get_height (GTK_WIDGET (view));
+  /* Laid out: no text is there because there is no bin, not no widget. */
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
   empty_text = ovi_histogram_view_dup_text_at (view, width / 2, height / 2);
   g_assert_null (empty_text);
 
   ovi_histogram_view_clear (view);
   ovi_histogram_view_add_series (view, NULL,
                                  ovi_analysis_histogram (single, 16, OVI_HISTOGRAM_LINEAR, NULL));
-  settle (100);
+  ovi_test_wait_still ();
   single_text = ovi_histogram_view_dup_text_at (view, width / 2, height / 2);
   g_assert_nonnull (single_text);
   g_assert_nonnull (strstr (single_text, "Bin "));
+  g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (50);
+  ovi_test_wait_finalized (window, TRUE);
 }
 
 /* Histogram axis labels never overprint: at a narrow width the value
@@ -78,9 +78,7 @@ test_histogram_axis_labels (void)
       gboolean has_low = FALSE;
 
       gtk_widget_set_size_request (view, widths[w], 160);
-      gtk_window_set_default_size (GTK_WINDOW (window), widths[w], 160);
-      gtk_window_present (GTK_WINDOW (window));
-      settle (200);
+      resize_to (window, widths[w], 160);
       labels = ovi_histogram_view_get_axis_labels (OVI_HISTOGRAM_VIEW (view));
       g_assert_cmpuint (labels->len, >=, 5);
       for (guint i = 0; i < labels->len; i++)
@@ -106,8 +104,9 @@ test_histogram_axis_labels (void)
       g_assert_true (has_low);
       g_assert_cmpint (((OviAxisLabel *) g_ptr_array_index (labels, 0))->slot, ==, 0);
     }
+  g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (50);
+  ovi_test_wait_finalized (window, TRUE);
 }
 
 int
@@ -118,7 +117,7 @@ main (int argc, char *argv[])
   if (!ovi_test_init (&argc, &argv, TRUE, &exit_code))
     return exit_code;
 
-  OVI_TEST_ADD ("/app/histogram-view/empty-histogram", test_empty_histogram);
+  g_test_add_func ("/app/histogram-view/empty-histogram", test_empty_histogram);
   g_test_add_func ("/app/histogram-view/axis-labels", test_histogram_axis_labels);
   return ovi_test_run ();
 }
