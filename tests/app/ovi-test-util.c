@@ -326,6 +326,37 @@ ovi_test_wait_still (void)
 }
 
 void
+wait_records_listed (OviWindow *window)
+{
+  GListModel *records = ovi_session_get_records (ovi_window_get_session (window));
+
+  WAIT_UNTIL (n_visible_rows (ovi_window_get_record_view (window)) ==
+              g_list_model_get_n_items (records));
+  ovi_test_wait_still ();
+}
+
+void
+wait_operators_listed (OviWindow *window)
+{
+  OviOperatorsPage *page = ovi_window_get_operators_page (window);
+  GtkSortListModel *sorted = template_child (page, OVI_TYPE_OPERATORS_PAGE, "op_sort_model");
+  GtkSingleSelection *selection = template_child (page, OVI_TYPE_OPERATORS_PAGE, "op_selection");
+  GtkFilterListModel *filtered = GTK_FILTER_LIST_MODEL (gtk_single_selection_get_model (selection));
+
+  WAIT_UNTIL (gtk_sort_list_model_get_model (sorted) ==
+                  ovi_session_get_operators (ovi_window_get_session (window)) &&
+              gtk_sort_list_model_get_pending (sorted) == 0 &&
+              gtk_filter_list_model_get_pending (filtered) == 0);
+  ovi_test_wait_still ();
+}
+
+void
+count_change (guint *count)
+{
+  (*count)++;
+}
+
+void
 ovi_test_wait_finalized (gpointer object, gboolean unref)
 {
   gpointer weak = object;

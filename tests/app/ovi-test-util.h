@@ -99,6 +99,18 @@ void ovi_test_wait_still (void);
  * fixed wait the tests are moving away from. */
 void settle (guint ms);
 
+/* Waits until the record table of @window has a row for every record of
+ * the session (all fit in its height), then until the windows are still. */
+void wait_records_listed (OviWindow *window);
+
+/* Waits until the operator table of @window holds the session's operators
+ * (it takes them when its page is first shown), with nothing left to sort
+ * or filter, then until the windows are still. */
+void wait_operators_listed (OviWindow *window);
+
+/* A "changed" handler that counts into @count: a settings key was written. */
+void count_change (guint *count);
+
 /* Waits until @object is finalized; drops a reference to it first when
  * @unref (a window destroyed and released, say). Call it while @object is
  * alive. */

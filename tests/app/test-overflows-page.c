@@ -184,7 +184,9 @@ test_overflow_table (Fixture *f, gconstpointer data)
   }
 }
 
-/* The tables sort incrementally, a step per main-loop turn. */
+/* The record table after a click on a header: its sort model has nothing
+ * left to sort (a sort may go a step per main-loop turn), and the rows
+ * are laid out in their new order. */
 static void
 wait_sorted (OviWindow *window)
 {
@@ -192,9 +194,48 @@ wait_sorted (OviWindow *window)
       gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (window)),
                                      OVI_TYPE_OVERFLOWS_PAGE, "record_sort_model"));
 
-  settle (50);
   WAIT_UNTIL (gtk_sort_list_model_get_pending (sorted) == 0);
-  settle (100);
+  ovi_test_wait_still ();
+}
+
+/* The record table after its search or a filter changed: its filter model
+ * has nothing left to filter, and the rows it keeps are laid out. */
+static void
+wait_filtered (OviWindow *window)
+{
+  GtkFilterListModel *filtered = GTK_FILTER_LIST_MODEL (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (window)),
+                                     OVI_TYPE_OVERFLOWS_PAGE, "record_filter_model"));
+
+  WAIT_UNTIL (gtk_filter_list_model_get_pending (filtered) == 0);
+  ovi_test_wait_still ();
+}
+
+/* The number of records the record table's filters keep. */
+static guint
+n_filtered (OviWindow *window)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (
+      gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (window)),
+                                     OVI_TYPE_OVERFLOWS_PAGE, "record_filter_model")));
+}
+
+/* Whether the record details show @record (their "record" property). */
+static gboolean
+details_show (OviWindow *window, OviOverflowRecord *record)
+{
+  g_autoptr (OviOverflowRecord) shown = NULL;
+
+  g_object_get (ovi_window_get_record_details (window), "record", &shown, NULL);
+  return shown == record;
+}
+
+/* The record details once they show @record: its rows built and laid out. */
+static void
+wait_details (OviWindow *window, OviOverflowRecord *record)
+{
+  WAIT_UNTIL (details_show (window, record));
+  ovi_test_wait_still ();
 }
 
 static void
@@ -243,16 +284,18 @@ test_search_and_unit_filter (Fixture *f, gconstpointer data)
 
   /* The search matches op type or name. */
   gtk_editable_set_text (GTK_EDITABLE (search), op_type);
-  settle (400);
+  wait_filtered (f->window);
   rows = visible_rows (view);
   g_assert_cmpuint (rows->len, >=, 1);
+  g_assert_cmpuint (rows->len, ==, n_filtered (f->window));
   for (guint i = 0; i < rows->len; i++)
     g_assert_nonnull (strstr (g_ptr_array_index (rows, i), op_type));
   g_clear_pointer (&rows, g_ptr_array_unref);
 
   gtk_editable_set_text (GTK_EDITABLE (search), "");
   gtk_drop_down_set_selected (units, 1 + OVI_UNIT_SDMA);
-  settle (400);
+  WAIT_UNTIL (ovi_session_get_unit_filter (ovi_window_get_session (f->window)) == OVI_UNIT_SDMA);
+  wait_filtered (f->window);
   rows = visible_rows (view);
   {
     GListModel *records = ovi_dump_folder_get_records (ovi_window_get_folder (f->window));
@@ -327,11 +370,11 @@ test_filter_no_match_state (Fixture *f, gconstpointer data)
       gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_OVERFLOWS_PAGE, "record_search"));
 
   gtk_editable_set_text (search, "no-operator-has-this-name");
-  settle (400);
+  wait_filtered (f->window);
   g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "empty");
   g_assert_cmpstr (empty_title (f->window), ==, _ ("No Matching Records"));
   gtk_editable_set_text (search, "");
-  settle (400);
+  wait_filtered (f->window);
   g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "table");
 }
 
@@ -395,7 +438,7 @@ test_local_time_and_gap (Fixture *f, gconstpointer data)
   /* The record view: the date, the raw value in its tooltip and copy
    * button, and the gap. */
   g_assert_true (ovi_window_select_record (f->window, second));
-  settle (100);
+  wait_details (f->window, second);
   g_assert_cmpstr (field_value (details, "Time", &copy), ==, date2);
   {
     GtkWidget *row = find_row (GTK_WIDGET (details), "Time");
@@ -432,7 +475,7 @@ test_local_time_and_gap (Fixture *f, gconstpointer data)
 
   /* The first overflow has no gap row. */
   g_assert_true (ovi_window_select_record (f->window, first));
-  settle (100);
+  wait_details (f->window, first);
   g_assert_cmpstr (field_value (details, "Time", NULL), ==, date1);
   g_assert_null (field_value (details, "Since previous overflow", NULL));
 }
@@ -453,7 +496,7 @@ test_atomic_add_fields (Fixture *f, gconstpointer data)
       OviUnit unit = ovi_overflow_record_get_unit (record);
 
       g_assert_true (ovi_window_select_record (f->window, record));
-      settle (50);
+      wait_details (f->window, record);
       g_test_message ("%s: kernel_code %s, block %s", ovi_overflow_record_get_unit_name (record),
                       field_value (details, "kernel_code", NULL),
                       field_value (details, "Block index", NULL));
@@ -497,24 +540,24 @@ test_escape_clears_search (Fixture *f, gconstpointer data)
   g_assert_cmpuint (all->len, >, 2);
   gtk_widget_grab_focus (record_search);
   gtk_editable_set_text (GTK_EDITABLE (record_search), "ReduceSum");
-  settle (400);
+  wait_filtered (f->window);
   found = visible_rows (records);
   g_assert_cmpuint (found->len, ==, 1);
 
   g_signal_emit_by_name (record_search, "stop-search");
-  settle (400);
+  wait_filtered (f->window);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (record_search)), ==, "");
   again = visible_rows (records);
   g_assert_cmpuint (again->len, ==, all->len);
 
   ovi_window_show_page (f->window, "operators");
-  settle (300);
+  wait_operators_listed (f->window);
   all_ops = g_list_model_get_n_items (G_LIST_MODEL (op_selection));
   gtk_editable_set_text (GTK_EDITABLE (op_search), "ReduceSum");
-  settle (400);
+  wait_operators_listed (f->window);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (op_selection)), <, all_ops);
   g_signal_emit_by_name (op_search, "stop-search");
-  settle (400);
+  wait_operators_listed (f->window);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (op_search)), ==, "");
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (op_selection)), ==, all_ops);
 }
@@ -533,9 +576,10 @@ test_enter_and_tab (Fixture *f, gconstpointer data)
   GtkWidget *row = NULL;
 
   gtk_widget_grab_focus (list);
-  settle (100);
+  WAIT_UNTIL (focus_inside (f->window, list));
+  ovi_test_wait_still ();
   gtk_widget_activate_action (list, "list.activate-item", "u", 2);
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_true (ovi_session_get_selected_record (session) == third);
   g_assert_true (focus_inside (f->window, ovi_window_get_record_details (f->window)));
 
@@ -584,7 +628,9 @@ test_reload_keeps_selection (Fixture *f, gconstpointer data)
     OviDumpFile *op = ovi_overflow_record_get_op (find_record (f->window, 272));
 
     ovi_window_show_tensor (f->window, op, 0);
-    settle (200);
+    WAIT_UNTIL (ovi_session_get_selected_file (session) == op &&
+                page_shown (f->window, "operators"));
+    ovi_test_wait_still ();
     op_path = g_strdup (ovi_dump_file_get_relative_path (op));
     g_assert_cmpstr (op_path, !=,
                      ovi_dump_file_get_relative_path (ovi_overflow_record_get_op (record)));
@@ -593,7 +639,7 @@ test_reload_keeps_selection (Fixture *f, gconstpointer data)
 
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  settle (200);
+  wait_records_listed (f->window);
   after = ovi_session_get_selected_record (session);
   g_assert_nonnull (after);
   g_assert_true (after != record); /* a new scan, new objects */
@@ -617,14 +663,20 @@ test_ignore_undo (Fixture *f, gconstpointer data)
   GtkWidget *button;
   g_auto (GStrv) patterns = NULL;
   g_autofree char *toasts = NULL;
+  guint changes = 0, seen;
 
   g_settings_set_strv (settings, "ignore-patterns", NULL);
+  g_signal_connect_swapped (settings, "changed::ignore-patterns", G_CALLBACK (count_change),
+                            &changes);
   g_assert_true (ovi_window_select_record (f->window, record));
-  settle (200);
+  wait_details (f->window, record);
   button = find_button (details, "Ignore Type");
   g_assert_nonnull (button);
+  seen = changes;
   gtk_widget_activate (button);
-  settle (300);
+  /* The click writes the list, which the details then show. */
+  WAIT_UNTIL (changes > seen);
+  ovi_test_wait_still ();
   g_assert_true (ovi_overflow_record_get_ignored (record));
   toasts = toast_text (f->window);
   g_assert_nonnull (strstr (toasts, "Operators of type Cast are now ignored"));
@@ -640,23 +692,29 @@ test_ignore_undo (Fixture *f, gconstpointer data)
     g_assert_cmpuint (toast_widgets->len, >=, 1);
     button = find_button (g_ptr_array_index (toast_widgets, toast_widgets->len - 1), "Undo");
     g_assert_nonnull (button);
+    seen = changes;
     gtk_widget_activate (button);
   }
-  settle (300);
+  WAIT_UNTIL (changes > seen);
+  ovi_test_wait_still ();
   patterns = g_settings_get_strv (settings, "ignore-patterns");
   g_assert_cmpuint (g_strv_length (patterns), ==, 0);
   g_assert_false (ovi_overflow_record_get_ignored (record));
   g_assert_nonnull (find_button (details, "Ignore Type"));
 
   /* Ignored by a name pattern: Stop Ignoring clears it as well. */
+  seen = changes;
   g_settings_set_strv (settings, "ignore-patterns",
                        (const char *const[]){ "name:gradients/*", "type:Relu", NULL });
-  settle (300);
+  WAIT_UNTIL (changes > seen);
+  ovi_test_wait_still ();
   g_assert_true (ovi_overflow_record_get_ignored (record));
   button = find_button (details, "Stop Ignoring");
   g_assert_nonnull (button);
+  seen = changes;
   gtk_widget_activate (button);
-  settle (300);
+  WAIT_UNTIL (changes > seen);
+  ovi_test_wait_still ();
   g_clear_pointer (&patterns, g_strfreev);
   patterns = g_settings_get_strv (settings, "ignore-patterns");
   g_assert_cmpuint (g_strv_length (patterns), ==, 1);
@@ -666,7 +724,9 @@ test_ignore_undo (Fixture *f, gconstpointer data)
 
   /* The list's own window opens from the menu, with its Save button. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.edit-ignore-list", NULL);
-  settle (200);
+  WAIT_UNTIL (find_transient_for (GTK_WINDOW (f->window)) != NULL &&
+              gtk_widget_get_mapped (GTK_WIDGET (find_transient_for (GTK_WINDOW (f->window)))));
+  ovi_test_wait_still ();
   {
     GListModel *toplevels = gtk_window_get_toplevels ();
     GtkWindow *editor = NULL;
@@ -716,11 +776,13 @@ test_narrow_overflow_table (Fixture *f, gconstpointer data)
     }
   /* F9 brings the sidebar back over the narrow window, and folds it again. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
-  settle (100);
+  WAIT_UNTIL (gtk_widget_get_visible (sidebar));
+  ovi_test_wait_still ();
   g_assert_true (gtk_widget_get_mapped (sidebar));
   g_assert_true (gtk_toggle_button_get_active (window->sidebar_button));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
-  settle (100);
+  WAIT_UNTIL (!gtk_widget_get_visible (sidebar));
+  ovi_test_wait_still ();
   g_assert_false (gtk_widget_get_mapped (sidebar));
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL,
                       NULL);
