@@ -335,6 +335,22 @@ wait_records_listed (OviWindow *window)
   ovi_test_wait_still ();
 }
 
+gboolean
+details_show (OviWindow *window, OviOverflowRecord *record)
+{
+  g_autoptr (OviOverflowRecord) shown = NULL;
+
+  g_object_get (ovi_window_get_record_details (window), "record", &shown, NULL);
+  return shown == record;
+}
+
+void
+wait_details (OviWindow *window, OviOverflowRecord *record)
+{
+  WAIT_UNTIL (details_show (window, record));
+  ovi_test_wait_still ();
+}
+
 void
 wait_operators_listed (OviWindow *window)
 {
@@ -343,7 +359,8 @@ wait_operators_listed (OviWindow *window)
   GtkSingleSelection *selection = template_child (page, OVI_TYPE_OPERATORS_PAGE, "op_selection");
   GtkFilterListModel *filtered = GTK_FILTER_LIST_MODEL (gtk_single_selection_get_model (selection));
 
-  WAIT_UNTIL (gtk_sort_list_model_get_model (sorted) ==
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (ovi_window_get_op_view (window))) &&
+              gtk_sort_list_model_get_model (sorted) ==
                   ovi_session_get_operators (ovi_window_get_session (window)) &&
               gtk_sort_list_model_get_pending (sorted) == 0 &&
               gtk_filter_list_model_get_pending (filtered) == 0);

@@ -103,9 +103,16 @@ void settle (guint ms);
  * the session (all fit in its height), then until the windows are still. */
 void wait_records_listed (OviWindow *window);
 
-/* Waits until the operator table of @window holds the session's operators
- * (it takes them when its page is first shown), with nothing left to sort
- * or filter, then until the windows are still. */
+/* Whether the record details of @window show @record (their "record"). */
+gboolean details_show (OviWindow *window, OviOverflowRecord *record);
+
+/* Waits until the record details of @window show @record, then until the
+ * windows are still (its rows built and laid out). */
+void wait_details (OviWindow *window, OviOverflowRecord *record);
+
+/* Waits until the operator table of @window is shown and holds the
+ * session's operators (it takes them when its page is first shown), with
+ * nothing left to sort or filter, then until the windows are still. */
 void wait_operators_listed (OviWindow *window);
 
 /* A "changed" handler that counts into @count: a settings key was written. */

@@ -173,7 +173,9 @@ test_histogram_special_bins (Fixture *f, gconstpointer data)
       ovi_window_show_tensor (f->window, a->file, a->index);
       WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) &&
                   ovi_histogram_view_get_n_series (histogram) == 1);
-      settle (100);
+      /* Shown, at the width the page gives it. */
+      WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (histogram)));
+      ovi_test_wait_still ();
       width = gtk_widget_get_width (GTK_WIDGET (histogram));
       height = gtk_widget_get_height (GTK_WIDGET (histogram));
       g_assert_cmpint (width, >, 300);
@@ -238,7 +240,7 @@ test_operator_table (Fixture *f, gconstpointer data)
   gboolean abnormal_seen = FALSE;
 
   ovi_window_show_page (f->window, "operators");
-  settle (200);
+  wait_operators_listed (f->window);
   /* Before any header is clicked: the order the operators ran in. */
   {
     GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
@@ -255,15 +257,11 @@ test_operator_table (Fixture *f, gconstpointer data)
       }
   }
   gtk_column_view_sort_by_column (view, column_by_title (view, "NaN"), GTK_SORT_DESCENDING);
-  settle (50);
-  WAIT_UNTIL (gtk_sort_list_model_get_pending (GTK_SORT_LIST_MODEL (gtk_widget_get_template_child (
-                  GTK_WIDGET (ovi_window_get_operators_page (f->window)), OVI_TYPE_OPERATORS_PAGE,
-                  "op_sort_model"))) == 0);
-  settle (100);
+  wait_operators_listed (f->window);
   /* The list keeps its top item in view across a re-sort: scroll up as a
    * user would. */
   gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view)), 0);
-  settle (200);
+  ovi_test_wait_still ();
   rows = visible_rows (view);
   g_assert_cmpuint (rows->len, >, 0);
   /* Columns: iteration, type, name, class, task, stream, inputs, outputs,
@@ -315,7 +313,7 @@ test_large_table (Fixture *f, gconstpointer data)
   ovi_window_show_page (f->window, "operators");
   ovi_window_open_file (f->window, root);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  settle (100);
+  wait_operators_listed (f->window);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 450);
   rows = visible_rows (view);
   g_assert_cmpuint (rows->len, >, 0);
@@ -346,7 +344,7 @@ test_newer_dumps (Fixture *f, gconstpointer data)
   ovi_window_show_tensor (f->window, quant, output_index (quant));
   WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) &&
               tensor_info (tensor_view, "Saturated (±max)") != NULL);
-  settle (50);
+  ovi_test_wait_still ();
   g_assert_cmpstr (tensor_info (tensor_view, "Data type"), ==, "float8_e4m3fn");
   g_assert_true (g_str_has_prefix (tensor_info (tensor_view, "Saturated (±max)"), "67 "));
   g_assert_cmpstr (tensor_info (tensor_view, "Largest magnitude"), ==, "448");
@@ -357,7 +355,7 @@ test_newer_dumps (Fixture *f, gconstpointer data)
   ovi_window_show_tensor (f->window, cast, output_index (cast));
   WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) &&
               gtk_widget_get_visible (GTK_WIDGET (message)));
-  settle (50);
+  ovi_test_wait_still ();
   g_assert_cmpstr (tensor_info (tensor_view, "+Inf"), ==, "20");
   g_assert_cmpstr (tensor_info (tensor_view, "NaN"), ==, "0");
   g_assert_cmpstr (tensor_info (tensor_view, "Maximum"), ==, "65178.9");
@@ -370,7 +368,8 @@ test_newer_dumps (Fixture *f, gconstpointer data)
   last = g_list_model_get_item (records, g_list_model_get_n_items (records) - 1);
   g_assert_cmpint (ovi_overflow_record_get_source (last), ==, OVI_RECORD_SOURCE_DATA);
   ovi_window_show_page (f->window, "overflows");
-  settle (100);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (ovi_window_get_record_view (f->window))));
+  ovi_test_wait_still ();
   rows = visible_rows (ovi_window_get_record_view (f->window));
   g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (records));
   {
@@ -379,7 +378,7 @@ test_newer_dumps (Fixture *f, gconstpointer data)
     g_assert_cmpstr (unit, ==, "Data");
   }
   g_assert_true (ovi_window_select_record (f->window, last));
-  settle (100);
+  wait_details (f->window, last);
   collect_labels (GTK_WIDGET (ovi_window_get_record_details (f->window)), details);
   g_test_message ("record details: %s", details->str);
   g_assert_nonnull (strstr (details->str, "Found in the data"));
@@ -391,7 +390,7 @@ test_newer_dumps (Fixture *f, gconstpointer data)
     g_autoptr (GString) title = g_string_new (NULL);
 
     g_assert_true (ovi_window_select_record (f->window, first));
-    settle (100);
+    wait_details (f->window, first);
     collect_labels (GTK_WIDGET (ovi_window_get_record_details (f->window)), title);
     g_assert_true (g_str_has_prefix (title->str, "First overflow, AI Core"));
   }
@@ -477,8 +476,9 @@ test_schema_fields (Fixture *f, gconstpointer data)
   g_assert_false (gtk_widget_get_visible (op_grid));
   g_assert_cmpstr (label_text (view, "attrs_label"), ==, "");
 
+  g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (50);
+  ovi_test_wait_finalized (window, TRUE);
   g_unlink (matmul_path);
   g_unlink (add_path);
 }
@@ -526,11 +526,12 @@ test_open_shows_bad_tensor (Fixture *f, gconstpointer data)
   }
 
   ovi_window_show_page (f->window, "operators");
-  settle (200);
+  wait_operators_listed (f->window);
 
   select_op_row (f->window, origin);
-  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
-  settle (50);
+  WAIT_UNTIL (ovi_tensor_view_get_file (tensor_view) == origin &&
+              !ovi_tensor_view_get_busy (tensor_view));
+  ovi_test_wait_still ();
   {
     g_autofree char *label = shown_tensor_label (tensor_view);
 
@@ -592,7 +593,7 @@ test_locator_agrees (Fixture *f, gconstpointer data)
   gtk_window_present (GTK_WINDOW (window));
   ovi_tensor_view_set_file (view, file);
   WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
-  settle (50);
+  ovi_test_wait_still ();
 
   /* The bad output, not the clean input, is what opens. */
   g_assert_cmpint (ovi_tensor_get_kind (ovi_tensor_view_get_tensor (view)), ==, OVI_TENSOR_OUTPUT);
@@ -621,7 +622,7 @@ test_locator_agrees (Fixture *f, gconstpointer data)
   /* More bins recompute the histogram; the strip stays on the NaN. */
   gtk_spin_button_set_value (bins, gtk_spin_button_get_value (bins) + 4);
   WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
-  settle (50);
+  ovi_test_wait_still ();
   strip_centre (view, &index, &value);
   g_assert_cmpstr (index, ==, "4");
   g_assert_cmpstr (value, ==, "NaN");
@@ -638,8 +639,9 @@ test_locator_agrees (Fixture *f, gconstpointer data)
   strip_centre (view, &index, &value);
   g_assert_cmpstr (index, ==, "2");
 
+  g_object_ref (window);
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (50);
+  ovi_test_wait_finalized (window, TRUE);
   g_unlink (path);
 }
 
@@ -670,20 +672,21 @@ test_operator_empty_state (Fixture *f, gconstpointer data)
 
   ovi_window_show_page (f->window, "operators");
   ovi_session_set_selected_file (session, NULL);
-  settle (100);
+  wait_operators_listed (f->window);
   assert_empty_state (tensor_view);
 
   /* A clean operator, then Abnormal Only: the row goes, and so do its
    * tensors. */
   select_op_row (f->window, clean);
-  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
-  settle (50);
+  WAIT_UNTIL (ovi_tensor_view_get_file (tensor_view) == clean &&
+              !ovi_tensor_view_get_busy (tensor_view));
+  ovi_test_wait_still ();
   g_assert_true (ovi_tensor_view_get_file (tensor_view) == clean);
   g_assert_cmpstr (
       gtk_stack_get_visible_child_name (GTK_STACK (tensor_view_child (tensor_view, "stack"))), ==,
       "tensor");
   gtk_toggle_button_set_active (abnormal, TRUE);
-  settle (100);
+  wait_operators_listed (f->window);
   g_assert_null (ovi_session_get_selected_file (session));
   g_assert_null (ovi_tensor_view_get_file (tensor_view));
   assert_empty_state (tensor_view);
@@ -692,13 +695,15 @@ test_operator_empty_state (Fixture *f, gconstpointer data)
   select_op_row (f->window, origin);
   WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
   gtk_toggle_button_set_active (abnormal, FALSE);
-  settle (50);
+  wait_operators_listed (f->window);
   gtk_toggle_button_set_active (abnormal, TRUE);
-  settle (100);
+  /* "Stays selected" is judged once the table has refiltered and nothing
+   * is left to run that could still clear it. */
+  wait_operators_listed (f->window);
   g_assert_true (ovi_session_get_selected_file (session) == origin);
   g_assert_true (ovi_tensor_view_get_file (tensor_view) == origin);
   gtk_toggle_button_set_active (abnormal, FALSE);
-  settle (50);
+  wait_operators_listed (f->window);
 }
 
 /* An operator whose tensors hold no element: "empty tensor" in words, no
@@ -736,10 +741,11 @@ test_empty_tensor (Fixture *f, gconstpointer data)
     g_object_unref (file); /* the folder keeps it */
   }
   WAIT_UNTIL (ovi_dump_file_get_summary (file) != NULL);
-  settle (100);
+  wait_operators_listed (f->window);
   select_op_row (f->window, file);
-  WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
-  settle (100);
+  WAIT_UNTIL (ovi_tensor_view_get_file (tensor_view) == file &&
+              !ovi_tensor_view_get_busy (tensor_view));
+  ovi_test_wait_still ();
 
   rows = visible_rows (view);
   g_assert_cmpuint (rows->len, ==, 1);
@@ -772,7 +778,7 @@ test_statistics_headline (Fixture *f, gconstpointer data)
   g_assert_true (ovi_dump_file_get_statistics_only (cast));
   ovi_window_show_tensor (f->window, cast, output_index (cast));
   WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view) && tensor_info (tensor_view, "+Inf") != NULL);
-  settle (50);
+  ovi_test_wait_still ();
   g_assert_cmpstr (tensor_info (tensor_view, "+Inf"), ==, "20");
   g_assert_cmpstr (label_text (tensor_view, "first_label"), ==,
                    "Some values are not finite; the statistics do not record where.");
@@ -793,25 +799,26 @@ test_sort_keeps_selection (Fixture *f, gconstpointer data)
   guint n;
 
   ovi_window_show_page (f->window, "operators");
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 700);
-  settle (400);
+  resize_to (f->window, 1280, 700);
+  wait_operators_listed (f->window);
   n = g_list_model_get_n_items (model);
   g_assert_cmpuint (n, >, 12);
   /* The operator that ran last, at the bottom of the table. */
   last = g_list_model_get_item (model, n - 1);
 
   gtk_single_selection_set_selected (selection, n - 1);
-  settle (200);
+  WAIT_UNTIL (ovi_session_get_selected_file (session) == last);
+  ovi_test_wait_still ();
   g_assert_true (ovi_session_get_selected_file (session) == last);
   /* Back to the top, as a user scrolling up to the headers would. */
   gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner_list (view))), 0);
-  settle (200);
+  ovi_test_wait_still ();
   g_assert_false (selected_row_in_view (view));
 
   /* Ascending, the operator lands low in the table, below the rows in
    * view at the top. */
   gtk_column_view_sort_by_column (view, column_by_title (view, "Op Type"), GTK_SORT_ASCENDING);
-  settle (400);
+  wait_operators_listed (f->window);
   g_assert_true (gtk_single_selection_get_selected_item (selection) == last);
   g_assert_cmpuint (gtk_single_selection_get_selected (selection), >, 8);
   g_assert_true (ovi_session_get_selected_file (session) == last);
@@ -829,10 +836,12 @@ test_operator_column_widths (Fixture *f, gconstpointer data)
   g_autoptr (OviWindow) second = NULL;
   g_autoptr (PangoLayout) layout = NULL;
   GSettings *settings = ovi_application_get_settings (ovi_test_app);
+  g_autoptr (GSettings) watched = g_settings_new (APP_ID);
+  guint saved_widths = 0;
   int text_width = 0;
 
   ovi_window_show_page (f->window, "operators");
-  settle (200);
+  wait_operators_listed (f->window);
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
@@ -845,12 +854,16 @@ test_operator_column_widths (Fixture *f, gconstpointer data)
   g_assert_cmpint (gtk_column_view_column_get_fixed_width (op_name), >=, text_width + 12);
 
   /* What a drag on the header's edge does. */
+  g_signal_connect_swapped (watched, "changed::operator-column-widths", G_CALLBACK (count_change),
+                            &saved_widths);
   gtk_column_view_column_set_fixed_width (op_name, 333);
   gtk_column_view_column_set_fixed_width (column_by_title (ops, "Op Type"), 150);
-  settle (500);
+  /* Saved once the drag rests (the page waits for that itself). */
+  WAIT_UNTIL (saved_widths > 0);
   second = g_object_ref_sink (ovi_window_new (ovi_test_app));
   gtk_window_present (GTK_WINDOW (second));
-  settle (100);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (second)));
+  ovi_test_wait_still ();
   g_assert_cmpint (gtk_column_view_column_get_fixed_width (
                        column_by_title (ovi_window_get_op_view (second), "Op Name")),
                    ==, 333);
@@ -897,11 +910,11 @@ test_tensor_view_fits (Fixture *f, gconstpointer data)
 
       resize_to (window, sizes[s][0], sizes[s][1]);
       ovi_session_set_selected_file (ovi_window_get_session (window), op);
-      WAIT_UNTIL (!ovi_tensor_view_get_busy (view));
-      settle (100);
+      WAIT_UNTIL (ovi_tensor_view_get_file (view) == op && !ovi_tensor_view_get_busy (view));
+      ovi_test_wait_still ();
       /* As the user clicks "First +Inf at …": the buttons show. */
       gtk_widget_activate_action (GTK_WIDGET (view), "tensor.locate", "x", first_bad);
-      settle (200);
+      ovi_test_wait_still ();
       g_assert_true (inside_window (abnormal, window));
       g_assert_true (inside_window (tensor_view_child (view, "tensor_dropdown"), window));
       g_assert_true (gtk_widget_get_visible (locate_box));
@@ -915,7 +928,7 @@ test_tensor_view_fits (Fixture *f, gconstpointer data)
   ovi_window_show_page (window, "compare");
   ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
   WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
-  settle (200);
+  ovi_test_wait_still ();
   g_assert_true (inside_window (
       GTK_WIDGET (find_label_with_text (GTK_WIDGET (window), "Log count axis")), window));
   g_assert_true (inside_window (

@@ -220,24 +220,6 @@ n_filtered (OviWindow *window)
                                      OVI_TYPE_OVERFLOWS_PAGE, "record_filter_model")));
 }
 
-/* Whether the record details show @record (their "record" property). */
-static gboolean
-details_show (OviWindow *window, OviOverflowRecord *record)
-{
-  g_autoptr (OviOverflowRecord) shown = NULL;
-
-  g_object_get (ovi_window_get_record_details (window), "record", &shown, NULL);
-  return shown == record;
-}
-
-/* The record details once they show @record: its rows built and laid out. */
-static void
-wait_details (OviWindow *window, OviOverflowRecord *record)
-{
-  WAIT_UNTIL (details_show (window, record));
-  ovi_test_wait_still ();
-}
-
 static void
 test_sort_by_header (Fixture *f, gconstpointer data)
 {
