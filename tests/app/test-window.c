@@ -19,25 +19,15 @@
  * set, /app/window/screenshots saves PNGs of the main views there
  * (tests/app/take-screenshots.sh). */
 
+/* Saves what @widget shows, once the windows are still, as @name in
+ * OVI_SCREENSHOT_DIR. */
 static void
 save_png (GtkWidget *widget, const char *name)
 {
-  const char *dir = g_getenv ("OVI_SCREENSHOT_DIR");
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autofree char *path = g_build_filename (g_getenv ("OVI_SCREENSHOT_DIR"), name, NULL);
 
-  settle (300);
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("saved %s", path);
+  ovi_test_wait_still ();
+  save_widget_png (widget, path);
 }
 
 /* The label and target of each item of @menu (and its sections and
@@ -155,29 +145,15 @@ grab_size (OviWindow *window, const char *page, int width, int height)
 {
   const char *dir = g_getenv ("OVI_SIZES_DIR");
   const char *language = g_getenv ("LANGUAGE");
-  GtkWidget *widget = GTK_WIDGET (window);
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
   g_autofree char *name = NULL;
   g_autofree char *path = NULL;
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
 
   if (dir == NULL)
     return;
   name = g_strdup_printf ("%s-%dx%d%s%s.png", page, width, height, language && *language ? "-" : "",
                           language ? language : "");
   path = g_build_filename (dir, name, NULL);
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("saved %s", path);
+  save_widget_png (GTK_WIDGET (window), path);
 }
 
 /* Fails for every ellipsized label on @page that is not in the allow-list. */
@@ -309,7 +285,9 @@ test_window_state (void)
   g_settings_set_int (settings, "window-height", 650);
   window = ovi_window_new (ovi_test_app);
   gtk_window_present (GTK_WINDOW (window));
-  settle (200);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)) &&
+              gtk_widget_get_width (GTK_WIDGET (window)) > 0);
+  ovi_test_wait_still ();
   /* The saved size is the size the window opens with. */
   {
     int width, height;
@@ -319,10 +297,11 @@ test_window_state (void)
     g_assert_cmpint (height, ==, 650);
   }
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
-  settle (200);
+  resize_to (window, 1000, 700);
+  /* Closed: gone, and what it saves on the way saved. */
+  g_object_ref (window);
   gtk_window_close (GTK_WINDOW (window));
-  settle (100);
+  ovi_test_wait_finalized (window, TRUE);
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1000);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
@@ -375,9 +354,8 @@ test_open_several (void)
   for (guint i = 0; i < 2; i++)
     {
       gtk_window_destroy (GTK_WINDOW (opened[i]));
-      g_object_unref (opened[i]);
+      ovi_test_wait_finalized (opened[i], TRUE);
     }
-  settle (100);
   for (guint i = 0; i < 3; i++)
     g_object_unref (files[i]);
 }
@@ -400,8 +378,7 @@ test_screenshots (Fixture *f, gconstpointer data)
     }
 
   /* Wide enough for every column of the overflow table. */
-  gtk_window_set_default_size (GTK_WINDOW (window), 1560, 940);
-  settle (300);
+  resize_to (window, 1560, 940);
   g_assert_true (ovi_window_select_record (f->window, first));
   save_png (window, "overflows.png");
 
@@ -437,7 +414,7 @@ test_screenshots (Fixture *f, gconstpointer data)
         if (g_strcmp0 (gtk_column_view_column_get_title (column), "Class") == 0)
           gtk_column_view_sort_by_column (ops, column, GTK_SORT_ASCENDING);
       }
-    settle (300);
+    wait_operators_listed (f->window);
     /* From the top, where the origins are. */
     for (GtkWidget *w = GTK_WIDGET (ops); w; w = gtk_widget_get_parent (w))
       if (GTK_IS_SCROLLED_WINDOW (w))
@@ -473,7 +450,7 @@ test_shortcuts (Fixture *f, gconstpointer data)
 
   /* Ctrl+F lands in the search field of the overflow table. */
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
-  settle (100);
+  ovi_test_wait_still ();
   {
     GtkWidget *search = GTK_WIDGET (
         gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_overflows_page (f->window)),
@@ -495,7 +472,7 @@ test_shortcuts (Fixture *f, gconstpointer data)
 
   /* The about window opens (and closes). */
   g_action_group_activate_action (G_ACTION_GROUP (ovi_test_app), "about", NULL);
-  settle (200);
+  WAIT_UNTIL (find_transient_for (GTK_WINDOW (f->window)) != NULL);
   {
     GListModel *toplevels = gtk_window_get_toplevels ();
     GtkWindow *about = NULL;
@@ -542,7 +519,7 @@ test_drop_folder (Fixture *f, gconstpointer data)
   g_assert_true (drop_files (f->window, &file, 1));
 
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  settle (200);
+  ovi_test_wait_still ();
   g_assert_cmpstr (ovi_dump_folder_get_root_path (ovi_window_get_folder (f->window)), ==,
                    iteration);
   rows = visible_rows (ovi_window_get_record_view (f->window));
@@ -567,7 +544,7 @@ test_cancel (Fixture *f, gconstpointer data)
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.cancel", NULL);
   /* The statistics of the operators found so far still complete. */
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (gtk_widget_get_template_child (
       GTK_WIDGET (ovi_window_get_scan_bar (f->window)), OVI_TYPE_SCAN_BAR, "progress_revealer"))));
 
@@ -587,7 +564,7 @@ test_open_single_file (Fixture *f, gconstpointer data)
 
   ovi_window_open_file (f->window, file);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  settle (200);
+  ovi_test_wait_still ();
   rows = visible_rows (ovi_window_get_record_view (f->window));
   g_assert_cmpuint (rows->len, ==, 1);
   status = cell (rows, 0, 7);
@@ -614,7 +591,7 @@ test_cancel_partial (Fixture *f, gconstpointer data)
   g_assert_true (gtk_widget_get_sensitive (cancel));
   gtk_widget_activate_action (window, "win.cancel", NULL);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_true (ovi_session_get_cancelled (session));
   g_assert_false (gtk_revealer_get_reveal_child (progress));
   g_assert_true (gtk_revealer_get_reveal_child (banner));
@@ -695,7 +672,7 @@ test_row_names (Fixture *f, gconstpointer data)
   g_assert_true (names_contain (records, "Overflow 2, DHA Atomic Add: ReduceSum loss/ReduceSum"));
 
   ovi_window_show_page (f->window, "operators");
-  settle (300);
+  wait_operators_listed (f->window);
   collect_row_names (GTK_WIDGET (ovi_window_get_op_view (f->window)), ops);
   g_assert_cmpuint (ops->len, >, 0);
   g_assert_true (names_contain (ops, "Cast gradients/Cast_3, Origin"));
@@ -777,7 +754,8 @@ test_export_all_tensors (Fixture *f, gconstpointer data)
   g_assert_no_errno (g_mkdir (out, 0700));
   g_settings_reset (settings, "last-export-folder");
   g_assert_true (ovi_window_select_record (f->window, record));
-  settle (100);
+  WAIT_UNTIL (ovi_session_get_selected_record (ovi_window_get_session (f->window)) == record);
+  ovi_test_wait_still ();
   /* What win.export-operator-tensors does with the folder chosen. */
   ovi_window_export_tensors (f->window, OVI_WINDOW_EXPORT_OPERATOR_TENSORS, out);
   {
@@ -955,12 +933,12 @@ test_several_folders (void)
       g_str_has_prefix (ovi_dump_file_get_path (ovi_overflow_record_get_file (first)), root_a));
   g_assert_cmpstr (ovi_dump_file_get_device (ovi_overflow_record_get_file (first)), ==, "3");
   /* Device 0's record was listed first, then device 3's earlier one came:
-   * the selection follows the first overflow until the user picks one. */
-  settle (100);
+   * the selection follows the first overflow until the user picks one.
+   * Judged once the records are all in and the windows still. */
+  ovi_test_wait_still ();
   g_assert_true (ovi_session_get_selected_record (session) == first);
 
   /* The sidebar: all, then one row per machine, then its devices. */
-  settle (200);
   collect_row_names (GTK_WIDGET (ovi_window_get_sidebar (window)), nodes);
   g_assert_cmpstr (g_ptr_array_index (nodes, 0), ==, "Folder 2 Folders: 16 overflow records");
   g_assert_cmpstr (g_ptr_array_index (nodes, 1), ==, "Folder A: 8 overflow records");
@@ -986,7 +964,8 @@ test_several_folders (void)
   ranks = ovi_cluster_get_ranks (ovi_session_get_cluster (session));
   g_assert_cmpuint (g_list_model_get_n_items (ranks), ==, 24);
   page = ovi_window_get_timeline_page (window);
-  settle (300);
+  WAIT_UNTIL (timeline_fed (page));
+  ovi_test_wait_still ();
   rows = visible_rows (ovi_timeline_page_get_column_view (page));
   g_assert_cmpuint (rows->len, >=, 8);
   earliest = ovi_cluster_get_earliest (ovi_session_get_cluster (session));
@@ -1014,11 +993,12 @@ test_several_folders (void)
 
   /* B's files are here: its record is one click away, B's and not A's. */
   g_assert_true (ovi_timeline_page_select_rank (page, on_b));
-  settle (100);
+  ovi_test_wait_still ();
   g_assert_false (timeline_shows (page, "remote_box"));
   g_assert_true (timeline_shows (page, "show_button"));
   gtk_widget_activate_action (GTK_WIDGET (page), "timeline.show-record", NULL);
-  settle (200);
+  /* The record is selected where it is shown: on the Overflows page. */
+  WAIT_UNTIL (page_shown (window, "overflows"));
   g_assert_nonnull (ovi_session_get_selected_record (session));
   {
     OviDumpFile *file = ovi_overflow_record_get_file (ovi_session_get_selected_record (session));
@@ -1032,7 +1012,7 @@ test_several_folders (void)
   assert_remote_view (page, on_c, "nodeC", root_c);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  settle (50);
+  ovi_test_wait_finalized (g_steal_pointer (&window), TRUE);
   ovi_fixture_remove_tree (dir);
 }
 
@@ -1053,27 +1033,28 @@ test_narrow_window (Fixture *f, gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     {
       ovi_window_show_page (window, pages[i]);
-      settle (100);
+      WAIT_UNTIL (gtk_widget_get_mapped (adw_view_stack_get_visible_child (window->view_stack)));
+      ovi_test_wait_still ();
       gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL,
                           NULL, NULL);
       g_test_message ("minimum window width on %s: %d px", pages[i], min_width);
       g_assert_cmpint (min_width, <=, 800);
     }
   ovi_window_show_page (window, "overflows");
-  settle (100);
+  WAIT_UNTIL (gtk_widget_get_mapped (adw_view_stack_get_visible_child (window->view_stack)));
+  ovi_test_wait_still ();
 
   /* Wide: the switcher is in the header bar, the bottom bar is hidden. */
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->switcher_title)));
   g_assert_false (adw_view_switcher_bar_get_reveal (window->switcher_bar));
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
-  settle (300);
+  resize_to (window, 800, 600);
   /* Not pushed wider by what it holds (the default size counts the frame). */
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >=, 760);
   /* Narrow: the header shows the title, the pages are switched at the bottom. */
   WAIT_UNTIL (adw_view_switcher_bar_get_reveal (window->switcher_bar));
-  settle (300);
+  ovi_test_wait_still ();
   g_assert_true (gtk_widget_get_mapped (bar));
   g_assert_cmpint (gtk_widget_get_width (bar), ==, gtk_widget_get_width (GTK_WIDGET (window)));
 
@@ -1129,15 +1110,10 @@ test_shm_pool (Fixture *f, gconstpointer data)
    * segment's resident size reaches its whole size without a frame that
    * large having been drawn. */
   {
-    gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
     guint64 resident = 0;
 
-    while (resident < largest && g_get_monotonic_time () < deadline)
-      {
-        resident = sysv_resident_kib (largest) * 1024;
-        if (resident < largest)
-          settle (50);
-      }
+    /* No event says when the worker is done: look every 20 ms. */
+    WAIT_UNTIL_POLLED ((resident = sysv_resident_kib (largest) * 1024) >= largest, 20);
     g_assert_cmpuint (resident, ==, largest);
   }
 
@@ -1146,9 +1122,13 @@ test_shm_pool (Fixture *f, gconstpointer data)
     g_autoptr (OviWindow) other = g_object_ref_sink (ovi_window_new (ovi_test_app));
 
     gtk_window_present (GTK_WINDOW (other));
-    settle (100);
+    /* Laid out and painted, from the pool. */
+    WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (other)) &&
+                gtk_widget_get_width (GTK_WIDGET (other)) > 0);
+    ovi_test_wait_still ();
     g_assert_true (ovi_shm_pool_is_kept (display));
     gtk_window_destroy (GTK_WINDOW (other));
+    ovi_test_wait_finalized (g_steal_pointer (&other), TRUE);
   }
 }
 
@@ -1202,40 +1182,46 @@ test_sizes (Fixture *f, gconstpointer data)
 
       ovi_window_show_page (window, "overflows");
       g_assert_true (ovi_window_select_record (window, first));
-      settle (200);
+      wait_details (window, first);
       n_failed += check_ellipsized (window, "overflows", width, height);
       grab_size (window, "overflows", width, height);
 
       ovi_window_show_page (window, "operators");
       ovi_session_set_selected_file (ovi_window_get_session (window), NULL);
-      settle (200);
+      wait_operators_listed (window);
       n_failed += check_ellipsized (window, "operators", width, height);
       grab_size (window, "operators", width, height);
 
       ovi_window_show_tensor (window, op, bad_index);
-      WAIT_UNTIL (!ovi_tensor_view_get_busy (ovi_window_get_tensor_view (window)));
-      settle (200);
+      WAIT_UNTIL (ovi_tensor_view_get_file (ovi_window_get_tensor_view (window)) == op &&
+                  !ovi_tensor_view_get_busy (ovi_window_get_tensor_view (window)));
+      ovi_test_wait_still ();
       n_failed += check_ellipsized (window, "tensor", width, height);
       grab_size (window, "tensor", width, height);
 
       ovi_window_show_page (window, "compare");
       ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
       WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
-      settle (200);
+      ovi_test_wait_still ();
       n_failed += check_ellipsized (window, "compare", width, height);
       grab_size (window, "compare", width, height);
 
       ovi_window_show_page (window, "problems");
-      settle (200);
+      WAIT_UNTIL (gtk_widget_get_mapped (
+          GTK_WIDGET (ovi_problems_page_get_column_view (ovi_window_get_problems_page (window)))));
+      ovi_test_wait_still ();
       n_failed += check_ellipsized (window, "problems", width, height);
       grab_size (window, "problems", width, height);
 
       gtk_window_present (GTK_WINDOW (cluster_window));
       resize_to (cluster_window, width, height);
+      WAIT_UNTIL (timeline_fed (ovi_window_get_timeline_page (cluster_window)));
+      ovi_test_wait_still ();
       n_failed += check_ellipsized (cluster_window, "timeline", width, height);
       grab_size (cluster_window, "timeline", width, height);
     }
   gtk_window_destroy (GTK_WINDOW (cluster_window));
+  ovi_test_wait_finalized (g_steal_pointer (&cluster_window), TRUE);
   g_assert_cmpuint (n_failed, ==, 0);
 }
 
