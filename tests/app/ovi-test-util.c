@@ -235,27 +235,6 @@ ovi_test_wait_frames (guint n)
   WAIT_UNTIL (all_painted (counts));
 }
 
-static gboolean
-settle_timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop for @ms, then until every open window has laid out
- * and painted twice more.  Kept only while the tests move to waiting on
- * conditions. */
-void
-settle (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, settle_timeout_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-  ovi_test_wait_frames (2);
-}
-
 /* Whether a revealer or a stack below @widget is in a transition. */
 static gboolean
 in_transition (GtkWidget *widget)

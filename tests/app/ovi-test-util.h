@@ -95,10 +95,6 @@ void ovi_test_wait_frames (guint n);
  * mapped toplevel in a transition. What a user sees once the app is done. */
 void ovi_test_wait_still (void);
 
-/* Runs the main loop for @ms, then waits for two painted frames: the
- * fixed wait the tests are moving away from. */
-void settle (guint ms);
-
 /* Waits until the record table of @window has a row for every record of
  * the session (all fit in its height), then until the windows are still. */
 void wait_records_listed (OviWindow *window);
