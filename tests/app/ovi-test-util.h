@@ -55,6 +55,7 @@ void ovi_test_fixture_teardown (Fixture *f, gconstpointer data);
 
 /* --- waiting on conditions ------------------------------------------------- */
 
+/* The state of one WAIT_UNTIL: its ceiling, and its poll when it has one. */
 typedef struct
 {
   gboolean timed_out;
@@ -62,6 +63,8 @@ typedef struct
   guint poll_id;
 } OviTestWait;
 
+/* What WAIT_UNTIL expands to: arm the ceiling (and the poll), run the main
+ * loop one event at a time (failing at the ceiling), disarm. */
 void ovi_test_wait_begin (OviTestWait *wait, guint poll_ms);
 void ovi_test_wait_step (OviTestWait *wait, const char *what, const char *file, int line);
 void ovi_test_wait_end (OviTestWait *wait);
