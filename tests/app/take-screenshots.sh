@@ -3,7 +3,7 @@
 # Xvfb, through UI tests that open the example dump folder:
 #
 #   tests/app/take-screenshots.sh [BUILD_DIR]
-#     the README's: /app/screenshots goes through the main views and saves
+#     the README's: /app/window/screenshots goes through the main views and saves
 #     each in data/screenshots.
 #   tests/app/take-screenshots.sh --sizes [BUILD_DIR]
 #     every page (Overflows, Operators, tensor view, Compare, Timeline,
@@ -38,7 +38,7 @@ run_test() {
         GTK_A11Y=none \
         NO_AT_BRIDGE=1 \
         LC_ALL=C.UTF-8 \
-    "$build/tests/app/test-app-window" -p "$path"
+    "$build/tests/app/test-window" -p "$path"
 }
 
 ninja -C "$build"
@@ -51,6 +51,6 @@ if $sizes; then
 else
   out="$src/data/screenshots"
   mkdir -p "$out"
-  run_test 1600x1024 "" /app/screenshots OVI_SCREENSHOT_DIR="$out"
+  run_test 1600x1024 "" /app/window/screenshots OVI_SCREENSHOT_DIR="$out"
 fi
 ls -l "$out"

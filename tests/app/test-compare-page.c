@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "ovi-format.h"
+#include "ovi-test-util.h"
+
+/* The Compare page: one operator across iterations. */
+
+/* The text of a compare-page grid's cell: a label's, or a button's. */
+static const char *
+grid_cell (OviComparePage *page, const char *grid_id, int column, int row)
+{
+  GtkGrid *grid =
+      GTK_GRID (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_COMPARE_PAGE, grid_id));
+  GtkWidget *child = gtk_grid_get_child_at (grid, column, row);
+
+  if (GTK_IS_BUTTON (child))
+    return gtk_button_get_label (GTK_BUTTON (child));
+  return GTK_IS_LABEL (child) ? gtk_label_get_text (GTK_LABEL (child)) : NULL;
+}
+
+static const char *
+compare_label (OviComparePage *page, const char *id)
+{
+  GtkWidget *label =
+      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_COMPARE_PAGE, id));
+
+  return gtk_widget_get_visible (label) ? gtk_label_get_text (GTK_LABEL (label)) : "";
+}
+
+static const OviStats *
+output_stats (OviDumpFile *op, OviAnalysis **analysis)
+{
+  OviTensor *tensor = g_ptr_array_index (ovi_dump_file_get_tensors (op), output_index (op));
+  g_autoptr (GError) error = NULL;
+
+  *analysis = ovi_tensor_analyze (tensor, &error);
+  g_assert_no_error (error);
+  return ovi_analysis_get_stats (*analysis);
+}
+
+static void
+test_compare (Fixture *f, gconstpointer data)
+{
+  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviHistogramView *histogram = ovi_compare_page_get_histogram (compare);
+  OviOverflowRecord *record = find_record (f->window, 272);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+
+  g_assert_nonnull (op);
+  ovi_window_show_page (f->window, "compare");
+  g_assert_true (ovi_compare_page_select_op (compare, ovi_dump_file_get_op_name (op)));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  g_assert_cmpuint (ovi_compare_page_get_n_iterations (compare), >=, 2);
+  g_assert_cmpuint (ovi_histogram_view_get_n_series (histogram), >=, 1);
+}
+
+/* Comparing iterations: the page opens on the selected record's operator
+ * (not the alphabetically first), follows the selection, compares the
+ * iterations of the chosen range and says what it leaves out, shows the
+ * first and last of the range side by side with the change, and a grid cell
+ * opens that operator in that iteration. */
+static void
+test_compare_iterations (Fixture *f, gconstpointer data)
+{
+  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
+  OviOverflowRecord *first = find_record (f->window, 272);
+  const char *cast = ovi_dump_file_get_op_name (ovi_overflow_record_get_op (first));
+  OviDumpFile *cast_3 = find_op (f->window, cast, "3");
+  OviDumpFile *cast_4 = find_op (f->window, cast, "4");
+  const char *matmul = NULL;
+  g_autoptr (OviAnalysis) analysis_3 = NULL;
+  g_autoptr (OviAnalysis) analysis_4 = NULL;
+  const OviStats *s3 = output_stats (cast_3, &analysis_3);
+  const OviStats *s4 = output_stats (cast_4, &analysis_4);
+  g_autofree char *max_3 = ovi_format_double (s3->max);
+  g_autofree char *max_4 = ovi_format_double (s4->max);
+  g_autofree char *nan_change = NULL;
+  GtkGrid *spread;
+  GtkWidget *cell = NULL;
+  OviOverflowRecord *other = NULL;
+  GListModel *records = ovi_session_get_records (session);
+
+  /* The first overflow is selected when the folder opens: its operator,
+   * where an alphabetical list starts with gradients/AddN_7. */
+  g_assert_cmpstr (cast, ==, "gradients/Cast_3");
+  for (guint i = 0; i < g_list_model_get_n_items (ovi_session_get_operators (session)); i++)
+    {
+      g_autoptr (OviDumpFile) op = g_list_model_get_item (ovi_session_get_operators (session), i);
+
+      if (g_strcmp0 (ovi_dump_file_get_op_type (op), "MatMul") == 0)
+        matmul = ovi_dump_file_get_op_name (op);
+    }
+  g_assert_nonnull (matmul);
+  ovi_window_show_page (f->window, "compare");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  ovi_test_wait_still ();
+  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==, cast);
+
+  /* Selecting another record's row moves the page to its operator. */
+  for (guint i = 0; other == NULL && i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+      OviDumpFile *op = ovi_overflow_record_get_op (r);
+
+      if (op != NULL && g_strcmp0 (ovi_dump_file_get_op_name (op), cast) != 0)
+        other = r;
+    }
+  g_assert_nonnull (other);
+  ovi_session_set_selected_record (session, other);
+  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==,
+                   ovi_dump_file_get_op_name (ovi_overflow_record_get_op (other)));
+  ovi_session_set_selected_record (session, first);
+  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==, cast);
+
+  /* Iterations 3 to 4: two rows, each the tensor's own statistics. */
+  g_assert_true (ovi_compare_page_set_range (compare, "3", "4"));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  ovi_test_wait_still ();
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 0), ==, "3");
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 2, 0), ==, "4");
+  g_assert_null (grid_cell (compare, "stats_grid", 3, 0));
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 0, 4), ==, "Maximum");
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 4), ==, max_3);
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 2, 4), ==, max_4);
+  g_assert_cmpstr (compare_label (compare, "range_note"), ==, "2 of 4 iterations");
+
+  /* Side by side: 3 and 4, and the change in the NaN count. */
+  g_assert_cmpstr (grid_cell (compare, "diff_grid", 1, 0), ==, "Iteration 3");
+  g_assert_cmpstr (grid_cell (compare, "diff_grid", 2, 0), ==, "Iteration 4");
+  g_assert_cmpstr (grid_cell (compare, "diff_grid", 0, 2), ==, "Maximum");
+  g_assert_cmpstr (grid_cell (compare, "diff_grid", 1, 2), ==, max_3);
+  g_assert_cmpstr (grid_cell (compare, "diff_grid", 2, 2), ==, max_4);
+  g_assert_cmpstr (grid_cell (compare, "diff_grid", 0, 6), ==, "NaN");
+  nan_change = s4->nan == s3->nan  ? g_strdup ("0")
+               : s4->nan > s3->nan ? g_strdup_printf ("+%" G_GUINT64_FORMAT, s4->nan - s3->nan)
+                                   : g_strdup_printf ("−%" G_GUINT64_FORMAT, s3->nan - s4->nan);
+  g_assert_cmpstr (grid_cell (compare, "diff_grid", 3, 6), ==, nan_change);
+
+  /* The whole folder, for an operator that ran in two of the four
+   * iterations: the others are named, not silently dropped; the grid's
+   * columns follow the range. */
+  g_assert_true (ovi_compare_page_set_range (compare, "3", "12"));
+  g_assert_true (ovi_compare_page_select_op (compare, matmul));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  ovi_test_wait_still ();
+  g_assert_cmpstr (compare_label (compare, "range_note"), ==, "4 of 4 iterations");
+  g_assert_cmpstr (compare_label (compare, "stats_note"), ==,
+                   "2 iterations of the range did not run this operator.");
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", 1, 0), ==, "3");
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", 4, 0), ==, "12");
+  g_assert_true (ovi_compare_page_select_op (compare, cast));
+  g_assert_true (ovi_compare_page_set_range (compare, "4", "4"));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  ovi_test_wait_still ();
+  g_assert_cmpstr (compare_label (compare, "range_note"), ==, "1 of 4 iterations");
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", 1, 0), ==, "4");
+  g_assert_null (grid_cell (compare, "spread_grid", 2, 0));
+  g_assert_cmpstr (compare_label (compare, "diff_note"), ==,
+                   "Choose a range with two iterations that ran this operator to see them side "
+                   "by side.");
+
+  /* A cell of the grid opens that operator in that iteration. */
+  spread = GTK_GRID (
+      gtk_widget_get_template_child (GTK_WIDGET (compare), OVI_TYPE_COMPARE_PAGE, "spread_grid"));
+  for (int row = 1; cell == NULL && gtk_grid_get_child_at (spread, 0, row); row++)
+    if (g_strcmp0 (gtk_button_get_label (GTK_BUTTON (gtk_grid_get_child_at (spread, 0, row))),
+                   cast) == 0)
+      cell = gtk_grid_get_child_at (spread, 1, row);
+  g_assert_true (GTK_IS_BUTTON (cell));
+  g_signal_emit_by_name (cell, "clicked");
+  WAIT_UNTIL (page_shown (f->window, "operators"));
+  g_assert_true (ovi_session_get_selected_file (session) == cast_4);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (f->window->view_stack), ==, "operators");
+}
+
+int
+main (int argc, char *argv[])
+{
+  int exit_code = 0;
+
+  if (!ovi_test_init (&argc, &argv, TRUE, &exit_code))
+    return exit_code;
+
+  OVI_TEST_ADD ("/app/compare-page/select-op", test_compare);
+  OVI_TEST_ADD ("/app/compare-page/compare-iterations", test_compare_iterations);
+  return ovi_test_run ();
+}
