@@ -34,15 +34,6 @@ struct _OviOperatorsPage
   GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
 };
 
-enum
-{
-  PROP_0,
-  PROP_TENSOR,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
 G_DEFINE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, OVI_TYPE_PAGE)
 
 /* What a screen reader says for a row: the operator's type, name and
@@ -235,10 +226,14 @@ ovi_operators_page_map (GtkWidget *widget)
   attach_operators (OVI_OPERATORS_PAGE (widget));
 }
 
+/* The tensor the user looks at is the session's: the window exports it. */
 static void
 tensor_changed (OviOperatorsPage *self)
 {
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENSOR]);
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+
+  if (session != NULL)
+    ovi_session_set_selected_tensor (session, ovi_tensor_view_get_tensor (self->tensor_view));
 }
 
 /* Escape empties the search, and the table shows every row again. */
@@ -255,21 +250,6 @@ row_activated (OviOperatorsPage *self, guint position)
 {
   gtk_single_selection_set_selected (self->op_selection, position);
   gtk_widget_child_focus (GTK_WIDGET (self->tensor_view), GTK_DIR_TAB_FORWARD);
-}
-
-static void
-ovi_operators_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  OviOperatorsPage *self = OVI_OPERATORS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_TENSOR:
-      g_value_set_object (value, ovi_operators_page_get_tensor (self));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 /* --- the user's column widths ------------------------------------------ */
@@ -393,15 +373,10 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   OviPageClass *page_class = OVI_PAGE_CLASS (klass);
 
   object_class->dispose = ovi_operators_page_dispose;
-  object_class->get_property = ovi_operators_page_get_property;
   page_class->session_changed = ovi_operators_page_session_changed;
   widget_class->map = ovi_operators_page_map;
 
   /* The tensor shown below the table: what "Selected Tensor" exports. */
-  properties[PROP_TENSOR] =
-      g_param_spec_object ("tensor", NULL, NULL, OVI_TYPE_TENSOR,
-                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (OVI_TYPE_ACCESSIBLE_ROW);
   g_type_ensure (OVI_TYPE_DUMP_FILE);
@@ -497,13 +472,6 @@ ovi_operators_page_get_column_view (OviOperatorsPage *self)
 {
   g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
   return self->op_view;
-}
-
-OviTensor *
-ovi_operators_page_get_tensor (OviOperatorsPage *self)
-{
-  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
-  return self->tensor_view ? ovi_tensor_view_get_tensor (self->tensor_view) : NULL;
 }
 
 OviTensorView *

@@ -13,7 +13,6 @@ G_DECLARE_FINAL_TYPE (OviOperatorsPage, ovi_operators_page, OVI, OPERATORS_PAGE,
 
 void ovi_operators_page_show_tensor (OviOperatorsPage *self, guint index);
 void ovi_operators_page_focus_search (OviOperatorsPage *self);
-OviTensor *ovi_operators_page_get_tensor (OviOperatorsPage *self);
 GtkColumnView *ovi_operators_page_get_column_view (OviOperatorsPage *self);
 OviTensorView *ovi_operators_page_get_tensor_view (OviOperatorsPage *self);
 

@@ -20,6 +20,7 @@ struct _OviSession
   OviTreeNode *selected_node;
   OviOverflowRecord *selected_record;
   OviDumpFile *selected_file;
+  OviTensor *selected_tensor; /* of selected_file, the one its view shows */
   /* After F5, what was selected before, by relative path, until the scan
    * finds it again or ends without it. */
   char *reselect_record;
@@ -57,6 +58,7 @@ enum
   PROP_SELECTED_FILE,
   PROP_SELECTED_NODE,
   PROP_SELECTED_RECORD,
+  PROP_SELECTED_TENSOR,
   PROP_SETTINGS,
   PROP_TREE,
   PROP_UNIT_FILTER,
@@ -432,6 +434,9 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_SELECTED_RECORD:
       g_value_set_object (value, self->selected_record);
       break;
+    case PROP_SELECTED_TENSOR:
+      g_value_set_object (value, self->selected_tensor);
+      break;
     case PROP_SETTINGS:
       g_value_set_object (value, self->settings);
       break;
@@ -464,6 +469,9 @@ ovi_session_set_property (GObject *object, guint prop_id, const GValue *value, G
       break;
     case PROP_SELECTED_RECORD:
       ovi_session_set_selected_record (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED_TENSOR:
+      ovi_session_set_selected_tensor (self, g_value_get_object (value));
       break;
     case PROP_SETTINGS:
       self->settings = g_value_dup_object (value);
@@ -541,6 +549,10 @@ ovi_session_class_init (OviSessionClass *klass)
       g_param_spec_object ("selected-node", NULL, NULL, OVI_TYPE_TREE_NODE, rw);
   properties[PROP_SELECTED_RECORD] =
       g_param_spec_object ("selected-record", NULL, NULL, OVI_TYPE_OVERFLOW_RECORD, rw);
+  /* The tensor of the selected file that the user looks at (what the
+   * window exports as "the selected tensor"). */
+  properties[PROP_SELECTED_TENSOR] =
+      g_param_spec_object ("selected-tensor", NULL, NULL, OVI_TYPE_TENSOR, rw);
   properties[PROP_SETTINGS] =
       g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
                            G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
@@ -610,6 +622,7 @@ ovi_session_close (OviSession *self)
     }
   ovi_session_set_selected_record (self, NULL);
   ovi_session_set_selected_file (self, NULL);
+  ovi_session_set_selected_tensor (self, NULL);
   ovi_session_set_selected_node (self, NULL);
   g_clear_pointer (&self->reselect_record, g_free);
   g_clear_pointer (&self->reselect_file, g_free);
@@ -881,7 +894,32 @@ ovi_session_set_selected_file (OviSession *self, OviDumpFile *file)
   g_return_if_fail (file == NULL || OVI_IS_DUMP_FILE (file));
 
   if (g_set_object (&self->selected_file, file))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FILE]);
+    {
+      /* The view of the new file picks its tensor as it hears of it. */
+      ovi_session_set_selected_tensor (self, NULL);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FILE]);
+    }
+}
+
+OviTensor *
+ovi_session_get_selected_tensor (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->selected_tensor;
+}
+
+/**
+ * ovi_session_set_selected_tensor:
+ * @tensor: (nullable): a tensor of #OviSession:selected-file
+ */
+void
+ovi_session_set_selected_tensor (OviSession *self, OviTensor *tensor)
+{
+  g_return_if_fail (OVI_IS_SESSION (self));
+  g_return_if_fail (tensor == NULL || OVI_IS_TENSOR (tensor));
+
+  if (g_set_object (&self->selected_tensor, tensor))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_TENSOR]);
 }
 
 int

@@ -47,6 +47,8 @@ OviOverflowRecord *ovi_session_get_selected_record (OviSession *self);
 void ovi_session_set_selected_record (OviSession *self, OviOverflowRecord *record);
 OviDumpFile *ovi_session_get_selected_file (OviSession *self);
 void ovi_session_set_selected_file (OviSession *self, OviDumpFile *file);
+OviTensor *ovi_session_get_selected_tensor (OviSession *self);
+void ovi_session_set_selected_tensor (OviSession *self, OviTensor *tensor);
 int ovi_session_get_unit_filter (OviSession *self);
 void ovi_session_set_unit_filter (OviSession *self, int unit);
 gboolean ovi_session_in_selected_node (OviSession *self, OviDumpFile *file);

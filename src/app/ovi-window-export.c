@@ -12,7 +12,7 @@
 static OviTensor *
 selected_tensor (OviWindow *self)
 {
-  return ovi_operators_page_get_tensor (self->operators_page);
+  return ovi_session_get_selected_tensor (self->session);
 }
 
 static OviDumpFile *export_operator (OviWindow *self);

@@ -268,6 +268,8 @@ setup_session (OviWindow *self, OviApplication *app)
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view_stack, "notify::visible-child-name",
                            G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::selected-tensor",
+                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "load-finished", G_CALLBACK (load_finished), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (ovi_session_get_cluster (self->session), "notify::n-roots",
@@ -384,9 +386,6 @@ ovi_window_init (OviWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (self, "realize", G_CALLBACK (ovi_shm_pool_keep), NULL);
-
-  g_signal_connect_object (self->operators_page, "notify::tensor",
-                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);

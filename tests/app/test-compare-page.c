@@ -179,6 +179,57 @@ test_compare_iterations (Fixture *f, gconstpointer data)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (f->window->view_stack), ==, "operators");
 }
 
+static guint
+n_children (GtkWidget *widget)
+{
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    n++;
+  return n;
+}
+
+/* A hidden page does no work: selecting records on the Overflows page
+ * while Compare is not shown starts no tensor analysis there and builds
+ * none of its grids; showing Compare then does, for the last record. */
+static void
+test_hidden_page_does_no_work (Fixture *f, gconstpointer data)
+{
+  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviSession *session = ovi_window_get_session (f->window);
+  GListModel *records = ovi_session_get_records (session);
+  GtkWidget *stats = template_child (compare, OVI_TYPE_COMPARE_PAGE, "stats_grid");
+  GtkWidget *spread = template_child (compare, OVI_TYPE_COMPARE_PAGE, "spread_grid");
+  OviDumpFile *last_op = NULL;
+  guint n = g_list_model_get_n_items (records);
+
+  ovi_window_show_page (f->window, "overflows");
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  g_assert_cmpuint (n, ==, 8);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+
+      ovi_session_set_selected_record (session, record);
+      if (ovi_overflow_record_get_op (record))
+        last_op = ovi_overflow_record_get_op (record);
+      /* Nothing started: no analysis, no grid, and nothing waiting to run. */
+      ovi_test_wait_still ();
+      g_assert_false (ovi_compare_page_get_busy (compare));
+      g_assert_cmpuint (n_children (stats), ==, 0);
+    }
+  g_assert_cmpuint (n_children (spread), ==, 0);
+
+  ovi_window_show_page (f->window, "compare");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare) && n_children (stats) > 0);
+  g_assert_cmpuint (n_children (spread), >, 0);
+  g_assert_nonnull (last_op);
+  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==,
+                   ovi_op_index_get_shown_name (ovi_session_get_op_index (session),
+                                                ovi_dump_file_get_op_name (last_op)));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -189,5 +240,6 @@ main (int argc, char *argv[])
 
   OVI_TEST_ADD ("/app/compare-page/select-op", test_compare);
   OVI_TEST_ADD ("/app/compare-page/compare-iterations", test_compare_iterations);
+  OVI_TEST_ADD ("/app/compare-page/hidden-page-does-no-work", test_hidden_page_does_no_work);
   return ovi_test_run ();
 }

@@ -451,7 +451,8 @@ test_schema_fields (Fixture *f, gconstpointer data)
   g_assert_null (tensor_info (view, "Input type"));
   g_assert_null (tensor_info (view, "Workspace type"));
 
-  /* The workspace: type 0 is LOG. */
+  /* The workspace: type 0 is LOG. The tensor looked at is the session's
+   * (what the window exports). */
   ovi_tensor_view_select_tensor (view, 2);
   g_assert_cmpint (ovi_tensor_get_kind (ovi_tensor_view_get_tensor (view)), ==, OVI_TENSOR_SPACE);
   g_assert_cmpstr (tensor_info (view, "Argument index"), ==, "4");
@@ -495,11 +496,11 @@ test_open_shows_bad_tensor (Fixture *f, gconstpointer data)
   OviDumpFile *clean = NULL, *propagated = NULL;
   guint bad_input = 0;
 
-  g_assert_cmpint (ovi_dump_file_peek_blame (origin), ==, OVI_BLAME_ORIGIN);
+  g_assert_cmpint (ovi_dump_file_get_blame (origin), ==, OVI_BLAME_ORIGIN);
   for (guint i = 0; i < g_list_model_get_n_items (files); i++)
     {
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
-      OviBlame blame = ovi_dump_file_peek_blame (file);
+      OviBlame blame = ovi_dump_file_get_blame (file);
 
       if (blame == OVI_BLAME_NORMAL && clean == NULL)
         clean = file;
@@ -583,7 +584,7 @@ test_locator_agrees (Fixture *f, gconstpointer data)
   path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
   file = ovi_dump_file_load (path, NULL, &error);
   g_assert_no_error (error);
-  g_assert_true (ovi_dump_file_summarize (file, NULL));
+  g_assert_true (ovi_classifier_summarize (file, NULL));
 
   /* The window below takes the focus from the main one, whose followed
    * folder would then notify of records a watch pass reports: pause it. */
@@ -665,7 +666,7 @@ test_operator_empty_state (Fixture *f, gconstpointer data)
     {
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
 
-      if (ovi_dump_file_peek_blame (file) == OVI_BLAME_NORMAL)
+      if (ovi_dump_file_get_blame (file) == OVI_BLAME_NORMAL)
         clean = file;
     }
   g_assert_nonnull (clean);
@@ -901,7 +902,7 @@ test_tensor_view_fits (Fixture *f, gconstpointer data)
   path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->tmpdir, "Mul.scope_mul.5.3.700");
   op = ovi_dump_file_load (path, NULL, &error);
   g_assert_no_error (error);
-  g_assert_true (ovi_dump_file_summarize (op, NULL));
+  g_assert_true (ovi_classifier_summarize (op, NULL));
   ovi_session_set_live (ovi_window_get_session (window), FALSE);
   ovi_window_show_page (window, "operators");
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
@@ -937,6 +938,31 @@ test_tensor_view_fits (Fixture *f, gconstpointer data)
       window));
 }
 
+/* The tensor the user looks at is the session's (what the window exports
+ * as the selected tensor), whichever tensor or operator is picked. */
+static void
+test_selected_tensor (Fixture *f, gconstpointer data)
+{
+  OviSession *session = ovi_window_get_session (f->window);
+  OviTensorView *view = ovi_window_get_tensor_view (f->window);
+  GListModel *operators = ovi_session_get_operators (session);
+  g_autoptr (OviDumpFile) first = g_list_model_get_item (operators, 0);
+  g_autoptr (OviDumpFile) second = g_list_model_get_item (operators, 1);
+
+  ovi_window_show_page (f->window, "operators");
+  ovi_session_set_selected_file (session, first);
+  WAIT_UNTIL (ovi_tensor_view_get_file (view) == first && !ovi_tensor_view_get_busy (view));
+  g_assert_nonnull (ovi_session_get_selected_tensor (session));
+  g_assert_true (ovi_session_get_selected_tensor (session) == ovi_tensor_view_get_tensor (view));
+  ovi_tensor_view_select_tensor (view, 0);
+  g_assert_true (ovi_session_get_selected_tensor (session) ==
+                 g_ptr_array_index (ovi_dump_file_get_tensors (first), 0));
+  ovi_session_set_selected_file (session, second);
+  WAIT_UNTIL (ovi_tensor_view_get_file (view) == second && !ovi_tensor_view_get_busy (view));
+  g_assert_true (ovi_session_get_selected_tensor (session) == ovi_tensor_view_get_tensor (view));
+  g_assert_true (ovi_tensor_get_file (ovi_session_get_selected_tensor (session)) == second);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -958,5 +984,6 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/operators-page/sort-keeps-selection", test_sort_keeps_selection);
   OVI_TEST_ADD ("/app/operators-page/operator-column-widths", test_operator_column_widths);
   OVI_TEST_ADD ("/app/operators-page/tensor-view-fits", test_tensor_view_fits);
+  OVI_TEST_ADD ("/app/operators-page/selected-tensor", test_selected_tensor);
   return ovi_test_run ();
 }
