@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages needed to build, run and test Overflow
 # Inspector. Idempotent: installs only what is missing.
 set -euo pipefail

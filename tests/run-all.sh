@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds Overflow Inspector from scratch and runs every test headless (Xvfb,
 # a private D-Bus session), then again in a clang build with AddressSanitizer
 # and UndefinedBehaviorSanitizer, then a short run of every fuzz target.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-/* The GTK-free model of a dump folder, every layer (README.md here): what
+/* The toolkit-free model of a dump folder, every layer (README.md here): what
  * the command-line tool, the window and the tests include. */
 
 /* base */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Takes the screen grabs in data/screenshots from the real app window under
 # Xvfb, through UI tests that open the example dump folder:
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fails when a C file of the project differs from what .clang-format makes
 # of it. Run `clang-format -i FILE` to fix one.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-i18n.sh SRCDIR
 # xgettext over po/POTFILES.in and msgfmt --check over each po/LANG.po, with
 # warnings as errors. Also fails on a C string with a % that xgettext did not

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-install.sh MESON BUILDDIR SRCDIR PREFIX BINDIR DATADIR MANDIR LOCALEDIR APP_ID
 #                  example|no-example (whether meson saw data/example-dump)
 # Installs into a private DESTDIR (building what is out of date first, as

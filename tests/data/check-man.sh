@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-man.sh PAGE...: the pages must format without any warning.
 set -u
 if command -v groff >/dev/null 2>&1; then

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-po.sh SRCDIR complete|current
 #   complete: every message of each po/LANG.po is translated and not fuzzy.
 #   current:  the same after merging with a template extracted now from the

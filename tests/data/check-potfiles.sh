@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fails when a file under src/ has translatable strings but is missing from
 # po/POTFILES.in, or when POTFILES.in lists a file that does not exist.
 set -u

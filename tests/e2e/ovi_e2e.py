@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The real inspector as a person runs it: a bare X server, a private D-Bus
 session with the accessibility bus started on demand, and no input unless a
 test sends some. What the window shows is read the way a person or a screen

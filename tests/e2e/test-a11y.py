@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What a screen reader is told, read through AT-SPI from the real binary
 of the build tree on the example folder: table rows, sidebar rows and
 buttons have names a person can understand (a record row: its unit,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A 21,500-file folder in the real window, left alone, default renderer.
 
 The command-line report of the same folder is timed first, with the same

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window in Chinese, started from the build tree as the README's first
 command does (OVI_LOCALEDIR, which `meson devenv` sets), read through AT-SPI
 page by page: each page's strings must be there in Simplified Chinese, and

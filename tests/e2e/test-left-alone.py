@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window left alone finishes its scan by itself.
 
 For each folder and renderer, N times, with one busy process loading a core:

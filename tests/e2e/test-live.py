@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The window follows a folder that another process writes into.
 
 The real inspector starts on a bare Xvfb under its own dbus-run-session, on

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The cluster timeline as a person meets it: the real inspector started
 from the build tree on one machine's dump folder and another machine's
 report (`overflow-inspector node-a node-b.json`), sent no input, read

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks the CLI's .npy and .txt outputs against numpy itself.
 
 For every dtype sample written by ovi-make-samples: numpy.load reads the .npy

@@ -30,8 +30,9 @@ typedef struct
   GCancellable *cancellable;
 } ParallelFor;
 
-/* The pool's threads run below the window thread, so that on two cores a
- * frame is not shared with two busy workers. Measured with ovi-bench-ui
+/* The pool's threads run below the threads that wait for their results,
+ * so that on two cores a caller's own work (a window's main loop) is not
+ * shared with two busy workers. Measured with ovi-bench-ui
  * (101,000 files + a float16 histogram, cairo): longest turn 108-139 ms at
  * nice 0, 74-81 ms at nice 5, 62-72 ms at nice 10. The 21,500-file
  * end-to-end test (busy process, default renderer) passes at nice 10. At

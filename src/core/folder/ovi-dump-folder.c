@@ -190,7 +190,7 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
    * Whether the caller takes in an asynchronous load's results at its own
    * pace: without it (the command-line tool, tests), every result is
    * applied as soon as it reaches the caller's main context; with it (a
-   * window, which must draw frames between them), the folder emits
+   * window, which has other work between them), the folder emits
    * #OviDumpFolder::results-waiting and applies nothing until
    * ovi_dump_folder_apply_results() is called.
    */
