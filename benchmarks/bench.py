@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Overflow Inspector against what a user would otherwise run (Python with
 numpy and the protobuf module), measured side by side in one run.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A training run as the live benchmark sees it: RATE op dump files a second
 for SECONDS seconds into DIR, one iteration folder a second, each closed
 with one overflow file. Every file is a copy of a template written by the

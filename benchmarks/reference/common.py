@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What a user does today, in Python with numpy and the protobuf module."""
 import os
 import struct

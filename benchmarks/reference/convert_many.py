@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Convert every op dump file of a folder to .npy, one file at a time, the
 way the vendor converter does its per-file work: parse the header with the
 protobuf module, then numpy.save each input and output as

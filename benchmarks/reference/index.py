@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Index a dump tree and report every overflow record as JSON (the vendor
 way: walk, parse every header with protobuf, decode the Opdebug payloads,
 find the op dump file by task and stream id, numpy statistics)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Merge report files the way a user would without the inspector: load
 each with Python's json module, write them as one document."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Statistics and a 256-bin histogram of a dump file's output 0."""
 import json
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """numpy.save of a dump file's output 0."""
 import sys
 
