@@ -74,7 +74,8 @@ debian_protobuf_c () {
   local apt=(apt-get -o "Dir::Etc::SourceList=$d/src.list" -o Dir::Etc::SourceParts=/dev/null
     -o "Dir::State::Lists=$d/lists")
   if ! ls "$d"/protobuf-c_*.dsc >/dev/null 2>&1; then
-    "${apt[@]}" update -qq >&2 && (cd "$d" && "${apt[@]}" source --download-only protobuf-c >&2) || return 1
+    { "${apt[@]}" update -qq && (cd "$d" && "${apt[@]}" source --download-only protobuf-c); } \
+      >"$work/log/apt-source.log" 2>&1 || { cat "$work/log/apt-source.log" >&2; return 1; }
   fi
   local dsc orig version sha
   dsc=$(ls "$d"/protobuf-c_*.dsc | tail -n 1)
