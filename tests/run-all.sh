@@ -97,5 +97,22 @@ if [ "${OVI_SKIP_SANITIZERS:-0}" != 1 ]; then
   done
 fi
 
+# --- Flatpak (tests/flatpak/run.sh) -------------------------------------
+# Runs when its stand-in runtime is cached (building one takes minutes and
+# fetches Debian packages) or when OVI_FLATPAK=1 asks for it.
+if [ "${OVI_FLATPAK:-0}" = 1 ] || bash tests/flatpak/build-runtime.sh --check 2>/dev/null; then
+  echo "== Flatpak in its sandbox (stand-in runtime)"
+  flatpak_last=$(bash tests/flatpak/run.sh 2>&1 | tee _build-flatpak.log | tail -n 1)
+  if [[ $flatpak_last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
+    passed=$((passed + BASH_REMATCH[1])) failed=$((failed + BASH_REMATCH[2]))
+    skipped=$((skipped + ${BASH_REMATCH[4]:-0}))
+  else
+    tail -n 40 _build-flatpak.log
+    failed=$((failed + 1))
+  fi
+  echo "flatpak: $flatpak_last"
+fi
+# --- end of Flatpak ---------------------------------------------------------
+
 summary
 [ "$failed" -eq 0 ]

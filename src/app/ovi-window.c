@@ -154,6 +154,118 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, OviWind
   return files != NULL;
 }
 
+/* Folders dragged from another application. A sender such as a GTK 4 file
+ * manager offers its files twice: as a text/uri-list and through the file
+ * transfer portal, which GTK prefers when it comes first; but that portal
+ * hands over files, not folders (xdg-desktop-portal 1.16: "Can't export
+ * file"), so a folder dropped on the Flatpak would fail. The URIs are
+ * read first, and used when every path can be read from here (outside a
+ * sandbox, or in one allowed to read them); otherwise the drop is read
+ * through the portal, as the GtkDropTarget below would. */
+static const char *uri_list_types[] = { "text/uri-list", NULL };
+
+typedef struct
+{
+  OviWindow *window;
+  GdkDrop *drop;
+  GOutputStream *sink;
+} UriDrop;
+
+static void
+uri_drop_free (UriDrop *d)
+{
+  g_object_unref (d->window);
+  g_object_unref (d->drop);
+  g_clear_object (&d->sink);
+  g_free (d);
+}
+
+static void
+uri_drop_open (UriDrop *d, GFile *const *files, guint n_files)
+{
+  ovi_window_open_files (d->window, files, n_files);
+  gdk_drop_finish (d->drop, n_files > 0 ? GDK_ACTION_COPY : 0);
+  uri_drop_free (d);
+}
+
+static void
+uri_drop_value_read (GObject *object, GAsyncResult *result, gpointer data)
+{
+  UriDrop *d = data;
+  const GValue *value = gdk_drop_read_value_finish (GDK_DROP (object), result, NULL);
+  g_autoptr (GPtrArray) files = g_ptr_array_new ();
+
+  if (value != NULL)
+    for (GSList *l = g_value_get_boxed (value); l != NULL; l = l->next)
+      g_ptr_array_add (files, l->data);
+  uri_drop_open (d, (GFile *const *) files->pdata, files->len);
+}
+
+static void
+uri_drop_spliced (GObject *object, GAsyncResult *result, gpointer data)
+{
+  UriDrop *d = data;
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_auto (GStrv) uris = NULL;
+  gboolean readable = TRUE;
+
+  if (g_output_stream_splice_finish (G_OUTPUT_STREAM (object), result, NULL) >= 0)
+    {
+      g_autoptr (GBytes) bytes =
+          g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (d->sink));
+      g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+      uris = g_uri_list_extract_uris (text);
+    }
+  for (guint i = 0; uris != NULL && uris[i] != NULL; i++)
+    {
+      GFile *file = g_file_new_for_uri (uris[i]);
+
+      readable = readable && g_file_query_exists (file, NULL);
+      g_ptr_array_add (files, file);
+    }
+  if (files->len > 0 && readable)
+    uri_drop_open (d, (GFile *const *) files->pdata, files->len);
+  else
+    gdk_drop_read_value_async (d->drop, GDK_TYPE_FILE_LIST, G_PRIORITY_DEFAULT, NULL,
+                               uri_drop_value_read, d);
+}
+
+static void
+uri_drop_read (GObject *object, GAsyncResult *result, gpointer data)
+{
+  UriDrop *d = data;
+  g_autoptr (GInputStream) stream = gdk_drop_read_finish (GDK_DROP (object), result, NULL, NULL);
+
+  if (stream == NULL)
+    {
+      gdk_drop_read_value_async (d->drop, GDK_TYPE_FILE_LIST, G_PRIORITY_DEFAULT, NULL,
+                                 uri_drop_value_read, d);
+      return;
+    }
+  d->sink = g_memory_output_stream_new_resizable ();
+  g_output_stream_splice_async (
+      d->sink, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_SOURCE | G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET,
+      G_PRIORITY_DEFAULT, NULL, uri_drop_spliced, d);
+}
+
+static gboolean
+on_uri_list_accept (GtkDropTargetAsync *target, GdkDrop *drop, OviWindow *self)
+{
+  return gdk_content_formats_contain_mime_type (gdk_drop_get_formats (drop), "text/uri-list");
+}
+
+static gboolean
+on_uri_list_drop (GtkDropTargetAsync *target, GdkDrop *drop, double x, double y, OviWindow *self)
+{
+  UriDrop *d = g_new0 (UriDrop, 1);
+
+  d->window = g_object_ref (self);
+  d->drop = g_object_ref (drop);
+  gdk_drop_read_async (drop, uri_list_types, G_PRIORITY_DEFAULT, NULL, uri_drop_read, d);
+  return TRUE;
+}
+
 static gboolean
 on_key_pressed (GtkEventControllerKey *controller,
                 guint keyval,
@@ -383,6 +495,7 @@ static void
 ovi_window_init (OviWindow *self)
 {
   GtkDropTarget *drop;
+  GtkDropTargetAsync *uri_drop;
   GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -396,6 +509,12 @@ ovi_window_init (OviWindow *self)
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  /* After the GtkDropTarget: a widget asks its last controller first. */
+  uri_drop =
+      gtk_drop_target_async_new (gdk_content_formats_new (uri_list_types, 1), GDK_ACTION_COPY);
+  g_signal_connect (uri_drop, "accept", G_CALLBACK (on_uri_list_accept), self);
+  g_signal_connect (uri_drop, "drop", G_CALLBACK (on_uri_list_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (uri_drop));
 
   gtk_stack_set_visible_child_name (self->main_stack, "start");
   gtk_stack_set_visible_child_name (self->title_stack, "title");

@@ -7,7 +7,7 @@ cd "$1" || exit 1
 missing=0
 for f in $(git ls-files '*.c' '*.h' '*.py' '*.sh' '*.ui' '*.css' 'meson.build' '*/meson.build' \
            meson_options.txt .ci/run 2>/dev/null); do
-  case "$f" in tests/fuzz/corpus/*|data/example*) continue ;; esac
+  case "$f" in tests/fuzz/corpus/*|data/example*|*/generated/*) continue ;; esac
   if ! head -n 2 "$f" | grep -q 'SPDX-License-Identifier: GPL-3.0-or-later'; then
     echo "$f: no SPDX-License-Identifier line"
     missing=$((missing + 1))
