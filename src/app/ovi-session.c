@@ -312,23 +312,37 @@ update_cluster (OviSession *self)
  * Later ones come 128 at a time for as long as the turn lasts. */
 #define FIRST_ITEMS 256
 
+/* How many results to take in next: a small slice, alone in its turn, or
+ * 0 for as many as the turn has time for. */
+static guint
+first_slice (OviDumpFolder *folder)
+{
+  OviScanProgress progress;
+
+  /* While the folder lists, what comes is files; after it, summaries (and
+   * the files a followed folder gets). */
+  if (ovi_dump_folder_get_loading (folder))
+    return g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) < FIRST_ITEMS ? 4 : 0;
+  ovi_dump_folder_get_progress (folder, &progress);
+  return progress.summarized < FIRST_ITEMS ? 16 : 0;
+}
+
 static gboolean
 apply_results_cb (gint64 deadline, gpointer data)
 {
   g_autoptr (OviSession) self = g_object_ref (data);
   g_autoptr (OviDumpFolder) folder = g_object_ref (self->folder);
-  OviScanProgress progress;
   gboolean more;
 
-  ovi_dump_folder_get_progress (folder, &progress);
-  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) < FIRST_ITEMS)
-    more = ovi_dump_folder_apply_results (folder, 4);
-  else if (progress.summarized < FIRST_ITEMS)
-    more = ovi_dump_folder_apply_results (folder, 16);
-  else
-    do
-      more = ovi_dump_folder_apply_results (folder, 128);
-    while (more && g_get_monotonic_time () < deadline);
+  do
+    {
+      guint slice = first_slice (folder);
+
+      more = ovi_dump_folder_apply_results (folder, slice > 0 ? slice : 128);
+      if (slice > 0)
+        break;
+    }
+  while (more && g_get_monotonic_time () < deadline && first_slice (folder) == 0);
   /* Applying may have ended the load, and the session closed the folder. */
   if (!more || self->folder != folder)
     {
