@@ -11,7 +11,7 @@
 #
 # The cache lives outside the repository, in ${OVI_FLATPAK_CACHE:-/var/cache/overflow-inspector-flatpak}:
 #   roots-KEY1/{platform,sdk}/{usr,etc}   the Debian trees, KEY1 = hash of the package lists
-#   runtime-KEY2/repo                     the OSTree repository, KEY2 = KEY1 + this script
+#   runtime-KEY2/repo                     the OSTree repository, KEY2 = KEY1 + this script's commands
 # so a fresh clone reuses them, and a change to a list or to the layout
 # below builds anew (the debootstrap step only when a list changed).
 set -euo pipefail
@@ -30,7 +30,8 @@ packages () {
 
 key1=$( { echo "$suite"; echo platform; packages "$here/platform.packages" | sort
           echo sdk; packages "$here/sdk.packages" | sort; } | sha256sum | cut -c1-16)
-key2=$( { echo "$key1"; cat "$0"; } | sha256sum | cut -c1-16)
+# Comment lines do not count: a reworded comment does not rebuild the runtime.
+key2=$( { echo "$key1"; grep -v '^[[:space:]]*#' "$0"; } | sha256sum | cut -c1-16)
 roots=$cache/roots-$key1
 runtime=$cache/runtime-$key2
 
