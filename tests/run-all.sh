@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds Overflow Inspector from scratch and runs every test headless (Xvfb,
 # a private D-Bus session), then again in a clang build with AddressSanitizer
-# and UndefinedBehaviorSanitizer, then a short run of every fuzz target.
+# and UndefinedBehaviorSanitizer, then a short run of every fuzz target,
+# then the Flatpak in its sandbox when its runtime is cached. Each stage
+# says how long it took.
 # Ends with "N passed, N failed, N skipped" over all three.
 #   OVI_FUZZ_SECONDS   seconds per fuzz target (default 30)
 #   OVI_SKIP_SANITIZERS=1  only the normal build
@@ -16,11 +18,20 @@ summary () {
   echo "$passed passed, $failed failed, $skipped skipped"
 }
 
+# stage_done: says how long the stage that just ended took.
+stage_start=$SECONDS
+stage_done () {
+  echo "-- $((SECONDS - stage_start)) s"
+  stage_start=$SECONDS
+}
+
+echo "== packages"
 if ! bash tests/install-deps.sh; then
   failed=1
   summary
   exit 1
 fi
+stage_done
 
 export XDG_RUNTIME_DIR=$(mktemp -d)
 chmod 700 "$XDG_RUNTIME_DIR"
@@ -59,11 +70,14 @@ build_and_test () {
   if ! "$@" >"$build.log" 2>&1 || ! ninja -C "$build" >>"$build.log" 2>&1; then
     tail -n 60 "$build.log"
     failed=$((failed + 1))
+    stage_done
     return
   fi
+  echo "-- built in $((SECONDS - stage_start)) s"
   dbus-run-session -- xvfb-run -a -s '-screen 0 1280x1024x24' \
     meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 3 $test_args
   count_results "$build"
+  stage_done
 }
 
 build_and_test "normal build" _build-ci "" meson setup _build-ci
@@ -80,12 +94,25 @@ if [ "${OVI_SKIP_SANITIZERS:-0}" != 1 ]; then
     "--no-suite e2e" \
     meson setup _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dfuzzing=true
 
-  echo "== fuzzing, ${OVI_FUZZ_SECONDS:-30} s per target"
-  for target in file-name dump-file overflow mapping folder nano csv; do
+  # Two targets at a time, one per core: the machine has two.
+  echo "== fuzzing, ${OVI_FUZZ_SECONDS:-30} s per target, two at a time"
+  fuzz_one () {
+    local target=$1 corpus
     corpus=$(mktemp -d)
-    if TMPDIR=/dev/shm ASAN_OPTIONS=max_malloc_fill_size=0:quarantine_size_mb=8:detect_leaks=1 \
-       _build-asan/tests/fuzz/fuzz-$target -max_total_time="${OVI_FUZZ_SECONDS:-30}" \
-         -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"_build-asan/fuzz-$target.log" 2>&1; then
+    TMPDIR=/dev/shm ASAN_OPTIONS=max_malloc_fill_size=0:quarantine_size_mb=8:detect_leaks=1 \
+      _build-asan/tests/fuzz/fuzz-$target -max_total_time="${OVI_FUZZ_SECONDS:-30}" \
+        -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"_build-asan/fuzz-$target.log" 2>&1
+    echo $? >"_build-asan/fuzz-$target.rc"
+    rm -rf "$corpus"
+  }
+  targets=(file-name dump-file overflow mapping folder nano csv)
+  for ((i = 0; i < ${#targets[@]}; i += 2)); do
+    fuzz_one "${targets[i]}" &
+    [ $((i + 1)) -lt ${#targets[@]} ] && fuzz_one "${targets[i + 1]}" &
+    wait
+  done
+  for target in "${targets[@]}"; do
+    if [ "$(cat "_build-asan/fuzz-$target.rc" 2>/dev/null)" = 0 ]; then
       echo "fuzz-$target: $(grep -m1 'stat::number_of_executed_units' "_build-asan/fuzz-$target.log" | awk '{print $2}') runs, no finding"
       passed=$((passed + 1))
     else
@@ -93,8 +120,8 @@ if [ "${OVI_SKIP_SANITIZERS:-0}" != 1 ]; then
       echo "fuzz-$target: FAILED"
       failed=$((failed + 1))
     fi
-    rm -rf "$corpus"
   done
+  stage_done
 fi
 
 # --- Flatpak (tests/flatpak/run.sh) -------------------------------------
@@ -111,6 +138,7 @@ if [ "${OVI_FLATPAK:-0}" = 1 ] || bash tests/flatpak/build-runtime.sh --check 2>
     failed=$((failed + 1))
   fi
   echo "flatpak: $flatpak_last"
+  stage_done
 fi
 # --- end of Flatpak ---------------------------------------------------------
 
