@@ -5,7 +5,7 @@
 # and UndefinedBehaviorSanitizer, then a short run of every fuzz target,
 # then the Flatpak in its sandbox when its runtime is cached. Each stage
 # says how long it took.
-# Ends with "N passed, N failed, N skipped" over all three.
+# Ends with "N passed, N failed, N skipped" over all of them.
 #   OVI_FUZZ_SECONDS   seconds per fuzz target (default 30)
 #   OVI_SKIP_SANITIZERS=1  only the normal build
 set -uo pipefail
