@@ -65,7 +65,7 @@ report_cluster (
     }
   else
     out = ovi_cluster_to_text (cluster);
-  fputs (out, stdout);
+  g_print ("%s", out);
   return broken ? OVI_EXIT_BROKEN_INPUT : no_dump ? OVI_EXIT_NO_DUMP : OVI_EXIT_OK;
 }
 
@@ -128,7 +128,7 @@ ovi_cli_report (int argc, char **argv)
   if (ignore)
     ovi_dump_folder_set_ignore_list (folder, ignore);
   out = json ? ovi_report_to_json_full (folder, flags) : ovi_report_to_text_full (folder, flags);
-  fputs (out, stdout);
+  g_print ("%s", out);
   if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
       g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) == 0)
     {

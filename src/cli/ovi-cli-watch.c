@@ -30,14 +30,13 @@ print_record (Watch *w, OviOverflowRecord *record)
     {
       g_autoptr (JsonNode) node = ovi_report_record_json (w->folder, record);
       g_autofree char *line = json_to_string (node, FALSE);
-      printf ("%s\n", line);
+      g_print ("%s\n", line);
     }
   else
     {
       g_autofree char *headline = ovi_report_record_headline (record);
-      printf ("%s\n", headline);
+      g_print ("%s\n", headline);
     }
-  fflush (stdout);
 }
 
 static void
@@ -45,7 +44,14 @@ print_records (Watch *w, GPtrArray *records)
 {
   for (guint i = 0; i < records->len; i++)
     print_record (w, g_ptr_array_index (records, i));
-  if (records->len && w->exit_on_first)
+  /* Each record reaches its reader now, or the watch ends: following a
+   * run for hours into a full disk would print nothing anyone sees. */
+  if (records->len && !ovi_cli_stdout_ok ())
+    {
+      w->status = OVI_EXIT_CANNOT_WRITE;
+      g_main_loop_quit (w->loop);
+    }
+  else if (records->len && w->exit_on_first)
     {
       w->status = OVI_EXIT_OVERFLOW;
       g_main_loop_quit (w->loop);
@@ -143,7 +149,7 @@ ovi_cli_watch (int argc, char **argv)
   for (guint i = 0; i < g_list_model_get_n_items (records); i++)
     g_ptr_array_add (shown, g_list_model_get_item (records, i));
   print_records (&w, shown);
-  if (w.status == OVI_EXIT_OVERFLOW)
+  if (w.status != OVI_EXIT_OK)
     return w.status;
 
   watch = ovi_folder_watch_new (folder, poll ? OVI_WATCH_MODE_POLL : OVI_WATCH_MODE_AUTO);

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "ovi-cli.h"
 #include "ovi-i18n.h"
@@ -25,15 +28,18 @@ static const struct
     N_ ("Follow a dump folder while a run writes into it and print overflows as they appear") },
 };
 
-static void
-print_usage (FILE *out)
+static char *
+usage (void)
 {
-  fprintf (out, "%s\n  overflow-inspector-cli COMMAND [OPTION…] PATH…\n\n%s\n", _ ("Usage:"),
-           _ ("Commands:"));
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "%s\n  overflow-inspector-cli COMMAND [OPTION…] PATH…\n\n%s\n",
+                          _ ("Usage:"), _ ("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-8s %s\n", commands[i].name, _ (commands[i].summary));
-  fprintf (out, "\n%s\n",
-           _ ("Run “overflow-inspector-cli COMMAND --help” for the options of a command."));
+    g_string_append_printf (s, "  %-8s %s\n", commands[i].name, _ (commands[i].summary));
+  g_string_append_printf (
+      s, "\n%s\n", _ ("Run “overflow-inspector-cli COMMAND --help” for the options of a command."));
+  return g_string_free (s, FALSE);
 }
 
 int
@@ -44,25 +50,81 @@ ovi_cli_usage_error (GOptionContext *context, const char *message)
   return OVI_EXIT_USAGE;
 }
 
+/* Why a write to standard output failed first, 0 while none did. */
+static int write_errno;
+
+/* Everything the commands print goes through g_print(), so that the
+ * reason of a failed write is known when it is reported. */
+static void
+print_stdout (const char *text)
+{
+  if (fputs (text, stdout) == EOF && write_errno == 0)
+    write_errno = errno ? errno : EIO;
+}
+
+/**
+ * ovi_cli_stdout_ok:
+ *
+ * Flushes standard output and tells whether everything written to it so
+ * far got there, saying why on standard error the first time it did not (a
+ * full disk, say): a cut report must not pass for a whole one.
+ */
+gboolean
+ovi_cli_stdout_ok (void)
+{
+  static gboolean reported;
+
+  if (fflush (stdout) != 0 && write_errno == 0)
+    write_errno = errno ? errno : EIO;
+  if (!ferror (stdout) && write_errno == 0)
+    return TRUE;
+  if (!reported)
+    fprintf (stderr, _ ("cannot write to standard output: %s\n"),
+             g_strerror (write_errno ? write_errno : EIO));
+  reported = TRUE;
+  return FALSE;
+}
+
+/* At exit, whichever way it comes (GOption exits after --help): the last
+ * buffered bytes and the close of standard output are checked too. */
+static void
+close_stdout (void)
+{
+  gboolean ok = ovi_cli_stdout_ok ();
+
+  if (fclose (stdout) != 0 && ok)
+    {
+      fprintf (stderr, _ ("cannot write to standard output: %s\n"), g_strerror (errno));
+      ok = FALSE;
+    }
+  if (!ok)
+    _exit (OVI_EXIT_CANNOT_WRITE);
+}
+
 int
 main (int argc, char **argv)
 {
-  ovi_i18n_init ();
+  g_autofree char *help = NULL;
 
+  ovi_i18n_init ();
+  g_set_print_handler (print_stdout);
+  atexit (close_stdout);
+
+  help = usage ();
   if (argc < 2)
     {
-      print_usage (stderr);
+      fputs (help, stderr);
       return OVI_EXIT_USAGE;
     }
   if (g_str_equal (argv[1], "--version") || g_str_equal (argv[1], "-V"))
     {
-      printf ("overflow-inspector-cli %s\n", PACKAGE_VERSION);
+      g_print ("overflow-inspector-cli %s\n", PACKAGE_VERSION);
       return OVI_EXIT_OK;
     }
   if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
       g_str_equal (argv[1], "help"))
     {
-      print_usage (stdout);
+      g_print ("%s", help);
       return OVI_EXIT_OK;
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -70,6 +132,6 @@ main (int argc, char **argv)
       return commands[i].run (argc - 1, argv + 1);
 
   fprintf (stderr, _ ("overflow-inspector-cli: unknown command “%s”\n\n"), argv[1]);
-  print_usage (stderr);
+  fputs (help, stderr);
   return OVI_EXIT_USAGE;
 }
