@@ -2,12 +2,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ovi-cluster-root.h"
 #include "ovi-json.h"
 #include "ovi-rank-private.h"
+#include "ovi-regular-file.h"
 #include "ovi-worker.h"
 
 /* The cross-device analysis. It reads report JSON only (the "records" of
@@ -753,6 +755,13 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
     {
       g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ,
                    _ ("%s: a folder, not a report file (“report” reads folders)"), name);
+      return FALSE;
+    }
+  /* A FIFO would block the mapping for good, a device never end. */
+  if (!ovi_regular_file_check (AT_FDCWD, path, NULL, &local_error))
+    {
+      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
+                   local_error->message);
       return FALSE;
     }
   /* Mapped, not copied: the roots keep their text from the map. */
