@@ -55,20 +55,16 @@ say_line (Outcome *o, char *line)
 static void
 say_failure (Outcome *o, const char *path, const char *message)
 {
-  g_autofree char *display = g_filename_display_name (path);
-
-  say_line (o, g_strdup_printf ("%s: %s\n", display, message));
+  say_line (o, ovi_cli_line (path, message));
   o->failures++;
 }
 
 static void
 report_failure (Convert *c, const char *path, const char *message)
 {
-  g_autofree char *display = g_filename_display_name (path);
-
   if (c->progress_shown)
     fputs ("\r\033[K", stderr);
-  fprintf (stderr, "%s: %s\n", display, message);
+  ovi_cli_complain (path, message);
   c->failures++;
 }
 
@@ -104,7 +100,7 @@ convert_tensor (Convert *c,
       /* Nothing but the raw bytes can be written for such a type. */
       g_autofree char *label = ovi_tensor_dup_label (t);
       g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
-      g_autofree char *display = g_filename_display_name (input_path);
+      g_autofree char *display = ovi_path_display (input_path);
       say_line (
           o, g_strdup_printf (_ ("%s: %s has %s, written as raw .bin\n"), display, label, dtype));
       format = OVI_EXPORT_BIN;
@@ -257,7 +253,7 @@ convert_path (Convert *c, const char *input)
     {
       if (c->progress_shown)
         fputs ("\r\033[K", stderr);
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       c->failures++;
       return;
     }

@@ -81,7 +81,7 @@ ovi_cli_merge (int argc, char **argv)
   if (!ovi_cluster_add_report_files (cluster, (GFile *const *) files->pdata, files->len, NULL,
                                      &error))
     {
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
 
@@ -101,7 +101,7 @@ ovi_cli_merge (int argc, char **argv)
         }
       if (!stream || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error))
         {
-          fprintf (stderr, "%s\n", error->message);
+          ovi_cli_complain (NULL, error->message);
           return OVI_EXIT_CANNOT_WRITE;
         }
     }

@@ -29,7 +29,7 @@ report_cluster (
 
       if (!ovi_dump_folder_load (folder, NULL, &error))
         {
-          fprintf (stderr, "%s\n", error->message);
+          ovi_cli_complain (NULL, error->message);
           broken = TRUE;
           continue;
         }
@@ -38,7 +38,7 @@ report_cluster (
       node = ovi_report_build_json_full (folder, flags);
       if (!ovi_cluster_add_report (cluster, node, display, &error))
         {
-          fprintf (stderr, "%s\n", error->message);
+          ovi_cli_complain (NULL, error->message);
           broken = TRUE;
           continue;
         }
@@ -46,14 +46,15 @@ report_cluster (
       if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
           g_list_model_get_n_items (problems) == 0)
         {
-          fprintf (stderr, _ ("%s: no dump file found\n"), display);
+          g_autofree char *shown = ovi_path_display (paths[i]);
+          fprintf (stderr, _ ("%s: no dump file found\n"), shown);
           no_dump = TRUE;
         }
       for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
         {
           g_autoptr (OviProblem) p = g_list_model_get_item (problems, j);
           g_autofree char *path = g_build_filename (display, ovi_problem_get_file (p), NULL);
-          fprintf (stderr, "%s: %s\n", path, ovi_problem_get_message (p));
+          ovi_cli_complain (path, ovi_problem_get_message (p));
           broken = TRUE;
         }
     }
@@ -111,7 +112,7 @@ ovi_cli_report (int argc, char **argv)
 
   if (ignore_path && !(ignore = ovi_ignore_list_load (ignore_path, &error)))
     {
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       return OVI_EXIT_USAGE;
     }
   flags = records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL;
@@ -122,7 +123,7 @@ ovi_cli_report (int argc, char **argv)
   folder = ovi_dump_folder_new (root);
   if (!ovi_dump_folder_load (folder, NULL, &error))
     {
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
   if (ignore)
@@ -132,7 +133,7 @@ ovi_cli_report (int argc, char **argv)
   if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
       g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) == 0)
     {
-      g_autofree char *display = g_filename_display_name (argv[1]);
+      g_autofree char *display = ovi_path_display (argv[1]);
 
       /* Translators: the path given on the command line */
       fprintf (stderr, _ ("%s: no dump file found\n"), display);

@@ -137,8 +137,7 @@ ovi_cli_stats (int argc, char **argv)
           for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
             {
               g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
-              g_autofree char *display = g_filename_display_name (argv[1]);
-              fprintf (stderr, "%s: %s\n", display, ovi_problem_get_message (p));
+              ovi_cli_complain (argv[1], ovi_problem_get_message (p));
               status = OVI_EXIT_BROKEN_INPUT;
             }
           file = g_list_model_get_item (ovi_dump_folder_get_files (folder), 0);
@@ -150,8 +149,7 @@ ovi_cli_stats (int argc, char **argv)
     file = ovi_dump_file_load (argv[1], NULL, &error);
   if (file == NULL)
     {
-      g_autofree char *display = g_filename_display_name (argv[1]);
-      fprintf (stderr, "%s: %s\n", display, error->message);
+      ovi_cli_complain (argv[1], error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
 
@@ -166,8 +164,12 @@ ovi_cli_stats (int argc, char **argv)
   json_builder_set_member_name (b, "tensors");
   json_builder_begin_array (b);
   if (!json)
-    g_print ("%s  %s %s\n\n", ovi_dump_file_get_name (file), ovi_dump_file_get_op_type (file),
-             ovi_dump_file_get_op_name (file));
+    {
+      g_autofree char *name = ovi_path_display (ovi_dump_file_get_name (file));
+      g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (file));
+      g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (file));
+      g_print ("%s  %s %s\n\n", name, op_type, op_name);
+    }
 
   for (guint i = 0; i < tensors->len; i++)
     {

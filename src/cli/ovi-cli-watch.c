@@ -35,7 +35,8 @@ print_record (Watch *w, OviOverflowRecord *record)
   else
     {
       g_autofree char *headline = ovi_report_record_headline (record);
-      g_print ("%s\n", headline);
+      g_autofree char *shown = ovi_path_escape (headline);
+      g_print ("%s\n", shown);
     }
 }
 
@@ -68,7 +69,7 @@ static void
 mode_changed (OviFolderWatch *watch, GParamSpec *pspec, Watch *w)
 {
   g_autofree char *display =
-      g_filename_display_name (ovi_dump_folder_get_root_path (ovi_folder_watch_get_folder (watch)));
+      ovi_path_display (ovi_dump_folder_get_root_path (ovi_folder_watch_get_folder (watch)));
 
   /* Translators: a folder, then how it is followed */
   fprintf (stderr, _ ("Following %s: %s\n"), display, ovi_folder_watch_describe_mode (watch));
@@ -78,7 +79,7 @@ static void
 root_gone (OviFolderWatch *watch, GParamSpec *pspec, Watch *w)
 {
   g_autofree char *display =
-      g_filename_display_name (ovi_dump_folder_get_root_path (ovi_folder_watch_get_folder (watch)));
+      ovi_path_display (ovi_dump_folder_get_root_path (ovi_folder_watch_get_folder (watch)));
 
   if (!ovi_folder_watch_get_root_gone (watch))
     return;
@@ -137,7 +138,7 @@ ovi_cli_watch (int argc, char **argv)
   folder = ovi_dump_folder_new (root);
   if (!ovi_dump_folder_load (folder, NULL, &error))
     {
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
   loop = g_main_loop_new (NULL, FALSE);

@@ -9,6 +9,7 @@
 
 #include "ovi-cli.h"
 #include "ovi-i18n.h"
+#include "ovi-path.h"
 
 static const struct
 {
@@ -42,11 +43,53 @@ usage (void)
   return g_string_free (s, FALSE);
 }
 
+/**
+ * ovi_cli_line:
+ * @path: (nullable): the file @message is about, as the file system names it
+ *
+ * Returns: "PATH: MESSAGE\n" for standard error, or "MESSAGE\n", with the
+ *   control characters of both escaped as `ls -b` writes them
+ *   (ovi_path_escape()): a file name cannot move the cursor, change
+ *   colours or start a line of its own. A message of several lines stays
+ *   on several lines.
+ */
+char *
+ovi_cli_line (const char *path, const char *message)
+{
+  g_auto (GStrv) lines = g_strsplit (message, "\n", -1);
+  GString *s = g_string_new (NULL);
+
+  if (path)
+    {
+      g_autofree char *shown = ovi_path_display (path);
+      g_string_append_printf (s, "%s: ", shown);
+    }
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree char *line = ovi_path_escape (lines[i]);
+
+      if (*line || lines[i + 1])
+        g_string_append_printf (s, "%s\n", line);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* ovi_cli_line() printed on standard error. */
+void
+ovi_cli_complain (const char *path, const char *message)
+{
+  g_autofree char *line = ovi_cli_line (path, message);
+
+  fputs (line, stderr);
+}
+
 int
 ovi_cli_usage_error (GOptionContext *context, const char *message)
 {
   g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-  fprintf (stderr, "overflow-inspector-cli: %s\n\n%s", message, help);
+  g_autofree char *line = ovi_cli_line (NULL, message);
+
+  fprintf (stderr, "overflow-inspector-cli: %s\n%s", line, help);
   return OVI_EXIT_USAGE;
 }
 
@@ -131,7 +174,10 @@ main (int argc, char **argv)
     if (g_str_equal (argv[1], commands[i].name))
       return commands[i].run (argc - 1, argv + 1);
 
-  fprintf (stderr, _ ("overflow-inspector-cli: unknown command “%s”\n\n"), argv[1]);
+  {
+    g_autofree char *command = ovi_path_display (argv[1]);
+    fprintf (stderr, _ ("overflow-inspector-cli: unknown command “%s”\n\n"), command);
+  }
   fputs (help, stderr);
   return OVI_EXIT_USAGE;
 }

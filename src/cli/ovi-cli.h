@@ -21,5 +21,7 @@ int ovi_cli_watch (int argc, char **argv);
 
 int ovi_cli_usage_error (GOptionContext *context, const char *message);
 gboolean ovi_cli_stdout_ok (void);
+char *ovi_cli_line (const char *path, const char *message);
+void ovi_cli_complain (const char *path, const char *message);
 
 G_END_DECLS

@@ -262,6 +262,42 @@ test_unreadable_entries (Fixture *f, gconstpointer data)
   }
 }
 
+/* File names holding an escape sequence or a newline reach text output
+ * and stderr escaped as `ls -b` writes them, JSON as they are. */
+static void
+test_escaped_names (Fixture *f, gconstpointer data)
+{
+  g_autofree char *in = write_folder (f);
+  const char *red = "Add.a\033[31mred.1.7.100", *red_shown = "Add.a\\033[31mred.1.7.100";
+  const char *two = "Add.b\nline.1.7.100", *two_shown = "Add.b\\nline.1.7.100";
+  g_autofree char *red_path = ovi_fixture_write_bytes (in, red, "xy", 2);
+  g_autofree char *two_path = ovi_fixture_write_bytes (in, two, "xy", 2);
+  g_autofree char *out_dir = g_build_filename (f->dir, "out", NULL);
+  g_autoptr (JsonNode) root = NULL;
+  const char *report[] = { "report", in, NULL };
+  const char *convert[] = { "convert", "-o", out_dir, in, NULL };
+  const char *stats[] = { "stats", red_path, NULL };
+  const char *const *runs[] = { report, convert, stats };
+
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *both = NULL;
+
+      g_assert_cmpint (run (f, &out, &err, runs[i]), ==, 1);
+      both = g_strconcat (out, err, NULL);
+      g_assert_null (strchr (both, '\033'));
+      g_assert_null (strstr (both, "b\nline"));
+      g_assert_nonnull (strstr (both, red_shown));
+      if (runs[i] != stats)
+        g_assert_nonnull (strstr (both, two_shown));
+    }
+
+  root = report_json (f, in);
+  g_assert_nonnull (error_of (root, red));
+  g_assert_nonnull (error_of (root, two));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -273,6 +309,7 @@ main (int argc, char **argv)
   ADD ("/core/cli/fifo-mapping", test_fifo_mapping);
   ADD ("/core/cli/fifo-inputs", test_fifo_inputs);
   ADD ("/core/cli/unreadable-entries", test_unreadable_entries);
+  ADD ("/core/cli/escaped-names", test_escaped_names);
 #undef ADD
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 
 #include "ovi-cluster-root.h"
 #include "ovi-json.h"
+#include "ovi-path.h"
 #include "ovi-rank-private.h"
 #include "ovi-regular-file.h"
 #include "ovi-worker.h"
@@ -664,7 +665,10 @@ ovi_cluster_to_text (OviCluster *self)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (OviRank) rank = g_list_model_get_item (G_LIST_MODEL (self->ranks), i);
-      g_autofree char *label = ovi_rank_dup_label (rank);
+      g_autofree char *raw_label = ovi_rank_dup_label (rank);
+      /* Hosts, roots and names come from reports: shown escaped. */
+      g_autofree char *label = ovi_path_escape (raw_label);
+      g_autofree char *iteration = NULL, *op_type = NULL, *op_name = NULL;
 
       g_string_append_printf (s, "%c %4u  %s", rank->earliest ? '*' : ' ', i + 1, label);
       if (!rank->has_first)
@@ -672,10 +676,11 @@ ovi_cluster_to_text (OviCluster *self)
           g_string_append_printf (s, "  %s\n", role_label (rank->role));
           continue;
         }
-      g_string_append_printf (s, "  %s %s", _ ("in"), rank->first_iteration);
-      g_string_append_printf (s, "  %s %s",
-                              rank->op_type ? rank->op_type : _ ("operator not found"),
-                              rank->op_name ? rank->op_name : "");
+      iteration = ovi_path_escape (rank->first_iteration ? rank->first_iteration : "");
+      op_type = rank->op_type ? ovi_path_escape (rank->op_type) : NULL;
+      op_name = ovi_path_escape (rank->op_name ? rank->op_name : "");
+      g_string_append_printf (s, "  %s %s", _ ("in"), iteration);
+      g_string_append_printf (s, "  %s %s", op_type ? op_type : _ ("operator not found"), op_name);
       if (rank->collective)
         /* Translators: shown after an operator that moves data between devices */
         g_string_append_printf (s, " [%s]", _ ("collective"));

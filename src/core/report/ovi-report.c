@@ -15,6 +15,7 @@
 #include "ovi-export.h"
 #include "ovi-json.h"
 #include "ovi-layout.h"
+#include "ovi-path.h"
 #include "ovi-report.h"
 #include "ovi-shape.h"
 #include "ovi-worker.h"
@@ -710,7 +711,7 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   GListModel *problems = ovi_dump_folder_get_problems (folder);
   guint n_records = g_list_model_get_n_items (records);
   guint n_problems = g_list_model_get_n_items (problems);
-  g_autofree char *root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
+  g_autofree char *root = ovi_path_display (ovi_dump_folder_get_root_path (folder));
   GString *s = g_string_new (NULL);
   guint n_bits;
   const OviStatusBit *known = ovi_status_bits (&n_bits);
@@ -732,9 +733,9 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
       OviDumpFile *file = ovi_overflow_record_get_file (r);
       OviDumpFile *op = ovi_overflow_record_get_op (r);
       g_autofree char *summary = ovi_overflow_record_dup_status_summary (r);
-      g_autofree char *dir = g_filename_display_name (
+      g_autofree char *dir = ovi_path_display (
           *ovi_dump_file_get_relative_dir (file) ? ovi_dump_file_get_relative_dir (file) : ".");
-      g_autofree char *name = g_filename_display_name (ovi_dump_file_get_name (file));
+      g_autofree char *name = ovi_path_display (ovi_dump_file_get_name (file));
       guint64 mask = ovi_overflow_record_get_flags_mask (r);
       OviUnit unit = ovi_overflow_record_get_unit (r);
 
@@ -768,9 +769,10 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
       else
         {
           GPtrArray *tensors = ovi_dump_file_get_tensors (op);
-          g_autofree char *op_file = g_filename_display_name (ovi_dump_file_get_name (op));
-          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"),
-                                  ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op),
+          g_autofree char *op_file = ovi_path_display (ovi_dump_file_get_name (op));
+          g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (op));
+          g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (op));
+          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"), op_type, op_name,
                                   ovi_blame_name (ovi_classifier_classify (op)), op_file);
           for (guint j = 0; j < tensors->len; j++)
             {
@@ -795,10 +797,11 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
       for (guint i = 0; i < origins->len; i++)
         {
           OviDumpFile *o = g_ptr_array_index (origins, i);
-          g_autofree char *dir = g_filename_display_name (
+          g_autofree char *dir = ovi_path_display (
               *ovi_dump_file_get_relative_dir (o) ? ovi_dump_file_get_relative_dir (o) : ".");
-          g_string_append_printf (s, "  %s  %s %s%s\n", dir, ovi_dump_file_get_op_type (o),
-                                  ovi_dump_file_get_op_name (o),
+          g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (o));
+          g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (o));
+          g_string_append_printf (s, "  %s  %s %s%s\n", dir, op_type, op_name,
                                   i == 0 ? _ ("  (first iteration with an origin)") : "");
         }
       g_string_append_c (s, '\n');
@@ -810,11 +813,12 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
       for (guint i = 0; i < n_problems; i++)
         {
           g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
-          g_string_append_printf (s, "  %s: %s\n", ovi_problem_get_file (p),
-                                  ovi_problem_get_message (p));
+          g_autofree char *file = ovi_path_escape (ovi_problem_get_file (p));
+          g_autofree char *message = ovi_path_escape (ovi_problem_get_message (p));
+          g_string_append_printf (s, "  %s: %s\n", file, message);
         }
     }
-  /* Names come out of files and may hold any bytes. */
+  /* Names come out of files and may hold any bytes (escaped above). */
   {
     g_autofree char *text = g_string_free (s, FALSE);
     return g_utf8_make_valid (text, -1);
