@@ -244,6 +244,7 @@ convert_path (Convert *c, const char *input)
   g_autoptr (GFile) root = g_file_new_for_commandline_arg (input);
   g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
   g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) said = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GListModel *files, *problems;
   gboolean root_is_dir = g_file_test (input, G_FILE_TEST_IS_DIR);
   Run run = { c, input, root_is_dir, NULL, NULL, 0, 0, { 0 } };
@@ -264,17 +265,28 @@ convert_path (Convert *c, const char *input)
       g_autofree char *path =
           root_is_dir ? g_build_filename (input, ovi_problem_get_file (p), NULL) : g_strdup (input);
       report_failure (c, path, ovi_problem_get_message (p));
+      g_hash_table_add (said, g_strdup (ovi_problem_get_file (p)));
     }
 
   /* The files are converted on core's pool, the list taken out of its
-   * model first (a GListModel is not for several threads). */
+   * model first (a GListModel is not for several threads). An overflow
+   * file whose records did not decode is a problem said already: its
+   * conversion would only say it again. */
   files = ovi_dump_folder_get_files (folder);
-  run.n = g_list_model_get_n_items (files);
+  run.files = g_new (OviDumpFile *, g_list_model_get_n_items (files));
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      OviDumpFile *file = g_list_model_get_item (files, i);
+      g_autofree char *shown = g_filename_display_name (ovi_dump_file_get_relative_path (file));
+
+      if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW &&
+          g_hash_table_contains (said, shown))
+        g_object_unref (file);
+      else
+        run.files[run.n++] = file;
+    }
   c->total += run.n;
-  run.files = g_new (OviDumpFile *, run.n);
   run.outcomes = g_new0 (Outcome, run.n);
-  for (guint i = 0; i < run.n; i++)
-    run.files[i] = g_list_model_get_item (files, i);
   g_mutex_init (&run.lock);
   ovi_parallel_for (run.n, convert_one, &run, NULL);
   g_mutex_clear (&run.lock);

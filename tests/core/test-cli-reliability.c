@@ -298,6 +298,28 @@ test_escaped_names (Fixture *f, gconstpointer data)
   g_assert_nonnull (error_of (root, two));
 }
 
+/* A malformed overflow file is said to be so once, by the scan. */
+static void
+test_convert_malformed_overflow (Fixture *f, gconstpointer data)
+{
+  g_autofree char *in = write_folder (f);
+  g_autofree char *path = g_build_filename (in, "Opdebug.Node_OpDebug.3.7.600", NULL);
+  g_autofree guint8 *zeros = g_malloc0 (2047);
+  g_autoptr (GBytes) payload = g_bytes_new (zeros, 2047);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out_dir = g_build_filename (f->dir, "out", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *args[] = { "convert", "-o", out_dir, in, NULL };
+  const char *first;
+
+  g_assert_true (ovi_write_overflow_file (path, payload, OVI_LAYOUT_NEW, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (run (f, &out, &err, args), ==, 1);
+  first = strstr (err, "Opdebug.Node_OpDebug.3.7.600: the overflow record is 2047 bytes");
+  g_assert_nonnull (first);
+  g_assert_null (strstr (first + 1, "Opdebug.Node_OpDebug.3.7.600"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -310,6 +332,7 @@ main (int argc, char **argv)
   ADD ("/core/cli/fifo-inputs", test_fifo_inputs);
   ADD ("/core/cli/unreadable-entries", test_unreadable_entries);
   ADD ("/core/cli/escaped-names", test_escaped_names);
+  ADD ("/core/cli/convert-malformed-overflow", test_convert_malformed_overflow);
 #undef ADD
   return g_test_run ();
 }
