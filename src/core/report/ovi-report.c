@@ -692,6 +692,99 @@ append_tensor_text (GString *s, OviTensor *t)
                           st->nan, st->pos_inf, st->neg_inf, st->saturated);
 }
 
+/* An operator: its type, name and class, its file, and the statistics of
+ * its inputs and outputs. */
+static void
+append_operator_text (GString *s, OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+  g_autofree char *op_file = ovi_path_display (ovi_dump_file_get_name (op));
+  g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (op));
+  g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (op));
+
+  g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"), op_type, op_name,
+                          ovi_blame_name (ovi_classifier_classify (op)), op_file);
+  for (guint j = 0; j < tensors->len; j++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, j);
+      if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
+        append_tensor_text (s, t);
+    }
+}
+
+/* How many of the values of @op's inputs and outputs are NaN or ±Inf. */
+static guint64
+count_nonfinite (OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+  guint64 n = 0;
+
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      g_autoptr (OviAnalysis) analysis = NULL;
+      const OviStats *st;
+
+      if (ovi_tensor_get_kind (t) > OVI_TENSOR_OUTPUT || !(analysis = ovi_tensor_analyze (t, NULL)))
+        continue;
+      st = ovi_analysis_get_stats (analysis);
+      n += st->nan + st->pos_inf + st->neg_inf;
+    }
+  return n;
+}
+
+/* What the report says first when no overflow record is listed: a folder
+ * without dump files, a file that is not one, one op dump file (what its
+ * data hold), or a dump folder or file without overflow. */
+static void
+append_no_record_text (GString *s, OviDumpFolder *folder, gboolean one_file)
+{
+  GListModel *files = ovi_dump_folder_get_files (folder);
+  g_autoptr (OviDumpFile) only = NULL;
+
+  if (g_list_model_get_n_items (files) == 0 &&
+      g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) == 0)
+    {
+      g_string_append_printf (s, "%s\n\n",
+                              _ ("No dump file was found here: this is not a dump folder, or the "
+                                 "runtime has not written to it yet."));
+      return;
+    }
+  if (one_file && g_list_model_get_n_items (files) == 0)
+    return; /* the file's problem is said at once (ovi_report_to_text_full()) */
+  if (one_file && g_list_model_get_n_items (files) == 1)
+    only = g_list_model_get_item (files, 0);
+  if (only && ovi_dump_file_get_kind (only) != OVI_FILE_KIND_OVERFLOW &&
+      !ovi_dump_file_get_statistics_only (only))
+    {
+      guint64 n = count_nonfinite (only);
+
+      if (n == 0)
+        g_string_append_printf (s, "%s\n",
+                                _ ("This is one op dump file, not a folder: it holds no overflow "
+                                   "record (those are in the Opdebug files beside it), and none "
+                                   "of its values is NaN or Inf:"));
+      else
+        g_string_append_printf (
+            s,
+            g_dngettext (GETTEXT_PACKAGE,
+                         "This is one op dump file, not a folder: it holds no overflow record "
+                         "(those are in the Opdebug files beside it), but %llu of its values is "
+                         "NaN or Inf:\n",
+                         "This is one op dump file, not a folder: it holds no overflow record "
+                         "(those are in the Opdebug files beside it), but %llu of its values are "
+                         "NaN or Inf:\n",
+                         n),
+            (unsigned long long) n);
+      append_operator_text (s, only);
+      g_string_append_c (s, '\n');
+      return;
+    }
+  g_string_append_printf (s, "%s\n\n",
+                          one_file ? _ ("No overflow was recorded in this file.")
+                                   : _ ("No overflow was recorded in this folder."));
+}
+
 /**
  * ovi_report_to_text:
  *
@@ -712,6 +805,13 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   guint n_records = g_list_model_get_n_items (records);
   guint n_problems = g_list_model_get_n_items (problems);
   g_autofree char *root = ovi_path_display (ovi_dump_folder_get_root_path (folder));
+  /* One file opened on its own, not a folder: said so. */
+  gboolean one_file =
+      ovi_dump_folder_get_n_roots (folder) == 1 &&
+      g_file_query_file_type (ovi_dump_folder_get_root (folder), G_FILE_QUERY_INFO_NONE, NULL) !=
+          G_FILE_TYPE_DIRECTORY;
+  /* ...and when it could not be read, that is all there is to say. */
+  gboolean unread = one_file && g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0;
   GString *s = g_string_new (NULL);
   guint n_bits;
   const OviStatusBit *known = ovi_status_bits (&n_bits);
@@ -720,12 +820,8 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   g_string_append_printf (
       s, "%s: %u, %s: %u, %s: %u\n\n", _ ("Overflow records"), n_records, _ ("dump files"),
       g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), _ ("problems"), n_problems);
-  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 && n_problems == 0)
-    g_string_append_printf (s, "%s\n\n",
-                            _ ("No dump file was found here: this is not a dump folder, or the "
-                               "runtime has not written to it yet."));
-  else if (n_records == 0)
-    g_string_append_printf (s, "%s\n\n", _ ("No overflow was recorded in this folder."));
+  if (n_records == 0)
+    append_no_record_text (s, folder, one_file);
 
   for (guint i = 0; i < n_records; i++)
     {
@@ -767,24 +863,11 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
         g_string_append_printf (s, "  %s\n",
                                 _ ("operator: no op dump file matches this task and stream id"));
       else
-        {
-          GPtrArray *tensors = ovi_dump_file_get_tensors (op);
-          g_autofree char *op_file = ovi_path_display (ovi_dump_file_get_name (op));
-          g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (op));
-          g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (op));
-          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"), op_type, op_name,
-                                  ovi_blame_name (ovi_classifier_classify (op)), op_file);
-          for (guint j = 0; j < tensors->len; j++)
-            {
-              OviTensor *t = g_ptr_array_index (tensors, j);
-              if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
-                append_tensor_text (s, t);
-            }
-        }
+        append_operator_text (s, op);
       g_string_append_c (s, '\n');
     }
 
-  if (!(flags & OVI_REPORT_RECORDS_ONLY))
+  if (!(flags & OVI_REPORT_RECORDS_ONLY) && !unread)
     {
       g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
 
@@ -809,7 +892,9 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
 
   if (n_problems)
     {
-      g_string_append_printf (s, "%s\n", _ ("Files that could not be read:"));
+      g_string_append_printf (s, "%s\n",
+                              unread ? _ ("This file could not be read as a dump file:")
+                                     : _ ("Files that could not be read:"));
       for (guint i = 0; i < n_problems; i++)
         {
           g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);

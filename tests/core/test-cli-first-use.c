@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "ovi-fixtures.h"
+
+/* overflow-inspector-cli as a first-time user runs it: on the wrong kind
+ * of path, with a report where a folder was expected, into a folder it
+ * cannot write, asking for help. */
+
+#define LIMIT 30.0
+
+typedef OviTmpDir Fixture;
+
+static char *
+example (const char *iteration, const char *name)
+{
+  return g_build_filename (SOURCE_ROOT, "data", "example-dump", "20261202101500", "0",
+                           "resnet50_train", "11", iteration, name, NULL);
+}
+
+static int
+run (Fixture *f, char **out, char **err, const char *const *args)
+{
+  return ovi_fixture_run_cli_limited (f ? f->dir : NULL, NULL, LIMIT, out, err, args);
+}
+
+/* One file that is not a dump at all: said so, not "no overflow". */
+static void
+test_report_not_a_dump (Fixture *f, gconstpointer data)
+{
+  g_autofree char *notes =
+      ovi_fixture_write_bytes (f->dir, "notes.txt", "epoch 1: loss 0.25\n", 19);
+  const char *args[] = { "report", notes, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (f, &out, &err, args), ==, 1);
+  g_assert_null (strstr (out, "No overflow was recorded"));
+  g_assert_nonnull (strstr (out, "This file could not be read as a dump file:\n"
+                                 "  notes.txt: not a dump file"));
+}
+
+/* One op dump file: what its data hold, not "no overflow in this folder"
+ * above the same file listed as an origin. */
+static void
+test_report_one_op_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *cast = example ("3", "Cast.gradients_Cast_3.57.7.1764670500000200");
+  g_autofree char *matmul =
+      example ("3", "MatMul.gradients_MatMul_grad_MatMul.55.7.1764670500000100");
+  g_autofree char *out = NULL, *err = NULL;
+
+  {
+    const char *args[] = { "report", cast, NULL };
+    g_assert_cmpint (run (f, &out, &err, args), ==, 0);
+    g_assert_null (strstr (out, "in this folder"));
+    g_assert_nonnull (strstr (out, "This is one op dump file, not a folder: it holds no overflow "
+                                   "record (those are in the Opdebug files beside it), but 20 of "
+                                   "its values are NaN or Inf:\n"
+                                   "  operator Cast gradients/Cast_3  [origin]\n"));
+    g_assert_nonnull (strstr (out, "+inf 20"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *args[] = { "report", matmul, NULL };
+    g_assert_cmpint (run (f, &out, &err, args), ==, 0);
+    g_assert_null (strstr (out, "in this folder"));
+    g_assert_nonnull (strstr (out, "This is one op dump file, not a folder: it holds no overflow "
+                                   "record (those are in the Opdebug files beside it), and none of "
+                                   "its values is NaN or Inf:\n"));
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func)                                                                            \
+  g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
+  ADD ("/core/cli/report-not-a-dump", test_report_not_a_dump);
+  ADD ("/core/cli/report-one-op-file", test_report_one_op_file);
+#undef ADD
+  return g_test_run ();
+}
