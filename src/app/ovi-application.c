@@ -102,10 +102,7 @@ ovi_application_activate (GApplication *app)
 gboolean
 ovi_application_is_report_file (GFile *file)
 {
-  g_autofree char *name = g_file_get_basename (file);
-  gsize length = name ? strlen (name) : 0;
-
-  return length > 5 && g_ascii_strcasecmp (name + length - 5, ".json") == 0;
+  return ovi_cluster_is_report_file (file);
 }
 
 /* Folders given together open together in one window, one root each

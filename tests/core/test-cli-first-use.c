@@ -75,6 +75,90 @@ test_report_one_op_file (Fixture *f, gconstpointer data)
   }
 }
 
+static char *
+cluster_example (const char *name)
+{
+  return g_build_filename (SOURCE_ROOT, "data", "example-cluster", name, NULL);
+}
+
+/* The hosts of the roots of a cluster report, "a b". */
+static char *
+hosts_of (const char *json)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) root = json_from_string (json, &error);
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+  g_auto (GStrv) hosts = NULL;
+  JsonArray *roots;
+
+  g_assert_no_error (error);
+  roots = json_object_get_array_member (json_node_get_object (root), "roots");
+  for (guint i = 0; i < json_array_get_length (roots); i++)
+    g_strv_builder_add (
+        b, json_object_get_string_member (json_array_get_object_element (roots, i), "host"));
+  hosts = g_strv_builder_end (b);
+  return g_strjoinv (" ", hosts);
+}
+
+/* Report files (report --json, merge) given with folders join the cluster
+ * report, as the window takes them. */
+static void
+test_report_with_report_files (Fixture *f, gconstpointer data)
+{
+  g_autofree char *node_a = cluster_example ("node-a");
+  g_autofree char *node_b = cluster_example ("node-b.json");
+  g_autofree char *out = NULL, *err = NULL;
+
+  {
+    const char *args[] = { "report", node_a, node_b, NULL };
+    g_assert_cmpint (run (f, &out, &err, args), ==, 0);
+    g_assert_cmpstr (err, ==, "");
+    g_assert_nonnull (strstr (out, "machines: 2, roots: 2, ranks: 16"));
+    g_assert_nonnull (strstr (out, "node-b:/data/dump, device 7"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *args[] = { "report", "--json", node_b, node_a, NULL };
+    g_autofree char *hosts = NULL;
+
+    g_assert_cmpint (run (f, &out, &err, args), ==, 0);
+    hosts = hosts_of (out);
+    g_assert_true (g_str_has_prefix (hosts, "node-b "));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    /* one report file alone is a cluster report of its roots */
+    const char *args[] = { "report", node_b, NULL };
+    g_assert_cmpint (run (f, &out, &err, args), ==, 0);
+    g_assert_nonnull (strstr (out, "machines: 1, roots: 1, ranks: 8"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+}
+
+/* A .json that is not a report, and a file that is not a dump, among
+ * folders: each named once with its problem, its path not doubled. */
+static void
+test_report_cluster_broken_files (Fixture *f, gconstpointer data)
+{
+  g_autofree char *node_a = cluster_example ("node-a");
+  g_autofree char *bad = ovi_fixture_write_bytes (f->dir, "other.json", "{\"a\": 1}", 8);
+  g_autofree char *notes =
+      ovi_fixture_write_bytes (f->dir, "notes.txt", "epoch 1: loss 0.25\n", 19);
+  g_autofree char *doubled = g_build_filename (notes, "notes.txt", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *args[] = { "report", node_a, bad, notes, NULL };
+
+  g_assert_cmpint (run (f, &out, &err, args), ==, 1);
+  g_assert_nonnull (strstr (err, bad));
+  g_assert_nonnull (strstr (err, "not an Overflow Inspector report"));
+  g_assert_null (strstr (err, doubled));
+  g_assert_nonnull (strstr (err, notes));
+  g_assert_nonnull (strstr (err, "not a dump file"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -84,6 +168,8 @@ main (int argc, char **argv)
   g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/core/cli/report-not-a-dump", test_report_not_a_dump);
   ADD ("/core/cli/report-one-op-file", test_report_one_op_file);
+  ADD ("/core/cli/report-with-report-files", test_report_with_report_files);
+  ADD ("/core/cli/report-cluster-broken-files", test_report_cluster_broken_files);
 #undef ADD
   return g_test_run ();
 }

@@ -785,6 +785,22 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
   return ovi_cluster_root_read_text (bytes, name, roots, error);
 }
 
+/**
+ * ovi_cluster_is_report_file:
+ *
+ * Whether @file is read as a report (`report --json`, `merge`) rather than
+ * as a dump folder or file: its name ends in .json. The window and the
+ * command line tell them apart by this one rule.
+ */
+gboolean
+ovi_cluster_is_report_file (GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  gsize length = name ? strlen (name) : 0;
+
+  return length > 5 && g_ascii_strcasecmp (name + length - 5, ".json") == 0;
+}
+
 static void
 load_one (guint index, gpointer user_data)
 {
