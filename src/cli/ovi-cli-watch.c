@@ -174,6 +174,13 @@ ovi_cli_watch (int argc, char **argv)
     setlocale (LC_MESSAGES, "C");
 
   root = g_file_new_for_commandline_arg (argv[1]);
+  /* A file is read once, never followed: refused rather than waited on. */
+  if (g_file_query_file_type (root, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_REGULAR)
+    {
+      ovi_cli_complain (argv[1], _ ("a file, not a folder: watch follows a dump folder "
+                                    "(“report” reads one file)"));
+      return OVI_EXIT_BROKEN_INPUT;
+    }
   folder = ovi_dump_folder_new (root);
   loop = g_main_loop_new (NULL, FALSE);
   cancellable = g_cancellable_new ();

@@ -159,6 +159,28 @@ test_report_cluster_broken_files (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err, "not a dump file"));
 }
 
+/* watch follows folders: a file is refused at once, with why. */
+static void
+test_watch_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *notes =
+      ovi_fixture_write_bytes (f->dir, "notes.txt", "epoch 1: loss 0.25\n", 19);
+  g_autofree char *cast = example ("3", "Cast.gradients_Cast_3.57.7.1764670500000200");
+  const char *paths[] = { notes, cast };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      const char *args[] = { "watch", paths[i], NULL };
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *expected =
+          g_strdup_printf ("%s: a file, not a folder: watch follows a dump folder", paths[i]);
+
+      g_assert_cmpint (run (f, &out, &err, args), ==, 1);
+      g_assert_nonnull (strstr (err, expected));
+      g_assert_cmpstr (out, ==, "");
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -170,6 +192,7 @@ main (int argc, char **argv)
   ADD ("/core/cli/report-one-op-file", test_report_one_op_file);
   ADD ("/core/cli/report-with-report-files", test_report_with_report_files);
   ADD ("/core/cli/report-cluster-broken-files", test_report_cluster_broken_files);
+  ADD ("/core/cli/watch-file", test_watch_file);
 #undef ADD
   return g_test_run ();
 }
