@@ -181,6 +181,59 @@ test_watch_file (Fixture *f, gconstpointer data)
     }
 }
 
+static guint
+n_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; (p = strchr (p, '\n')); p++)
+    n++;
+  return n;
+}
+
+/* Where every output fails the same way, one line says so, with the
+ * first path and how many more. */
+static void
+test_convert_summary (Fixture *f, gconstpointer data)
+{
+  g_autofree char *in = example ("3", NULL);
+  g_autofree char *in_file =
+      g_build_filename (in, "Add.gradients_AddN_7.58.7.1764670500000300", NULL);
+  g_autofree char *in_the_way = ovi_fixture_write_bytes (f->dir, "in-the-way", "x", 1);
+  g_autofree char *blocked = g_build_filename (in_the_way, "out", NULL);
+  g_autofree char *out_dir = g_build_filename (f->dir, "out", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *first = NULL;
+
+  {
+    /* 8 files: a folder cannot be made below a file */
+    const char *args[] = { "convert", "-o", blocked, in, NULL };
+    g_assert_cmpint (run (f, &out, &err, args), ==, 1);
+    first = g_strdup_printf ("%s: cannot create folder %s: Not a directory (and 7 more failures "
+                             "like it)\n",
+                             in_file, blocked);
+    g_assert_cmpstr (err, ==, first);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_pointer (&first, g_free);
+  }
+  {
+    const char *args[] = { "convert", "-o", out_dir, in, NULL };
+    g_assert_cmpint (run (f, &out, &err, args), ==, 0);
+    g_assert_cmpstr (err, ==, "");
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    /* again: all its 16 outputs exist */
+    g_assert_cmpint (run (f, &out, &err, args), ==, 1);
+    g_assert_cmpuint (n_lines (err), ==, 1);
+    first = g_strdup_printf ("%s: %s/Add.gradients_AddN_7.58.7.1764670500000300.input.0.npy "
+                             "already exists (use --force to overwrite) (and 15 more failures "
+                             "like it)\n",
+                             in_file, out_dir);
+    g_assert_cmpstr (err, ==, first);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -193,6 +246,7 @@ main (int argc, char **argv)
   ADD ("/core/cli/report-with-report-files", test_report_with_report_files);
   ADD ("/core/cli/report-cluster-broken-files", test_report_cluster_broken_files);
   ADD ("/core/cli/watch-file", test_watch_file);
+  ADD ("/core/cli/convert-summary", test_convert_summary);
 #undef ADD
   return g_test_run ();
 }
