@@ -172,7 +172,14 @@ main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (argv[1], commands[i].name))
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        /* The command's --help says "Usage: overflow-inspector-cli convert
+         * [OPTION…]", as it is typed, not "convert [OPTION…]". */
+        g_autofree char *name = g_strdup_printf ("overflow-inspector-cli %s", commands[i].name);
+
+        g_set_prgname (name);
+        return commands[i].run (argc - 1, argv + 1);
+      }
 
   {
     g_autofree char *command = ovi_path_display (argv[1]);

@@ -234,6 +234,33 @@ test_convert_summary (Fixture *f, gconstpointer data)
   }
 }
 
+/* Each command's help names the program as it is typed. */
+static void
+test_command_help (Fixture *f, gconstpointer data)
+{
+  static const char *const commands[][2] = {
+    { "convert", "PATH…" }, { "merge", "REPORT…" }, { "report", "PATH…" },
+    { "stats", "FILE" },    { "watch", "PATH" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *args[] = { commands[i][0], "--help", NULL };
+      const char *no_path[] = { commands[i][0], NULL };
+      g_autofree char *out = NULL, *err = NULL;
+      g_autofree char *usage = g_strdup_printf ("Usage:\n  overflow-inspector-cli %s [OPTION…] %s",
+                                                commands[i][0], commands[i][1]);
+
+      g_assert_cmpint (run (f, &out, &err, args), ==, 0);
+      g_assert_true (g_str_has_prefix (out, usage));
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      /* the help after a usage error too */
+      g_assert_cmpint (run (f, &out, &err, no_path), ==, 2);
+      g_assert_nonnull (strstr (err, usage));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -247,6 +274,7 @@ main (int argc, char **argv)
   ADD ("/core/cli/report-cluster-broken-files", test_report_cluster_broken_files);
   ADD ("/core/cli/watch-file", test_watch_file);
   ADD ("/core/cli/convert-summary", test_convert_summary);
+  ADD ("/core/cli/command-help", test_command_help);
 #undef ADD
   return g_test_run ();
 }
