@@ -102,10 +102,7 @@ ovi_application_activate (GApplication *app)
 gboolean
 ovi_application_is_report_file (GFile *file)
 {
-  g_autofree char *name = g_file_get_basename (file);
-  gsize length = name ? strlen (name) : 0;
-
-  return length > 5 && g_ascii_strcasecmp (name + length - 5, ".json") == 0;
+  return ovi_cluster_is_report_file (file);
 }
 
 /* Folders given together open together in one window, one root each
@@ -287,4 +284,16 @@ ovi_application_class_init (OviApplicationClass *klass)
 static void
 ovi_application_init (OviApplication *self)
 {
+  /* What --help says can be opened (ovi_application_open()). */
+  g_application_set_option_context_parameter_string (
+      G_APPLICATION (self),
+      /* Translators: the arguments of overflow-inspector; keep FOLDER,
+       * FILE and REPORT.json as they are */
+      _ ("[FOLDER…|FILE…] [REPORT.json…]"));
+  g_application_set_option_context_summary (
+      G_APPLICATION (self),
+      _ ("Folders given together open in one window, one root each (copies from several "
+         "machines); each dump FILE opens in a window of its own. REPORT.json files, written by "
+         "“overflow-inspector-cli report --json” or “merge” on other machines, join the "
+         "timeline of the window the folders open in (or of the first window)."));
 }

@@ -26,7 +26,27 @@ typedef struct
   GMutex lock;            /* made_dirs and n_dir_fds, from the pool's threads */
   GHashTable *made_dirs;  /* output folders known to exist -> descriptor + 1, or 0 */
   guint n_dir_fds;
+  GPtrArray *causes; /* Failure: the first of each kind, in the order of the files */
 } Convert;
+
+/* A file or tensor that could not be converted, and why. Failures of one
+ * kind (the same error domain and code: a folder that cannot be made, an
+ * output that exists) are said once, with how many there were: an
+ * unwritable output folder is one problem, not one per file. */
+typedef struct
+{
+  GQuark domain;
+  int code;
+  char *line; /* "INPUT: message", without a newline */
+  guint count;
+} Failure;
+
+static void
+failure_free (Failure *f)
+{
+  g_free (f->line);
+  g_free (f);
+}
 
 /* What converting one file has to say, kept until every file before it has
  * been reported, so the messages come in the order of the files whichever
@@ -34,6 +54,7 @@ typedef struct
 typedef struct
 {
   GPtrArray *messages; /* lines for stderr, or NULL */
+  GPtrArray *failed;   /* Failure, or NULL */
   guint failures;
   gboolean finished;
 } Outcome;
@@ -53,22 +74,63 @@ say_line (Outcome *o, char *line)
 }
 
 static void
-say_failure (Outcome *o, const char *path, const char *message)
+say_failure (Outcome *o, const char *path, const GError *error)
 {
-  g_autofree char *display = g_filename_display_name (path);
+  Failure *f = g_new0 (Failure, 1);
 
-  say_line (o, g_strdup_printf ("%s: %s\n", display, message));
+  f->domain = error->domain;
+  f->code = error->code;
+  f->line = g_strchomp (ovi_cli_line (path, error->message));
+  if (o->failed == NULL)
+    o->failed = g_ptr_array_new ();
+  g_ptr_array_add (o->failed, f);
   o->failures++;
+}
+
+/* Counts @f with the failures of its kind, or keeps it as the first. */
+static void
+count_failure (Convert *c, Failure *f)
+{
+  for (guint i = 0; i < c->causes->len; i++)
+    {
+      Failure *cause = g_ptr_array_index (c->causes, i);
+
+      if (cause->domain == f->domain && cause->code == f->code)
+        {
+          cause->count++;
+          failure_free (f);
+          return;
+        }
+    }
+  f->count = 1;
+  g_ptr_array_add (c->causes, f);
+}
+
+/* One line for each kind of failure: the first, and how many more. */
+static void
+say_causes (Convert *c)
+{
+  for (guint i = 0; i < c->causes->len; i++)
+    {
+      Failure *cause = g_ptr_array_index (c->causes, i);
+      guint more = cause->count - 1;
+
+      if (more == 0)
+        fprintf (stderr, "%s\n", cause->line);
+      else
+        fprintf (stderr,
+                 g_dngettext (GETTEXT_PACKAGE, "%s (and %u more failure like it)\n",
+                              "%s (and %u more failures like it)\n", more),
+                 cause->line, more);
+    }
 }
 
 static void
 report_failure (Convert *c, const char *path, const char *message)
 {
-  g_autofree char *display = g_filename_display_name (path);
-
   if (c->progress_shown)
     fputs ("\r\033[K", stderr);
-  fprintf (stderr, "%s: %s\n", display, message);
+  ovi_cli_complain (path, message);
   c->failures++;
 }
 
@@ -104,7 +166,7 @@ convert_tensor (Convert *c,
       /* Nothing but the raw bytes can be written for such a type. */
       g_autofree char *label = ovi_tensor_dup_label (t);
       g_autofree char *dtype = ovi_dtype_dup_label (ovi_tensor_get_dtype (t));
-      g_autofree char *display = g_filename_display_name (input_path);
+      g_autofree char *display = ovi_path_display (input_path);
       say_line (
           o, g_strdup_printf (_ ("%s: %s has %s, written as raw .bin\n"), display, label, dtype));
       format = OVI_EXPORT_BIN;
@@ -112,7 +174,7 @@ convert_tensor (Convert *c,
   name = ovi_export_tensor_file_name (t, format);
   path = g_build_filename (dir, name, NULL);
   if (!ovi_export_tensor_at (t, source_fd, source_data, format, dirfd, path, c->flags, &error))
-    say_failure (o, input_path, error->message);
+    say_failure (o, input_path, error);
 }
 
 /* Creates each output folder once (a folder of 1 000 dump files would
@@ -168,7 +230,7 @@ convert_file (
 
   if ((dirfd = make_dir (c, dir, &error)) == -2)
     {
-      say_failure (o, input_path, error->message);
+      say_failure (o, input_path, error);
       return;
     }
 
@@ -177,7 +239,7 @@ convert_file (
       g_autofree char *name = ovi_export_overflow_file_name (file);
       g_autofree char *path = g_build_filename (dir, name, NULL);
       if (!ovi_export_overflow_json (file, path, c->flags, &error))
-        say_failure (o, input_path, error->message);
+        say_failure (o, input_path, error);
       return;
     }
 
@@ -226,6 +288,9 @@ report_finished (Run *run, guint index)
           fputs (g_ptr_array_index (o->messages, i), stderr);
         }
       g_clear_pointer (&o->messages, g_ptr_array_unref);
+      for (guint i = 0; o->failed && i < o->failed->len; i++)
+        count_failure (c, g_ptr_array_index (o->failed, i));
+      g_clear_pointer (&o->failed, g_ptr_array_unref);
       c->failures += o->failures;
       c->done++;
       show_progress (c);
@@ -248,6 +313,7 @@ convert_path (Convert *c, const char *input)
   g_autoptr (GFile) root = g_file_new_for_commandline_arg (input);
   g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
   g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) said = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GListModel *files, *problems;
   gboolean root_is_dir = g_file_test (input, G_FILE_TEST_IS_DIR);
   Run run = { c, input, root_is_dir, NULL, NULL, 0, 0, { 0 } };
@@ -257,7 +323,7 @@ convert_path (Convert *c, const char *input)
     {
       if (c->progress_shown)
         fputs ("\r\033[K", stderr);
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       c->failures++;
       return;
     }
@@ -268,17 +334,28 @@ convert_path (Convert *c, const char *input)
       g_autofree char *path =
           root_is_dir ? g_build_filename (input, ovi_problem_get_file (p), NULL) : g_strdup (input);
       report_failure (c, path, ovi_problem_get_message (p));
+      g_hash_table_add (said, g_strdup (ovi_problem_get_file (p)));
     }
 
   /* The files are converted on core's pool, the list taken out of its
-   * model first (a GListModel is not for several threads). */
+   * model first (a GListModel is not for several threads). An overflow
+   * file whose records did not decode is a problem said already: its
+   * conversion would only say it again. */
   files = ovi_dump_folder_get_files (folder);
-  run.n = g_list_model_get_n_items (files);
+  run.files = g_new (OviDumpFile *, g_list_model_get_n_items (files));
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      OviDumpFile *file = g_list_model_get_item (files, i);
+      g_autofree char *shown = g_filename_display_name (ovi_dump_file_get_relative_path (file));
+
+      if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW &&
+          g_hash_table_contains (said, shown))
+        g_object_unref (file);
+      else
+        run.files[run.n++] = file;
+    }
   c->total += run.n;
-  run.files = g_new (OviDumpFile *, run.n);
   run.outcomes = g_new0 (Outcome, run.n);
-  for (guint i = 0; i < run.n; i++)
-    run.files[i] = g_list_model_get_item (files, i);
   g_mutex_init (&run.lock);
   ovi_parallel_for (run.n, convert_one, &run, NULL);
   g_mutex_clear (&run.lock);
@@ -318,10 +395,11 @@ ovi_cli_convert (int argc, char **argv)
       g_option_context_new (_ ("PATH… — convert dump files and overflow files"));
   g_autoptr (GError) error = NULL;
   Convert c = {
-    OVI_EXPORT_NPY, OVI_EXPORT_FLAGS_NONE, NULL, 0, 0, 0, 0, FALSE, FALSE, { 0 }, NULL, 0
+    OVI_EXPORT_NPY, OVI_EXPORT_FLAGS_NONE, NULL, 0, 0, 0, 0, FALSE, FALSE, { 0 }, NULL, 0, NULL
   };
   g_autoptr (GHashTable) made_dirs =
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_dir_fd);
+  g_autoptr (GPtrArray) causes = g_ptr_array_new_with_free_func ((GDestroyNotify) failure_free);
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (
@@ -352,6 +430,7 @@ ovi_cli_convert (int argc, char **argv)
   c.started = g_get_monotonic_time ();
   c.stderr_is_tty = isatty (STDERR_FILENO);
   c.made_dirs = made_dirs;
+  c.causes = causes;
 
   /* Never write into a folder being read. */
   for (int i = 1; i < argc; i++)
@@ -377,6 +456,7 @@ ovi_cli_convert (int argc, char **argv)
     convert_path (&c, argv[i]);
   if (c.progress_shown)
     fputs ("\r\033[K", stderr);
+  say_causes (&c);
   g_mutex_clear (&c.lock);
   return c.failures ? OVI_EXIT_BROKEN_INPUT : OVI_EXIT_OK;
 }

@@ -81,7 +81,7 @@ ovi_cli_merge (int argc, char **argv)
   if (!ovi_cluster_add_report_files (cluster, (GFile *const *) files->pdata, files->len, NULL,
                                      &error))
     {
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
 
@@ -101,8 +101,8 @@ ovi_cli_merge (int argc, char **argv)
         }
       if (!stream || !g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, &error))
         {
-          fprintf (stderr, "%s\n", error->message);
-          return OVI_EXIT_BROKEN_INPUT;
+          ovi_cli_complain (NULL, error->message);
+          return OVI_EXIT_CANNOT_WRITE;
         }
     }
   else
@@ -111,7 +111,7 @@ ovi_cli_merge (int argc, char **argv)
       if (!ovi_cluster_write_json (cluster, out, NULL, &error))
         {
           fprintf (stderr, _ ("cannot write to standard output: %s\n"), error->message);
-          return OVI_EXIT_BROKEN_INPUT;
+          return OVI_EXIT_CANNOT_WRITE;
         }
     }
   return OVI_EXIT_OK;

@@ -9,7 +9,69 @@
 #include "ovi-cli.h"
 #include "ovi-core.h"
 
-/* Several roots: each one's report, then the ranks of all of them. */
+/* Whether @path is a report file (report --json, merge) rather than a
+ * dump folder or file: as the window tells them apart. */
+static gboolean
+is_report_path (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_commandline_arg (path);
+
+  return ovi_cluster_is_report_file (file) &&
+         g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY;
+}
+
+/* Adds the report of dump folder (or file) @path to @cluster, saying on
+ * stderr what could not be read. Returns the exit status it calls for. */
+static int
+add_folder (OviCluster *cluster, const char *path, OviReportFlags flags, OviIgnoreList *ignore)
+{
+  g_autoptr (GFile) root = g_file_new_for_commandline_arg (path);
+  g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  gboolean is_dir = g_file_test (path, G_FILE_TEST_IS_DIR);
+  g_autofree char *base = g_path_get_basename (path);
+  /* A problem's file is below a folder, or beside a file (its mapping.csv). */
+  g_autofree char *dir = is_dir ? g_strdup (path) : g_path_get_dirname (path);
+  GListModel *problems;
+  int status = OVI_EXIT_OK;
+
+  if (!ovi_dump_folder_load (folder, NULL, &error))
+    {
+      ovi_cli_complain (NULL, error->message);
+      return OVI_EXIT_BROKEN_INPUT;
+    }
+  if (ignore)
+    ovi_dump_folder_set_ignore_list (folder, ignore);
+  node = ovi_report_build_json_full (folder, flags);
+  if (!ovi_cluster_add_report (cluster, node, display, &error))
+    {
+      ovi_cli_complain (NULL, error->message);
+      return OVI_EXIT_BROKEN_INPUT;
+    }
+  problems = ovi_dump_folder_get_problems (folder);
+  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
+      g_list_model_get_n_items (problems) == 0)
+    {
+      g_autofree char *shown = ovi_path_display (path);
+      fprintf (stderr, _ ("%s: no dump file found\n"), shown);
+      status = OVI_EXIT_NO_DUMP;
+    }
+  for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
+    {
+      g_autoptr (OviProblem) p = g_list_model_get_item (problems, j);
+      g_autofree char *file = !is_dir && g_str_equal (ovi_problem_get_file (p), base)
+                                  ? g_strdup (path)
+                                  : g_build_filename (dir, ovi_problem_get_file (p), NULL);
+      ovi_cli_complain (file, ovi_problem_get_message (p));
+      status = OVI_EXIT_BROKEN_INPUT;
+    }
+  return status;
+}
+
+/* Several roots, or report files: each one's report, then the ranks of
+ * all of them. */
 static int
 report_cluster (
     char **paths, int n_paths, gboolean json, OviReportFlags flags, OviIgnoreList *ignore)
@@ -20,42 +82,24 @@ report_cluster (
 
   for (int i = 0; i < n_paths; i++)
     {
-      g_autoptr (GFile) root = g_file_new_for_commandline_arg (paths[i]);
-      g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
-      g_autoptr (JsonNode) node = NULL;
-      g_autoptr (GError) error = NULL;
-      g_autofree char *display = g_filename_display_name (paths[i]);
-      GListModel *problems;
+      int status;
 
-      if (!ovi_dump_folder_load (folder, NULL, &error))
+      if (is_report_path (paths[i]))
         {
-          fprintf (stderr, "%s\n", error->message);
-          broken = TRUE;
-          continue;
+          g_autoptr (GFile) file = g_file_new_for_commandline_arg (paths[i]);
+          g_autoptr (GError) error = NULL;
+
+          status = OVI_EXIT_OK;
+          if (!ovi_cluster_add_report_files (cluster, &file, 1, NULL, &error))
+            {
+              ovi_cli_complain (NULL, error->message);
+              status = OVI_EXIT_BROKEN_INPUT;
+            }
         }
-      if (ignore)
-        ovi_dump_folder_set_ignore_list (folder, ignore);
-      node = ovi_report_build_json_full (folder, flags);
-      if (!ovi_cluster_add_report (cluster, node, display, &error))
-        {
-          fprintf (stderr, "%s\n", error->message);
-          broken = TRUE;
-          continue;
-        }
-      problems = ovi_dump_folder_get_problems (folder);
-      if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
-          g_list_model_get_n_items (problems) == 0)
-        {
-          fprintf (stderr, _ ("%s: no dump file found\n"), display);
-          no_dump = TRUE;
-        }
-      for (guint j = 0; j < g_list_model_get_n_items (problems); j++)
-        {
-          g_autoptr (OviProblem) p = g_list_model_get_item (problems, j);
-          g_autofree char *path = g_build_filename (display, ovi_problem_get_file (p), NULL);
-          fprintf (stderr, "%s: %s\n", path, ovi_problem_get_message (p));
-          broken = TRUE;
-        }
+      else
+        status = add_folder (cluster, paths[i], flags, ignore);
+      broken |= status == OVI_EXIT_BROKEN_INPUT;
+      no_dump |= status == OVI_EXIT_NO_DUMP;
     }
 
   if (json)
@@ -65,7 +109,7 @@ report_cluster (
     }
   else
     out = ovi_cluster_to_text (cluster);
-  fputs (out, stdout);
+  g_print ("%s", out);
   return broken ? OVI_EXIT_BROKEN_INPUT : no_dump ? OVI_EXIT_NO_DUMP : OVI_EXIT_OK;
 }
 
@@ -101,6 +145,10 @@ ovi_cli_report (int argc, char **argv)
          "the earliest marked.\n\nExit status: 0 when every file was read, 1 when some were "
          "broken (listed in the report), 2 for usage errors, 3 when a PATH holds no dump file "
          "at all."));
+  g_option_context_set_description (
+      context, _ ("A PATH whose name ends in .json is read as a report file (the output of "
+                  "“report --json” or “merge” on another machine) and joins the cluster report, "
+                  "as it does in the window."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return ovi_cli_usage_error (context, error->message);
   if (argc < 2)
@@ -111,28 +159,28 @@ ovi_cli_report (int argc, char **argv)
 
   if (ignore_path && !(ignore = ovi_ignore_list_load (ignore_path, &error)))
     {
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       return OVI_EXIT_USAGE;
     }
   flags = records_only ? OVI_REPORT_RECORDS_ONLY : OVI_REPORT_FULL;
-  if (argc > 2)
+  if (argc > 2 || is_report_path (argv[1]))
     return report_cluster (argv + 1, argc - 1, json, flags, ignore);
 
   root = g_file_new_for_commandline_arg (argv[1]);
   folder = ovi_dump_folder_new (root);
   if (!ovi_dump_folder_load (folder, NULL, &error))
     {
-      fprintf (stderr, "%s\n", error->message);
+      ovi_cli_complain (NULL, error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
   if (ignore)
     ovi_dump_folder_set_ignore_list (folder, ignore);
   out = json ? ovi_report_to_json_full (folder, flags) : ovi_report_to_text_full (folder, flags);
-  fputs (out, stdout);
+  g_print ("%s", out);
   if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 &&
       g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) == 0)
     {
-      g_autofree char *display = g_filename_display_name (argv[1]);
+      g_autofree char *display = ovi_path_display (argv[1]);
 
       /* Translators: the path given on the command line */
       fprintf (stderr, _ ("%s: no dump file found\n"), display);

@@ -49,19 +49,19 @@ print_histogram (const OviHistogram *h)
     {
       guint width = (guint) (40.0 * h->counts[i] / top + 0.5);
       g_autofree char *bar = g_strnfill (width, '#');
-      printf ("    [%12.5g, %12.5g%c %12" G_GUINT64_FORMAT " %s\n", h->edges[i], h->edges[i + 1],
-              i + 1 == h->n_bins ? ']' : ')', h->counts[i], bar);
+      g_print ("    [%12.5g, %12.5g%c %12" G_GUINT64_FORMAT " %s\n", h->edges[i], h->edges[i + 1],
+               i + 1 == h->n_bins ? ']' : ')', h->counts[i], bar);
     }
   if (h->nan)
-    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", "NaN", h->nan);
+    g_print ("    %-28s %12" G_GUINT64_FORMAT "\n", "NaN", h->nan);
   if (h->neg_inf)
-    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", "-Inf", h->neg_inf);
+    g_print ("    %-28s %12" G_GUINT64_FORMAT "\n", "-Inf", h->neg_inf);
   if (h->pos_inf)
-    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", "+Inf", h->pos_inf);
+    g_print ("    %-28s %12" G_GUINT64_FORMAT "\n", "+Inf", h->pos_inf);
   if (h->neg_saturated)
-    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _ ("saturated at -max"), h->neg_saturated);
+    g_print ("    %-28s %12" G_GUINT64_FORMAT "\n", _ ("saturated at -max"), h->neg_saturated);
   if (h->pos_saturated)
-    printf ("    %-28s %12" G_GUINT64_FORMAT "\n", _ ("saturated at +max"), h->pos_saturated);
+    g_print ("    %-28s %12" G_GUINT64_FORMAT "\n", _ ("saturated at +max"), h->pos_saturated);
 }
 
 static void
@@ -76,22 +76,22 @@ print_stats (OviTensor *t, const OviStats *s)
       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu element", "%llu elements", s->count),
                        (unsigned long long) s->count);
 
-  printf ("%s  %s %s %s  (%s)\n", label, dtype, format, shape, count);
+  g_print ("%s  %s %s %s  (%s)\n", label, dtype, format, shape, count);
   if (s->finite)
-    printf ("  min %.9g  max %.9g  mean %.9g  std %.9g\n", s->min, s->max, s->mean, s->std);
+    g_print ("  min %.9g  max %.9g  mean %.9g  std %.9g\n", s->min, s->max, s->mean, s->std);
   else
-    printf ("  %s\n", _ ("no finite values"));
-  printf ("  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT "  -inf %" G_GUINT64_FORMAT,
-          s->nan, s->pos_inf, s->neg_inf);
+    g_print ("  %s\n", _ ("no finite values"));
+  g_print ("  nan %" G_GUINT64_FORMAT "  +inf %" G_GUINT64_FORMAT "  -inf %" G_GUINT64_FORMAT,
+           s->nan, s->pos_inf, s->neg_inf);
   /* The runtime's statistics files count no zeros: unknown, not none. */
   if (ovi_tensor_get_known_statistics (t) & OVI_STATISTIC_ZEROS)
-    printf ("  zeros %" G_GUINT64_FORMAT, s->zeros);
+    g_print ("  zeros %" G_GUINT64_FORMAT, s->zeros);
   else
-    printf ("  zeros -");
-  printf ("  saturated %" G_GUINT64_FORMAT "\n", s->saturated);
+    g_print ("  zeros -");
+  g_print ("  saturated %" G_GUINT64_FORMAT "\n", s->saturated);
   if (s->first_nonfinite >= 0)
-    printf ("  %s %" G_GINT64_FORMAT "\n", _ ("first non-finite value at index"),
-            s->first_nonfinite);
+    g_print ("  %s %" G_GINT64_FORMAT "\n", _ ("first non-finite value at index"),
+             s->first_nonfinite);
 }
 
 int
@@ -137,8 +137,7 @@ ovi_cli_stats (int argc, char **argv)
           for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
             {
               g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
-              g_autofree char *display = g_filename_display_name (argv[1]);
-              fprintf (stderr, "%s: %s\n", display, ovi_problem_get_message (p));
+              ovi_cli_complain (argv[1], ovi_problem_get_message (p));
               status = OVI_EXIT_BROKEN_INPUT;
             }
           file = g_list_model_get_item (ovi_dump_folder_get_files (folder), 0);
@@ -150,8 +149,7 @@ ovi_cli_stats (int argc, char **argv)
     file = ovi_dump_file_load (argv[1], NULL, &error);
   if (file == NULL)
     {
-      g_autofree char *display = g_filename_display_name (argv[1]);
-      fprintf (stderr, "%s: %s\n", display, error->message);
+      ovi_cli_complain (argv[1], error->message);
       return OVI_EXIT_BROKEN_INPUT;
     }
 
@@ -166,8 +164,12 @@ ovi_cli_stats (int argc, char **argv)
   json_builder_set_member_name (b, "tensors");
   json_builder_begin_array (b);
   if (!json)
-    printf ("%s  %s %s\n\n", ovi_dump_file_get_name (file), ovi_dump_file_get_op_type (file),
-            ovi_dump_file_get_op_name (file));
+    {
+      g_autofree char *name = ovi_path_display (ovi_dump_file_get_name (file));
+      g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (file));
+      g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (file));
+      g_print ("%s  %s %s\n\n", name, op_type, op_name);
+    }
 
   for (guint i = 0; i < tensors->len; i++)
     {
@@ -202,7 +204,7 @@ ovi_cli_stats (int argc, char **argv)
           if (h)
             print_histogram (h);
           else
-            printf ("  %s\n", ovi_statistic_why_no_values ());
+            g_print ("  %s\n", ovi_statistic_why_no_values ());
         }
       else
         {
@@ -212,12 +214,12 @@ ovi_cli_stats (int argc, char **argv)
               ovi_dtype_is_packing_unknown (ovi_tensor_get_dtype (t))
                   ? ovi_dtype_dup_unsupported_reason (ovi_tensor_get_dtype (t))
                   : NULL;
-          printf ("%s  %s  %s\n", label, dtype,
-                  local_error ? local_error->message
-                  : reason    ? reason
-                              : _ ("no statistics for this dtype"));
+          g_print ("%s  %s  %s\n", label, dtype,
+                   local_error ? local_error->message
+                   : reason    ? reason
+                               : _ ("no statistics for this dtype"));
         }
-      printf ("\n");
+      g_print ("\n");
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
@@ -230,7 +232,7 @@ ovi_cli_stats (int argc, char **argv)
       json_generator_set_pretty (gen, TRUE);
       json_generator_set_root (gen, root);
       text = json_generator_to_data (gen, NULL);
-      printf ("%s\n", text);
+      g_print ("%s\n", text);
     }
   return status;
 }

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "ovi-cli.h"
 #include "ovi-i18n.h"
+#include "ovi-path.h"
 
 static const struct
 {
@@ -25,51 +29,162 @@ static const struct
     N_ ("Follow a dump folder while a run writes into it and print overflows as they appear") },
 };
 
-static void
-print_usage (FILE *out)
+static char *
+usage (void)
 {
-  fprintf (out, "%s\n  overflow-inspector-cli COMMAND [OPTION…] PATH…\n\n%s\n", _ ("Usage:"),
-           _ ("Commands:"));
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "%s\n  overflow-inspector-cli COMMAND [OPTION…] PATH…\n\n%s\n",
+                          _ ("Usage:"), _ ("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-8s %s\n", commands[i].name, _ (commands[i].summary));
-  fprintf (out, "\n%s\n",
-           _ ("Run “overflow-inspector-cli COMMAND --help” for the options of a command."));
+    g_string_append_printf (s, "  %-8s %s\n", commands[i].name, _ (commands[i].summary));
+  g_string_append_printf (
+      s, "\n%s\n", _ ("Run “overflow-inspector-cli COMMAND --help” for the options of a command."));
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * ovi_cli_line:
+ * @path: (nullable): the file @message is about, as the file system names it
+ *
+ * Returns: "PATH: MESSAGE\n" for standard error, or "MESSAGE\n", with the
+ *   control characters of both escaped as `ls -b` writes them
+ *   (ovi_path_escape()): a file name cannot move the cursor, change
+ *   colours or start a line of its own. A message of several lines stays
+ *   on several lines.
+ */
+char *
+ovi_cli_line (const char *path, const char *message)
+{
+  g_auto (GStrv) lines = g_strsplit (message, "\n", -1);
+  GString *s = g_string_new (NULL);
+
+  if (path)
+    {
+      g_autofree char *shown = ovi_path_display (path);
+      g_string_append_printf (s, "%s: ", shown);
+    }
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree char *line = ovi_path_escape (lines[i]);
+
+      if (*line || lines[i + 1])
+        g_string_append_printf (s, "%s\n", line);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* ovi_cli_line() printed on standard error. */
+void
+ovi_cli_complain (const char *path, const char *message)
+{
+  g_autofree char *line = ovi_cli_line (path, message);
+
+  fputs (line, stderr);
 }
 
 int
 ovi_cli_usage_error (GOptionContext *context, const char *message)
 {
   g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-  fprintf (stderr, "overflow-inspector-cli: %s\n\n%s", message, help);
+  g_autofree char *line = ovi_cli_line (NULL, message);
+
+  fprintf (stderr, "overflow-inspector-cli: %s\n%s", line, help);
   return OVI_EXIT_USAGE;
+}
+
+/* Why a write to standard output failed first, 0 while none did. */
+static int write_errno;
+
+/* Everything the commands print goes through g_print(), so that the
+ * reason of a failed write is known when it is reported. */
+static void
+print_stdout (const char *text)
+{
+  if (fputs (text, stdout) == EOF && write_errno == 0)
+    write_errno = errno ? errno : EIO;
+}
+
+/**
+ * ovi_cli_stdout_ok:
+ *
+ * Flushes standard output and tells whether everything written to it so
+ * far got there, saying why on standard error the first time it did not (a
+ * full disk, say): a cut report must not pass for a whole one.
+ */
+gboolean
+ovi_cli_stdout_ok (void)
+{
+  static gboolean reported;
+
+  if (fflush (stdout) != 0 && write_errno == 0)
+    write_errno = errno ? errno : EIO;
+  if (!ferror (stdout) && write_errno == 0)
+    return TRUE;
+  if (!reported)
+    fprintf (stderr, _ ("cannot write to standard output: %s\n"),
+             g_strerror (write_errno ? write_errno : EIO));
+  reported = TRUE;
+  return FALSE;
+}
+
+/* At exit, whichever way it comes (GOption exits after --help): the last
+ * buffered bytes and the close of standard output are checked too. */
+static void
+close_stdout (void)
+{
+  gboolean ok = ovi_cli_stdout_ok ();
+
+  if (fclose (stdout) != 0 && ok)
+    {
+      fprintf (stderr, _ ("cannot write to standard output: %s\n"), g_strerror (errno));
+      ok = FALSE;
+    }
+  if (!ok)
+    _exit (OVI_EXIT_CANNOT_WRITE);
 }
 
 int
 main (int argc, char **argv)
 {
-  ovi_i18n_init ();
+  g_autofree char *help = NULL;
 
+  ovi_i18n_init ();
+  g_set_print_handler (print_stdout);
+  atexit (close_stdout);
+
+  help = usage ();
   if (argc < 2)
     {
-      print_usage (stderr);
+      fputs (help, stderr);
       return OVI_EXIT_USAGE;
     }
   if (g_str_equal (argv[1], "--version") || g_str_equal (argv[1], "-V"))
     {
-      printf ("overflow-inspector-cli %s\n", PACKAGE_VERSION);
+      g_print ("overflow-inspector-cli %s\n", PACKAGE_VERSION);
       return OVI_EXIT_OK;
     }
   if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") ||
       g_str_equal (argv[1], "help"))
     {
-      print_usage (stdout);
+      g_print ("%s", help);
       return OVI_EXIT_OK;
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (argv[1], commands[i].name))
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        /* The command's --help says "Usage: overflow-inspector-cli convert
+         * [OPTION…]", as it is typed, not "convert [OPTION…]". */
+        g_autofree char *name = g_strdup_printf ("overflow-inspector-cli %s", commands[i].name);
 
-  fprintf (stderr, _ ("overflow-inspector-cli: unknown command “%s”\n\n"), argv[1]);
-  print_usage (stderr);
+        g_set_prgname (name);
+        return commands[i].run (argc - 1, argv + 1);
+      }
+
+  {
+    g_autofree char *command = ovi_path_display (argv[1]);
+    fprintf (stderr, _ ("overflow-inspector-cli: unknown command “%s”\n\n"), command);
+  }
+  fputs (help, stderr);
   return OVI_EXIT_USAGE;
 }

@@ -448,7 +448,7 @@ test_symlink_loop (Fixture *f, gconstpointer data)
 }
 
 /* A FIFO named like a dump file, and a symlink to it: opening one would
- * block forever; the scan passes them by. */
+ * block forever; the scan does not open them, and lists both with why. */
 static void
 test_fifo (Fixture *f, gconstpointer data)
 {
@@ -461,7 +461,17 @@ test_fifo (Fixture *f, gconstpointer data)
   folder = ovi_fixture_load_folder (f->dir);
   assert_good_files (folder);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 3);
-  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (OviProblem) p = g_list_model_get_item (ovi_dump_folder_get_problems (folder), i);
+
+      g_assert_true (
+          g_str_has_prefix (ovi_problem_get_file (p), ITER "/Add.net_" /* fifo, then link */));
+      g_assert_nonnull (strstr (ovi_problem_get_file (p), i == 0 ? "fifo" : "link"));
+      g_assert_cmpstr (ovi_problem_get_message (p), ==,
+                       "not a regular file but a FIFO (named pipe): not read");
+    }
 }
 
 static OviTensor *

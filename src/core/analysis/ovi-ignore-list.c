@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 
 #include "ovi-error.h"
 #include "ovi-ignore-list.h"
+#include "ovi-regular-file.h"
 
 struct _OviIgnoreList
 {
@@ -56,14 +58,17 @@ ovi_ignore_list_load (const char *path, GError **error)
   g_auto (GStrv) lines = NULL;
   g_autoptr (GError) local_error = NULL;
 
-  if (!g_file_get_contents (path, &contents, NULL, &local_error))
+  g_autofree char *display = g_filename_display_name (path);
+
+  /* A FIFO or a device given as the list is refused, not waited on. */
+  if (!ovi_regular_file_read (AT_FDCWD, path, &contents, NULL, &local_error))
     {
-      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s", local_error->message);
+      g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s: %s", display,
+                   local_error->message);
       return NULL;
     }
   if (!g_utf8_validate (contents, -1, NULL))
     {
-      g_autofree char *display = g_filename_display_name (path);
       g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
                    _ ("%s: the ignore list is not UTF-8 text"), display);
       return NULL;

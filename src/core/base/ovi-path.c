@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include "ovi-path.h"
 
 /* Splits a relative or absolute path into its folder names, leaving out
@@ -119,4 +121,55 @@ ovi_path_natural_compare (const char *a, const char *b)
       b++;
     }
   return *a ? 1 : (*b ? -1 : 0);
+}
+
+/**
+ * ovi_path_escape:
+ * @text: UTF-8 text that came out of a file or a file name
+ *
+ * @text with control characters written as `ls -b` writes them (`\n`,
+ * `\t`, `\033`, C1 controls as the octal of their bytes) and backslashes
+ * doubled, so that a name shown in text can neither start a line of its
+ * own nor move the cursor or change the terminal's colours.
+ */
+char *
+ovi_path_escape (const char *text)
+{
+  GString *s = g_string_sized_new (strlen (text));
+
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    {
+      static const char named[] = "abtnvfr"; /* \a (7) to \r (13) */
+      gboolean c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+
+      if (*p == '\\')
+        g_string_append (s, "\\\\");
+      else if (*p >= 7 && *p <= 13)
+        g_string_append_printf (s, "\\%c", named[*p - 7]);
+      else if (*p < 0x20 || *p == 0x7f)
+        g_string_append_printf (s, "\\%03o", *p);
+      else if (c1)
+        {
+          g_string_append_printf (s, "\\%03o\\%03o", p[0], p[1]);
+          p++;
+        }
+      else
+        g_string_append_c (s, *p);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * ovi_path_display:
+ * @path: a file name or path as the file system has it
+ *
+ * How @path is shown in text: g_filename_display_name() (valid UTF-8),
+ * then ovi_path_escape().
+ */
+char *
+ovi_path_display (const char *path)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  return ovi_path_escape (display);
 }

@@ -10,5 +10,7 @@ G_BEGIN_DECLS
 char **ovi_path_split (const char *path);
 int ovi_path_natural_compare (const char *a, const char *b);
 void ovi_path_infer_hierarchy (const char *path, char *values[4]);
+char *ovi_path_escape (const char *text);
+char *ovi_path_display (const char *path);
 
 G_END_DECLS

@@ -2,12 +2,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "ovi-cluster-root.h"
 #include "ovi-json.h"
+#include "ovi-path.h"
 #include "ovi-rank-private.h"
+#include "ovi-regular-file.h"
 #include "ovi-worker.h"
 
 /* The cross-device analysis. It reads report JSON only (the "records" of
@@ -662,7 +665,10 @@ ovi_cluster_to_text (OviCluster *self)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (OviRank) rank = g_list_model_get_item (G_LIST_MODEL (self->ranks), i);
-      g_autofree char *label = ovi_rank_dup_label (rank);
+      g_autofree char *raw_label = ovi_rank_dup_label (rank);
+      /* Hosts, roots and names come from reports: shown escaped. */
+      g_autofree char *label = ovi_path_escape (raw_label);
+      g_autofree char *iteration = NULL, *op_type = NULL, *op_name = NULL;
 
       g_string_append_printf (s, "%c %4u  %s", rank->earliest ? '*' : ' ', i + 1, label);
       if (!rank->has_first)
@@ -670,10 +676,11 @@ ovi_cluster_to_text (OviCluster *self)
           g_string_append_printf (s, "  %s\n", role_label (rank->role));
           continue;
         }
-      g_string_append_printf (s, "  %s %s", _ ("in"), rank->first_iteration);
-      g_string_append_printf (s, "  %s %s",
-                              rank->op_type ? rank->op_type : _ ("operator not found"),
-                              rank->op_name ? rank->op_name : "");
+      iteration = ovi_path_escape (rank->first_iteration ? rank->first_iteration : "");
+      op_type = rank->op_type ? ovi_path_escape (rank->op_type) : NULL;
+      op_name = ovi_path_escape (rank->op_name ? rank->op_name : "");
+      g_string_append_printf (s, "  %s %s", _ ("in"), iteration);
+      g_string_append_printf (s, "  %s %s", op_type ? op_type : _ ("operator not found"), op_name);
       if (rank->collective)
         /* Translators: shown after an operator that moves data between devices */
         g_string_append_printf (s, " [%s]", _ ("collective"));
@@ -755,6 +762,13 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
                    _ ("%s: a folder, not a report file (“report” reads folders)"), name);
       return FALSE;
     }
+  /* A FIFO would block the mapping for good, a device never end. */
+  if (!ovi_regular_file_check (AT_FDCWD, path, NULL, &local_error))
+    {
+      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
+                   local_error->message);
+      return FALSE;
+    }
   /* Mapped, not copied: the roots keep their text from the map. */
   if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
     {
@@ -769,6 +783,22 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
     }
   bytes = g_mapped_file_get_bytes (mapped);
   return ovi_cluster_root_read_text (bytes, name, roots, error);
+}
+
+/**
+ * ovi_cluster_is_report_file:
+ *
+ * Whether @file is read as a report (`report --json`, `merge`) rather than
+ * as a dump folder or file: its name ends in .json. The window and the
+ * command line tell them apart by this one rule.
+ */
+gboolean
+ovi_cluster_is_report_file (GFile *file)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  gsize length = name ? strlen (name) : 0;
+
+  return length > 5 && g_ascii_strcasecmp (name + length - 5, ".json") == 0;
 }
 
 static void

@@ -54,6 +54,7 @@ JsonNode *ovi_cluster_build_ranks_json (OviCluster *self);
 JsonNode *ovi_cluster_build_rank_json (OviRank *rank);
 char *ovi_cluster_to_text (OviCluster *self);
 
+gboolean ovi_cluster_is_report_file (GFile *file);
 gboolean ovi_cluster_add_report_files (OviCluster *self,
                                        GFile *const *files,
                                        guint n_files,

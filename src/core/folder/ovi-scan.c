@@ -16,6 +16,7 @@
 #include "ovi-level.h"
 #include "ovi-mapping-csv.h"
 #include "ovi-path.h"
+#include "ovi-regular-file.h"
 #include "ovi-scan.h"
 #include "ovi-statistic-csv.h"
 #include "ovi-worker.h"
@@ -23,18 +24,6 @@
 /* The scan: every folder below a root, read on the calling thread (the
  * headers of a folder's files on the worker pool), handed over folder by
  * folder through the scan's emit function. */
-
-static GHashTable *
-read_mapping (const char *dir)
-{
-  g_autofree char *path = g_build_filename (dir, "mapping.csv", NULL);
-  g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
-
-  if (mapped == NULL)
-    return NULL;
-  return ovi_mapping_csv_parse (g_mapped_file_get_contents (mapped),
-                                g_mapped_file_get_length (mapped));
-}
 
 static void
 add_problem (OviScan *scan, OviBatch *batch, const char *relative_path, const GError *error)
@@ -48,6 +37,28 @@ static char *
 join_relative (const char *dir, const char *name)
 {
   return *dir ? g_build_filename (dir, name, NULL) : g_strdup (name);
+}
+
+/* The folder's mapping.csv, NULL when it has none; one that cannot be
+ * read (a FIFO would block the scan for good) is a problem of @batch. */
+static GHashTable *
+read_mapping (OviScan *scan, OviBatch *batch, const char *dir, const char *relative_dir)
+{
+  g_autofree char *path = g_build_filename (dir, "mapping.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  struct stat st;
+  gsize length;
+
+  if (lstat (path, &st) != 0 && errno == ENOENT)
+    return NULL;
+  if (!ovi_regular_file_read (AT_FDCWD, path, &contents, &length, &error))
+    {
+      g_autofree char *relative = join_relative (relative_dir, "mapping.csv");
+      add_problem (scan, batch, relative, error);
+      return NULL;
+    }
+  return ovi_mapping_csv_parse (contents, length);
 }
 
 /* One entry of a folder whose name is a dump name, and what loading it gave. */
@@ -152,6 +163,16 @@ is_candidate (const char *name, GHashTable *mapping, const char **original)
   return TRUE;
 }
 
+/* Whether the folder's entry @name would be read if it were a file. */
+static gboolean
+names_dump_data (const char *name, GHashTable *mapping)
+{
+  const char *original;
+
+  return is_candidate (name, mapping, &original) || ovi_statistic_is_csv_name (name, NULL) ||
+         g_ascii_strcasecmp (name, "statistic.csv") == 0;
+}
+
 /* What makes two descriptions the same operator execution: one tensor
  * must not appear twice when a folder holds both its data and its
  * statistics. */
@@ -193,7 +214,7 @@ read_statistics (OviScan *scan, OviBatch *batch, const char *path, const char *r
   OviStatisticCsv *csv;
   gsize length = 0;
 
-  if (!g_file_get_contents (path, &contents, &length, &error))
+  if (!ovi_regular_file_read (AT_FDCWD, path, &contents, &length, &error))
     {
       add_problem (scan, batch, relative, error);
       return NULL;
@@ -569,10 +590,13 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
 {
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
-  g_autoptr (GHashTable) mapping = read_mapping (path);
+  g_autoptr (GHashTable) mapping = NULL;
   g_autoptr (GPtrArray) csv_entries = g_ptr_array_new_with_free_func (g_free);
+  /* Named like dump data, not regular files: listed with their reason. */
+  g_autoptr (GPtrArray) unreadable = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *folder_csv = NULL;
   OviBatch *batch = ovi_batch_new (OVI_BATCH_FILES);
+  struct stat st;
   struct dirent *ent;
   DIR *dir;
 
@@ -594,13 +618,13 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
       ovi_scan_emit (scan, batch);
       return TRUE;
     }
+  mapping = read_mapping (scan, batch, path, relative_dir);
 
   while ((ent = readdir (dir)))
     {
       const char *name = ent->d_name;
       const char *original;
       gboolean is_dir = ent->d_type == DT_DIR, is_file = ent->d_type == DT_REG;
-      struct stat st;
 
       if (g_str_equal (name, ".") || g_str_equal (name, ".."))
         continue;
@@ -615,15 +639,22 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
       if (is_dir || (!is_file && ent->d_type != DT_FIFO && ent->d_type != DT_SOCK &&
                      ent->d_type != DT_CHR && ent->d_type != DT_BLK))
         {
-          if (fstatat (dirfd (dir), name, &st, 0) != 0)
-            continue;
-          is_dir = S_ISDIR (st.st_mode);
-          is_file = S_ISREG (st.st_mode);
+          gboolean found = fstatat (dirfd (dir), name, &st, 0) == 0;
+
+          is_dir = found && S_ISDIR (st.st_mode);
+          is_file = found && S_ISREG (st.st_mode);
           if (is_dir && enter_once (scan, &st))
             g_ptr_array_add (subdirs, g_strdup (name));
         }
       if (!is_file)
-        continue;
+        {
+          /* Named like a dump file but not one that can be read (a FIFO, a
+           * socket, a device, a dangling or looping link): said why. An
+           * entry removed since it was listed is just gone. */
+          if (!is_dir && names_dump_data (name, mapping))
+            g_ptr_array_add (unreadable, g_strdup (name));
+          continue;
+        }
       if ((g_atomic_pointer_add (&scan->self->files_seen, 1) & 1023) == 0)
         ovi_scan_post_progress (scan);
       if (is_candidate (name, mapping, &original))
@@ -657,6 +688,19 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
         folder_csv = g_strdup (name);
     }
 
+  g_ptr_array_sort (unreadable, compare_names);
+  for (guint i = 0; i < unreadable->len; i++)
+    {
+      const char *name = g_ptr_array_index (unreadable, i);
+      g_autoptr (GError) why = NULL;
+
+      if (fstatat (dirfd (dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          !ovi_regular_file_check (dirfd (dir), name, NULL, &why))
+        {
+          g_autofree char *relative = join_relative (relative_dir, name);
+          add_problem (scan, batch, relative, why);
+        }
+    }
   g_array_sort (candidates, compare_candidates);
   load_all (scan, dirfd (dir), path, candidates);
   closedir (dir);
@@ -731,9 +775,9 @@ scan_one_root (OviScan *scan, const char *root, GError **error)
       g_autofree char *dir = g_path_get_dirname (root);
       scan->root_is_file = TRUE;
       g_autofree char *name = g_path_get_basename (root);
-      g_autoptr (GHashTable) mapping = read_mapping (dir);
       g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
       OviBatch *batch = ovi_batch_new (OVI_BATCH_FILES);
+      g_autoptr (GHashTable) mapping = read_mapping (scan, batch, dir, "");
       const char *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
       Candidate c = { NULL, original, NULL, NULL };
 

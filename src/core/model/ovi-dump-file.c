@@ -16,6 +16,7 @@
 #include "ovi-dump-header.h"
 #include "ovi-error.h"
 #include "ovi-path.h"
+#include "ovi-regular-file.h"
 #include "ovi-shape.h"
 #include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
@@ -296,6 +297,7 @@ ovi_dump_file_load_at (
     int dirfd, const char *entry, const char *path, const char *name, GError **error)
 {
   g_autoptr (OviDumpFile) self = NULL;
+  g_autoptr (GError) local_error = NULL;
   struct stat st;
   int fd;
   gboolean ok;
@@ -310,19 +312,10 @@ ovi_dump_file_load_at (
       self->file_name.op_name = g_strdup ("");
     }
 
-  fd = openat (dirfd, entry, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0)
+  if ((fd = ovi_regular_file_open (dirfd, entry, &st, &local_error)) < 0)
     {
-      int saved = errno;
-      g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, _ ("cannot open: %s"),
-                   g_strerror (saved));
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
       g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
-                           _ ("not a regular file"));
+                           local_error->message);
       return NULL;
     }
   self->file_size = st.st_size;

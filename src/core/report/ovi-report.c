@@ -15,6 +15,7 @@
 #include "ovi-export.h"
 #include "ovi-json.h"
 #include "ovi-layout.h"
+#include "ovi-path.h"
 #include "ovi-report.h"
 #include "ovi-shape.h"
 #include "ovi-worker.h"
@@ -691,6 +692,99 @@ append_tensor_text (GString *s, OviTensor *t)
                           st->nan, st->pos_inf, st->neg_inf, st->saturated);
 }
 
+/* An operator: its type, name and class, its file, and the statistics of
+ * its inputs and outputs. */
+static void
+append_operator_text (GString *s, OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+  g_autofree char *op_file = ovi_path_display (ovi_dump_file_get_name (op));
+  g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (op));
+  g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (op));
+
+  g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"), op_type, op_name,
+                          ovi_blame_name (ovi_classifier_classify (op)), op_file);
+  for (guint j = 0; j < tensors->len; j++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, j);
+      if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
+        append_tensor_text (s, t);
+    }
+}
+
+/* How many of the values of @op's inputs and outputs are NaN or ±Inf. */
+static guint64
+count_nonfinite (OviDumpFile *op)
+{
+  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
+  guint64 n = 0;
+
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      g_autoptr (OviAnalysis) analysis = NULL;
+      const OviStats *st;
+
+      if (ovi_tensor_get_kind (t) > OVI_TENSOR_OUTPUT || !(analysis = ovi_tensor_analyze (t, NULL)))
+        continue;
+      st = ovi_analysis_get_stats (analysis);
+      n += st->nan + st->pos_inf + st->neg_inf;
+    }
+  return n;
+}
+
+/* What the report says first when no overflow record is listed: a folder
+ * without dump files, a file that is not one, one op dump file (what its
+ * data hold), or a dump folder or file without overflow. */
+static void
+append_no_record_text (GString *s, OviDumpFolder *folder, gboolean one_file)
+{
+  GListModel *files = ovi_dump_folder_get_files (folder);
+  g_autoptr (OviDumpFile) only = NULL;
+
+  if (g_list_model_get_n_items (files) == 0 &&
+      g_list_model_get_n_items (ovi_dump_folder_get_problems (folder)) == 0)
+    {
+      g_string_append_printf (s, "%s\n\n",
+                              _ ("No dump file was found here: this is not a dump folder, or the "
+                                 "runtime has not written to it yet."));
+      return;
+    }
+  if (one_file && g_list_model_get_n_items (files) == 0)
+    return; /* the file's problem is said at once (ovi_report_to_text_full()) */
+  if (one_file && g_list_model_get_n_items (files) == 1)
+    only = g_list_model_get_item (files, 0);
+  if (only && ovi_dump_file_get_kind (only) != OVI_FILE_KIND_OVERFLOW &&
+      !ovi_dump_file_get_statistics_only (only))
+    {
+      guint64 n = count_nonfinite (only);
+
+      if (n == 0)
+        g_string_append_printf (s, "%s\n",
+                                _ ("This is one op dump file, not a folder: it holds no overflow "
+                                   "record (those are in the Opdebug files beside it), and none "
+                                   "of its values is NaN or Inf:"));
+      else
+        g_string_append_printf (
+            s,
+            g_dngettext (GETTEXT_PACKAGE,
+                         "This is one op dump file, not a folder: it holds no overflow record "
+                         "(those are in the Opdebug files beside it), but %llu of its values is "
+                         "NaN or Inf:\n",
+                         "This is one op dump file, not a folder: it holds no overflow record "
+                         "(those are in the Opdebug files beside it), but %llu of its values are "
+                         "NaN or Inf:\n",
+                         n),
+            (unsigned long long) n);
+      append_operator_text (s, only);
+      g_string_append_c (s, '\n');
+      return;
+    }
+  g_string_append_printf (s, "%s\n\n",
+                          one_file ? _ ("No overflow was recorded in this file.")
+                                   : _ ("No overflow was recorded in this folder."));
+}
+
 /**
  * ovi_report_to_text:
  *
@@ -710,7 +804,14 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   GListModel *problems = ovi_dump_folder_get_problems (folder);
   guint n_records = g_list_model_get_n_items (records);
   guint n_problems = g_list_model_get_n_items (problems);
-  g_autofree char *root = g_filename_display_name (ovi_dump_folder_get_root_path (folder));
+  g_autofree char *root = ovi_path_display (ovi_dump_folder_get_root_path (folder));
+  /* One file opened on its own, not a folder: said so. */
+  gboolean one_file =
+      ovi_dump_folder_get_n_roots (folder) == 1 &&
+      g_file_query_file_type (ovi_dump_folder_get_root (folder), G_FILE_QUERY_INFO_NONE, NULL) !=
+          G_FILE_TYPE_DIRECTORY;
+  /* ...and when it could not be read, that is all there is to say. */
+  gboolean unread = one_file && g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0;
   GString *s = g_string_new (NULL);
   guint n_bits;
   const OviStatusBit *known = ovi_status_bits (&n_bits);
@@ -719,12 +820,8 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   g_string_append_printf (
       s, "%s: %u, %s: %u, %s: %u\n\n", _ ("Overflow records"), n_records, _ ("dump files"),
       g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), _ ("problems"), n_problems);
-  if (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)) == 0 && n_problems == 0)
-    g_string_append_printf (s, "%s\n\n",
-                            _ ("No dump file was found here: this is not a dump folder, or the "
-                               "runtime has not written to it yet."));
-  else if (n_records == 0)
-    g_string_append_printf (s, "%s\n\n", _ ("No overflow was recorded in this folder."));
+  if (n_records == 0)
+    append_no_record_text (s, folder, one_file);
 
   for (guint i = 0; i < n_records; i++)
     {
@@ -732,9 +829,9 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
       OviDumpFile *file = ovi_overflow_record_get_file (r);
       OviDumpFile *op = ovi_overflow_record_get_op (r);
       g_autofree char *summary = ovi_overflow_record_dup_status_summary (r);
-      g_autofree char *dir = g_filename_display_name (
+      g_autofree char *dir = ovi_path_display (
           *ovi_dump_file_get_relative_dir (file) ? ovi_dump_file_get_relative_dir (file) : ".");
-      g_autofree char *name = g_filename_display_name (ovi_dump_file_get_name (file));
+      g_autofree char *name = ovi_path_display (ovi_dump_file_get_name (file));
       guint64 mask = ovi_overflow_record_get_flags_mask (r);
       OviUnit unit = ovi_overflow_record_get_unit (r);
 
@@ -766,23 +863,11 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
         g_string_append_printf (s, "  %s\n",
                                 _ ("operator: no op dump file matches this task and stream id"));
       else
-        {
-          GPtrArray *tensors = ovi_dump_file_get_tensors (op);
-          g_autofree char *op_file = g_filename_display_name (ovi_dump_file_get_name (op));
-          g_string_append_printf (s, "  %s %s %s  [%s]\n    %s\n", _ ("operator"),
-                                  ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op),
-                                  ovi_blame_name (ovi_classifier_classify (op)), op_file);
-          for (guint j = 0; j < tensors->len; j++)
-            {
-              OviTensor *t = g_ptr_array_index (tensors, j);
-              if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
-                append_tensor_text (s, t);
-            }
-        }
+        append_operator_text (s, op);
       g_string_append_c (s, '\n');
     }
 
-  if (!(flags & OVI_REPORT_RECORDS_ONLY))
+  if (!(flags & OVI_REPORT_RECORDS_ONLY) && !unread)
     {
       g_autoptr (GPtrArray) origins = ovi_dump_folder_find_origins (folder, NULL);
 
@@ -795,10 +880,11 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
       for (guint i = 0; i < origins->len; i++)
         {
           OviDumpFile *o = g_ptr_array_index (origins, i);
-          g_autofree char *dir = g_filename_display_name (
+          g_autofree char *dir = ovi_path_display (
               *ovi_dump_file_get_relative_dir (o) ? ovi_dump_file_get_relative_dir (o) : ".");
-          g_string_append_printf (s, "  %s  %s %s%s\n", dir, ovi_dump_file_get_op_type (o),
-                                  ovi_dump_file_get_op_name (o),
+          g_autofree char *op_type = ovi_path_escape (ovi_dump_file_get_op_type (o));
+          g_autofree char *op_name = ovi_path_escape (ovi_dump_file_get_op_name (o));
+          g_string_append_printf (s, "  %s  %s %s%s\n", dir, op_type, op_name,
                                   i == 0 ? _ ("  (first iteration with an origin)") : "");
         }
       g_string_append_c (s, '\n');
@@ -806,15 +892,18 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
 
   if (n_problems)
     {
-      g_string_append_printf (s, "%s\n", _ ("Files that could not be read:"));
+      g_string_append_printf (s, "%s\n",
+                              unread ? _ ("This file could not be read as a dump file:")
+                                     : _ ("Files that could not be read:"));
       for (guint i = 0; i < n_problems; i++)
         {
           g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
-          g_string_append_printf (s, "  %s: %s\n", ovi_problem_get_file (p),
-                                  ovi_problem_get_message (p));
+          g_autofree char *file = ovi_path_escape (ovi_problem_get_file (p));
+          g_autofree char *message = ovi_path_escape (ovi_problem_get_message (p));
+          g_string_append_printf (s, "  %s: %s\n", file, message);
         }
     }
-  /* Names come out of files and may hold any bytes. */
+  /* Names come out of files and may hold any bytes (escaped above). */
   {
     g_autofree char *text = g_string_free (s, FALSE);
     return g_utf8_make_valid (text, -1);
