@@ -13,7 +13,10 @@ for f in $listed; do
     status=1
   fi
 done
-for f in $(grep -rlE '_\("|N_\("|translatable="yes"' src | LC_ALL=C sort); do
+# A call of _ (), N_ (), C_ () or NC_ () on a string (clang-format writes
+# "_ (", with the space), a plural, or a translatable property in a .ui.
+calls='(^|[^A-Za-z0-9_])(N_|_|C_|NC_) ?\( ?"|g_dngettext ?\(|translatable="yes"'
+for f in $(grep -rlE "$calls" src | LC_ALL=C sort); do
   if ! printf '%s\n' "$listed" | grep -qxF "$f"; then
     echo "$f has translatable strings but is missing from po/POTFILES.in"
     status=1
