@@ -420,11 +420,16 @@ def stop_app(proc):
     return err.decode(errors="replace")
 
 
-def in_private_session(argv, timeout=120):
+def in_private_session(argv, timeout=120, runtime=None):
     """Runs argv under its own dbus-run-session and runtime folder, as a
     desktop login has: the accessibility bus's socket lives there, and two
-    sessions sharing one would take each other's."""
-    runtime = tempfile.mkdtemp(prefix="ovi-e2e-run-")
+    sessions sharing one would take each other's. @runtime: that folder, an
+    empty one the caller owns (made if missing, emptied afterwards), instead
+    of a new temporary one."""
+    made = runtime is None or not os.path.exists(runtime)
+    if runtime is None:
+        runtime = tempfile.mkdtemp(prefix="ovi-e2e-run-")
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
     os.chmod(runtime, 0o700)
     env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
     # The accessibility registry is started by the session bus with the
@@ -440,7 +445,15 @@ def in_private_session(argv, timeout=120):
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(argv, -1, "", "timed out after %d s" % timeout)
     finally:
-        shutil.rmtree(runtime, ignore_errors=True)
+        if made:
+            shutil.rmtree(runtime, ignore_errors=True)
+        else:
+            for name in os.listdir(runtime):
+                path = os.path.join(runtime, name)
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
 
 
 def emit(result):

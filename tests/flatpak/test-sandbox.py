@@ -20,11 +20,13 @@ Session 2, a new session bus and a new document portal (a restart): both
 folders are in Recent Folders, and the one in the document portal opens.
 Session 3: a folder dragged from another application (GTK 4, on the host)
 and dropped on the window opens.
+Session 4: the report exported as JSON through the file chooser portal
+into /tmp, which the sandbox cannot see: it appears there on the host.
 Then the command-line tool: report on a folder given with --filesystem
 for that run, refused without it, and convert into a folder the run may
 write.
 
-  test-sandbox.py --data DIR --work DIR --example DIR
+  test-sandbox.py --data DIR --work DIR --example DIR [--only SESSION ...]
 """
 
 import argparse
@@ -101,6 +103,14 @@ def window_id(display, timeout=30):
                          capture_output=True, text=True, timeout=timeout)
     ids = out.stdout.split()
     return ids[0] if ids else None
+
+
+def shot(display, work, name):
+    """The whole screen, kept in WORK/screenshots as NAME.png."""
+    path = os.path.join(work, "screenshots", name + ".png")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    subprocess.run(["import", "-display", display, "-window", "root", path], check=True)
+    return path
 
 
 def grab_window(display, name, work):
@@ -204,6 +214,19 @@ def owner_in_sandbox(owner):
         return pid, None, str(e)
     m = re.search(r"^name=(.*)$", info, re.M)
     return pid, m.group(1) if m else None, ""
+
+
+def session_runtime():
+    """/run/user/UID, the runtime folder of a desktop login, when no login
+    of this user is using it (missing or empty), else None (a temporary
+    one). The document portal hands the app paths below the host's
+    runtime folder, and the sandbox has its own at /run/user/UID: a path
+    the file chooser portal returns exists in the sandbox only when the
+    two are the same, as they are on every desktop."""
+    path = "/run/user/%d" % os.getuid()
+    if not os.path.exists(path) or (os.path.isdir(path) and not os.listdir(path)):
+        return path
+    return None
 
 
 def sandbox_path(host_doc_path):
@@ -422,6 +445,92 @@ def session_drop(args, state):
              "" if got else "; " + " | ".join(l for l in err.splitlines() if "Gtk" in l)[-500:]))
 
 
+# --- session 4: an export through the file chooser portal ----------------------
+
+def session_export(args, state):
+    """The report exported as JSON from the window: Ctrl+E, "Report as
+    JSON", and in the portal's file chooser (xdg-desktop-portal-gtk, on the
+    host) a path in /tmp, which the sandbox cannot see at all. The portal
+    hands the app a document to write; the file must appear on the host,
+    whole, with nothing else left beside it."""
+    display = args.display
+    env = dict(os.environ, DISPLAY=display)
+    if os.environ["XDG_RUNTIME_DIR"] != "/run/user/%d" % os.getuid():
+        say("SKIP", "export-portal", "/run/user/%d is in use by a login of this user: the portal's "
+            "paths would not exist in the sandbox" % os.getuid())
+        return
+    dest_dir = os.path.join(state["doc_parent"], "exports")
+    os.makedirs(dest_dir)
+    dest = os.path.join(dest_dir, "overflow-report.json")
+    proc = start([state["open_with"]])
+    got = rows_when(lambda r: len(r) == state["n_example"], START_SECONDS)
+    # The report is written once the scan has finished: wait until the
+    # window's progress bar has gone.
+    wait_for(lambda: (lambda t: t is not None and not ovi_e2e.shown(t.find("progress bar")))(
+        tree_or_none()), 60)
+    ovi_e2e.press_key(display, "ctrl+e")
+
+    def menu_item():
+        t = tree_or_none()
+        for n in (t.walk() if t else []):
+            if n.role == "menu item" and n.name.replace("_", "") == "Report as JSON…" and \
+                    ovi_e2e.shown(n):
+                return n
+        return None
+    item = wait_for(menu_item, 30)
+    shot(display, args.work, "export-menu")
+    if item is not None:
+        ovi_e2e.press_key(display, "j")  # the item's mnemonic
+    try:
+        out = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "^Export$"],
+                             env=env, capture_output=True, text=True, timeout=90).stdout.split()
+    except subprocess.TimeoutExpired:
+        out = []
+    chooser = out[0] if out else None
+    def labels():
+        t = tree_or_none()
+        return {n.name for n in (t.walk() if t else []) if n.role == "label" and n.name}
+    before = labels()
+    if chooser is not None:
+        subprocess.run(["xdotool", "windowfocus", "--sync", chooser], env=env, timeout=10)
+        # The name field has the focus, its base name selected: replace it
+        # with the whole path, as a person may type one.
+        ovi_e2e.press_key(display, "ctrl+a")
+        ovi_e2e.type_text(display, dest)
+        shot(display, args.work, "export-chooser")
+        ovi_e2e.press_key(display, "Return")
+
+    def written():
+        try:
+            with open(dest) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return None
+
+    def toast_text():
+        """A label that was not in the window before the export: the toast."""
+        new = labels() - before
+        return " | ".join(sorted(new)) if new else None
+    # The file, and the toast that says so (or what went wrong), while it shows.
+    seen = {}
+    wait_for(lambda: seen.update(report=seen.get("report") or written(),
+                                 toast=seen.get("toast") or toast_text())
+             or (seen["report"] and seen["toast"]), 60)
+    report, toast = seen.get("report"), seen.get("toast")
+    shot(display, args.work, "export-done")
+    left = sorted(set(os.listdir(dest_dir)) - {"overflow-report.json"})
+    err = stop(proc)
+    records = len(report["records"]) if report and "records" in report else None
+    check(got is not None and chooser is not None and records == state["n_example"] and not left
+          and toast is not None and toast.startswith("Exported"), "export-portal",
+          "Ctrl+E, %s, %s typed in the portal's file chooser (%s): %s records "
+          "written on the host (the folder has %d), toast %r, other files left there: %s%s"
+          % ("Report as JSON" if item is not None else "no Report as JSON in the menu", dest,
+             "shown" if chooser else "never shown", records, state["n_example"],
+             toast, left or "none",
+             "" if report else "; " + " | ".join(err.splitlines()[-5:])))
+
+
 # --- the command-line tool ------------------------------------------------------
 
 def cli(args, state):
@@ -462,7 +571,8 @@ def cli(args, state):
 
 # --- driver -----------------------------------------------------------------------
 
-PHASES = {"first": session_first, "restart": session_restart, "drop": session_drop}
+PHASES = {"first": session_first, "restart": session_restart, "drop": session_drop,
+          "export": session_export}
 
 
 def one(args):
@@ -491,6 +601,8 @@ def main():
     p.add_argument("--phase")
     p.add_argument("--state")
     p.add_argument("--display")
+    p.add_argument("--only", action="append",
+                   help="run only this session (first, restart, drop, export) or cli; repeatable")
     args = p.parse_args()
     if args.one:
         return one(args)
@@ -537,14 +649,16 @@ def main():
 
     xvfb = ovi_e2e.Xvfb()
     try:
-        for phase in ("first", "restart", "drop"):
+        for phase in ("first", "restart", "drop", "export"):
+            if args.only and phase not in args.only:
+                continue
             if phase == "restart" and not state.get("doc_path"):
                 say("SKIP", "session-restart", "no folder was exported through the portal")
                 continue
             r = ovi_e2e.in_private_session(
                 [sys.executable, os.path.abspath(__file__), "--one", "--phase", phase,
                  "--state", state_file, "--work", args.work, "--example", args.example,
-                 "--display", xvfb.display], timeout=900)
+                 "--display", xvfb.display], timeout=900, runtime=session_runtime())
             sys.stdout.write(r.stdout)
             if r.returncode != 0:
                 say("FAIL", "session-" + phase, "exit %d: %s" % (r.returncode, r.stderr[-2000:]))
@@ -552,7 +666,8 @@ def main():
                 state = json.load(f)
     finally:
         xvfb.close()
-    cli(args, state)
+    if not args.only or "cli" in args.only:
+        cli(args, state)
     shutil.rmtree(doc_parent, ignore_errors=True)
     print("DONE")
     return 0
