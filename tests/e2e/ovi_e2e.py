@@ -4,6 +4,7 @@ session with the accessibility bus started on demand, and no input unless a
 test sends some. What the window shows is read the way a person or a screen
 reader would: screen grabs and AT-SPI. Used by the tests in this folder."""
 
+import atexit
 import json
 import os
 import shutil
@@ -63,6 +64,7 @@ def app_env(display, build, renderer=None, language=None):
     for k in ("GTK_A11Y", "NO_AT_BRIDGE", "GSK_RENDERER", "LANGUAGE", "LC_ALL", "G_DEBUG"):
         env.pop(k, None)
     home = tempfile.mkdtemp(prefix="ovi-e2e-home-")
+    atexit.register(shutil.rmtree, home, True)
     env.update({
         "DISPLAY": display,
         "GSETTINGS_BACKEND": "memory",
