@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "ovi-core.h"
 
@@ -47,6 +48,12 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+static void
+remove_tmp_root (void)
+{
+  remove_tree (tmp_root);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -58,7 +65,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   guint n = 0;
 
   if (tmp_root == NULL)
-    tmp_root = g_dir_make_tmp ("ovi-fuzz-XXXXXX", NULL);
+    {
+      tmp_root = g_dir_make_tmp ("ovi-fuzz-XXXXXX", NULL);
+      atexit (remove_tmp_root); /* libFuzzer ends with exit () */
+    }
   dir = g_build_filename (tmp_root, "20261202101500", "0", "m", "11", "3", NULL);
   g_mkdir_with_parents (dir, 0755);
 
