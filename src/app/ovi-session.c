@@ -1089,6 +1089,14 @@ ovi_session_get_live (OviSession *self)
          !ovi_folder_watch_get_paused (self->watch);
 }
 
+/* Returns: (transfer none) (nullable): what follows the folder (for tests) */
+OviFolderWatch *
+ovi_session_get_watch (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->watch;
+}
+
 /* Pauses following the folder, or goes on: what changed meanwhile is read
  * then. */
 void
