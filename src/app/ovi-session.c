@@ -36,6 +36,8 @@ struct _OviSession
   int unit_filter;
   gboolean loading;
   gboolean cancelled;
+  gboolean opened_folder; /* the one root was a folder when its load started */
+  gboolean gone_in_scan;  /* and it was moved or deleted before the load was over */
 };
 
 enum
@@ -239,6 +241,14 @@ start_following (OviSession *self)
   g_signal_connect_object (self->watch, "records-arrived", G_CALLBACK (watch_records_arrived), self,
                            G_CONNECT_SWAPPED);
   ovi_folder_watch_start (self->watch);
+  /* Moved or deleted during its scan: said as when that happens later, and
+   * what was read stays shown. */
+  if (!ovi_folder_watch_get_running (self->watch) && self->opened_folder &&
+      !g_file_test (ovi_dump_folder_get_root_path (self->folder), G_FILE_TEST_IS_DIR))
+    {
+      self->gone_in_scan = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER_GONE]);
+    }
 }
 
 /* The folder's part of the timeline, from its records (their fields only:
@@ -406,7 +416,9 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
       g_value_set_object (value, self->folder);
       break;
     case PROP_FOLDER_GONE:
-      g_value_set_boolean (value, self->watch && ovi_folder_watch_get_root_gone (self->watch));
+      g_value_set_boolean (value,
+                           self->gone_in_scan ||
+                               (self->watch && ovi_folder_watch_get_root_gone (self->watch)));
       break;
     case PROP_FOLLOWING:
       g_value_set_boolean (value, self->watch && ovi_folder_watch_get_running (self->watch));
@@ -621,6 +633,7 @@ ovi_session_close (OviSession *self)
   g_clear_object (&self->cancellable);
   ovi_scheduler_remove (self->apply_task);
   self->apply_task = 0;
+  self->gone_in_scan = FALSE;
   if (self->watch != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->watch, self);
@@ -711,6 +724,8 @@ ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots)
                     * folders (one per machine) are open together */
                    g_dngettext (GETTEXT_PACKAGE, "%u Folder", "%u Folders", n_roots), n_roots);
   self->folder = ovi_dump_folder_new_for_roots (roots, n_roots);
+  self->opened_folder = n_roots == 1 && g_file_test (ovi_dump_folder_get_root_path (self->folder),
+                                                     G_FILE_TEST_IS_DIR);
   /* Core summarizes every operator after the listing, for the operator
    * table's columns; the window takes the results in between frames. */
   ovi_dump_folder_set_analyze (self->folder, TRUE);
@@ -1087,6 +1102,14 @@ ovi_session_get_live (OviSession *self)
   g_return_val_if_fail (OVI_IS_SESSION (self), FALSE);
   return self->watch && ovi_folder_watch_get_running (self->watch) &&
          !ovi_folder_watch_get_paused (self->watch);
+}
+
+/* Returns: (transfer none) (nullable): what follows the folder (for tests) */
+OviFolderWatch *
+ovi_session_get_watch (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->watch;
 }
 
 /* Pauses following the folder, or goes on: what changed meanwhile is read

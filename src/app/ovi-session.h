@@ -36,6 +36,7 @@ gboolean ovi_session_get_busy (OviSession *self);
 gboolean ovi_session_get_cancelled (OviSession *self);
 gboolean ovi_session_get_live (OviSession *self);
 void ovi_session_set_live (OviSession *self, gboolean live);
+OviFolderWatch *ovi_session_get_watch (OviSession *self);
 GListModel *ovi_session_get_records (OviSession *self);
 GListModel *ovi_session_get_operators (OviSession *self);
 OviOpIndex *ovi_session_get_op_index (OviSession *self);

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "ovi-fixtures.h"
 #include "ovi-test-util.h"
 #include "ovi-tooltip.h"
 
@@ -167,11 +168,153 @@ test_problem_reason_wraps (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ovi_widget_get_tooltip (GTK_WIDGET (path)), ==, file);
 }
 
+/* Opens @root in @f's window and waits until it is loaded, summarized and
+ * walked once by what follows it: then the window shows all it will. */
+static void
+open_and_follow (Fixture *f, const char *root)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (root);
+  OviSession *session = ovi_window_get_session (f->window);
+
+  ovi_window_open_file (f->window, file);
+  WAIT_UNTIL (!ovi_session_get_busy (session) && ovi_session_get_watch (session) != NULL &&
+              !ovi_folder_watch_get_busy (ovi_session_get_watch (session)));
+  g_assert_true (ovi_folder_watch_get_running (ovi_session_get_watch (session)));
+}
+
+static int
+compare_lines (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* "file: message" of every problem of @problems, one a line, sorted. */
+static char *
+problem_lines (GListModel *problems)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr (OviProblem) problem = g_list_model_get_item (problems, i);
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s: %s", ovi_problem_get_file (problem),
+                                               ovi_problem_get_message (problem)));
+    }
+  g_ptr_array_sort (lines, compare_lines);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (out, "%s\n", (char *) g_ptr_array_index (lines, i));
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* The window lists the problems core lists for @root, after its first
+ * walk: the same ones, as many rows on the Problems page, and the header
+ * button's count. */
+static void
+assert_same_problems (Fixture *f, const char *root)
+{
+  g_autoptr (OviDumpFolder) alone = ovi_fixture_load_folder (root);
+  GListModel *shown = ovi_session_get_problems (ovi_window_get_session (f->window));
+  g_autofree char *expected = problem_lines (ovi_dump_folder_get_problems (alone));
+  g_autofree char *got = problem_lines (shown);
+  GtkColumnView *view =
+      ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
+  guint n = g_list_model_get_n_items (ovi_dump_folder_get_problems (alone));
+  g_autofree char *label = g_strdup_printf ("%u problem%s", n, n == 1 ? "" : "s");
+  g_autoptr (GPtrArray) rows = NULL;
+
+  g_test_message ("core:\n%swindow:\n%s", expected, got);
+  g_assert_cmpstr (got, ==, expected);
+  ovi_window_show_page (f->window, "problems");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (view)));
+  ovi_test_wait_still ();
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, ==, n);
+  g_assert_cmpstr (adw_button_content_get_label (f->window->problems_content), ==, label);
+}
+
+/* A folder that can be listed but not searched (mode 0444, for a user who
+ * does not own it): core lists each of its dump files as a problem, and so
+ * does the window once it has walked the folder to follow it. */
+static void
+test_unsearchable_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *root = g_build_filename (f->tmpdir, "dump", NULL);
+  g_autofree char *locked =
+      g_build_filename (root, "20261202101500", "0", "resnet50_train", "11", "20", NULL);
+  g_autoptr (OviDumpFolder) alone = NULL;
+
+  ovi_fixture_write_example (root);
+  g_assert_no_errno (g_mkdir_with_parents (locked, 0755));
+  ovi_fixture_write_overflow_op (locked, "Cast", "gradients/Cast_9", 7, 2, 1764670000000000, FALSE);
+  g_assert_no_errno (g_chmod (locked, 0444));
+  alone = ovi_fixture_load_folder (root);
+  /* The example's truncated file, and the locked folder's files. */
+  if (g_list_model_get_n_items (ovi_dump_folder_get_problems (alone)) < 3)
+    {
+      g_chmod (locked, 0755);
+      g_test_skip ("permission bits do not apply to this process");
+      return;
+    }
+
+  open_and_follow (f, root);
+  assert_same_problems (f, root);
+  g_assert_no_errno (g_chmod (locked, 0755));
+}
+
+/* A tree 2,000 folders deep, an overflow record in the deepest: below a
+ * few hundred levels its path is longer than the system opens. Core says
+ * so for the first folder it cannot open (and for the mapping.csv of the
+ * folders above it whose own path is too long to look for), and the
+ * window, following the folder, says the same. */
+static void
+test_deep_tree (Fixture *f, gconstpointer data)
+{
+  g_autofree char *root = g_build_filename (f->tmpdir, "deep", NULL);
+  g_autoptr (OviDumpFolder) alone = NULL;
+  g_autofree char *problems = NULL;
+
+  g_assert_no_errno (g_mkdir (root, 0755));
+  ovi_fixture_write_overflow_op (root, "Cast", "gradients/Cast_3", 7, 2, 1764670000000000, FALSE);
+  ovi_fixture_nest (f->tmpdir, "deep", "level", 1999);
+  alone = ovi_fixture_load_folder (root);
+  problems = problem_lines (ovi_dump_folder_get_problems (alone));
+  g_assert_nonnull (strstr (problems, "/level: cannot read the folder: File name too long\n"));
+
+  open_and_follow (f, root);
+  assert_same_problems (f, root);
+  {
+    GtkColumnView *view =
+        ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
+    g_autoptr (GPtrArray) rows = visible_rows (view);
+    gboolean said = FALSE;
+
+    for (guint i = 0; i < rows->len; i++)
+      {
+        g_autofree char *reason = cell (rows, i, 1);
+
+        said |= g_str_equal (reason, "cannot read the folder: File name too long");
+      }
+    g_assert_true (said);
+  }
+  /* The window lets go of the tree first: it follows it. */
+  {
+    g_autoptr (GFile) example = g_file_new_for_path (g_getenv ("OVI_EXAMPLE_DIR"));
+
+    ovi_window_open_file (f->window, example);
+    WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  }
+  ovi_fixture_remove_nested (f->tmpdir, "deep", "level");
+}
+
 int
 main (int argc, char *argv[])
 {
   int exit_code = 0;
 
+  /* Permission bits apply to these tests as they do to a user. */
+  ovi_fixture_drop_dac_override ();
   if (!ovi_test_init (&argc, &argv, TRUE, &exit_code))
     return exit_code;
 
@@ -179,5 +322,7 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/problems-page/follow-node", test_problems_follow_node);
   OVI_TEST_ADD ("/app/problems-page/stray-file", test_stray_file);
   OVI_TEST_ADD ("/app/problems-page/reason-wraps", test_problem_reason_wraps);
+  OVI_TEST_ADD ("/app/problems-page/unsearchable-folder", test_unsearchable_folder);
+  OVI_TEST_ADD ("/app/problems-page/deep-tree", test_deep_tree);
   return ovi_test_run ();
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <sys/stat.h>
 
 #include "ovi-classifier.h"
@@ -37,8 +38,10 @@ ovi_level_admits (OviLevel *level, int dirfd, const char *name, OviDumpFile **ke
       *kept = g_object_ref (known);
       return TRUE;
     }
+  /* Gone again; an entry that cannot be looked at (its folder lacks the
+   * search permission) is read as the load reads it, to the same problem. */
   if (fstatat (dirfd, name, &st, 0) != 0)
-    return FALSE; /* gone again */
+    return errno != ENOENT;
   mtime = (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
   level->newest_us = MAX (level->newest_us, mtime);
   if (known && ovi_dump_file_get_file_size (known) == (guint64) st.st_size &&
@@ -323,6 +326,7 @@ typedef struct
   GHashTable *kept;         /* file read in this pass -> the file shown, which stays */
   GHashTable *records;      /* records of this pass */
   GHashTable *problems;     /* problem_key() of this pass's problems -> problem */
+  GHashTable *subdirs;      /* the folders this pass found in it, as problems name them */
 } Apply;
 
 /* Removes the files shown from the level's folders that this pass did not
@@ -412,8 +416,11 @@ drop_problem (gpointer item, gpointer data)
   Apply *apply = data;
   g_autofree char *key = NULL;
 
+  /* A folder found in it that could not be read: its own pass judges that,
+   * and one the watch cannot follow (its path too long) keeps the load's. */
   if (!problem_in_level (apply->level, item) ||
-      level_waits_for (apply->level, ovi_problem_get_file (item)))
+      level_waits_for (apply->level, ovi_problem_get_file (item)) ||
+      g_hash_table_contains (apply->subdirs, ovi_problem_get_file (item)))
     return FALSE;
   key = problem_key (item);
   return !g_hash_table_remove (apply->problems, key);
@@ -483,7 +490,8 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
   g_autoptr (GPtrArray) added = g_ptr_array_new ();
   GPtrArray *new_records = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GHashTable) problems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  Apply apply = { level, found, fresh_by_key, kept, records, problems };
+  g_autoptr (GHashTable) subdirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  Apply apply = { level, found, fresh_by_key, kept, records, problems, subdirs };
   GHashTableIter iter;
   gpointer problem;
   guint n_records = g_list_model_get_n_items (G_LIST_MODEL (self->records));
@@ -555,6 +563,8 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
     ovi_dump_folder_number_records (self);
   self->overflow_records = g_list_model_get_n_items (G_LIST_MODEL (self->records));
 
+  for (guint i = 0; i < level->subdirs->len; i++)
+    g_hash_table_add (subdirs, g_filename_display_name (g_ptr_array_index (level->subdirs, i)));
   for (guint i = 0; i < level->batch->problems->len; i++)
     g_hash_table_insert (problems, problem_key (g_ptr_array_index (level->batch->problems, i)),
                          g_ptr_array_index (level->batch->problems, i));
