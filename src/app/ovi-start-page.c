@@ -5,19 +5,63 @@
 
 #include "ovi-start-page.h"
 
-/* What a window shows before a folder is open: open buttons and the
- * recent folders (from the session's settings). */
+/* What a window shows before a folder is open: open buttons, the recent
+ * folders (from the session's settings), and what could not be opened. */
 struct _OviStartPage
 {
   OviPage parent_instance;
 
+  GtkLabel *error_label;
   AdwPreferencesGroup *recent_group;
   AdwStatusPage *status_page;
 
   GPtrArray *recent_rows;
 };
 
+enum
+{
+  PROP_0,
+  PROP_ERROR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 G_DEFINE_FINAL_TYPE (OviStartPage, ovi_start_page, OVI_TYPE_PAGE)
+
+/**
+ * ovi_start_page_get_error:
+ *
+ * Returns: (nullable): why the last path given could not be opened
+ */
+const char *
+ovi_start_page_get_error (OviStartPage *self)
+{
+  g_return_val_if_fail (OVI_IS_START_PAGE (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->error_label))
+             ? gtk_label_get_label (self->error_label)
+             : NULL;
+}
+
+/**
+ * ovi_start_page_set_error:
+ * @error: (nullable): why a path could not be opened, naming it; %NULL clears
+ *
+ * Unlike a toast, the message stays on the page until something else is
+ * opened: a path given on the command line may fail before anyone looks.
+ */
+void
+ovi_start_page_set_error (OviStartPage *self, const char *error)
+{
+  g_return_if_fail (OVI_IS_START_PAGE (self));
+
+  if (g_strcmp0 (error, ovi_start_page_get_error (self)) == 0)
+    return;
+  gtk_label_set_label (self->error_label, error ? error : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
 
 static void
 rebuild_recent (OviStartPage *self)
@@ -75,6 +119,36 @@ ovi_start_page_dispose (GObject *object)
 }
 
 static void
+ovi_start_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  OviStartPage *self = OVI_START_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_ERROR:
+      g_value_set_string (value, ovi_start_page_get_error (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ovi_start_page_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  OviStartPage *self = OVI_START_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_ERROR:
+      ovi_start_page_set_error (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 ovi_start_page_class_init (OviStartPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -82,10 +156,18 @@ ovi_start_page_class_init (OviStartPageClass *klass)
   OviPageClass *page_class = OVI_PAGE_CLASS (klass);
 
   object_class->dispose = ovi_start_page_dispose;
+  object_class->get_property = ovi_start_page_get_property;
+  object_class->set_property = ovi_start_page_set_property;
   page_class->session_changed = ovi_start_page_session_changed;
+
+  properties[PROP_ERROR] =
+      g_param_spec_string ("error", NULL, NULL, NULL,
+                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-start-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviStartPage, error_label);
   gtk_widget_class_bind_template_child (widget_class, OviStartPage, recent_group);
   gtk_widget_class_bind_template_child (widget_class, OviStartPage, status_page);
 }

@@ -155,7 +155,7 @@ ovi_window_open_file (OviWindow *self, GFile *file)
   path = g_file_get_path (file);
   if (path == NULL)
     {
-      _ovi_window_show_toast (self, _ ("Only local folders can be opened"));
+      _ovi_window_show_open_error (self, _ ("Only local folders can be opened"));
       return;
     }
   if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_UNKNOWN)
@@ -163,9 +163,10 @@ ovi_window_open_file (OviWindow *self, GFile *file)
       g_autofree char *name = g_file_get_parse_name (file);
       g_autofree char *message = g_strdup_printf (_ ("“%s” does not exist"), name);
 
-      _ovi_window_show_toast (self, message);
+      _ovi_window_show_open_error (self, message);
       return;
     }
+  ovi_start_page_set_error (self->start_page, NULL);
   ovi_application_add_recent (OVI_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
                               path);
   ovi_session_load (self->session, file);
@@ -206,7 +207,7 @@ ovi_window_open_files (OviWindow *self, GFile *const *files, guint n_files)
               g_autofree char *message = g_strdup_printf (
                   _ ("“%s” is not a folder: only folders can be opened together"), name);
 
-              _ovi_window_show_toast (self, message);
+              _ovi_window_show_open_error (self, message);
               return;
             }
         }

@@ -72,6 +72,7 @@ void _ovi_window_update_export_actions (OviWindow *self);
 void _ovi_window_update_actions (OviWindow *self);
 void _ovi_window_update_recent (OviWindow *self);
 void _ovi_window_show_toast (OviWindow *self, const char *title);
+void _ovi_window_show_open_error (OviWindow *self, const char *message);
 gboolean _ovi_window_tab_out_of_list (OviWindow *self, GtkDirectionType direction);
 
 /* For tests and benchmarks. */

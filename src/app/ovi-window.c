@@ -33,6 +33,18 @@ _ovi_window_show_toast (OviWindow *self, const char *title)
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* Why a path could not be opened: on the start page while it is shown,
+ * where it stays until something opens (the path may have come from the
+ * command line before anyone looked); a toast over an open folder. */
+void
+_ovi_window_show_open_error (OviWindow *self, const char *message)
+{
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "start") == 0)
+    ovi_start_page_set_error (self->start_page, message);
+  else
+    _ovi_window_show_toast (self, message);
+}
+
 static void
 update_problems (OviWindow *self)
 {
@@ -131,7 +143,7 @@ static void
 load_finished (OviWindow *self, const GError *error)
 {
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    _ovi_window_show_toast (self, error->message);
+    _ovi_window_show_open_error (self, error->message);
 }
 
 static void

@@ -25,6 +25,40 @@ test_start_page_icon (void)
   g_object_unref (window);
 }
 
+/* A path that does not exist, as given on the command line: the start
+ * page says so, naming it, and keeps saying it (not a toast that is gone
+ * before anyone looks), until a folder opens. */
+static void
+test_start_page_open_error (void)
+{
+  OviWindow *window = g_object_ref_sink (ovi_window_new (ovi_test_app));
+  OviStartPage *page = OVI_START_PAGE (window->start_page);
+  GtkLabel *label = template_child (page, OVI_TYPE_START_PAGE, "error_label");
+  g_autoptr (GFile) missing = g_file_new_for_path ("/nonexistent/ovi-dump");
+  g_autoptr (GFile) example = g_file_new_for_path (g_getenv ("OVI_EXAMPLE_DIR"));
+  g_autofree char *toasts = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_null (ovi_start_page_get_error (page));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (label)));
+
+  ovi_window_open_file (window, missing);
+  g_assert_cmpstr (ovi_start_page_get_error (page), ==, "“/nonexistent/ovi-dump” does not exist");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (label)));
+  g_assert_cmpstr (gtk_label_get_label (label), ==, "“/nonexistent/ovi-dump” does not exist");
+  toasts = toast_text (window);
+  g_assert_null (strstr (toasts, "does not exist"));
+
+  /* Opening a folder clears it. */
+  ovi_window_open_file (window, example);
+  g_assert_null (ovi_start_page_get_error (page));
+  wait_records_listed (window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (label)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ovi_test_wait_finalized (window, TRUE);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -34,5 +68,6 @@ main (int argc, char *argv[])
     return exit_code;
 
   g_test_add_func ("/app/start-page/icon", test_start_page_icon);
+  g_test_add_func ("/app/start-page/open-error", test_start_page_open_error);
   return ovi_test_run ();
 }
