@@ -466,6 +466,7 @@ ovi_cli_convert (int argc, char **argv)
   else if (layout && !g_str_equal (layout, "device"))
     return ovi_cli_usage_error (context, _ ("--layout takes device or logical"));
   c.output = output ? output : ".";
+  ovi_cli_remove_temporaries_on_signals ();
   c.started = g_get_monotonic_time ();
   c.stderr_is_tty = isatty (STDERR_FILENO);
   c.made_dirs = made_dirs;
