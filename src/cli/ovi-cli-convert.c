@@ -26,7 +26,9 @@ typedef struct
   GMutex lock;            /* made_dirs and n_dir_fds, from the pool's threads */
   GHashTable *made_dirs;  /* output folders known to exist -> descriptor + 1, or 0 */
   guint n_dir_fds;
-  GPtrArray *causes; /* Failure: the first of each kind, in the order of the files */
+  GPtrArray *causes;     /* Failure: the first of each kind, in the order of the files */
+  OviDumpFolder *folder; /* the one being converted: no folder made may be inside it */
+  gboolean inside;       /* an output was found inside a folder being read */
 } Convert;
 
 /* A file or tensor that could not be converted, and why. Failures of one
@@ -192,6 +194,14 @@ make_dir (Convert *c, const char *dir, GError **error)
       g_mutex_unlock (&c->lock);
       return GPOINTER_TO_INT (value) - 1;
     }
+  /* A folder already in the output may be a link into a folder being
+   * read: each folder is checked before it is made or written into. */
+  if (!ovi_dump_folder_check_output (c->folder, dir, NULL, error))
+    {
+      c->inside = TRUE;
+      g_mutex_unlock (&c->lock);
+      return -2;
+    }
   if (g_mkdir_with_parents (dir, 0777) != 0)
     {
       int errsv = errno;
@@ -307,6 +317,23 @@ convert_one (guint index, gpointer user_data)
   report_finished (run, index);
 }
 
+/* Why writing @output would write into a folder @folder reads (its roots,
+ * and the folders its scan entered), or NULL. */
+static char *
+output_inside (OviDumpFolder *folder, const char *output)
+{
+  g_autofree char *inside = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (ovi_dump_folder_check_output (folder, output, &inside, &error))
+    return NULL;
+  if (inside == NULL)
+    return g_strdup (error->message);
+  return g_strdup_printf (_ ("the output folder %s is inside %s, a folder being read; choose "
+                             "another with --output"),
+                          output, inside);
+}
+
 static void
 convert_path (Convert *c, const char *input)
 {
@@ -327,6 +354,19 @@ convert_path (Convert *c, const char *input)
       c->failures++;
       return;
     }
+  {
+    g_autofree char *message = output_inside (folder, c->output);
+
+    if (message)
+      {
+        if (c->progress_shown)
+          fputs ("\r\033[K", stderr);
+        ovi_cli_complain (NULL, message);
+        c->inside = TRUE;
+        return;
+      }
+  }
+  c->folder = folder;
   problems = ovi_dump_folder_get_problems (folder);
   for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
     {
@@ -363,6 +403,7 @@ convert_path (Convert *c, const char *input)
     g_object_unref (run.files[i]);
   g_free (run.files);
   g_free (run.outcomes);
+  c->folder = NULL;
 }
 
 static void
@@ -394,9 +435,7 @@ ovi_cli_convert (int argc, char **argv)
   g_autoptr (GOptionContext) context =
       g_option_context_new (_ ("PATH… — convert dump files and overflow files"));
   g_autoptr (GError) error = NULL;
-  Convert c = {
-    OVI_EXPORT_NPY, OVI_EXPORT_FLAGS_NONE, NULL, 0, 0, 0, 0, FALSE, FALSE, { 0 }, NULL, 0, NULL
-  };
+  Convert c = { .format = OVI_EXPORT_NPY, .flags = OVI_EXPORT_FLAGS_NONE };
   g_autoptr (GHashTable) made_dirs =
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_dir_fd);
   g_autoptr (GPtrArray) causes = g_ptr_array_new_with_free_func ((GDestroyNotify) failure_free);
@@ -427,36 +466,32 @@ ovi_cli_convert (int argc, char **argv)
   else if (layout && !g_str_equal (layout, "device"))
     return ovi_cli_usage_error (context, _ ("--layout takes device or logical"));
   c.output = output ? output : ".";
+  ovi_cli_remove_temporaries_on_signals ();
   c.started = g_get_monotonic_time ();
   c.stderr_is_tty = isatty (STDERR_FILENO);
   c.made_dirs = made_dirs;
   c.causes = causes;
 
-  /* Never write into a folder being read. */
+  /* Never write into a folder being read: checked for every PATH before
+   * anything is written, and again once each is scanned (convert_path()). */
   for (int i = 1; i < argc; i++)
     {
       g_autoptr (GFile) root = g_file_new_for_commandline_arg (argv[i]);
       g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
-      if (ovi_dump_folder_contains_path (folder, c.output))
-        {
-          /* A single dump file is read with its folder (mapping.csv). */
-          g_autofree char *read = g_file_test (argv[i], G_FILE_TEST_IS_DIR)
-                                      ? g_strdup (argv[i])
-                                      : g_path_get_dirname (argv[i]);
-          g_autofree char *message =
-              g_strdup_printf (_ ("the output folder %s is inside %s, a folder being read; choose "
-                                  "another with --output"),
-                               c.output, read);
-          return ovi_cli_usage_error (context, message);
-        }
+      g_autofree char *message = output_inside (folder, c.output);
+
+      if (message)
+        return ovi_cli_usage_error (context, message);
     }
 
   g_mutex_init (&c.lock);
-  for (int i = 1; i < argc; i++)
+  for (int i = 1; i < argc && !c.inside; i++)
     convert_path (&c, argv[i]);
   if (c.progress_shown)
     fputs ("\r\033[K", stderr);
   say_causes (&c);
   g_mutex_clear (&c.lock);
+  if (c.inside)
+    return OVI_EXIT_USAGE;
   return c.failures ? OVI_EXIT_BROKEN_INPUT : OVI_EXIT_OK;
 }

@@ -87,10 +87,12 @@ ovi_cli_merge (int argc, char **argv)
 
   if (output)
     {
-      /* Written beside FILE and renamed over it once complete. */
-      g_autoptr (GFile) file = g_file_new_for_commandline_arg (output);
-      g_autoptr (GFileOutputStream) stream =
-          g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, &error);
+      /* Written as an unnamed file (or a temporary one, removed on a
+       * signal) and put over FILE in one step once complete. */
+      g_autoptr (GOutputStream) stream = NULL;
+
+      ovi_cli_remove_temporaries_on_signals ();
+      stream = ovi_atomic_output_stream_new (output, TRUE, &error);
       if (stream && !ovi_cluster_write_json (cluster, G_OUTPUT_STREAM (stream), NULL, &error))
         {
           /* Closing with a cancelled cancellable drops the new file. */

@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "ovi-atomic-file.h"
 #include "ovi-cli.h"
 #include "ovi-i18n.h"
 #include "ovi-path.h"
@@ -91,6 +93,42 @@ ovi_cli_usage_error (GOptionContext *context, const char *message)
 
   fprintf (stderr, "overflow-inspector-cli: %s\n%s", line, help);
   return OVI_EXIT_USAGE;
+}
+
+/* Removes the files being written, then ends as the signal would have. */
+static void
+end_on_signal (int signum)
+{
+  ovi_atomic_file_remove_temporaries ();
+  raise (signum); /* the handler was reset to the default (SA_RESETHAND) */
+}
+
+/**
+ * ovi_cli_remove_temporaries_on_signals:
+ *
+ * For commands that write files: SIGTERM, SIGINT and SIGHUP remove the
+ * named temporary files being written (where the file system has no
+ * unnamed ones) before the process ends with the signal, so that an
+ * interrupted run leaves no hidden partial file.
+ */
+void
+ovi_cli_remove_temporaries_on_signals (void)
+{
+  static const int signals[] = { SIGTERM, SIGINT, SIGHUP };
+  struct sigaction action = { 0 };
+
+  action.sa_handler = end_on_signal;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset (&action.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      struct sigaction old;
+
+      /* A signal ignored by whoever started the process stays ignored. */
+      if (sigaction (signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+        continue;
+      sigaction (signals[i], &action, NULL);
+    }
 }
 
 /* Why a write to standard output failed first, 0 while none did. */

@@ -23,5 +23,6 @@ int ovi_cli_usage_error (GOptionContext *context, const char *message);
 gboolean ovi_cli_stdout_ok (void);
 char *ovi_cli_line (const char *path, const char *message);
 void ovi_cli_complain (const char *path, const char *message);
+void ovi_cli_remove_temporaries_on_signals (void);
 
 G_END_DECLS

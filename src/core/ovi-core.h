@@ -50,6 +50,7 @@
 #include "ovi-cluster.h"
 #include "ovi-rank.h"
 /* report */
+#include "ovi-atomic-output-stream.h"
 #include "ovi-export.h"
 #include "ovi-report-enums.h"
 #include "ovi-report.h"

@@ -217,7 +217,7 @@ test_unreadable_entries (Fixture *f, gconstpointer data)
   } entries[] = {
     { "Add.fifo.1.7.100", "not a regular file but a FIFO" },
     { "Add.socket.1.7.100", "not a regular file but a socket" },
-    { "Add.zero.1.7.100", "not a regular file but a character device" },
+    { "Add.zero.1.7.100", "a symbolic link to “/dev/zero”, in /dev: not followed" },
     { "Add.loop.1.7.100", "Too many levels of symbolic links" },
     { "Add.dangling.1.7.100", "a symbolic link to “missing-target”, which does not exist" },
   };

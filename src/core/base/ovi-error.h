@@ -54,6 +54,8 @@ typedef enum
   OVI_FOLDER_ERROR_NOT_A_DUMP,
   OVI_FOLDER_ERROR_LOOP,
   OVI_FOLDER_ERROR_MAPPING,
+  OVI_FOLDER_ERROR_LINK_SKIPPED,  /* a symbolic link out of the opened folder */
+  OVI_FOLDER_ERROR_OUTPUT_INSIDE, /* an output lands in a folder being read */
 } OviFolderError;
 
 GQuark ovi_dump_file_error_quark (void);

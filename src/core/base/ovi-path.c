@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ovi-path.h"
 
@@ -172,4 +175,82 @@ ovi_path_display (const char *path)
   g_autofree char *display = g_filename_display_name (path);
 
   return ovi_path_escape (display);
+}
+
+/**
+ * ovi_path_resolve_output:
+ * @path: a file or folder about to be written, which need not exist
+ * @created: (element-type filename) (nullable): appended to: the real path
+ *   of every folder that writing @path would create, outermost first
+ *
+ * Where @path lands on disk, worked out the way the kernel walks it: each
+ * name in turn, symbolic links resolved where they are met, so that ".."
+ * after a link goes up from the link's target, not from the link
+ * (g_canonicalize_filename() removes ".." as text, which is not where the
+ * kernel writes). Names that do not exist yet are the folders
+ * g_mkdir_with_parents() would create; ".." after one of them goes back
+ * to its parent.
+ *
+ * Returns: (transfer full) (nullable): an absolute path free of symbolic
+ *   links, "." and "..", or %NULL when the current folder has gone
+ */
+char *
+ovi_path_resolve_output (const char *path, GPtrArray *created)
+{
+  g_auto (GStrv) parts = g_strsplit (path, G_DIR_SEPARATOR_S, -1);
+  g_autofree char *cur = NULL;
+  gboolean exists = TRUE;
+
+  if (g_path_is_absolute (path))
+    cur = g_strdup (G_DIR_SEPARATOR_S);
+  else if (!(cur = realpath (".", NULL)))
+    return NULL;
+
+  for (guint i = 0; parts[i]; i++)
+    {
+      const char *name = parts[i];
+      g_autofree char *next = NULL;
+      struct stat st;
+
+      if (*name == '\0' || g_str_equal (name, "."))
+        continue;
+      if (g_str_equal (name, ".."))
+        {
+          char *up = g_path_get_dirname (cur);
+          g_free (cur);
+          cur = up;
+          exists = lstat (cur, &st) == 0;
+          continue;
+        }
+      next = g_build_filename (cur, name, NULL);
+      if (exists && lstat (next, &st) == 0)
+        {
+          if (S_ISLNK (st.st_mode))
+            {
+              char *real = realpath (next, NULL);
+
+              /* A dangling or looping link: whatever is written there
+               * replaces the link itself, in @cur. */
+              if (real == NULL)
+                {
+                  g_free (cur);
+                  cur = g_steal_pointer (&next);
+                  exists = FALSE;
+                  continue;
+                }
+              g_free (cur);
+              cur = real;
+              continue;
+            }
+          g_free (cur);
+          cur = g_steal_pointer (&next);
+          continue;
+        }
+      exists = FALSE;
+      g_free (cur);
+      cur = g_steal_pointer (&next);
+      if (created && parts[i + 1])
+        g_ptr_array_add (created, g_strdup (cur));
+    }
+  return g_steal_pointer (&cur);
 }

@@ -12,5 +12,6 @@ int ovi_path_natural_compare (const char *a, const char *b);
 void ovi_path_infer_hierarchy (const char *path, char *values[4]);
 char *ovi_path_escape (const char *text);
 char *ovi_path_display (const char *path);
+char *ovi_path_resolve_output (const char *path, GPtrArray *created);
 
 G_END_DECLS

@@ -29,6 +29,8 @@ struct _OviDumpFolder
   GListStore *problems;
   GHashTable *dir_files; /* relative dir -> GPtrArray of the files shown from it */
   OviIgnoreList *ignore;
+  GMutex read_lock;      /* read_dirs, set by the scanning thread */
+  GHashTable *read_dirs; /* "dev:ino" of the folders the last scan entered */
 
   /* Written by the scanning thread, read anywhere. */
   gsize files_seen;

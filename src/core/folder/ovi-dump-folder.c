@@ -69,6 +69,8 @@ ovi_dump_folder_finalize (GObject *object)
   g_clear_object (&self->records);
   g_clear_object (&self->problems);
   g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
+  g_clear_pointer (&self->read_dirs, g_hash_table_unref);
+  g_mutex_clear (&self->read_lock);
   G_OBJECT_CLASS (ovi_dump_folder_parent_class)->finalize (object);
 }
 
@@ -229,6 +231,7 @@ ovi_dump_folder_init (OviDumpFolder *self)
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
   self->data_records = TRUE;
+  g_mutex_init (&self->read_lock);
 }
 
 /**
@@ -552,6 +555,19 @@ ovi_dump_folder_summaries_applied (OviDumpFolder *self)
   g_signal_emit (self, signals[SUMMARIES_APPLIED], 0);
 }
 
+/* Takes the scan's set of folders entered ("dev:ino"): the folders read,
+ * for ovi_dump_folder_check_output(). Any thread. */
+static void
+ovi_dump_folder_keep_read_dirs (OviDumpFolder *self, GHashTable *visited)
+{
+  g_autoptr (GHashTable) old = NULL;
+
+  g_mutex_lock (&self->read_lock);
+  old = self->read_dirs;
+  self->read_dirs = visited;
+  g_mutex_unlock (&self->read_lock);
+}
+
 static void
 reset (OviDumpFolder *self)
 {
@@ -596,7 +612,7 @@ ovi_dump_folder_load (OviDumpFolder *self, GCancellable *cancellable, GError **e
   if (self->analyze)
     scan.ops = g_ptr_array_new_with_free_func (g_object_unref);
   ok = ovi_scan_root (&scan, error);
-  g_hash_table_unref (scan.visited);
+  ovi_dump_folder_keep_read_dirs (self, scan.visited);
   set_flag (self, &self->loading, FALSE, PROP_LOADING);
   if (ok && scan.ops)
     ovi_scan_summarize_all (&scan);
@@ -770,7 +786,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   if (g_atomic_int_get (&self->analyze))
     scan.ops = g_ptr_array_new_with_free_func (g_object_unref);
   ok = ovi_scan_root (&scan, &listed->error);
-  g_hash_table_unref (scan.visited);
+  ovi_dump_folder_keep_read_dirs (self, scan.visited);
   ovi_delivery_push (delivery, listed);
   if (ok && scan.ops)
     ovi_scan_summarize_all (&scan);
@@ -937,61 +953,6 @@ gboolean
 ovi_dump_folder_get_loading (OviDumpFolder *self)
 {
   return self->loading;
-}
-
-/**
- * ovi_dump_folder_contains_path:
- * @path: a file or folder, existing or about to be written
- *
- * Returns: %TRUE when @path lies inside the opened folder (after resolving
- *   symlinks of its nearest existing ancestor): the inspector never writes there
- */
-/* @root_real: a root, symlinks resolved */
-static gboolean
-root_contains (const char *root_real, const char *real)
-{
-  g_autofree char *root = g_strdup (root_real);
-  struct stat st;
-
-  if (stat (root, &st) == 0 && !S_ISDIR (st.st_mode))
-    {
-      /* A single opened file: its folder holds the dump. */
-      char *dir = g_path_get_dirname (root);
-      g_free (root);
-      root = dir;
-    }
-  return g_str_equal (real, root) ||
-         (g_str_has_prefix (real, root) && (real[strlen (root)] == '/' || g_str_equal (root, "/")));
-}
-
-gboolean
-ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path)
-{
-  g_autofree char *probe = g_canonicalize_filename (path, NULL);
-  g_autofree char *real = NULL;
-  guint n = ovi_dump_folder_get_n_roots (self);
-
-  while ((real = realpath (probe, NULL)) == NULL)
-    {
-      char *parent = g_path_get_dirname (probe);
-      if (g_str_equal (parent, probe))
-        {
-          g_free (parent);
-          return FALSE;
-        }
-      g_free (probe);
-      probe = parent;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      /* The first as it was when opened, should it have gone since. */
-      g_autofree char *root_real =
-          i == 0 ? g_strdup (self->root_real) : realpath (self->root_paths[i], NULL);
-
-      if (root_real && root_contains (root_real, real))
-        return TRUE;
-    }
-  return FALSE;
 }
 
 /* Counts the entries a pass saw, for the progress properties: @before is

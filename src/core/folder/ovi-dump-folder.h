@@ -49,6 +49,10 @@ gboolean ovi_dump_folder_apply_results (OviDumpFolder *self, guint max_items);
 gboolean ovi_dump_folder_get_analyzing (OviDumpFolder *self);
 gboolean ovi_dump_folder_get_cancelled (OviDumpFolder *self);
 gboolean ovi_dump_folder_contains_path (OviDumpFolder *self, const char *path);
+gboolean ovi_dump_folder_check_output (OviDumpFolder *self,
+                                       const char *output,
+                                       char **inside,
+                                       GError **error);
 void ovi_dump_folder_set_ignore_list (OviDumpFolder *self, OviIgnoreList *list);
 OviIgnoreList *ovi_dump_folder_get_ignore_list (OviDumpFolder *self);
 gboolean ovi_dump_folder_is_ignored (OviDumpFolder *self, OviDumpFile *op);

@@ -39,6 +39,77 @@ join_relative (const char *dir, const char *name)
   return *dir ? g_build_filename (dir, name, NULL) : g_strdup (name);
 }
 
+static gboolean
+is_below (const char *path, const char *folder)
+{
+  gsize n = strlen (folder);
+
+  return g_str_equal (folder, "/") ||
+         (strncmp (path, folder, n) == 0 && (path[n] == '\0' || path[n] == '/'));
+}
+
+/* Where a scan never goes, whatever folder is opened: reading there walks
+ * the whole machine (/proc/PID/cwd) or blocks on a device. */
+static const char *const system_folders[] = { "/proc", "/sys", "/dev" };
+
+/* Whether the scan follows the symbolic link @name of the folder @path: only
+ * when it leads to a place inside the opened folder (any of its roots), and
+ * never into /proc, /sys or /dev. A link that is not followed is a problem
+ * of @batch saying where it points. A link that leads nowhere (missing
+ * target, loop) is left to the caller, which says so when it is named like
+ * dump data. */
+static gboolean
+link_stays_inside (
+    OviScan *scan, OviBatch *batch, const char *path, const char *name, const char *relative_dir)
+{
+  OviDumpFolder *self = scan->self;
+  g_autofree char *full = g_build_filename (path, name, NULL);
+  g_autofree char *real = realpath (full, NULL);
+  g_autofree char *target = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *relative = NULL;
+  g_autoptr (GError) error = NULL;
+  guint n_roots = self->roots ? self->roots->len : 1;
+
+  if (real == NULL)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (system_folders); i++)
+    if (is_below (real, system_folders[i]))
+      {
+        target = g_file_read_link (full, NULL);
+        shown = g_filename_display_name (target ? target : real);
+        error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_LINK_SKIPPED,
+                             _ ("a symbolic link to “%s”, in %s: not followed"), shown,
+                             system_folders[i]);
+        break;
+      }
+  for (guint i = 0; error == NULL && i < n_roots; i++)
+    {
+      g_autofree char *root =
+          self->roots ? realpath (self->root_paths[i], NULL) : g_strdup (self->root_real);
+
+      if (root && scan->root_is_file)
+        {
+          char *dir = g_path_get_dirname (root);
+          g_free (root);
+          root = dir;
+        }
+      if (root && is_below (real, root))
+        return TRUE;
+    }
+  if (error == NULL)
+    {
+      target = g_file_read_link (full, NULL);
+      shown = g_filename_display_name (target ? target : real);
+      error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_LINK_SKIPPED,
+                           _ ("a symbolic link to “%s”, outside the opened folder: not followed"),
+                           shown);
+    }
+  relative = join_relative (relative_dir, name);
+  add_problem (scan, batch, relative, error);
+  return FALSE;
+}
+
 /* The folder's mapping.csv, NULL when it has none; one that cannot be
  * read (a FIFO would block the scan for good) is a problem of @batch. */
 static GHashTable *
@@ -51,6 +122,8 @@ read_mapping (OviScan *scan, OviBatch *batch, const char *dir, const char *relat
   gsize length;
 
   if (lstat (path, &st) != 0 && errno == ENOENT)
+    return NULL;
+  if (S_ISLNK (st.st_mode) && !link_stays_inside (scan, batch, dir, "mapping.csv", relative_dir))
     return NULL;
   if (!ovi_regular_file_read (AT_FDCWD, path, &contents, &length, &error))
     {
@@ -634,6 +707,11 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
           ovi_batch_free (batch);
           return FALSE;
         }
+      /* A symbolic link is followed only within the opened folder. */
+      if ((ent->d_type == DT_LNK || ent->d_type == DT_UNKNOWN) &&
+          fstatat (dirfd (dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode) &&
+          !link_stays_inside (scan, batch, path, name, relative_dir))
+        continue;
       /* Symlinks and file systems without d_type need a stat, which follows
        * links; folder loops are cut by the visited set. */
       if (is_dir || (!is_file && ent->d_type != DT_FIFO && ent->d_type != DT_SOCK &&

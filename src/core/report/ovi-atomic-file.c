@@ -2,10 +2,13 @@
 #define _GNU_SOURCE /* copy_file_range */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,7 +21,8 @@
 struct _OviAtomicFile
 {
   char *path;
-  char *tmp_path;
+  char *tmp_path;   /* the named temporary file, while it exists */
+  int slot;         /* tmp_path's place among the temporaries, or -1 */
   const char *name; /* in path; the name in dirfd */
   int fd;
   int dirfd; /* path's folder, or -1: path is looked up whole */
@@ -59,6 +63,236 @@ can_link_tmpfiles (void)
  * the whole process, the first time it is refused. */
 static gint empty_path_link = TRUE;
 
+/* Named temporary files.
+ *
+ * An unnamed file (O_TMPFILE) leaves nothing behind whatever happens to the
+ * process. Where the file system has none, and for the instant in which an
+ * unnamed file replacing another is named before it is renamed over it, a
+ * temporary file exists beside the destination. Its name says whose it is:
+ * ".NAME.ovi-PID@HOST.XXXXXX". A process that dies on SIGTERM, SIGINT or
+ * SIGHUP removes its own first (ovi_atomic_file_remove_temporaries(),
+ * called by the program's handler); one killed outright leaves it, and the
+ * next process to write into that folder removes it once the writer, on
+ * this machine, is gone. */
+
+#define TMP_MARK ".ovi-"
+#define TMP_RANDOM 6 /* the characters after the last dot */
+
+/* The temporaries that exist now, for a signal handler to remove: a fixed
+ * table, claimed and given back with atomic operations only. */
+#define N_SLOTS 256
+
+enum
+{
+  SLOT_FREE,
+  SLOT_FILLING, /* its path is being written */
+  SLOT_LIVE,    /* names a temporary file that exists */
+  SLOT_DYING,   /* taken by ovi_atomic_file_remove_temporaries() */
+};
+
+static struct
+{
+  gint state;
+  char path[4096];
+} slots[N_SLOTS];
+
+static int
+slot_claim (const char *path)
+{
+  if (strlen (path) >= sizeof slots[0].path)
+    return -1;
+  for (int i = 0; i < N_SLOTS; i++)
+    if (g_atomic_int_compare_and_exchange (&slots[i].state, SLOT_FREE, SLOT_FILLING))
+      {
+        strcpy (slots[i].path, path);
+        g_atomic_int_set (&slots[i].state, SLOT_LIVE);
+        return i;
+      }
+  return -1; /* more at once than slots: the next run removes what is left */
+}
+
+/* Once the temporary is gone or renamed. A slot the handler took stays
+ * taken: the process is ending. */
+static void
+slot_release (int slot)
+{
+  if (slot >= 0)
+    g_atomic_int_compare_and_exchange (&slots[slot].state, SLOT_LIVE, SLOT_FREE);
+}
+
+/**
+ * ovi_atomic_file_remove_temporaries:
+ *
+ * Removes every named temporary file this process has open, for a handler
+ * of SIGTERM, SIGINT or SIGHUP to call before the process ends: it uses
+ * only async-signal-safe calls, and files being written stay unnamed or
+ * are removed, never left half written under a hidden name.
+ */
+void
+ovi_atomic_file_remove_temporaries (void)
+{
+  int saved = errno;
+
+  for (int i = 0; i < N_SLOTS; i++)
+    if (g_atomic_int_compare_and_exchange (&slots[i].state, SLOT_LIVE, SLOT_DYING))
+      unlink (slots[i].path);
+  errno = saved;
+}
+
+/* This machine's name as it goes into a temporary's name: no dot, no
+ * slash, at most 32 bytes. */
+static const char *
+host_tag (void)
+{
+  static gsize tag;
+
+  if (g_once_init_enter (&tag))
+    {
+      char *t = g_strndup (g_get_host_name (), 32);
+
+      for (char *p = t; *p; p++)
+        if (!g_ascii_isalnum (*p) && *p != '-')
+          *p = '_';
+      g_once_init_leave (&tag, (gsize) t);
+    }
+  return (const char *) tag;
+}
+
+/* "DIR/.NAME.ovi-PID@HOST.XXXXXX" with XXXXXX random; NAME is cut so that
+ * the whole name stays within NAME_MAX. */
+static char *
+temporary_name (const char *dir, const char *base)
+{
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  g_autofree char *tail = g_strdup_printf (TMP_MARK "%d@%s.", (int) getpid (), host_tag ());
+  gsize room = 255 - 1 - strlen (tail) - TMP_RANDOM;
+  GString *name = g_string_new (dir);
+
+  g_string_append_printf (name, "%s.%.*s%s", G_DIR_SEPARATOR_S, (int) MIN (strlen (base), room),
+                          base, tail);
+  for (int i = 0; i < TMP_RANDOM; i++)
+    g_string_append_c (name, letters[g_random_int_range (0, sizeof letters - 1)]);
+  return g_string_free (name, FALSE);
+}
+
+/* Whether @name is a temporary file of this program whose writer, a
+ * process of this machine, no longer exists. */
+static gboolean
+is_stale_temporary (const char *name)
+{
+  gsize length = strlen (name);
+  g_autofree char *head = NULL;
+  const char *mark, *at, *end;
+  char *digits_end;
+  long pid;
+
+  if (name[0] != '.' || length < 1 + strlen (TMP_MARK) + 3 + TMP_RANDOM)
+    return FALSE;
+  for (gsize i = length - TMP_RANDOM; i < length; i++)
+    if (!g_ascii_isalnum (name[i]))
+      return FALSE;
+  if (name[length - TMP_RANDOM - 1] != '.')
+    return FALSE;
+  head = g_strndup (name, length - TMP_RANDOM - 1);
+  if (!(mark = g_strrstr (head, TMP_MARK)))
+    return FALSE;
+  end = head + strlen (head);
+  pid = strtol (mark + strlen (TMP_MARK), &digits_end, 10);
+  at = digits_end;
+  if (at == mark + strlen (TMP_MARK) || *at != '@' || pid <= 0 || pid > G_MAXINT)
+    return FALSE;
+  if (!g_str_equal (at + 1, host_tag ()) || at + 1 + strlen (host_tag ()) != end)
+    return FALSE;
+  if ((pid_t) pid == getpid ())
+    return FALSE;
+  return kill ((pid_t) pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the stale temporaries of the folder @dirfd (or @dir) once a
+ * process: the first file written there looks, the rest do not (they ask
+ * by the folder's name, without a system call). */
+static void
+remove_stale_temporaries (int dirfd, const char *dir)
+{
+  static GMutex lock;
+  static GHashTable *cleaned; /* the folders looked at, by name */
+  struct dirent *ent;
+  DIR *listing;
+  int fd;
+
+  g_mutex_lock (&lock);
+  if (cleaned == NULL)
+    cleaned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (!g_hash_table_add (cleaned, g_strdup (dir)))
+    {
+      g_mutex_unlock (&lock);
+      return;
+    }
+  g_mutex_unlock (&lock);
+  fd = dirfd >= 0 ? openat (dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                  : open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  if (!(listing = fdopendir (fd)))
+    {
+      close (fd);
+      return;
+    }
+  while ((ent = readdir (listing)))
+    if (ent->d_name[0] == '.' && is_stale_temporary (ent->d_name))
+      unlinkat (fd, ent->d_name, 0);
+  closedir (listing);
+}
+
+/* Creates a named temporary file beside @self's destination, registered
+ * for removal on a signal before it exists. */
+static gboolean
+open_named (OviAtomicFile *self, const char *dir, GError **error)
+{
+  g_autofree char *base = g_path_get_basename (self->path);
+
+  for (int attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *tmp = temporary_name (dir, base);
+      int slot = slot_claim (tmp);
+      int errsv;
+
+      self->fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      errsv = errno;
+      if (self->fd >= 0)
+        {
+          self->tmp_path = g_steal_pointer (&tmp);
+          self->slot = slot;
+          return TRUE;
+        }
+      slot_release (slot);
+      if (errsv != EEXIST)
+        {
+          set_write_error (error, self->path, errsv);
+          return FALSE;
+        }
+    }
+  set_write_error (error, self->path, EEXIST);
+  return FALSE;
+}
+
+/* Whether unnamed files are to be used at all: OVI_ATOMIC_FILE_NAMED=1 in
+ * the environment makes every file take the named way, as on a file system
+ * without O_TMPFILE (for the tests of that way). */
+static gboolean
+unnamed_allowed (void)
+{
+  static gsize checked;
+  static gboolean allowed;
+
+  if (g_once_init_enter (&checked))
+    {
+      allowed = g_strcmp0 (g_getenv ("OVI_ATOMIC_FILE_NAMED"), "1") != 0;
+      g_once_init_leave (&checked, 1);
+    }
+  return allowed;
+}
+
 /**
  * ovi_atomic_file_new:
  * @path: the destination
@@ -98,8 +332,10 @@ ovi_atomic_file_new_at (int dirfd, const char *path, gboolean overwrite, GError 
   self->name = slash ? slash + 1 : self->path;
   self->overwrite = overwrite;
   self->fd = -1;
+  self->slot = -1;
   self->dirfd = dirfd;
-  if (!overwrite && can_link_tmpfiles ())
+  remove_stale_temporaries (dirfd, dir);
+  if (can_link_tmpfiles () && unnamed_allowed ())
     {
       if (dirfd >= 0)
         self->fd = openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
@@ -115,18 +351,10 @@ ovi_atomic_file_new_at (int dirfd, const char *path, gboolean overwrite, GError 
           return NULL;
         }
     }
-  if (self->fd < 0)
+  if (self->fd < 0 && !open_named (self, dir, error))
     {
-      g_autofree char *base = g_path_get_basename (path);
-      self->tmp_path = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
-      self->fd = g_mkstemp_full (self->tmp_path, O_WRONLY | O_CLOEXEC, 0666);
-      if (self->fd < 0)
-        {
-          set_write_error (error, path, errno);
-          g_clear_pointer (&self->tmp_path, g_free);
-          ovi_atomic_file_free (self);
-          return NULL;
-        }
+      ovi_atomic_file_free (self);
+      return NULL;
     }
   return self;
 }
@@ -295,6 +523,66 @@ set_exists_error (GError **error, const char *path)
                _ ("%s already exists (use --force to overwrite)"), display);
 }
 
+/* Gives the unnamed file @fd the name @to_name in @to_dir, which must not
+ * exist. Returns 0, or an errno. */
+static int
+link_unnamed (int fd, int to_dir, const char *to_name)
+{
+  char proc[64];
+  int errsv = 0, linked = -1;
+
+  if (g_atomic_int_get (&empty_path_link))
+    {
+      linked = linkat (fd, "", to_dir, to_name, AT_EMPTY_PATH);
+      errsv = errno;
+      /* Without the capability: ENOENT (EPERM on some kernels). */
+      if (linked != 0 && (errsv == ENOENT || errsv == EPERM || errsv == EINVAL))
+        g_atomic_int_set (&empty_path_link, FALSE);
+    }
+  if (linked != 0 && !g_atomic_int_get (&empty_path_link))
+    {
+      g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+      linked = linkat (AT_FDCWD, proc, to_dir, to_name, AT_SYMLINK_FOLLOW);
+      errsv = errno;
+    }
+  return linked == 0 ? 0 : errsv;
+}
+
+/* Replaces the destination with the unnamed file: named under a
+ * temporary name (registered for removal on a signal first), renamed over
+ * the destination at once. Returns 0, or an errno. */
+static int
+replace_with_unnamed (OviAtomicFile *self, int fd)
+{
+  g_autofree char *dir = g_path_get_dirname (self->path);
+  g_autofree char *base = g_path_get_basename (self->path);
+
+  for (int attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *tmp = temporary_name (dir, base);
+      /* Relative to the folder's descriptor when there is one. */
+      const char *tmp_name = self->dirfd >= 0 ? strrchr (tmp, G_DIR_SEPARATOR) + 1 : tmp;
+      int to_dir = self->dirfd >= 0 ? self->dirfd : AT_FDCWD;
+      const char *to_name = self->dirfd >= 0 ? self->name : self->path;
+      int slot = slot_claim (tmp);
+      int errsv = link_unnamed (fd, to_dir, tmp_name);
+
+      if (errsv == EEXIST)
+        {
+          slot_release (slot);
+          continue;
+        }
+      if (errsv == 0 && renameat (to_dir, tmp_name, to_dir, to_name) != 0)
+        {
+          errsv = errno;
+          unlinkat (to_dir, tmp_name, 0);
+        }
+      slot_release (slot);
+      return errsv;
+    }
+  return EEXIST;
+}
+
 /**
  * ovi_atomic_file_commit:
  *
@@ -314,26 +602,12 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
     {
       /* The unnamed file gets its name while it is still open; linkat()
        * refuses to replace, so a file that appeared meanwhile stays. */
-      char proc[64];
-      int errsv = 0, linked = -1;
       int to_dir = self->dirfd >= 0 ? self->dirfd : AT_FDCWD;
       const char *to_name = self->dirfd >= 0 ? self->name : self->path;
+      int errsv =
+          self->overwrite ? replace_with_unnamed (self, fd) : link_unnamed (fd, to_dir, to_name);
 
-      if (g_atomic_int_get (&empty_path_link))
-        {
-          linked = linkat (fd, "", to_dir, to_name, AT_EMPTY_PATH);
-          errsv = errno;
-          /* Without the capability: ENOENT (EPERM on some kernels). */
-          if (linked != 0 && (errsv == ENOENT || errsv == EPERM || errsv == EINVAL))
-            g_atomic_int_set (&empty_path_link, FALSE);
-        }
-      if (linked != 0 && !g_atomic_int_get (&empty_path_link))
-        {
-          g_snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
-          linked = linkat (AT_FDCWD, proc, to_dir, to_name, AT_SYMLINK_FOLLOW);
-          errsv = errno;
-        }
-      if (linked != 0)
+      if (errsv != 0)
         {
           if (errsv == EEXIST)
             set_exists_error (error, self->path);
@@ -383,6 +657,8 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
       unlink (self->tmp_path);
     }
   g_clear_pointer (&self->tmp_path, g_free);
+  slot_release (self->slot);
+  self->slot = -1;
   return TRUE;
 }
 
@@ -397,6 +673,7 @@ ovi_atomic_file_free (OviAtomicFile *self)
     close (self->fd);
   if (self->tmp_path)
     unlink (self->tmp_path);
+  slot_release (self->slot);
   g_free (self->tmp_path);
   g_free (self->path);
   g_free (self->buffer);

@@ -910,6 +910,31 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
   }
 }
 
+/* Whether @path may be written: never inside a folder @folder reads
+ * (ovi_dump_folder_check_output()), which the error names. */
+static gboolean
+refuse_inside (OviDumpFolder *folder, const char *path, GError **error)
+{
+  g_autoptr (GError) why = NULL;
+  g_autofree char *inside = NULL;
+  g_autofree char *shown_path = NULL;
+  g_autofree char *shown_inside = NULL;
+
+  if (ovi_dump_folder_check_output (folder, path, &inside, &why))
+    return TRUE;
+  if (inside == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&why));
+      return FALSE;
+    }
+  shown_path = g_filename_display_name (path);
+  shown_inside = g_filename_display_name (inside);
+  g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
+               _ ("Not written: %s is inside the inspected folder %s. Choose another folder."),
+               shown_path, shown_inside);
+  return FALSE;
+}
+
 /**
  * ovi_report_export:
  * @item: (nullable): the #OviTensor for a tensor export, the overflow
@@ -932,13 +957,8 @@ ovi_report_export (OviDumpFolder *folder,
   g_return_val_if_fail (OVI_IS_DUMP_FOLDER (folder), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (ovi_dump_folder_contains_path (folder, path))
-    {
-      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
-                           _ ("Not written: the destination is inside the inspected folder. Choose "
-                              "another folder."));
-      return FALSE;
-    }
+  if (!refuse_inside (folder, path, error))
+    return FALSE;
   switch (what)
     {
     case OVI_EXPORT_REPORT_JSON:
@@ -1048,7 +1068,8 @@ ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **
  * convert` does: in the file's folder relative to the dump folder, named
  * F.input.N.npy... (raw .bin for types only bytes can hold). */
 static gboolean
-export_file_tensors (OviDumpFile *file,
+export_file_tensors (OviDumpFolder *folder,
+                     OviDumpFile *file,
                      OviExportFormat format,
                      const char *output,
                      guint *n_written,
@@ -1064,6 +1085,9 @@ export_file_tensors (OviDumpFile *file,
   /* A statistics-mode dump has no values, and nothing is wrong with it. */
   if (ovi_dump_file_get_statistics_only (file) || tensors == NULL || tensors->len == 0)
     return TRUE;
+  /* A folder already there may be a link into the inspected folder. */
+  if (!refuse_inside (folder, dir, error))
+    return FALSE;
   if (g_mkdir_with_parents (dir, 0777) != 0)
     {
       int errsv = errno;
@@ -1143,16 +1167,10 @@ ovi_report_export_tensors (OviDumpFolder *folder,
   g_return_val_if_fail (files != NULL, FALSE);
   g_return_val_if_fail (output != NULL, FALSE);
 
-  if (ovi_dump_folder_contains_path (folder, output))
-    {
-      g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_INSIDE_DUMP,
-                           _ ("Not written: the destination is inside the inspected folder. Choose "
-                              "another folder."));
-      ok = FALSE;
-    }
+  ok = refuse_inside (folder, output, error);
   for (guint i = 0; ok && i < files->len; i++)
-    ok = export_file_tensors (g_ptr_array_index (files, i), format, output, &written, cancellable,
-                              error);
+    ok = export_file_tensors (folder, g_ptr_array_index (files, i), format, output, &written,
+                              cancellable, error);
   if (n_written != NULL)
     *n_written = written;
   return ok;
