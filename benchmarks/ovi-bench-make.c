@@ -11,6 +11,7 @@
 /* Writes the benchmark inputs with the project's writer:
  *   ovi-bench-make tree DIR N_ITERATIONS OPS_PER_ITERATION OVERFLOWS_PER_ITERATION
  *   ovi-bench-make tensor FILE DTYPE COUNT
+ *   ovi-bench-make nc1hwc0 FILE DTYPE N C H W
  *   ovi-bench-make reports DIR N_REPORTS DEVICES_PER_REPORT ITERATIONS
  * DTYPE is a name such as float16; the values are normal-ish with a few
  * NaN, infinities and saturated values, as an overflowing tensor has. */
@@ -83,6 +84,49 @@ make_tensor (const char *path, const char *dtype_name, guint64 count)
   data = g_bytes_new_take (d, size);
   ovi_dump_writer_add_tensor (w, OVI_TENSOR_OUTPUT, dtype, 2, shape, 1, data);
   if (!ovi_dump_writer_write (w, OVI_LAYOUT_NEW, path, &error))
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  return 0;
+}
+
+/* An NC1HWC0 output (C0 = 16) of the logical NCHW shape N, C, H, W, its
+ * padding zero as the runtime writes it: the statistics are over the
+ * logical values only. */
+static int
+make_nc1hwc0 (const char *path, const char *dtype_name, guint64 n, guint64 c, guint64 h, guint64 w)
+{
+  int dtype = dtype_by_name (dtype_name);
+  guint64 c1 = (c + 15) / 16, count = n * c1 * h * w * 16, size;
+  const guint64 shape[] = { n, c1, h, w, 16 };
+  const guint64 original[] = { n, c, h, w };
+  guint8 *d;
+  g_autoptr (OviDumpWriter) writer = ovi_dump_writer_new ("bench/conv");
+  g_autoptr (GBytes) data = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (dtype != OVI_DTYPE_FLOAT16 && dtype != OVI_DTYPE_FLOAT32)
+    {
+      fprintf (stderr, "nc1hwc0: float16 or float32\n");
+      return 2;
+    }
+  ovi_dtype_size_for_count (dtype, count, &size);
+  d = g_malloc (size);
+  for (guint64 i = 0; i < count; i++)
+    {
+      guint64 channel = i / (h * w * 16) % c1 * 16 + i % 16;
+      float v = channel < c ? next_value () : 0.0f;
+
+      if (dtype == OVI_DTYPE_FLOAT16)
+        ((guint16 *) d)[i] = ovi_float_to_half (v);
+      else
+        ((float *) d)[i] = v;
+    }
+  data = g_bytes_new_take (d, size);
+  ovi_dump_writer_add_tensor (writer, OVI_TENSOR_OUTPUT, dtype, OVI_FORMAT_NC1HWC0, shape, 5, data);
+  ovi_dump_writer_set_original_shape (writer, OVI_TENSOR_OUTPUT, 0, original, 4);
+  if (!ovi_dump_writer_write (writer, OVI_LAYOUT_NEW, path, &error))
     {
       fprintf (stderr, "%s\n", error->message);
       return 1;
@@ -272,9 +316,13 @@ main (int argc, char **argv)
     return make_reports (argv[2], atoi (argv[3]), atoi (argv[4]), atoi (argv[5]));
   if (argc == 5 && g_str_equal (argv[1], "tensor"))
     return make_tensor (argv[2], argv[3], g_ascii_strtoull (argv[4], NULL, 10));
+  if (argc == 8 && g_str_equal (argv[1], "nc1hwc0"))
+    return make_nc1hwc0 (argv[2], argv[3], g_ascii_strtoull (argv[4], NULL, 10),
+                         g_ascii_strtoull (argv[5], NULL, 10), g_ascii_strtoull (argv[6], NULL, 10),
+                         g_ascii_strtoull (argv[7], NULL, 10));
   fprintf (stderr,
            "usage: %s tree DIR ITERATIONS OPS OVERFLOWS | tensor FILE DTYPE COUNT | "
-           "reports DIR N_REPORTS DEVICES ITERATIONS\n",
+           "nc1hwc0 FILE DTYPE N C H W | reports DIR N_REPORTS DEVICES ITERATIONS\n",
            argv[0]);
   return 2;
 }

@@ -339,8 +339,10 @@ show_results (OviComparePage *self, Job *job)
         g_autofree char *nan = ovi_format_count (s->nan);
         g_autofree char *inf = ovi_format_count (s->pos_inf + s->neg_inf);
         g_autofree char *sat = ovi_format_count (s->saturated);
+        /* The flat index and the index per dimension, logical for a
+         * device layout, as the tensor view and the report give them. */
         g_autofree char *first = s->first_nonfinite >= 0
-                                     ? g_strdup_printf ("%" G_GINT64_FORMAT, s->first_nonfinite)
+                                     ? ovi_tensor_dup_position (item->tensor, s->first_nonfinite)
                                      : g_strdup ("—");
         g_autofree char *series = g_strdup_printf (_ ("Iteration %s"), item->iteration);
 

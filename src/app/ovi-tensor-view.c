@@ -70,14 +70,17 @@ add_info (OviTensorView *self, int row, int column, const char *name, const char
 }
 
 static char *
-format_count_with_first (guint64 count, gint64 first)
+format_count_with_first (OviTensor *tensor, guint64 count, gint64 first)
 {
+  g_autofree char *position = NULL;
+
   /* A statistics-mode tensor has counts but no positions. */
   if (count == 0 || first < 0)
     return ovi_format_count (count);
-  /* Translators: a count of values, then the flat index of the first one */
-  return g_strdup_printf (_ ("%llu (first at %lld)"), (unsigned long long) count,
-                          (long long) first);
+  position = ovi_tensor_dup_position (tensor, first);
+  /* Translators: a count of values, then where the first one is: its flat
+   * index and its index per dimension, "43, first at 3 (0, 0, 0, 3)" */
+  return g_strdup_printf (_ ("%llu, first at %s"), (unsigned long long) count, position);
 }
 
 static char *
@@ -118,7 +121,7 @@ show_properties (OviTensorView *self, OviTensor *tensor)
   g_autofree char *shape = ovi_tensor_dup_shape_string (tensor);
   g_autofree char *size =
       g_format_size_full (ovi_tensor_get_size (tensor), G_FORMAT_SIZE_LONG_FORMAT);
-  g_autofree char *count = ovi_format_count (ovi_tensor_get_count (tensor));
+  g_autofree char *count = ovi_format_count (ovi_tensor_get_logical_count (tensor));
   g_autofree char *space_type = ovi_tensor_dup_space_type_label (tensor);
   int row = 5;
 
@@ -140,6 +143,25 @@ show_properties (OviTensorView *self, OviTensor *tensor)
       g_string_append_printf (text, "] %s", logical_format);
       add_info (self, row++, 0, _ ("Logical shape"),
                 n_original ? text->str : _ ("not in the header"));
+      {
+        g_autofree char *stored_count = ovi_format_count (ovi_tensor_get_count (tensor));
+        /* Translators: how many values a device layout stores, padding
+         * included: "1,024 values in NC1HWC0" */
+        g_autofree char *stored = g_strdup_printf (_ ("%s values in %s"), stored_count, format);
+
+        /* Translators: the row of the stored size, "Stored 1,024 values in NC1HWC0" */
+        add_info (self, row++, 0, _ ("Stored"), stored);
+      }
+      if (!ovi_tensor_get_is_logical (tensor) && ovi_tensor_get_layout_problem (tensor))
+        {
+          g_autofree char *note = g_strdup_printf (
+              /* Translators: why the statistics of a device layout include its
+               * padding; the reason follows ("the header has no original shape") */
+              _ ("over the stored values, padding included: %s"),
+              ovi_tensor_get_layout_problem (tensor));
+
+          add_info (self, row++, 0, _ ("Statistics"), note);
+        }
     }
   /* The newer schema's fields, where the header has them (0 is "not
    * written"; a workspace always has a type, 0 being LOG). */
@@ -298,11 +320,11 @@ show_headline (OviTensorView *self, OviAnalysis *a, const guint64 *shape, guint 
 }
 
 /* One button per kind of bad value: where the first one is, in the logical
- * layout when the tensor is stored in a device one. */
+ * layout when the tensor is stored in a device one (as every index the
+ * view shows). */
 static void
-show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, OviAnalysis *logical)
+show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *a)
 {
-  OviAnalysis *a = logical ? logical : analysis;
   const OviStats *s = ovi_analysis_get_stats (a);
   const guint64 *shape;
   guint n_dims;
@@ -334,10 +356,7 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *analysis, Ovi
   self->located = ovi_analysis_ref (a);
   clear_grid (self->neighbour_grid);
   gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), FALSE);
-  if (logical)
-    shape = ovi_tensor_get_original_shape (tensor, &n_dims);
-  else
-    shape = ovi_tensor_get_shape (tensor, &n_dims);
+  shape = ovi_tensor_get_logical_shape (tensor, &n_dims);
 
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     {
@@ -373,10 +392,11 @@ show_stats (OviTensorView *self, OviTensor *tensor, const OviStats *stats)
   g_autofree char *max_abs = ovi_format_double (stats->max_abs);
   g_autofree char *finite = ovi_format_count (stats->finite);
   g_autofree char *zeros = ovi_format_count (stats->zeros);
-  g_autofree char *nan = format_count_with_first (stats->nan, stats->first_nan);
-  g_autofree char *pos_inf = format_count_with_first (stats->pos_inf, stats->first_pos_inf);
-  g_autofree char *neg_inf = format_count_with_first (stats->neg_inf, stats->first_neg_inf);
-  g_autofree char *saturated = format_count_with_first (stats->saturated, stats->first_saturated);
+  g_autofree char *nan = format_count_with_first (tensor, stats->nan, stats->first_nan);
+  g_autofree char *pos_inf = format_count_with_first (tensor, stats->pos_inf, stats->first_pos_inf);
+  g_autofree char *neg_inf = format_count_with_first (tensor, stats->neg_inf, stats->first_neg_inf);
+  g_autofree char *saturated =
+      format_count_with_first (tensor, stats->saturated, stats->first_saturated);
 
   add_info (self, 0, 1, _ ("Minimum"), min);
   add_info (self, 1, 1, _ ("Maximum"), max);
@@ -419,8 +439,7 @@ analyze_done (GObject *object, GAsyncResult *result, gpointer user_data)
       return;
     }
   show_stats (self, tensor, ovi_analysis_get_stats (ovi_tensor_result_get_analysis (analysis)));
-  show_locator (self, tensor, ovi_tensor_result_get_analysis (analysis),
-                ovi_tensor_result_get_logical (analysis));
+  show_locator (self, tensor, ovi_tensor_result_get_analysis (analysis));
   ovi_histogram_view_clear (self->histogram);
   if (ovi_analysis_get_stats (ovi_tensor_result_get_analysis (analysis))->count == 0 &&
       !ovi_tensor_get_statistics_only (tensor))

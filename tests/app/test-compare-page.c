@@ -179,6 +179,46 @@ test_compare_iterations (Fixture *f, gconstpointer data)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (f->window->view_stack), ==, "operators");
 }
 
+/* Iteration 4's second Conv2D execution keeps its output in NC1HWC0, 256
+ * values stored in 1024. Opened alone (the page compares an operator's
+ * first execution of each iteration), the page gives the 256 values'
+ * statistics (numpy: mean 15855.4, std 38243.1), as the tensor view and
+ * the report do. */
+static void
+test_device_layout (Fixture *f, gconstpointer data)
+{
+  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  const char *name = "Conv2D.resnet_layer3_conv2.120.5.1764670560000110.4.2.0.0";
+  const char *it = "20261202101500/0/resnet50_train/11/4";
+  const char *example = g_getenv ("OVI_EXAMPLE_DIR");
+  g_autofree char *from = g_build_filename (example ? example : "", it, name, NULL);
+  g_autofree char *dir = g_build_filename (f->tmpdir, "run", it, NULL);
+  g_autofree char *to = g_build_filename (dir, name, NULL);
+  g_autofree char *root = g_build_filename (f->tmpdir, "run", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (root);
+  gsize length;
+
+  g_assert_nonnull (example);
+  g_assert_true (g_file_get_contents (from, &contents, &length, NULL));
+  g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
+  g_assert_true (g_file_set_contents (to, contents, length, NULL));
+  ovi_window_open_file (f->window, file);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  ovi_window_show_page (f->window, "compare");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  g_assert_true (ovi_compare_page_select_op (compare, "resnet/layer3/conv2"));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare) &&
+              grid_cell (compare, "stats_grid", 1, 5) != NULL);
+  ovi_test_wait_still ();
+  g_test_message ("shape %s, mean %s, std %s", grid_cell (compare, "stats_grid", 1, 2),
+                  grid_cell (compare, "stats_grid", 1, 5), grid_cell (compare, "stats_grid", 1, 6));
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 0, 5), ==, "Mean");
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 5), ==, "15855.4");
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 0, 6), ==, "Std. dev.");
+  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 6), ==, "38243.1");
+}
+
 static guint
 n_children (GtkWidget *widget)
 {
@@ -240,6 +280,7 @@ main (int argc, char *argv[])
 
   OVI_TEST_ADD ("/app/compare-page/select-op", test_compare);
   OVI_TEST_ADD ("/app/compare-page/compare-iterations", test_compare_iterations);
+  OVI_TEST_ADD ("/app/compare-page/device-layout", test_device_layout);
   OVI_TEST_ADD ("/app/compare-page/hidden-page-does-no-work", test_hidden_page_does_no_work);
   return ovi_test_run ();
 }

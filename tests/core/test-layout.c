@@ -348,6 +348,49 @@ check_case (Fixture *f, Case *c, int dtype)
   g_assert_cmpmem (orig, n_orig * 8, c->orig, c->n_orig * 8);
   g_assert_true (ovi_layout_is_device (c->format));
 
+  /* The map: each logical index to where it is stored and back, and its
+   * runs cover exactly the stored elements that are not padding. */
+  {
+    g_autoptr (OviLayoutMap) map =
+        ovi_layout_map_new (c->format, dtype, shape, n_dims, orig, n_orig, &error);
+    guint64 covered = 0, run_end, at;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (ovi_layout_map_get_count (map), ==, count);
+    g_assert_cmpuint (ovi_layout_map_get_stored_count (map), ==, dev_count);
+    memset (l, 0, sizeof l);
+    for (guint64 i = 0; i < count; i++)
+      {
+        guint64 di = device_index (c, l);
+        g_assert_cmpuint (ovi_layout_map_to_stored (map, i), ==, di);
+        g_assert_cmpuint (ovi_layout_map_to_logical (map, di), ==, i);
+        for (int k = (int) c->n_orig - 1; k >= 0; k--)
+          {
+            if (++l[k] < c->orig[k])
+              break;
+            l[k] = 0;
+          }
+      }
+    /* In chunks of 37, as the analysis reads a chunk at a time. */
+    for (guint64 from = 0; from < dev_count; from += 37)
+      {
+        guint64 end = MIN (from + 37, dev_count);
+        for (at = ovi_layout_map_next_run (map, from, end, &run_end); at < end;
+             at = ovi_layout_map_next_run (map, run_end, end, &run_end))
+          {
+            g_assert_cmpuint (run_end, >, at);
+            g_assert_cmpuint (run_end, <=, end);
+            for (guint64 j = at; j < run_end; j++)
+              {
+                g_assert_cmpuint (seen[j], ==, 1);
+                seen[j] = 2;
+              }
+            covered += run_end - at;
+          }
+      }
+    g_assert_cmpuint (covered, ==, count);
+  }
+
   data = ovi_tensor_load_data (t, &error);
   g_assert_no_error (error);
   converted = ovi_layout_to_logical (c->format, dtype, shape, n_dims, orig, n_orig, data, &error);

@@ -471,7 +471,7 @@ test_from_file (void)
       g_test_message ("%s", cases[c].name);
       write_at_offset (path, offset, cases[c].data);
       a = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset, size, n,
-                                     offset + size + 5, NULL, &error);
+                                     offset + size + 5, NULL, NULL, &error);
       g_assert_no_error (error);
       s = ovi_analysis_get_stats (a);
       expect_from_values (&e, cases[c].values, n, cases[c].sat);
@@ -486,8 +486,9 @@ test_from_file (void)
 
         g_assert_true (g_file_get_contents (path, &whole, &length, NULL));
         contents = g_bytes_new (whole, length);
-        from_contents = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset,
-                                                   size, n, offset + size + 5, contents, &error);
+        from_contents =
+            ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset, size, n,
+                                       offset + size + 5, contents, NULL, &error);
         g_assert_no_error (error);
         assert_stats (ovi_analysis_get_stats (from_contents), &e);
       }
@@ -518,7 +519,7 @@ test_from_file (void)
         g_assert_cmpfloat (ovi_analysis_value_at (a, s->first_nonfinite + 1), ==,
                            cases[c].values[s->first_nonfinite + 1]);
       again = ovi_analysis_new_for_file (cases[c].dtype, path, cases[c].name, offset, size, n,
-                                         offset + size + 5, NULL, &error);
+                                         offset + size + 5, NULL, NULL, &error);
       g_assert_null (again);
       g_assert_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ);
       g_assert_nonnull (strstr (error->message, "changed size"));

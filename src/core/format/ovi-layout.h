@@ -22,4 +22,27 @@ GBytes *ovi_layout_to_logical (OviFormat format,
                                GError **error);
 OviFormat ovi_layout_logical_format (OviFormat format, guint n_original);
 
+/* Where each logical element of a device layout is stored, without
+ * copying the tensor: the statistics walk the stored elements a run of
+ * real (not padding) elements at a time and name positions logically. */
+typedef struct _OviLayoutMap OviLayoutMap;
+
+OviLayoutMap *ovi_layout_map_new (OviFormat format,
+                                  OviDtype dtype,
+                                  const guint64 *shape,
+                                  guint n_dims,
+                                  const guint64 *original_shape,
+                                  guint n_original,
+                                  GError **error);
+OviLayoutMap *ovi_layout_map_copy (const OviLayoutMap *map);
+void ovi_layout_map_free (OviLayoutMap *map);
+guint64 ovi_layout_map_get_count (const OviLayoutMap *map);
+guint64 ovi_layout_map_get_stored_count (const OviLayoutMap *map);
+guint64
+ovi_layout_map_next_run (const OviLayoutMap *map, guint64 from, guint64 end, guint64 *run_end);
+guint64 ovi_layout_map_to_logical (const OviLayoutMap *map, guint64 stored);
+guint64 ovi_layout_map_to_stored (const OviLayoutMap *map, guint64 logical);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviLayoutMap, ovi_layout_map_free)
+
 G_END_DECLS

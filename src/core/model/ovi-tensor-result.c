@@ -10,7 +10,6 @@ struct _OviTensorResult
   guint n_bins;
   OviHistogramScale scale;
   OviAnalysis *analysis;
-  OviAnalysis *logical;
   OviHistogram *histogram;
 };
 
@@ -32,8 +31,8 @@ ovi_tensor_result_new (guint n_bins, OviHistogramScale scale)
 /**
  * ovi_tensor_result_fill:
  *
- * Analyses @tensor, on any thread: its statistics, the statistics in the
- * logical layout when it is stored in a device layout, and the histogram.
+ * Analyses @tensor, on any thread: its statistics (over the logical
+ * elements of a device layout) and the histogram of the same values.
  *
  * Returns: %FALSE with @error when the tensor cannot be read
  */
@@ -46,10 +45,9 @@ ovi_tensor_result_fill (OviTensorResult *result,
   if (!(result->analysis = ovi_tensor_analyze (tensor, error)))
     return FALSE;
   /* A statistics-mode tensor has its statistics and nothing more to read:
-   * no logical copy and no histogram (ovi_statistic_why_no_values()). */
+   * no histogram (ovi_statistic_why_no_values()). */
   if (!ovi_analysis_has_values (result->analysis))
     return TRUE;
-  result->logical = ovi_tensor_analyze_logical (tensor, NULL);
   if (g_cancellable_is_cancelled (cancellable))
     return TRUE;
   /* The file may have changed since it was analysed. */
@@ -70,30 +68,19 @@ ovi_tensor_result_unref (OviTensorResult *result)
   if (!g_atomic_ref_count_dec (&result->ref_count))
     return;
   g_clear_pointer (&result->analysis, ovi_analysis_unref);
-  g_clear_pointer (&result->logical, ovi_analysis_unref);
   g_clear_pointer (&result->histogram, ovi_histogram_free);
   g_free (result);
 }
 
 /**
  * ovi_tensor_result_get_analysis:
- * Returns: (transfer none): the statistics over the values as stored
+ * Returns: (transfer none): the statistics, over the logical elements of
+ *   a device layout that maps to its original shape
  */
 OviAnalysis *
 ovi_tensor_result_get_analysis (OviTensorResult *result)
 {
   return result->analysis;
-}
-
-/**
- * ovi_tensor_result_get_logical:
- * Returns: (transfer none) (nullable): the statistics in the logical
- *   layout, for a device layout that could be converted
- */
-OviAnalysis *
-ovi_tensor_result_get_logical (OviTensorResult *result)
-{
-  return result->logical;
 }
 
 /**

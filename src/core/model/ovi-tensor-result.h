@@ -5,8 +5,8 @@
 
 G_BEGIN_DECLS
 
-/* A tensor analysed for a view: its statistics as stored and in the
- * logical layout, and its histogram (ovi_tensor_analyze_async()). */
+/* A tensor analysed for a view: its statistics and its histogram
+ * (ovi_tensor_analyze_async()). */
 
 OviTensorResult *ovi_tensor_result_new (guint n_bins, OviHistogramScale scale);
 gboolean ovi_tensor_result_fill (OviTensorResult *result,
@@ -16,7 +16,6 @@ gboolean ovi_tensor_result_fill (OviTensorResult *result,
 OviTensorResult *ovi_tensor_result_ref (OviTensorResult *result);
 void ovi_tensor_result_unref (OviTensorResult *result);
 OviAnalysis *ovi_tensor_result_get_analysis (OviTensorResult *result);
-OviAnalysis *ovi_tensor_result_get_logical (OviTensorResult *result);
 OviHistogram *ovi_tensor_result_get_histogram (OviTensorResult *result);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviTensorResult, ovi_tensor_result_unref)

@@ -28,8 +28,12 @@ struct _OviTensor
   GArray *shape;
   GArray *original_shape;
   guint64 size;
-  guint64 count;
+  guint64 count; /* stored elements */
   guint64 offset;
+  /* A device layout: where its logical elements are stored, or why they
+   * cannot be found (and the statistics are over the stored values). */
+  OviLayoutMap *layout_map;
+  char *layout_problem;
   guint arg_index; /* newer schema fields; 0 when not written */
   guint input_type;
   int space_type;
@@ -73,6 +77,8 @@ ovi_tensor_finalize (GObject *object)
   OviTensor *self = OVI_TENSOR (object);
   g_array_unref (self->shape);
   g_array_unref (self->original_shape);
+  g_clear_pointer (&self->layout_map, ovi_layout_map_free);
+  g_free (self->layout_problem);
   g_clear_pointer (&self->analysis, ovi_analysis_unref);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ovi_tensor_parent_class)->finalize (object);
@@ -205,6 +211,20 @@ ovi_tensor_new (OviDumpFile *file,
   else
     self->count = size;
 
+  if (ovi_layout_is_device (format) && kind != OVI_TENSOR_BUFFER && kind != OVI_TENSOR_SPACE)
+    {
+      g_autoptr (GError) error = NULL;
+
+      self->layout_map = ovi_layout_map_new (format, dtype, shape, n_dims, original_shape,
+                                             n_original_dims, &error);
+      if (self->layout_map == NULL)
+        self->layout_problem = g_strdup (error->message);
+      else if (ovi_layout_map_get_stored_count (self->layout_map) != self->count)
+        {
+          g_clear_pointer (&self->layout_map, ovi_layout_map_free);
+          self->layout_problem = g_strdup (_ ("the shape is too large"));
+        }
+    }
   return self;
 }
 
@@ -287,11 +307,97 @@ ovi_tensor_get_size (OviTensor *self)
   return self->size;
 }
 
+/**
+ * ovi_tensor_get_count:
+ * Returns: the number of elements as stored, padding of a device layout
+ *   included (see ovi_tensor_get_logical_count())
+ */
 guint64
 ovi_tensor_get_count (OviTensor *self)
 {
   g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
   return self->count;
+}
+
+/**
+ * ovi_tensor_get_logical_count:
+ * Returns: the number of elements the statistics are over: the original
+ *   shape's for a device layout that maps to it, the stored count otherwise
+ */
+guint64
+ovi_tensor_get_logical_count (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->layout_map ? ovi_layout_map_get_count (self->layout_map) : self->count;
+}
+
+/**
+ * ovi_tensor_get_is_logical:
+ * Returns: whether the tensor is in a device layout whose statistics and
+ *   positions are those of the original shape
+ */
+gboolean
+ovi_tensor_get_is_logical (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), FALSE);
+  return self->layout_map != NULL;
+}
+
+/**
+ * ovi_tensor_get_layout_problem:
+ * Returns: (nullable): for a device layout that cannot be mapped to its
+ *   original shape, why ("the header has no original shape"): its
+ *   statistics are then over the stored values, padding included; %NULL
+ *   otherwise
+ */
+const char *
+ovi_tensor_get_layout_problem (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+  return self->layout_problem;
+}
+
+/**
+ * ovi_tensor_get_logical_shape:
+ * Returns: the shape that the statistics' indices are flat indices of:
+ *   the original shape for a device layout that maps to it, the shape
+ *   as stored otherwise
+ */
+const guint64 *
+ovi_tensor_get_logical_shape (OviTensor *self, guint *n_dims)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+  return self->layout_map ? ovi_tensor_get_original_shape (self, n_dims)
+                          : ovi_tensor_get_shape (self, n_dims);
+}
+
+/**
+ * ovi_tensor_dup_position:
+ * @index: a flat index of the statistics (ovi_tensor_get_logical_shape())
+ *
+ * Returns: the index and its coordinates, "3 (0, 0, 0, 3)", the one way
+ *   positions are written everywhere
+ */
+char *
+ovi_tensor_dup_position (OviTensor *self, guint64 index)
+{
+  guint n_dims;
+  const guint64 *shape = ovi_tensor_get_logical_shape (self, &n_dims);
+  GString *s = g_string_new (NULL);
+  g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
+  guint64 rest = index;
+
+  for (guint i = n_dims; i > 0; i--)
+    {
+      guint64 dim = MAX (shape[i - 1], 1);
+      coords[i - 1] = rest % dim;
+      rest /= dim;
+    }
+  g_string_append_printf (s, "%" G_GUINT64_FORMAT " (", index);
+  for (guint i = 0; i < n_dims; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
 }
 
 /**
@@ -483,7 +589,10 @@ ovi_tensor_get_data_offset (OviTensor *self, guint64 *offset)
  * ovi_tensor_analyze:
  *
  * Statistics of the tensor, computed once and kept. Safe to call from any
- * thread; may take long for large tensors.
+ * thread; may take long for large tensors. A device layout that maps to
+ * its original shape is analysed over its logical elements, without the
+ * padding, and every index is a flat index of the original shape
+ * (ovi_tensor_get_logical_shape()).
  *
  * Returns: (transfer full): the analysis
  */
@@ -530,9 +639,11 @@ ovi_tensor_analyze_in (OviTensor *self, GBytes *contents, GError **error)
     /* Read from the file a chunk at a time, not loaded whole. */
     analysis = ovi_analysis_new_for_file (
         self->dtype, ovi_dump_file_get_path (file), ovi_dump_file_get_relative_path (file),
-        self->offset, self->size, count, ovi_dump_file_get_file_size (file), contents, error);
+        self->offset, self->size, count, ovi_dump_file_get_file_size (file), contents,
+        count == self->count ? self->layout_map : NULL, error);
   else if ((data = ovi_tensor_load_data (self, error)))
-    analysis = ovi_analysis_new_for_count (self->dtype, data, count, error);
+    analysis = ovi_analysis_new_for_layout (self->dtype, data, count,
+                                            count == self->count ? self->layout_map : NULL, error);
   if (analysis == NULL)
     return NULL;
 
@@ -558,37 +669,6 @@ ovi_tensor_peek_analysis (OviTensor *self)
   return analysis;
 }
 
-/**
- * ovi_tensor_analyze_logical:
- *
- * Statistics of the tensor turned from its device layout into the logical
- * one, so bad values are located where the framework sees them.
- *
- * Returns: (transfer full) (nullable): the analysis, or %NULL when the
- *   tensor is not in a device layout or cannot be converted
- */
-OviAnalysis *
-ovi_tensor_analyze_logical (OviTensor *self, GError **error)
-{
-  guint n_dims, n_original;
-  const guint64 *shape = ovi_tensor_get_shape (self, &n_dims);
-  const guint64 *original = ovi_tensor_get_original_shape (self, &n_original);
-  g_autoptr (GBytes) data = NULL;
-  g_autoptr (GBytes) logical = NULL;
-  guint64 count = 1;
-
-  if (!ovi_layout_is_device (self->format))
-    return NULL;
-  for (guint i = 0; i < n_original; i++)
-    count *= original[i];
-  if (!(data = ovi_tensor_load_data (self, error)))
-    return NULL;
-  if (!(logical = ovi_layout_to_logical (self->format, self->dtype, shape, n_dims, original,
-                                         n_original, data, error)))
-    return NULL;
-  return ovi_analysis_new_for_count (self->dtype, logical, count, error);
-}
-
 static void
 analyze_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
@@ -609,10 +689,10 @@ analyze_in_thread (GTask *task, gpointer source, gpointer task_data, GCancellabl
  * ovi_tensor_analyze_async:
  * @n_bins: bins of the histogram to make, 0 for none
  *
- * Reads the tensor on core's worker pool: its statistics, the statistics
- * in the logical layout when it is stored in a device layout, and a
- * histogram (none for a statistics-mode tensor, which has no values). The main thread never reads
- * tensor data.
+ * Reads the tensor on core's worker pool: its statistics (logical, as
+ * ovi_tensor_analyze() gives them) and a histogram of the same values
+ * (none for a statistics-mode tensor, which has no values). The main
+ * thread never reads tensor data.
  */
 void
 ovi_tensor_analyze_async (OviTensor *self,
@@ -654,6 +734,8 @@ ovi_tensor_set_statistics (OviTensor *self, const OviStatisticRow *row)
   g_clear_pointer (&self->analysis, ovi_analysis_unref);
   self->analysis = ovi_analysis_new_for_statistics (self->dtype, &row->stats);
   g_mutex_unlock (&self->lock);
+  /* The runtime's statistics are what they are: no positions to map. */
+  g_clear_pointer (&self->layout_map, ovi_layout_map_free);
   self->statistics_only = TRUE;
   self->known = row->fields;
   self->neg_zeros = row->neg_zeros;

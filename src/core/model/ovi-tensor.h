@@ -24,6 +24,11 @@ const guint64 *ovi_tensor_get_original_shape (OviTensor *self, guint *n_dims);
 char *ovi_tensor_dup_shape_string (OviTensor *self);
 guint64 ovi_tensor_get_size (OviTensor *self);
 guint64 ovi_tensor_get_count (OviTensor *self);
+guint64 ovi_tensor_get_logical_count (OviTensor *self);
+gboolean ovi_tensor_get_is_logical (OviTensor *self);
+const char *ovi_tensor_get_layout_problem (OviTensor *self);
+const guint64 *ovi_tensor_get_logical_shape (OviTensor *self, guint *n_dims);
+char *ovi_tensor_dup_position (OviTensor *self, guint64 index);
 char *ovi_tensor_dup_label (OviTensor *self);
 guint ovi_tensor_get_arg_index (OviTensor *self);
 guint ovi_tensor_get_input_type (OviTensor *self);
@@ -36,7 +41,6 @@ OviAnalysis *ovi_tensor_peek_analysis (OviTensor *self);
 gboolean ovi_tensor_get_statistics_only (OviTensor *self);
 guint ovi_tensor_get_known_statistics (OviTensor *self);
 gboolean ovi_tensor_get_signed_zeros (OviTensor *self, guint64 *negative, guint64 *positive);
-OviAnalysis *ovi_tensor_analyze_logical (OviTensor *self, GError **error);
 
 typedef struct _OviTensorResult OviTensorResult;
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,38 +62,19 @@ add_display_path (JsonBuilder *b, const char *key, const char *path)
   json_builder_add_string_value (b, display);
 }
 
-/* Where the first NaN, +Inf, -Inf and saturated value sit: a flat index
- * and coordinates. Tensors in a device layout are located in their logical
- * layout (the original shape), as the framework sees them. */
+/* A device layout: how many values are stored, and the logical shape the
+ * statistics are over, or why they are over the stored values. */
 static void
-add_first_bad (JsonBuilder *b, OviTensor *tensor, OviAnalysis *analysis)
+add_layout (JsonBuilder *b, OviTensor *tensor)
 {
-  g_autoptr (OviAnalysis) logical = NULL;
-  const guint64 *shape, *original;
-  guint n_dims, n_original;
-  const OviStats *s;
-  const char *keys[] = { "nan", "pos_inf", "neg_inf", "saturated" };
-  gint64 firsts[4];
+  const guint64 *original;
+  guint n_original;
 
-  shape = ovi_tensor_get_shape (tensor, &n_dims);
+  if (!ovi_layout_is_device (ovi_tensor_get_format (tensor)))
+    return;
+  add_int (b, "stored_count", ovi_tensor_get_count (tensor));
   original = ovi_tensor_get_original_shape (tensor, &n_original);
-  if (ovi_layout_is_device (ovi_tensor_get_format (tensor)))
-    {
-      g_autoptr (GBytes) data = ovi_tensor_load_data (tensor, NULL);
-      g_autoptr (GBytes) converted = NULL;
-      guint64 count = 1;
-
-      for (guint i = 0; i < n_original; i++)
-        count *= original[i];
-      if (data)
-        converted =
-            ovi_layout_to_logical (ovi_tensor_get_format (tensor), ovi_tensor_get_dtype (tensor),
-                                   shape, n_dims, original, n_original, data, NULL);
-      if (converted)
-        logical =
-            ovi_analysis_new_for_count (ovi_tensor_get_dtype (tensor), converted, count, NULL);
-    }
-  if (logical)
+  if (ovi_tensor_get_is_logical (tensor))
     {
       g_autofree char *format = ovi_format_dup_label (
           ovi_layout_logical_format (ovi_tensor_get_format (tensor), n_original));
@@ -102,11 +84,24 @@ add_first_bad (JsonBuilder *b, OviTensor *tensor, OviAnalysis *analysis)
         ovi_json_builder_add_u64 (b, original[i]);
       json_builder_end_array (b);
       add_string (b, "logical_format", format);
-      shape = original;
-      n_dims = n_original;
-      analysis = logical;
     }
+  else
+    add_string (b, "layout_problem", ovi_tensor_get_layout_problem (tensor));
+}
 
+/* Where the first NaN, +Inf, -Inf and saturated value sit: a flat index
+ * and coordinates, in the shape the statistics are over (the logical one
+ * of a device layout, ovi_tensor_get_logical_shape()). */
+static void
+add_first_bad (JsonBuilder *b, OviTensor *tensor, OviAnalysis *analysis)
+{
+  const guint64 *shape;
+  guint n_dims;
+  const OviStats *s;
+  const char *keys[] = { "nan", "pos_inf", "neg_inf", "saturated" };
+  gint64 firsts[4];
+
+  shape = ovi_tensor_get_logical_shape (tensor, &n_dims);
   s = ovi_analysis_get_stats (analysis);
   firsts[0] = s->first_nan;
   firsts[1] = s->first_pos_inf;
@@ -182,7 +177,8 @@ ovi_report_tensor_json (OviTensor *tensor)
   for (guint i = 0; i < n_dims; i++)
     json_builder_add_int_value (b, (gint64) shape[i]);
   json_builder_end_array (b);
-  add_int (b, "count", ovi_tensor_get_count (tensor));
+  add_int (b, "count", ovi_tensor_get_logical_count (tensor));
+  add_layout (b, tensor);
   /* Newer schema fields, left out where the file has none (proto3 writers
    * leave out 0, so 0 cannot be told from "not written"). */
   if (ovi_tensor_get_arg_index (tensor))
@@ -680,6 +676,35 @@ append_tensor_text (GString *s, OviTensor *t)
     {
       g_string_append_printf (s, " %s\n", error->message);
       return;
+    }
+  if (ovi_tensor_get_is_logical (t))
+    {
+      guint n_original;
+      const guint64 *original = ovi_tensor_get_original_shape (t, &n_original);
+      g_autofree char *logical_format =
+          ovi_format_dup_label (ovi_layout_logical_format (ovi_tensor_get_format (t), n_original));
+      g_autoptr (GString) logical_shape = g_string_new ("[");
+
+      for (guint i = 0; i < n_original; i++)
+        g_string_append_printf (logical_shape, "%s%" G_GUINT64_FORMAT, i ? ", " : "", original[i]);
+      g_string_append_c (logical_shape, ']');
+      g_string_append (s, "  ");
+      /* Translators: "logical NCHW [1, 4, 8, 8]: 256 values, stored as 1024 in NC1HWC0" */
+      g_string_append_printf (
+          s, _ ("logical %s %s: %" PRIu64 " values, stored as %" PRIu64 " in %s"), logical_format,
+          logical_shape->str, (uint64_t) ovi_tensor_get_logical_count (t),
+          (uint64_t) ovi_tensor_get_count (t), format);
+      g_string_append (s, "\n     ");
+    }
+  else if (ovi_tensor_get_layout_problem (t))
+    {
+      g_string_append (s, "  ");
+      /* Translators: the statistics of a device layout include its padding;
+       * the reason follows ("the header has no original shape") */
+      g_string_append_printf (
+          s, _ ("statistics over the %" PRIu64 " stored values, padding included: %s"),
+          (uint64_t) ovi_tensor_get_count (t), ovi_tensor_get_layout_problem (t));
+      g_string_append (s, "\n     ");
     }
   st = ovi_analysis_get_stats (analysis);
   append_value (s, "min", st->min, st->finite);

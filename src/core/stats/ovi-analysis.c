@@ -14,6 +14,7 @@
 #include "ovi-analysis.h"
 #include "ovi-dtype.h"
 #include "ovi-error.h"
+#include "ovi-layout.h"
 #include "ovi-statistic-csv.h"
 #include "ovi-worker.h"
 
@@ -46,8 +47,10 @@ struct _OviAnalysis
   OviDtype dtype;
   guint bits; /* per element */
   Source source;
-  guint64 count;
-  gint64 window_start; /* values around the first non-finite one */
+  guint64 count;        /* elements the statistics are over: logical ones */
+  guint64 stored_count; /* elements the source holds, padding included */
+  OviLayoutMap *map;    /* a device layout: where logical elements are stored */
+  gint64 window_start;  /* values around the first non-finite one */
   guint window_length;
   double window[2 * NEIGHBOURS + 1];
   OviStats stats;
@@ -106,15 +109,30 @@ partial_merge (Partial *into, const Partial *p)
   into->first_saturated = first_of (into->first_saturated, p->first_saturated);
 }
 
-/* Adds @n copies of value @v seen first at @index, relative to @shift. */
+/* The logical index of stored element @index: the same without a map. */
+static inline gint64
+logical_index (const OviLayoutMap *map, gint64 index)
+{
+  return map ? (gint64) ovi_layout_map_to_logical (map, index) : index;
+}
+
+/* Adds @n copies of value @v stored at @index, relative to @shift. The
+ * first of each kind is the lowest logical index: with a map, stored
+ * order is not logical order. */
 static inline void
-partial_add (Partial *p, double v, guint64 n, gint64 index, double shift, double sat)
+partial_add (Partial *p,
+             double v,
+             guint64 n,
+             gint64 index,
+             double shift,
+             double sat,
+             const OviLayoutMap *map)
 {
   if (G_UNLIKELY (isnan (v)))
     {
       p->nan += n;
-      if (p->first_nan < 0)
-        p->first_nan = index;
+      if (p->first_nan < 0 || map)
+        p->first_nan = first_of (p->first_nan, logical_index (map, index));
       return;
     }
   if (G_UNLIKELY (isinf (v)))
@@ -122,14 +140,14 @@ partial_add (Partial *p, double v, guint64 n, gint64 index, double shift, double
       if (v > 0)
         {
           p->pos_inf += n;
-          if (p->first_pos_inf < 0)
-            p->first_pos_inf = index;
+          if (p->first_pos_inf < 0 || map)
+            p->first_pos_inf = first_of (p->first_pos_inf, logical_index (map, index));
         }
       else
         {
           p->neg_inf += n;
-          if (p->first_neg_inf < 0)
-            p->first_neg_inf = index;
+          if (p->first_neg_inf < 0 || map)
+            p->first_neg_inf = first_of (p->first_neg_inf, logical_index (map, index));
         }
       return;
     }
@@ -141,8 +159,8 @@ partial_add (Partial *p, double v, guint64 n, gint64 index, double shift, double
   if (G_UNLIKELY (sat > 0 && fabs (v) == sat))
     {
       p->saturated += n;
-      if (p->first_saturated < 0)
-        p->first_saturated = index;
+      if (p->first_saturated < 0 || map)
+        p->first_saturated = first_of (p->first_saturated, logical_index (map, index));
     }
   else
     {
@@ -303,7 +321,7 @@ reader_get (Reader *r, guint64 start, guint64 n, GError **error)
   g_assert (length <= CHUNK_BYTES);
   /* A chunk, or the whole tensor when it is smaller (most are). */
   if (r->buffer == NULL)
-    r->buffer = g_malloc (MIN (CHUNK_BYTES, (r->analysis->count * bits + 7) / 8));
+    r->buffer = g_malloc (MIN (CHUNK_BYTES, (r->analysis->stored_count * bits + 7) / 8));
   while (done < length)
     {
       gssize got = pread (r->fd, r->buffer + done, length - done, src->offset + at + done);
@@ -369,7 +387,13 @@ count_patterns (guint bits, const guint8 *d, guint64 n, guint32 *t0, guint32 *t1
 
 /* Elements @base .. @base + @n, whose bytes are @d. */
 static void
-scan_values (Partial *p, OviDtype dtype, const guint8 *d, guint64 n, guint64 base, double shift)
+scan_values (Partial *p,
+             OviDtype dtype,
+             const guint8 *d,
+             guint64 n,
+             guint64 base,
+             double shift,
+             const OviLayoutMap *map)
 {
   double sat = ovi_dtype_max_finite (dtype);
 
@@ -389,7 +413,7 @@ scan_values (Partial *p, OviDtype dtype, const guint8 *d, guint64 n, guint64 bas
             }
           if (special)
             for (guint64 j = i; j < stop; j++)
-              partial_add (p, ovi_load_f32 (d, j), 1, base + j, shift, sat);
+              partial_add (p, ovi_load_f32 (d, j), 1, base + j, shift, sat, map);
           else
             {
               double sum = 0, sumsq = 0;
@@ -420,7 +444,7 @@ scan_values (Partial *p, OviDtype dtype, const guint8 *d, guint64 n, guint64 bas
     }
   else
     for (guint64 i = 0; i < n; i++)
-      partial_add (p, element_value (dtype, d, i), 1, base + i, shift, sat);
+      partial_add (p, element_value (dtype, d, i), 1, base + i, shift, sat, map);
 }
 
 /* One thread's share: [start, end) a chunk at a time. */
@@ -449,7 +473,31 @@ run_share (Job *job)
 
       if (d == NULL)
         break;
-      if (bits)
+      if (self->map)
+        {
+          /* Only the real elements, a run at a time. */
+          gsize item = self->bits / 8;
+          guint64 run_end;
+
+          for (guint64 at = ovi_layout_map_next_run (self->map, i, i + n, &run_end); at < i + n;
+               at = ovi_layout_map_next_run (self->map, run_end, i + n, &run_end))
+            if (bits)
+              count_patterns (bits, d + (at - i) * item, run_end - at, t, t + n_patterns);
+            else
+              scan_values (&job->partial, self->dtype, d + (at - i) * item, run_end - at, at,
+                           job->shift, self->map);
+          pending += n;
+          if (bits && (pending + step > G_MAXUINT32 || i + n >= job->end))
+            {
+              for (gsize p = 0; p < n_patterns; p++)
+                {
+                  job->table[p] += (guint64) t[p] + t[n_patterns + p];
+                  t[p] = t[n_patterns + p] = 0;
+                }
+              pending = 0;
+            }
+        }
+      else if (bits)
         {
           count_patterns (bits, d, n, t, t + n_patterns);
           pending += n;
@@ -464,7 +512,7 @@ run_share (Job *job)
             }
         }
       else
-        scan_values (&job->partial, self->dtype, d, n, i, job->shift);
+        scan_values (&job->partial, self->dtype, d, n, i, job->shift, NULL);
     }
   reader_close (&r);
 }
@@ -523,8 +571,9 @@ finish_stats (OviAnalysis *self, const Partial *p, double shift)
   self->range_max = p->range_max;
 }
 
-/* Calls @func on elements from the first on, a chunk at a time, until it
- * returns FALSE or the tensor ends. */
+/* Calls @func on elements from the first on, a chunk at a time (with a
+ * map, a run of real elements at a time, @base their stored index), until
+ * it returns FALSE or the tensor ends. */
 static gboolean
 walk (OviAnalysis *self,
       gboolean (*func) (OviAnalysis *, const guint8 *, guint64, guint64, gpointer),
@@ -540,17 +589,30 @@ walk (OviAnalysis *self,
       reader_close (&r);
       return FALSE;
     }
-  for (guint64 i = 0; i < self->count; i += step)
+  for (guint64 i = 0; i < self->stored_count; i += step)
     {
-      guint64 n = MIN (step, self->count - i);
+      guint64 n = MIN (step, self->stored_count - i);
       const guint8 *d = reader_get (&r, i, n, error);
+      gboolean more = TRUE;
 
       if (d == NULL)
         {
           ok = FALSE;
           break;
         }
-      if (!func (self, d, n, i, data))
+      if (self->map)
+        {
+          gsize item = self->bits / 8;
+          guint64 run_end;
+
+          for (guint64 at = ovi_layout_map_next_run (self->map, i, i + n, &run_end);
+               more && at < i + n;
+               at = ovi_layout_map_next_run (self->map, run_end, i + n, &run_end))
+            more = func (self, d + (at - i) * item, run_end - at, at, data);
+        }
+      else
+        more = func (self, d, n, i, data);
+      if (!more)
         break;
     }
   reader_close (&r);
@@ -570,6 +632,17 @@ find_firsts (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpoint
   gint64 *first[] = { &self->stats.first_nan, &self->stats.first_pos_inf,
                       &self->stats.first_neg_inf, &self->stats.first_saturated };
 
+  if (self->map)
+    {
+      /* Stored order is not logical order: every one is a candidate. */
+      for (guint64 i = 0; i < n; i++)
+        {
+          gint8 k = search->kind[element_pattern (self->pattern_bits, d, i)];
+          if (k >= 0 && search->need[k])
+            *first[k] = first_of (*first[k], ovi_layout_map_to_logical (self->map, base + i));
+        }
+      return TRUE;
+    }
   for (guint64 i = 0; i < n; i++)
     {
       gint8 k = search->kind[element_pattern (self->pattern_bits, d, i)];
@@ -614,7 +687,8 @@ stats_from_table (OviAnalysis *self, GError **error)
     double mean = finite ? (double) (sum / finite) : 0;
     for (gsize i = 0; i < n_patterns; i++)
       if (self->table[i])
-        partial_add (&p, ovi_dtype_decode_pattern (self->dtype, i), self->table[i], 0, mean, sat);
+        partial_add (&p, ovi_dtype_decode_pattern (self->dtype, i), self->table[i], 0, mean, sat,
+                     NULL);
     finish_stats (self, &p, mean);
   }
 
@@ -664,12 +738,20 @@ first_finite (OviAnalysis *self, double *value, GError **error)
 
 /* Keeps the values around the first non-finite one, which the tensor view
  * shows, so that they need no read of their own. */
+static double
+decode (const OviAnalysis *self, const guint8 *d, guint64 i)
+{
+  return self->pattern_bits
+             ? ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, i))
+             : element_value (self->dtype, d, i);
+}
+
 static gboolean
 keep_window (OviAnalysis *self, GError **error)
 {
   gint64 first = self->stats.first_nonfinite;
   guint64 start, n;
-  const guint8 *d;
+  const guint8 *d = NULL;
   Reader r;
 
   if (first < 0)
@@ -677,17 +759,25 @@ keep_window (OviAnalysis *self, GError **error)
   start = first > NEIGHBOURS ? (guint64) first - NEIGHBOURS : 0;
   start &= ~G_GUINT64_CONSTANT (1); /* int4 starts on a byte */
   n = MIN (self->count - start, G_N_ELEMENTS (self->window));
-  if (!reader_open (&r, self, error) || !(d = reader_get (&r, start, n, error)))
+  if (!reader_open (&r, self, error))
     {
       reader_close (&r);
       return FALSE;
     }
-  for (guint64 i = 0; i < n; i++)
-    self->window[i] =
-        self->pattern_bits
-            ? ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, i))
-            : element_value (self->dtype, d, i);
+  if (self->map)
+    /* Logical neighbours: each is stored elsewhere. */
+    for (guint64 i = 0; i < n; i++)
+      {
+        if (!(d = reader_get (&r, ovi_layout_map_to_stored (self->map, start + i), 1, error)))
+          break;
+        self->window[i] = decode (self, d, 0);
+      }
+  else if ((d = reader_get (&r, start, n, error)))
+    for (guint64 i = 0; i < n; i++)
+      self->window[i] = decode (self, d, i);
   reader_close (&r);
+  if (d == NULL)
+    return FALSE;
   self->window_start = start;
   self->window_length = n;
   return TRUE;
@@ -696,7 +786,8 @@ keep_window (OviAnalysis *self, GError **error)
 static gboolean
 analyze (OviAnalysis *self, GError **error)
 {
-  guint n_jobs = n_jobs_for (self->count);
+  guint64 count = self->stored_count;
+  guint n_jobs = n_jobs_for (count);
   g_autofree Job *jobs = g_new0 (Job, n_jobs);
   double shift = 0;
   gboolean ok = TRUE;
@@ -707,9 +798,8 @@ analyze (OviAnalysis *self, GError **error)
     {
       jobs[i].analysis = self;
       /* Shares start on even elements: int4 packs two a byte. */
-      jobs[i].start = self->count * i / n_jobs & ~G_GUINT64_CONSTANT (1);
-      jobs[i].end =
-          i + 1 < n_jobs ? self->count * (i + 1) / n_jobs & ~G_GUINT64_CONSTANT (1) : self->count;
+      jobs[i].start = count * i / n_jobs & ~G_GUINT64_CONSTANT (1);
+      jobs[i].end = i + 1 < n_jobs ? count * (i + 1) / n_jobs & ~G_GUINT64_CONSTANT (1) : count;
       jobs[i].shift = shift;
     }
   run_parallel (jobs, n_jobs);
@@ -751,15 +841,19 @@ set_unsupported_error (GError **error, OviDtype dtype)
   g_set_error_literal (error, OVI_STATS_ERROR, OVI_STATS_ERROR_UNSUPPORTED_DTYPE, reason);
 }
 
+/* @count stored elements, of which @map (nullable) says which are real
+ * and where they sit logically. */
 static OviAnalysis *
-analysis_new (OviDtype dtype, guint64 count)
+analysis_new (OviDtype dtype, guint64 count, const OviLayoutMap *map)
 {
   OviAnalysis *self = g_new0 (OviAnalysis, 1);
 
   g_atomic_ref_count_init (&self->ref_count);
   self->dtype = dtype;
   self->bits = ovi_dtype_bits (dtype);
-  self->count = count;
+  self->stored_count = count;
+  self->count = map ? ovi_layout_map_get_count (map) : count;
+  self->map = map ? ovi_layout_map_copy (map) : NULL;
   self->pattern_bits = pattern_bits_for (dtype, count);
   return self;
 }
@@ -775,10 +869,28 @@ analysis_new (OviDtype dtype, guint64 count)
 OviAnalysis *
 ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError **error)
 {
+  return ovi_analysis_new_for_layout (dtype, data, count, NULL, error);
+}
+
+/**
+ * ovi_analysis_new_for_layout:
+ * @data: the tensor's bytes, @count elements as stored
+ * @map: (nullable): where the logical elements of a device layout are
+ *   stored in @data; its stored count must be @count
+ *
+ * Like ovi_analysis_new_for_count(), over the logical elements @map gives:
+ * the padding is left out, and every index (the first bad values,
+ * ovi_analysis_value_at()) is a flat index of the original shape.
+ */
+OviAnalysis *
+ovi_analysis_new_for_layout (
+    OviDtype dtype, GBytes *data, guint64 count, const OviLayoutMap *map, GError **error)
+{
   OviAnalysis *self;
   guint64 needed;
 
   g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (map == NULL || ovi_layout_map_get_stored_count (map) == count, NULL);
 
   if (!ovi_dtype_is_supported (dtype))
     {
@@ -793,7 +905,7 @@ ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError 
       return NULL;
     }
 
-  self = analysis_new (dtype, count);
+  self = analysis_new (dtype, count, map);
   self->source.bytes = g_bytes_ref (data);
   if (!analyze (self, error))
     g_clear_pointer (&self, ovi_analysis_unref);
@@ -810,6 +922,8 @@ ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError 
  * @contents: (nullable): the whole file, when the caller has read it: the
  *   statistics are made from it instead of reading the file again (small
  *   files, whose tensors are read in one go)
+ * @map: (nullable): for a device layout, where its logical elements are
+ *   stored (see ovi_analysis_new_for_layout())
  *
  * Like ovi_analysis_new_for_count(), reading the file a chunk at a time
  * (also later, for histograms, even when @contents was given), never
@@ -824,10 +938,13 @@ ovi_analysis_new_for_file (OviDtype dtype,
                            guint64 count,
                            guint64 file_size,
                            GBytes *contents,
+                           const OviLayoutMap *map,
                            GError **error)
 {
   OviAnalysis *self;
   guint64 needed;
+
+  g_return_val_if_fail (map == NULL || ovi_layout_map_get_stored_count (map) == count, NULL);
 
   if (!ovi_dtype_is_supported (dtype))
     {
@@ -846,7 +963,7 @@ ovi_analysis_new_for_file (OviDtype dtype,
                    _ ("%" PRIu64 " bytes are too few for %" PRIu64 " elements"), size, count);
       return NULL;
     }
-  self = analysis_new (dtype, count);
+  self = analysis_new (dtype, count, map);
   self->source.path = g_strdup (path);
   self->source.name = g_strdup (name);
   self->source.offset = offset;
@@ -897,6 +1014,7 @@ ovi_analysis_unref (OviAnalysis *self)
       g_free (self->source.path);
       g_free (self->source.name);
       g_free (self->table);
+      g_clear_pointer (&self->map, ovi_layout_map_free);
       g_free (self);
     }
 }
@@ -931,6 +1049,8 @@ ovi_analysis_value_at (OviAnalysis *self, guint64 index)
     return NAN;
   if (index >= (guint64) self->window_start && index - self->window_start < self->window_length)
     return self->window[index - self->window_start];
+  if (self->map)
+    index = ovi_layout_map_to_stored (self->map, index);
   /* int4 is read from the byte holding the element. */
   start = self->bits == 4 ? index & ~G_GUINT64_CONSTANT (1) : index;
   if (reader_open (&r, self, NULL) && (d = reader_get (&r, start, index - start + 1, NULL)))
@@ -1094,7 +1214,7 @@ ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale
 OviAnalysis *
 ovi_analysis_new_for_statistics (OviDtype dtype, const OviStats *stats)
 {
-  OviAnalysis *self = analysis_new (dtype, stats->count);
+  OviAnalysis *self = analysis_new (dtype, stats->count, NULL);
 
   self->stats = *stats;
   self->statistics_only = TRUE;

@@ -5,6 +5,7 @@
 
 #include "ovi-dtype.h"
 #include "ovi-histogram.h"
+#include "ovi-layout.h"
 #include "ovi-stats.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,8 @@ typedef struct _OviAnalysis OviAnalysis;
 OviAnalysis *ovi_analysis_new (OviDtype dtype, GBytes *data, GError **error);
 OviAnalysis *
 ovi_analysis_new_for_count (OviDtype dtype, GBytes *data, guint64 count, GError **error);
+OviAnalysis *ovi_analysis_new_for_layout (
+    OviDtype dtype, GBytes *data, guint64 count, const OviLayoutMap *map, GError **error);
 OviAnalysis *ovi_analysis_ref (OviAnalysis *self);
 void ovi_analysis_unref (OviAnalysis *self);
 const OviStats *ovi_analysis_get_stats (OviAnalysis *self);
@@ -26,6 +29,7 @@ OviAnalysis *ovi_analysis_new_for_file (OviDtype dtype,
                                         guint64 count,
                                         guint64 file_size,
                                         GBytes *contents,
+                                        const OviLayoutMap *map,
                                         GError **error);
 OviHistogram *
 ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale, GError **error);
