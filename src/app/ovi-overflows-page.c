@@ -23,6 +23,7 @@ struct _OviOverflowsPage
   GtkSingleSelection *record_selection;
   gboolean first_chosen; /* the first row is selected for the user, who has picked none */
   gboolean choosing_first;
+  OviOverflowRecord *hidden_record; /* selected until a search hid its row */
   GtkSortListModel *record_sort_model;
   GtkStack *record_stack;
   GtkColumnView *record_view;
@@ -231,6 +232,20 @@ rows_changed (OviOverflowsPage *self)
 {
   update_state (self);
   follow_session_record (self);
+  /* The row a search hid is selected again when it shows again (Escape
+   * after a search that matched nothing), not the first row. */
+  if (gtk_single_selection_get_selected_item (self->record_selection) == NULL &&
+      self->hidden_record != NULL)
+    {
+      gboolean first_chosen = self->first_chosen;
+
+      if (ovi_overflows_page_select_record (self, self->hidden_record))
+        {
+          self->first_chosen = first_chosen;
+          scroll_to_selected (self);
+          return;
+        }
+    }
   /* The first record (the first overflow in the default order) is
    * selected until the user picks another, also when an earlier one
    * arrives later in the scan (another device's, or another folder's). */
@@ -255,6 +270,10 @@ selection_changed (OviOverflowsPage *self)
   if (session == NULL || self->record_selection == NULL)
     return;
   item = gtk_single_selection_get_selected_item (self->record_selection);
+  if (item == NULL && ovi_session_get_selected_record (session) != NULL)
+    g_set_object (&self->hidden_record, ovi_session_get_selected_record (session));
+  else if (item != NULL)
+    g_clear_object (&self->hidden_record);
   /* Rows arriving above the selected one move it without changing it. */
   if (!self->choosing_first && item != ovi_session_get_selected_record (session))
     self->first_chosen = FALSE;
@@ -340,6 +359,7 @@ ovi_overflows_page_dispose (GObject *object)
   self->fit_task = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OVERFLOWS_PAGE);
   self->custom_filter = NULL;
+  g_clear_object (&self->hidden_record);
   G_OBJECT_CLASS (ovi_overflows_page_parent_class)->dispose (object);
 }
 

@@ -544,6 +544,33 @@ test_escape_clears_search (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (op_selection)), ==, all_ops);
 }
 
+/* Escape after a search that matched nothing selects again the record
+ * that was selected before it, not the first row. */
+static void
+test_escape_restores_selection (Fixture *f, gconstpointer data)
+{
+  OviSession *session = ovi_window_get_session (f->window);
+  GtkWidget *record_search = template_child (ovi_window_get_overflows_page (f->window),
+                                             OVI_TYPE_OVERFLOWS_PAGE, "record_search");
+  g_autoptr (OviOverflowRecord) third =
+      g_list_model_get_item (ovi_dump_folder_get_records (ovi_window_get_folder (f->window)), 2);
+
+  g_assert_true (ovi_window_select_record (f->window, third));
+  WAIT_UNTIL (ovi_session_get_selected_record (session) == third);
+
+  gtk_widget_grab_focus (record_search);
+  gtk_editable_set_text (GTK_EDITABLE (record_search), "no-operator-has-this-name");
+  wait_filtered (f->window);
+  g_assert_cmpuint (n_visible_rows (ovi_window_get_record_view (f->window)), ==, 0);
+  g_assert_null (ovi_session_get_selected_record (session));
+
+  g_signal_emit_by_name (record_search, "stop-search");
+  wait_filtered (f->window);
+  WAIT_UNTIL (ovi_session_get_selected_record (session) != NULL);
+  g_assert_true (ovi_session_get_selected_record (session) == third);
+  wait_details (f->window, third);
+}
+
 /* Enter on a row (the list's activate-item, which Enter and a double click
  * run) selects it and puts the keyboard in its details; Tab from a row
  * leaves the table for the next region instead of the next row. */
@@ -810,6 +837,7 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/overflows-page/local-time-and-gap", test_local_time_and_gap);
   OVI_TEST_ADD ("/app/overflows-page/atomic-add-fields", test_atomic_add_fields);
   OVI_TEST_ADD ("/app/overflows-page/escape-clears-search", test_escape_clears_search);
+  OVI_TEST_ADD ("/app/overflows-page/escape-restores-selection", test_escape_restores_selection);
   OVI_TEST_ADD ("/app/overflows-page/enter-and-tab", test_enter_and_tab);
   OVI_TEST_ADD ("/app/overflows-page/reload-keeps-selection", test_reload_keeps_selection);
   OVI_TEST_ADD ("/app/overflows-page/ignore-undo", test_ignore_undo);
