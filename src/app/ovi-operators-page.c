@@ -31,7 +31,9 @@ struct _OviOperatorsPage
   GSettings *settings; /* operator-column-widths */
   guint save_widths_source;
   gboolean restoring_widths;
-  gboolean resorting;             /* after summaries, not a click on a header */
+  gboolean resorting; /* after summaries, not a click on a header */
+  guint focus_tick;   /* brings the selected row to the keyboard, once laid out */
+  guint focus_frames;
   GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
 };
 
@@ -253,6 +255,61 @@ row_activated (OviOperatorsPage *self, guint position)
   gtk_widget_child_focus (GTK_WIDGET (self->tensor_view), GTK_DIR_TAB_FORWARD);
 }
 
+/* --- a row shown from elsewhere ----------------------------------------- */
+
+static GtkWidget *
+list_view (OviOperatorsPage *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+/* The frames a row shown from elsewhere is given to be laid out in view:
+ * past them (a row a filter hides), the focus stays where it is. */
+#define FOCUS_FRAMES 30
+
+/* Once the table has laid the selected row out in view, the row takes the
+ * keyboard: Tab goes on to its tensors, arrows to the next rows. Runs per
+ * frame, only while the table is shown, and ends with the row found. */
+static gboolean
+focus_selected_row_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  OviOperatorsPage *self = OVI_OPERATORS_PAGE (data);
+  GtkWidget *list = list_view (self);
+  guint position = gtk_single_selection_get_selected (self->op_selection);
+
+  if (list != NULL && position != GTK_INVALID_LIST_POSITION)
+    {
+      if (self->focus_frames == 0)
+        gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+           row = gtk_widget_get_next_sibling (row))
+        if (gtk_widget_get_mapped (row) &&
+            (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0 &&
+            gtk_widget_grab_focus (row))
+          {
+            self->focus_tick = 0;
+            return G_SOURCE_REMOVE;
+          }
+    }
+  if (++self->focus_frames < FOCUS_FRAMES)
+    return G_SOURCE_CONTINUE;
+  self->focus_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+focus_selected_row (OviOperatorsPage *self)
+{
+  self->focus_frames = 0;
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->op_view),
+                                                     focus_selected_row_tick, self, NULL);
+}
+
 /* --- the user's column widths ------------------------------------------ */
 
 /* Kept by the columns' order in the .ui (the table's columns cannot be
@@ -361,6 +418,9 @@ ovi_operators_page_dispose (GObject *object)
       save_widths_cb (self);
     }
   g_clear_object (&self->settings);
+  if (self->focus_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->op_view), self->focus_tick);
+  self->focus_tick = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OPERATORS_PAGE);
   self->custom_filter = NULL;
   G_OBJECT_CLASS (ovi_operators_page_parent_class)->dispose (object);
@@ -454,11 +514,18 @@ ovi_operators_page_init (OviOperatorsPage *self)
                                   G_CALLBACK (summaries_applied), self);
 }
 
+/**
+ * ovi_operators_page_show_tensor:
+ *
+ * Shows the tensor @index of the session's selected file, whose row comes
+ * into view and takes the keyboard once the page is shown.
+ */
 void
 ovi_operators_page_show_tensor (OviOperatorsPage *self, guint index)
 {
   g_return_if_fail (OVI_IS_OPERATORS_PAGE (self));
   ovi_tensor_view_select_tensor (self->tensor_view, index);
+  focus_selected_row (self);
 }
 
 void

@@ -1019,6 +1019,64 @@ test_selected_tensor (Fixture *f, gconstpointer data)
   g_assert_true (ovi_tensor_get_file (ovi_session_get_selected_tensor (session)) == second);
 }
 
+/* A record's "Show" (win.show-tensor) on an operator far down the table:
+ * its row comes into view, selected, and has the keyboard, so that Tab
+ * goes on to its tensors rather than the search field or row 1. */
+static void
+test_show_focuses_row (Fixture *f, gconstpointer data)
+{
+  OviSession *session = ovi_window_get_session (f->window);
+  GtkColumnView *op_view = ovi_operators_page_get_column_view (
+      OVI_OPERATORS_PAGE (ovi_window_get_operators_page (f->window)));
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (template_child (
+      ovi_window_get_operators_page (f->window), OVI_TYPE_OPERATORS_PAGE, "op_selection"));
+  GtkWidget *list = inner_list (op_view);
+  g_autoptr (OviDumpFile) last = NULL;
+  GtkWidget *focus;
+  GtkWidget *row;
+  graphene_rect_t bounds;
+  guint n, target;
+
+  resize_to (f->window, 1200, 600);
+  ovi_window_show_page (f->window, "operators");
+  wait_operators_listed (f->window);
+  n = g_list_model_get_n_items (G_LIST_MODEL (selection));
+  g_assert_cmpuint (n, >=, 19);
+  /* The lowest row a path names alone (one statistic.csv holds several
+   * operators). */
+  for (target = n; last == NULL && target-- > 0;)
+    {
+      g_autoptr (OviDumpFile) op = g_list_model_get_item (G_LIST_MODEL (selection), target);
+
+      if (ovi_session_find_file (session, ovi_dump_file_get_path (op)) == op)
+        last = g_steal_pointer (&op);
+    }
+  g_assert_cmpuint (target, >=, 15);
+  /* From the Overflows page, with the keyboard in its table. */
+  ovi_window_show_page (f->window, "overflows");
+  gtk_widget_grab_focus (inner_list (ovi_window_get_record_view (f->window)));
+  WAIT_UNTIL (page_shown (f->window, "overflows"));
+
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-tensor", "(su)",
+                              ovi_dump_file_get_path (last), 0);
+  WAIT_UNTIL (ovi_session_get_selected_file (session) == (OviDumpFile *) last);
+  WAIT_UNTIL (focus_inside (f->window, op_view));
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, target);
+
+  /* The focus is on the selected row, which is inside the list's view. */
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  for (row = focus; row != NULL && gtk_widget_get_parent (row) != list;
+       row = gtk_widget_get_parent (row))
+    ;
+  g_assert_nonnull (row);
+  g_assert_true ((gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0);
+  g_assert_true (gtk_widget_compute_bounds (row, list, &bounds));
+  g_test_message ("row at y %.0f, height %.0f, list height %d", bounds.origin.y, bounds.size.height,
+                  gtk_widget_get_height (list));
+  g_assert_cmpfloat (bounds.origin.y, >=, 0);
+  g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (list));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1042,5 +1100,6 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/operators-page/operator-column-widths", test_operator_column_widths);
   OVI_TEST_ADD ("/app/operators-page/tensor-view-fits", test_tensor_view_fits);
   OVI_TEST_ADD ("/app/operators-page/selected-tensor", test_selected_tensor);
+  OVI_TEST_ADD ("/app/operators-page/show-focuses-row", test_show_focuses_row);
   return ovi_test_run ();
 }
