@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovi-fixtures.h"
 
@@ -537,6 +538,43 @@ test_text_reader (Fixture *f, gconstpointer data)
   }
 }
 
+/* A report file that shrinks or is replaced after merge read it: the roots
+ * hold their own copy of its text (issue #29, item 14). With the text in a
+ * map of the file, writing the cluster report after the file was cut died
+ * of SIGBUS; now the cluster report is the one of the file as it was read. */
+static void
+test_file_shrinks_after_reading (Fixture *f, gconstpointer data)
+{
+  g_autofree char *text = ovi_json_to_text (f->report_a);
+  g_autofree char *path = write_text (f, "A.json", text);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (OviCluster) before = ovi_cluster_new ();
+  g_autoptr (OviCluster) cluster = ovi_cluster_new ();
+  g_autoptr (GOutputStream) expected = g_memory_output_stream_new_resizable ();
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (ovi_cluster_add_report_files (before, &file, 1, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (ovi_cluster_write_json (before, expected, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (expected, NULL, NULL));
+
+  g_assert_true (ovi_cluster_add_report_files (cluster, &file, 1, NULL, &error));
+  g_assert_no_error (error);
+  /* Cut to nothing, then to a few bytes: whatever the file holds now, the
+   * cluster writes what it read. */
+  g_assert_cmpint (truncate (path, 0), ==, 0);
+  g_assert_cmpint (truncate (path, 10), ==, 0);
+  g_assert_true (ovi_cluster_write_json (cluster, out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (out, NULL, NULL));
+  g_assert_cmpmem (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                   g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)),
+                   g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (expected)),
+                   g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (expected)));
+}
+
 /* Timestamps are u64: a report being built marks values above 2^63 - 1
  * (ovi-report.c), a report file has them as plain numbers. */
 static void
@@ -632,6 +670,7 @@ main (int argc, char **argv)
   ADD ("/core/cluster/text-reader", test_text_reader);
   ADD ("/core/cluster/u64-timestamp", test_u64_timestamp);
   ADD ("/core/cluster/from-folder", test_from_folder);
+  ADD ("/core/cluster/file-shrinks-after-reading", test_file_shrinks_after_reading);
 #undef ADD
   g_test_add_func ("/core/cluster/collective-types", test_collective_types);
   return g_test_run ();

@@ -745,7 +745,8 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
   g_autoptr (GError) local_error = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
   g_autofree char *path = g_file_get_path (file);
-  g_autoptr (GMappedFile) mapped = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
   g_autoptr (GBytes) bytes = NULL;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -762,26 +763,27 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
                    _ ("%s: a folder, not a report file (“report” reads folders)"), name);
       return FALSE;
     }
-  /* A FIFO would block the mapping for good, a device never end. */
-  if (!ovi_regular_file_check (AT_FDCWD, path, NULL, &local_error))
-    {
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
-                   local_error->message);
-      return FALSE;
-    }
-  /* Mapped, not copied: the roots keep their text from the map. */
-  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
+  /* Read into memory, not mapped: the roots keep their text, and a file
+   * cut while it is merged (a report being rewritten) would make reading
+   * a map of it die of SIGBUS. A FIFO would block for good, a device never
+   * end: only a regular file is read. */
+  if (!ovi_regular_file_read (AT_FDCWD, path, &contents, &length, &local_error))
     {
       int code = local_error->domain == G_FILE_ERROR ? local_error->code : G_FILE_ERROR_FAILED;
-      /* Translators: a file name, then why it cannot be read */
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, _ ("%s: cannot read it: %s"),
-                   name,
-                   g_strerror (code == G_FILE_ERROR_NOENT   ? ENOENT
-                               : code == G_FILE_ERROR_ACCES ? EACCES
-                                                            : EIO));
+
+      if (code == G_FILE_ERROR_INVAL)
+        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
+                     local_error->message);
+      else
+        /* Translators: a file name, then why it cannot be read */
+        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, _ ("%s: cannot read it: %s"),
+                     name,
+                     g_strerror (code == G_FILE_ERROR_NOENT   ? ENOENT
+                                 : code == G_FILE_ERROR_ACCES ? EACCES
+                                                              : EIO));
       return FALSE;
     }
-  bytes = g_mapped_file_get_bytes (mapped);
+  bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
   return ovi_cluster_root_read_text (bytes, name, roots, error);
 }
 
