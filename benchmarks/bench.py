@@ -27,7 +27,8 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--quick", action="store_true")
 parser.add_argument("--runs", type=int, default=5)
 parser.add_argument("--build", default=os.path.join(top, "_build-bench"))
-CASES = ("index", "stats", "txt", "npy", "convert", "merge", "timeline", "window", "live")
+CASES = ("index", "stats", "txt", "npy", "convert", "merge", "timeline", "window", "live",
+         "report-scale", "merge-scale")
 parser.add_argument("--only", choices=CASES, action="append",
                     help="run only this case (may be repeated); default: all")
 args = parser.parse_args()
@@ -73,6 +74,36 @@ def peak_rss_kib(cmd):
     out = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, check=True,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     return int(out.stderr.strip().splitlines()[-1])
+
+
+def measure(cmd, stdout=subprocess.DEVNULL):
+    """Wall time, CPU time (user + system, every thread) and peak RSS (KiB)
+    of one run of cmd, the last two through GNU time: a child forked from
+    this Python process would count its size."""
+    start = time.perf_counter()
+    out = subprocess.run(["/usr/bin/time", "-f", "%U %S %M"] + cmd, check=True, stdout=stdout,
+                         stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    user, system, peak = out.stderr.strip().splitlines()[-1].split()
+    return elapsed, float(user) + float(system), int(peak)
+
+
+def best_of(cmd, n):
+    """The least wall time, CPU time and peak RSS of n runs."""
+    return tuple(min(v) for v in zip(*(measure(cmd) for _ in range(n))))
+
+
+def growth(case, sizes, results, unit):
+    """Time and memory must grow linearly: between two sizes, within 1.5x
+    of the sizes' ratio. results: (wall s, CPU s, KiB) per size. Time is
+    judged by CPU time, which other work on a shared machine leaves alone;
+    the wall time is shown."""
+    for (n1, (_, t1, m1)), (n2, (_, t2, m2)) in zip(zip(sizes, results), zip(sizes[1:], results[1:])):
+        limit = 1.5 * n2 / n1
+        if t2 / max(t1, 0.05) > limit:
+            failures.append(f"{case}: CPU time x{t2 / t1:.1f} from {n1} to {n2} {unit} (limit x{limit:.1f})")
+        if m2 / m1 > limit:
+            failures.append(f"{case}: memory x{m2 / m1:.1f} from {n1} to {n2} {unit} (limit x{limit:.1f})")
 
 
 rows = []
@@ -299,6 +330,87 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
         small = median_of(["sh", "-c", f"'{cli}' report --json '{example}' > /dev/null || [ $? -eq 1 ]"])
         rows.append(("  same machine: report --json of the example folder", small, ours, ours / small,
                      "", "ratio = merge / this report (26 files)"))
+
+    if want("report-scale"):
+        # 10. report --json of a long run: one overflow in each of N
+        # iterations (issue #29, item 1: the records were numbered again from
+        # the first for every iteration read). Time and peak memory at three
+        # sizes must grow linearly. The quick run (the test suite) compares
+        # two sizes 4x apart, the best of three runs each.
+        sizes = (1000, 4000) if args.quick else (2500, 10000, 40000)
+        results = []
+        for n in sizes:
+            long_run = os.path.join(inputs, f"long-{n}")
+            run([make, "tree", long_run, str(n), "1", "1"])
+            os.sync()
+            best = best_of([cli, "report", "--json", "--records-only", long_run], 3 if args.quick else runs)
+            out = subprocess.run([cli, "report", "--json", "--records-only", long_run],
+                                 capture_output=True, check=True).stdout
+            records = json.loads(out)["records"]
+            if len(records) != n or sum(r["first"] for r in records) != 1 or not records[0]["first"]:
+                failures.append(f"report-scale: {len(records)} records for {n} iterations")
+            results.append(best)
+            rows.append((f"report --json, {n} iterations x 1 overflow", best[0], 0.0, 0.0, "linear",
+                         f"CPU {best[1]:.2f} s, peak RSS {best[2] / 1024:.0f} MiB"))
+            shutil.rmtree(long_run)
+        growth("report-scale", sizes, results, "iterations")
+
+    if want("merge-scale"):
+        # 11. merge of one report of N devices, one of which overflowed
+        # (issue #29, item 3: 1 000 000 devices took 3.96 GB). Peak memory at
+        # most 10x the input on top of what merging a one-device report
+        # takes; time and memory grow linearly. Quick: 25 000 and 100 000.
+        sizes = (25000, 100000) if args.quick else (10000, 100000, 1000000)
+        results = []
+
+        def device_report(path, n):
+            with open(path, "w") as f:
+                json.dump({"root": "/data/dump", "host": "node000",
+                           "devices": [str(d) for d in range(n)],
+                           "records": [{"file": "20261202101500/0/net/11/5/Opdebug.Node_OpDebug.2.7.1764670550000000",
+                                        "iteration": "20261202101500/0/net/11/5", "device": "0",
+                                        "timestamp": 1764670550000000, "unit": "AI Core",
+                                        "status_hex": "0x110", "first": True, "ignored": False,
+                                        "flags": ["0x10", "0x100"], "source": "file",
+                                        "op": {"file": "20261202101500/0/net/11/5/Cast.net_Cast_3.57.7.1764670549999000",
+                                               "op_type": "Cast", "op_name": "net/Cast_3"}}],
+                           "errors": []}, f)
+
+        one = os.path.join(inputs, "devices-1.json")
+        device_report(one, 1)
+        base = best_of([cli, "merge", "--output", os.path.join(outputs, "merged-1.json"), one], 3)[2]
+        for n in sizes:
+            report = os.path.join(inputs, f"devices-{n}.json")
+            device_report(report, n)
+            size_kib = os.path.getsize(report) / 1024
+            merged = os.path.join(outputs, f"merged-{n}.json")
+            best = best_of([cli, "merge", "--output", merged, report], 3 if args.quick else runs)
+            # Hundreds of megabytes: counted as they are read, not loaded.
+            roles, tail = 0, b""
+            with open(merged, "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 20), b""):
+                    roles += (tail[-20:] + chunk).count(b'"role" : ') - tail[-20:].count(b'"role" : ')
+                    tail = chunk
+                f.seek(max(0, os.path.getsize(merged) - 65536))
+                tail = f.read()
+            first = json.loads(tail[tail.rindex(b'"first_rank" : ') + 15:].rstrip()[:-1])
+            if roles != n + 1 or first["device"] != "0":
+                failures.append(f"merge-scale: {roles - 1} ranks for {n} devices, first {first['device']}")
+            results.append(best)
+            peak = best[2]
+            rows.append((f"merge, 1 report of {n} devices", best[0], 0.0, 0.0, "<= 10x input",
+                         f"CPU {best[1]:.2f} s, {size_kib / 1024:.1f} MiB in, peak RSS {peak / 1024:.0f} MiB "
+                         f"({peak / size_kib:.1f}x the input; {(peak - base) / size_kib:.1f}x above a "
+                         f"one-device merge's {base / 1024:.0f} MiB)"))
+            if peak - base > 10 * size_kib:
+                failures.append(f"merge-scale: {n} devices: peak RSS {peak / 1024:.0f} MiB, "
+                                f"{(peak - base) / size_kib:.1f}x the input above {base / 1024:.0f} MiB")
+            # The largest input is big enough for the limit to hold whole.
+            if n >= 1000000 and peak > 10 * size_kib:
+                failures.append(f"merge-scale: {n} devices: peak RSS {peak / 1024:.0f} MiB, "
+                                f"{peak / size_kib:.1f}x the input")
+            os.unlink(merged)
+        growth("merge-scale", sizes, results, "devices")
 
     if want("window") and os.path.exists(os.path.join(inputs, "float16.dump")):
         # 6. The window's main loop while it scans the tree and computes the

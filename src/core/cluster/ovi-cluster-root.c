@@ -20,7 +20,154 @@ ovi_cluster_root_free (OviClusterRoot *r)
   g_clear_pointer (&r->report, json_node_unref);
   g_clear_pointer (&r->text, g_bytes_unref);
   g_ptr_array_unref (r->ranks);
+  ovi_cluster_devices_clear (&r->quiet);
+  g_clear_pointer (&r->quiet_made, g_ptr_array_unref);
   g_free (r);
+}
+
+/* ---- device ids */
+
+void
+ovi_cluster_devices_init (OviClusterDevices *d)
+{
+  d->ids = g_byte_array_new ();
+  d->list = g_array_new (FALSE, FALSE, sizeof (OviClusterDevice));
+}
+
+void
+ovi_cluster_devices_clear (OviClusterDevices *d)
+{
+  g_clear_pointer (&d->ids, g_byte_array_unref);
+  g_clear_pointer (&d->list, g_array_unref);
+}
+
+/* @id: (nullable): NULL for "no device level" */
+void
+ovi_cluster_devices_add (OviClusterDevices *d, const char *id)
+{
+  OviClusterDevice e = { 0, OVI_DEVICE_NULL };
+
+  if (id != NULL)
+    {
+      gboolean number = g_ascii_string_to_unsigned (id, 10, 0, G_MAXUINT64, &e.number, NULL);
+
+      e.offset_kind = (guint64) d->ids->len << 2 | (number ? OVI_DEVICE_NUMBER : OVI_DEVICE_TEXT);
+      g_byte_array_append (d->ids, (const guint8 *) id, strlen (id) + 1);
+    }
+  g_array_append_val (d->list, e);
+}
+
+guint
+ovi_cluster_devices_len (const OviClusterDevices *d)
+{
+  return d->list ? d->list->len : 0;
+}
+
+static const char *
+device_id (const OviClusterDevice *e, const guint8 *ids)
+{
+  return (e->offset_kind & 3) == OVI_DEVICE_NULL ? NULL
+                                                 : (const char *) ids + (e->offset_kind >> 2);
+}
+
+/* Returns: (nullable): the id, NULL for no device level */
+const char *
+ovi_cluster_devices_get (const OviClusterDevices *d, guint i)
+{
+  return device_id (&g_array_index (d->list, OviClusterDevice, i), d->ids->data);
+}
+
+/**
+ * ovi_cluster_compare_devices:
+ * @a: (nullable): a device id, NULL for none
+ *
+ * Device ids are numbers mostly: "10" after "9"; numbers before other
+ * ids, no device before any.
+ */
+int
+ovi_cluster_compare_devices (const char *a, const char *b)
+{
+  guint64 na, nb;
+  gboolean a_num, b_num;
+
+  if (!a || !b)
+    return (a != NULL) - (b != NULL);
+  a_num = g_ascii_string_to_unsigned (a, 10, 0, G_MAXUINT64, &na, NULL);
+  b_num = g_ascii_string_to_unsigned (b, 10, 0, G_MAXUINT64, &nb, NULL);
+  if (a_num && b_num && na != nb)
+    return na < nb ? -1 : 1;
+  if (a_num != b_num)
+    return a_num ? -1 : 1;
+  return strcmp (a, b);
+}
+
+/* ovi_cluster_compare_devices() with each id's number read once. */
+static int
+compare_entries (gconstpointer pa, gconstpointer pb, gpointer ids)
+{
+  const OviClusterDevice *a = pa, *b = pb;
+  guint ka = a->offset_kind & 3, kb = b->offset_kind & 3;
+
+  if (ka == OVI_DEVICE_NULL || kb == OVI_DEVICE_NULL)
+    return (ka != OVI_DEVICE_NULL) - (kb != OVI_DEVICE_NULL);
+  if (ka == OVI_DEVICE_NUMBER && kb == OVI_DEVICE_NUMBER && a->number != b->number)
+    return a->number < b->number ? -1 : 1;
+  if (ka != kb)
+    return ka == OVI_DEVICE_NUMBER ? -1 : 1;
+  return strcmp (device_id (a, ids), device_id (b, ids));
+}
+
+/* Devices are keyed by their id; "no device level" by a key no id has. */
+#define NO_DEVICE "\001"
+
+/* The devices listed without a record: in order, once each. */
+static void
+root_finish (OviClusterRoot *r, GHashTable *by_device)
+{
+  GArray *list = r->quiet.list;
+  const guint8 *ids = r->quiet.ids->data;
+  guint kept = 0;
+
+  g_array_sort_with_data (list, compare_entries, (gpointer) ids);
+  for (guint i = 0; i < list->len; i++)
+    {
+      OviClusterDevice *e = &g_array_index (list, OviClusterDevice, i);
+      const char *id = device_id (e, ids);
+
+      if (kept > 0 && compare_entries (&g_array_index (list, OviClusterDevice, kept - 1), e,
+                                       (gpointer) ids) == 0)
+        continue;
+      if (g_hash_table_contains (by_device, id ? id : NO_DEVICE))
+        continue;
+      g_array_index (list, OviClusterDevice, kept++) = *e;
+    }
+  g_array_set_size (list, kept);
+}
+
+/**
+ * ovi_cluster_root_quiet_rank:
+ * @index: of a device in @r's quiet devices
+ *
+ * Returns: (transfer none): the rank of that device, with no overflow:
+ *   made once, then the same
+ */
+OviRank *
+ovi_cluster_root_quiet_rank (OviClusterRoot *r, guint index)
+{
+  OviRank *rank;
+
+  if (r->quiet_made == NULL)
+    {
+      r->quiet_made = g_ptr_array_new_full (r->quiet.list->len, g_object_unref);
+      g_ptr_array_set_size (r->quiet_made, r->quiet.list->len);
+    }
+  rank = g_ptr_array_index (r->quiet_made, index);
+  if (rank == NULL)
+    {
+      rank = ovi_rank_new (r->host, r->root, ovi_cluster_devices_get (&r->quiet, index));
+      g_ptr_array_index (r->quiet_made, index) = rank;
+    }
+  return rank;
 }
 
 static void
@@ -77,9 +224,6 @@ status_summary (const OviClusterRecord *rec)
   return *words ? g_strdup_printf ("%s %s", rec->status_hex, words) : g_strdup (rec->status_hex);
 }
 
-/* Devices are keyed by their id; "no device level" by a key no id has. */
-#define NO_DEVICE "\001"
-
 static OviRank *
 rank_for (GHashTable *by_device, OviClusterRoot *r, const char *device)
 {
@@ -131,6 +275,7 @@ root_new (const char *host, const char *root)
   r->host = g_strdup (host ? host : "");
   r->root = g_strdup (root);
   r->ranks = g_ptr_array_new_with_free_func (g_object_unref);
+  ovi_cluster_devices_init (&r->quiet);
   return r;
 }
 
@@ -273,11 +418,12 @@ read_root (JsonNode *node, const char *source_name, const char *where, GError **
         {
           JsonNode *dn = json_array_get_element (d, i);
           if (JSON_NODE_HOLDS_NULL (dn))
-            rank_for (by_device, r, NULL);
+            ovi_cluster_devices_add (&r->quiet, NULL);
           else if (JSON_NODE_HOLDS_VALUE (dn) && json_node_get_value_type (dn) == G_TYPE_STRING)
-            rank_for (by_device, r, json_node_get_string (dn));
+            ovi_cluster_devices_add (&r->quiet, json_node_get_string (dn));
         }
     }
+  root_finish (r, by_device);
   return g_steal_pointer (&r);
 }
 
@@ -338,18 +484,6 @@ ovi_cluster_root_read_tree (JsonNode *node,
 
 /* ---- from a folder: its records, no JSON in between */
 
-static int
-compare_devices (gconstpointer pa, gconstpointer pb)
-{
-  const char *a = *(const char **) pa, *b = *(const char **) pb;
-  guint64 na, nb;
-
-  if (g_ascii_string_to_unsigned (a, 10, 0, G_MAXUINT64, &na, NULL) &&
-      g_ascii_string_to_unsigned (b, 10, 0, G_MAXUINT64, &nb, NULL) && na != nb)
-    return na < nb ? -1 : 1;
-  return g_strcmp0 (a, b);
-}
-
 static char *
 display_path (const char *path)
 {
@@ -367,7 +501,6 @@ root_from_folder (OviDumpFolder *folder, guint root, const char *host)
       g_filename_display_name (ovi_dump_folder_get_nth_root_path (folder, root));
   g_autoptr (GHashTable) by_device = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GPtrArray) devices = g_ptr_array_new ();
   OviClusterRoot *r = root_new (host, root_path);
   gboolean no_device = FALSE;
 
@@ -409,17 +542,16 @@ root_from_folder (OviDumpFolder *folder, guint root, const char *host)
 
       if (several && ovi_dump_file_get_root (f) != root)
         continue;
-      if (!*device)
-        no_device = TRUE;
+      if (!*device && !no_device)
+        {
+          no_device = TRUE;
+          ovi_cluster_devices_add (&r->quiet, NULL);
+        }
       /* The files hold the strings, and the folder the files. */
-      else if (g_hash_table_add (seen, (char *) device))
-        g_ptr_array_add (devices, (char *) device);
+      else if (*device && g_hash_table_add (seen, (char *) device))
+        ovi_cluster_devices_add (&r->quiet, device);
     }
-  g_ptr_array_sort (devices, compare_devices);
-  if (no_device)
-    rank_for (by_device, r, NULL);
-  for (guint i = 0; i < devices->len; i++)
-    rank_for (by_device, r, g_ptr_array_index (devices, i));
+  root_finish (r, by_device);
   return r;
 }
 
@@ -544,8 +676,7 @@ typedef struct
   guint bad_record;     /* 1 + the index of the first record that lacks something */
   OviClusterRecord bad; /* what that record had */
   gboolean bad_is_object;
-  gboolean has_devices;
-  GPtrArray *devices; /* char*, NULL for null */
+  OviClusterDevices devices; /* none until a "devices" array */
   gboolean has_roots;
   GPtrArray *roots; /* ScannedRoot, the "roots" of a cluster report */
 } ScannedRoot;
@@ -563,7 +694,7 @@ scanned_root_free (ScannedRoot *sr)
       g_array_unref (sr->records);
     }
   record_clear (&sr->bad);
-  g_clear_pointer (&sr->devices, g_ptr_array_unref);
+  ovi_cluster_devices_clear (&sr->devices);
   g_clear_pointer (&sr->roots, g_ptr_array_unref);
   g_free (sr);
 }
@@ -635,9 +766,8 @@ root_member (OviJsonScanner *s, const char *key, gsize key_len, gpointer data, i
     sr->has_records = FALSE;
   if (OVI_JSON_KEY_IS ("devices") && s->p < s->end && *s->p == '[')
     {
-      g_clear_pointer (&sr->devices, g_ptr_array_unref);
-      sr->devices = g_ptr_array_new_with_free_func (g_free);
-      sr->has_devices = TRUE;
+      ovi_cluster_devices_clear (&sr->devices);
+      ovi_cluster_devices_init (&sr->devices);
       s->p++;
       if (ovi_json_scanner_expect (s, ']'))
         return TRUE;
@@ -646,16 +776,16 @@ root_member (OviJsonScanner *s, const char *key, gsize key_len, gpointer data, i
           ovi_json_scanner_skip_ws (s);
           if (s->p < s->end && *s->p == '"')
             {
-              char *id = NULL;
+              g_autofree char *id = NULL;
               if (!ovi_json_scanner_string (s, &id))
                 return FALSE;
-              g_ptr_array_add (sr->devices, id);
+              ovi_cluster_devices_add (&sr->devices, id);
             }
           else if (s->p < s->end && *s->p == 'n')
             {
               if (!ovi_json_scanner_literal (s, "null"))
                 return FALSE;
-              g_ptr_array_add (sr->devices, NULL);
+              ovi_cluster_devices_add (&sr->devices, NULL);
             }
           else if (!ovi_json_scanner_skip_value (s, depth + 1))
             return FALSE;
@@ -776,8 +906,14 @@ root_from_scan (
   by_device = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < sr->records->len; i++)
     root_add_record (r, by_device, &g_array_index (sr->records, OviClusterRecord, i));
-  for (guint i = 0; sr->devices && i < sr->devices->len; i++)
-    rank_for (by_device, r, g_ptr_array_index (sr->devices, i));
+  if (sr->devices.list)
+    {
+      OviClusterDevices none = r->quiet;
+
+      r->quiet = sr->devices;
+      sr->devices = none;
+    }
+  root_finish (r, by_device);
   return g_steal_pointer (&r);
 }
 

@@ -9,6 +9,7 @@
 #include "ovi-cluster-root.h"
 #include "ovi-json.h"
 #include "ovi-path.h"
+#include "ovi-rank-list.h"
 #include "ovi-rank-private.h"
 #include "ovi-regular-file.h"
 #include "ovi-worker.h"
@@ -44,8 +45,8 @@ struct _OviCluster
 {
   GObject parent_instance;
 
-  GPtrArray *roots;  /* OviClusterRoot */
-  GListStore *ranks; /* OviRank, in cluster order */
+  GPtrArray *roots;   /* OviClusterRoot */
+  OviRankList *ranks; /* OviRank, in cluster order */
   OviRank *earliest;
 };
 
@@ -67,6 +68,7 @@ ovi_cluster_finalize (GObject *object)
 {
   OviCluster *self = OVI_CLUSTER (object);
 
+  /* A window may hold the list longer: so does the list the roots. */
   g_ptr_array_unref (self->roots);
   g_object_unref (self->ranks);
   G_OBJECT_CLASS (ovi_cluster_parent_class)->finalize (object);
@@ -116,7 +118,7 @@ static void
 ovi_cluster_init (OviCluster *self)
 {
   self->roots = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_cluster_root_free);
-  self->ranks = g_list_store_new (OVI_TYPE_RANK);
+  self->ranks = ovi_rank_list_new ();
 }
 
 OviCluster *
@@ -139,24 +141,6 @@ compare_position (OviRank *a, OviRank *b)
   return 0;
 }
 
-/* Device ids are numbers mostly: "10" after "9". */
-static int
-compare_device (const char *a, const char *b)
-{
-  guint64 na, nb;
-  gboolean a_num, b_num;
-
-  if (!a || !b)
-    return (a != NULL) - (b != NULL);
-  a_num = g_ascii_string_to_unsigned (a, 10, 0, G_MAXUINT64, &na, NULL);
-  b_num = g_ascii_string_to_unsigned (b, 10, 0, G_MAXUINT64, &nb, NULL);
-  if (a_num && b_num && na != nb)
-    return na < nb ? -1 : 1;
-  if (a_num != b_num)
-    return a_num ? -1 : 1;
-  return strcmp (a, b);
-}
-
 static int
 compare_ranks (gconstpointer pa, gconstpointer pb)
 {
@@ -171,16 +155,75 @@ compare_ranks (gconstpointer pa, gconstpointer pb)
     return c;
   if ((c = strcmp (a->root, b->root)))
     return c;
-  return compare_device (a->device, b->device);
+  return ovi_cluster_compare_devices (a->device, b->device);
+}
+
+/* Roots by host, then root. */
+static int
+compare_roots (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  GPtrArray *roots = data;
+  const OviClusterRoot *a = g_ptr_array_index (roots, *(const guint *) pa);
+  const OviClusterRoot *b = g_ptr_array_index (roots, *(const guint *) pb);
+  int c = strcmp (a->host, b->host);
+
+  return c ? c : strcmp (a->root, b->root);
+}
+
+/* After the ranks with an overflow: those without, by host, root and
+ * device, the quiet devices of each root among the ranks whose records are
+ * all ignored. @all is sorted, from @first on without overflow. */
+static GArray *
+build_tail (OviCluster *self, GPtrArray *all, guint first)
+{
+  guint n = all->len - first;
+  g_autoptr (GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), self->roots->len);
+  GArray *tail;
+  guint next = first;
+
+  for (guint i = 0; i < self->roots->len; i++)
+    {
+      OviClusterRoot *r = g_ptr_array_index (self->roots, i);
+      g_array_append_val (order, i);
+      n += ovi_cluster_devices_len (&r->quiet);
+    }
+  g_array_sort_with_data (order, compare_roots, self->roots);
+  tail = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
+  for (guint k = 0; k < order->len; k++)
+    {
+      guint ri = g_array_index (order, guint, k);
+      OviClusterRoot *r = g_ptr_array_index (self->roots, ri);
+      guint nq = ovi_cluster_devices_len (&r->quiet), q = 0;
+
+      /* This root's ranks come next in @all: it is in the same order. */
+      for (;;)
+        {
+          OviRank *rank = next < all->len ? g_ptr_array_index (all, next) : NULL;
+          gboolean mine =
+              rank && g_str_equal (rank->host, r->host) && g_str_equal (rank->root, r->root);
+          guint64 e;
+
+          if (mine && (q == nq || ovi_cluster_compare_devices (
+                                      rank->device, ovi_cluster_devices_get (&r->quiet, q)) < 0))
+            e = OVI_RANK_LIST_RANK (next++);
+          else if (q < nq)
+            e = OVI_RANK_LIST_QUIET (ri, q++);
+          else
+            break;
+          g_array_append_val (tail, e);
+        }
+    }
+  g_assert (next == all->len);
+  return tail;
 }
 
 /* Orders every rank and gives each its role. */
 static void
 update_ranks (OviCluster *self)
 {
-  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *all = g_ptr_array_new_with_free_func (g_object_unref);
   OviRank *origin = NULL, *earliest = NULL;
-  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->ranks));
+  guint first_quiet;
 
   for (guint i = 0; i < self->roots->len; i++)
     {
@@ -209,14 +252,32 @@ update_ranks (OviCluster *self)
                    : OVI_RANK_ROLE_ORIGIN;
       ovi_rank_set_role (rank, role, rank == earliest);
     }
+  for (first_quiet = 0;
+       first_quiet < all->len && ((OviRank *) g_ptr_array_index (all, first_quiet))->has_first;
+       first_quiet++)
+    ;
 
-  g_list_store_splice (self->ranks, 0, n_old, all->pdata, all->len);
+  ovi_rank_list_set (self->ranks, self->roots, all, build_tail (self, all, first_quiet));
   if (self->earliest != earliest)
     {
       self->earliest = earliest;
       g_object_notify_by_pspec (G_OBJECT (self), props[PROP_EARLIEST]);
     }
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_N_ROOTS]);
+}
+
+/* The rank at @position, made for the time it is used when the list has
+ * not made it (a device without a record). */
+static OviRank *
+dup_rank_at (OviCluster *self, guint position)
+{
+  OviClusterRoot *root = NULL;
+  guint index = 0;
+  OviRank *rank = ovi_rank_list_peek (self->ranks, position, &root, &index);
+
+  if (rank)
+    return g_object_ref (rank);
+  return ovi_rank_new (root->host, root->root, ovi_cluster_devices_get (&root->quiet, index));
 }
 
 /* Adds @found (taking its roots) unless one of them is there already. */
@@ -472,7 +533,7 @@ ovi_cluster_build_ranks_json (OviCluster *self)
   n = g_list_model_get_n_items (G_LIST_MODEL (self->ranks));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr (OviRank) rank = g_list_model_get_item (G_LIST_MODEL (self->ranks), i);
+      g_autoptr (OviRank) rank = dup_rank_at (self, i);
       json_array_add_element (a, ovi_cluster_build_rank_json (rank));
     }
   json_node_take_array (node, a);
@@ -550,6 +611,125 @@ write_node (GOutputStream *out, JsonNode *node, GCancellable *cancellable, GErro
   return g_output_stream_write_all (out, s->str, s->len, NULL, cancellable, error);
 }
 
+/* One rank's text as it stands in the "ranks" array json-glib writes: one
+ * level in, every line indented two spaces more. */
+static void
+append_rank_text (GString *s, OviRank *rank)
+{
+  g_autoptr (JsonNode) node = ovi_cluster_build_rank_json (rank);
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  json_generator_set_root (gen, node);
+  text = json_generator_to_data (gen, NULL);
+  g_string_append (s, "  ");
+  for (const char *p = text, *nl; *p; p = nl + 1)
+    {
+      if (!(nl = strchr (p, '\n')))
+        {
+          g_string_append (s, p);
+          break;
+        }
+      g_string_append_len (s, p, nl + 1 - p);
+      g_string_append (s, "  ");
+    }
+}
+
+/* The text of a root's ranks without overflow around their device id,
+ * made once per root: every quiet device's text is the same but for it. */
+#define DEVICE_MARK "@ovi-device-mark@"
+
+typedef struct
+{
+  OviClusterRoot *root;
+  char *before, *after; /* NULL when the mark was not found */
+} QuietText;
+
+static void
+quiet_text_for (QuietText *q, OviClusterRoot *root)
+{
+  g_autoptr (OviRank) rank = NULL;
+  g_autoptr (GString) s = g_string_new (NULL);
+  char *at;
+
+  if (q->root == root)
+    return;
+  g_clear_pointer (&q->before, g_free);
+  g_clear_pointer (&q->after, g_free);
+  q->root = root;
+  rank = ovi_rank_new (root->host, root->root, DEVICE_MARK);
+  append_rank_text (s, rank);
+  /* The device follows the host and the root, and nothing after it can
+   * hold the mark. */
+  if ((at = g_strrstr (s->str, "\"" DEVICE_MARK "\"")))
+    {
+      q->before = g_strndup (s->str, at - s->str);
+      q->after = g_strdup (at + strlen ("\"" DEVICE_MARK "\""));
+    }
+}
+
+static gboolean
+flush_text (GOutputStream *out, GString *s, GCancellable *cancellable, GError **error)
+{
+  gboolean ok = g_output_stream_write_all (out, s->str, s->len, NULL, cancellable, error);
+
+  g_string_truncate (s, 0);
+  return ok;
+}
+
+/* The "ranks" array, as write_node() of ovi_cluster_build_ranks_json()
+ * writes it, a piece at a time: a million ranks would take gigabytes as a
+ * tree and hundreds of megabytes as text. */
+static gboolean
+write_ranks (OviCluster *self, GOutputStream *out, GCancellable *cancellable, GError **error)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ranks));
+  g_autoptr (GString) s = g_string_sized_new (1 << 16);
+  QuietText quiet = { NULL };
+  gboolean ok = TRUE;
+
+  /* json-glib writes an empty array on one line. */
+  if (n == 0)
+    return write_text (out, "[]", cancellable, error);
+  g_string_append (s, "[\n");
+  for (guint i = 0; i < n && ok; i++)
+    {
+      OviClusterRoot *root = NULL;
+      guint index = 0;
+      OviRank *rank = ovi_rank_list_peek (self->ranks, i, &root, &index);
+      const char *id = rank ? NULL : ovi_cluster_devices_get (&root->quiet, index);
+
+      if (rank)
+        append_rank_text (s, rank);
+      else if (id && id[strspn (id, "0123456789")] == '\0' &&
+               (quiet_text_for (&quiet, root), quiet.before))
+        {
+          /* Digits need no escaping. */
+          g_string_append (s, quiet.before);
+          g_string_append_c (s, '"');
+          g_string_append (s, id);
+          g_string_append_c (s, '"');
+          g_string_append (s, quiet.after);
+        }
+      else
+        {
+          g_autoptr (OviRank) made = ovi_rank_new (root->host, root->root, id);
+          append_rank_text (s, made);
+        }
+      g_string_append (s, i + 1 < n ? ",\n" : "\n");
+      if (s->len >= 1 << 16)
+        ok = flush_text (out, s, cancellable, error);
+    }
+  g_free (quiet.before);
+  g_free (quiet.after);
+  if (!ok)
+    return FALSE;
+  g_string_append_c (s, ']');
+  return flush_text (out, s, cancellable, error);
+}
+
 /**
  * ovi_cluster_write_json:
  * @out: where to write
@@ -567,8 +747,6 @@ ovi_cluster_write_json (OviCluster *self,
                         GCancellable *cancellable,
                         GError **error)
 {
-  g_autoptr (JsonNode) ranks = NULL;
-
   g_return_val_if_fail (OVI_IS_CLUSTER (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
 
@@ -600,9 +778,8 @@ ovi_cluster_write_json (OviCluster *self,
       if (!ok)
         return FALSE;
     }
-  ranks = ovi_cluster_build_ranks_json (self);
   if (!write_text (out, "\n  ],\n  \"ranks\" : ", cancellable, error) ||
-      !write_node (out, ranks, cancellable, error) ||
+      !write_ranks (self, out, cancellable, error) ||
       !write_text (out, ",\n  \"first_rank\" : ", cancellable, error))
     return FALSE;
   if (self->earliest)
@@ -648,11 +825,7 @@ ovi_cluster_to_text (OviCluster *self)
 
   for (guint i = 0; i < self->roots->len; i++)
     g_hash_table_add (hosts, ((OviClusterRoot *) g_ptr_array_index (self->roots, i))->host);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (OviRank) rank = g_list_model_get_item (G_LIST_MODEL (self->ranks), i);
-      n_overflow += rank->has_first;
-    }
+  n_overflow = ovi_rank_list_get_n_ranked (self->ranks);
   g_string_append_printf (s, "%s\n", _ ("Cluster overflow report"));
   /* Translators: counts of machines, opened folders or reports, devices */
   g_string_append_printf (s, _ ("machines: %u, roots: %u, ranks: %u, with overflow: %u"),
@@ -664,7 +837,7 @@ ovi_cluster_to_text (OviCluster *self)
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr (OviRank) rank = g_list_model_get_item (G_LIST_MODEL (self->ranks), i);
+      g_autoptr (OviRank) rank = dup_rank_at (self, i);
       g_autofree char *raw_label = ovi_rank_dup_label (rank);
       /* Hosts, roots and names come from reports: shown escaped. */
       g_autofree char *label = ovi_path_escape (raw_label);
@@ -745,7 +918,8 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
   g_autoptr (GError) local_error = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
   g_autofree char *path = g_file_get_path (file);
-  g_autoptr (GMappedFile) mapped = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
   g_autoptr (GBytes) bytes = NULL;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -762,26 +936,27 @@ read_report_file (GFile *file, GPtrArray *roots, GCancellable *cancellable, GErr
                    _ ("%s: a folder, not a report file (“report” reads folders)"), name);
       return FALSE;
     }
-  /* A FIFO would block the mapping for good, a device never end. */
-  if (!ovi_regular_file_check (AT_FDCWD, path, NULL, &local_error))
-    {
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
-                   local_error->message);
-      return FALSE;
-    }
-  /* Mapped, not copied: the roots keep their text from the map. */
-  if (!(mapped = g_mapped_file_new (path, FALSE, &local_error)))
+  /* Read into memory, not mapped: the roots keep their text, and a file
+   * cut while it is merged (a report being rewritten) would make reading
+   * a map of it die of SIGBUS. A FIFO would block for good, a device never
+   * end: only a regular file is read. */
+  if (!ovi_regular_file_read (AT_FDCWD, path, &contents, &length, &local_error))
     {
       int code = local_error->domain == G_FILE_ERROR ? local_error->code : G_FILE_ERROR_FAILED;
-      /* Translators: a file name, then why it cannot be read */
-      g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, _ ("%s: cannot read it: %s"),
-                   name,
-                   g_strerror (code == G_FILE_ERROR_NOENT   ? ENOENT
-                               : code == G_FILE_ERROR_ACCES ? EACCES
-                                                            : EIO));
+
+      if (code == G_FILE_ERROR_INVAL)
+        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, "%s: %s", name,
+                     local_error->message);
+      else
+        /* Translators: a file name, then why it cannot be read */
+        g_set_error (error, OVI_CLUSTER_ERROR, OVI_CLUSTER_ERROR_READ, _ ("%s: cannot read it: %s"),
+                     name,
+                     g_strerror (code == G_FILE_ERROR_NOENT   ? ENOENT
+                                 : code == G_FILE_ERROR_ACCES ? EACCES
+                                                              : EIO));
       return FALSE;
     }
-  bytes = g_mapped_file_get_bytes (mapped);
+  bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
   return ovi_cluster_root_read_text (bytes, name, roots, error);
 }
 

@@ -32,6 +32,19 @@ struct _OviDumpFolder
   GMutex read_lock;      /* read_dirs, set by the scanning thread */
   GHashTable *read_dirs; /* "dev:ino" of the folders the last scan entered */
 
+  /* Numbering the records (ovi_dump_folder_number_records()) from where the
+   * list changed, not from its start: a load of thousands of overflow
+   * iterations adds a record or two at a time. */
+  gulong records_changed; /* the handler that notes where */
+  guint renumber_from;    /* the lowest position changed since; G_MAXUINT: none */
+  guint first_position;   /* of the record marked first; G_MAXUINT: none */
+  /* Run, device and model -> GPtrArray of their records (held, each watched
+   * for its operator changing), in list order. */
+  GHashTable *numbered;
+  /* A load on the calling thread numbers once, at its end: nothing but the
+   * stores' own signal handlers runs between its batches. */
+  gboolean numbering_held;
+
   /* Written by the scanning thread, read anywhere. */
   gsize files_seen;
   gsize dump_files;

@@ -49,6 +49,10 @@ enum
 };
 static guint signals[N_SIGNALS];
 
+static void forget_numbering (OviDumpFolder *self);
+static void
+records_changed (GListModel *list, guint position, guint removed, guint added, gpointer data);
+
 static void
 ovi_dump_folder_finalize (GObject *object)
 {
@@ -66,6 +70,10 @@ ovi_dump_folder_finalize (GObject *object)
   g_strfreev (self->root_paths);
   g_clear_object (&self->files);
   g_clear_pointer (&self->dir_files, g_hash_table_unref);
+  forget_numbering (self);
+  g_clear_pointer (&self->numbered, g_hash_table_unref);
+  /* The list may outlive the folder (a window holds it). */
+  g_signal_handler_disconnect (self->records, self->records_changed);
   g_clear_object (&self->records);
   g_clear_object (&self->problems);
   g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
@@ -229,6 +237,12 @@ ovi_dump_folder_init (OviDumpFolder *self)
   self->dir_files =
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
+  self->records_changed =
+      g_signal_connect (self->records, "items-changed", G_CALLBACK (records_changed), self);
+  self->numbered =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  self->renumber_from = G_MAXUINT;
+  self->first_position = G_MAXUINT;
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
   self->data_records = TRUE;
   g_mutex_init (&self->read_lock);
@@ -351,18 +365,104 @@ ovi_dump_folder_compare_records (gconstpointer a, gconstpointer b, gpointer user
   return ovi_overflow_record_compare ((OviOverflowRecord *) a, (OviOverflowRecord *) b);
 }
 
+/* A record's operator linked anew (a live pass) may make it ignored or no
+ * longer: it is numbered again, from where it stands, with the next
+ * numbering. */
+static void
+record_op_changed (OviOverflowRecord *record, GParamSpec *pspec, gpointer data)
+{
+  OviDumpFolder *self = data;
+
+  if (ovi_overflow_record_get_ignored (record) !=
+      ovi_dump_folder_is_ignored (self, ovi_overflow_record_get_op (record)))
+    self->renumber_from = MIN (self->renumber_from, ovi_overflow_record_get_position (record));
+}
+
+static void
+unwatch_record (gpointer record, gpointer self)
+{
+  g_signal_handlers_disconnect_by_func (record, record_op_changed, self);
+  g_object_unref (record);
+}
+
+static void
+unwatch_all (GPtrArray *records, gpointer self)
+{
+  for (guint i = 0; i < records->len; i++)
+    unwatch_record (g_ptr_array_index (records, i), self);
+  g_ptr_array_set_size (records, 0);
+}
+
+/* Forgets every record numbered. */
+static void
+forget_numbering (OviDumpFolder *self)
+{
+  GHashTableIter iter;
+  gpointer records;
+
+  g_hash_table_iter_init (&iter, self->numbered);
+  while (g_hash_table_iter_next (&iter, NULL, &records))
+    unwatch_all (records, self);
+  g_hash_table_remove_all (self->numbered);
+  self->first_position = G_MAXUINT;
+  self->renumber_from = 0;
+}
+
+/* Whatever changes the list (a load, a live pass, a reset) says where. */
+static void
+records_changed (GListModel *list, guint position, guint removed, guint added, gpointer data)
+{
+  OviDumpFolder *self = data;
+
+  self->renumber_from = MIN (self->renumber_from, position);
+}
+
 /* Positions in first-overflow order; the first record not ignored is the
  * first overflow. Each record's gap is to the record before it in the same
  * run, device and model: other devices run at the same time, and other
- * runs at other times. */
+ * runs at other times.
+ *
+ * Only the records from the first position changed since the last call
+ * are numbered again: those before it kept their positions, marks and
+ * previous records, so what the walk needs of them (whether the first
+ * overflow is among them, the last record of each run, device and model)
+ * is kept from then. A load that adds its records in order numbers each
+ * once. */
 void
 ovi_dump_folder_number_records (OviDumpFolder *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->records));
-  gboolean first_seen = FALSE;
-  g_autoptr (GHashTable) last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint from = MIN (self->renumber_from, n);
+  /* Without an ignore list, a record's operator linked anew changes none
+   * of its marks: records are watched only with one. */
+  gboolean watch = self->ignore && ovi_ignore_list_get_size (self->ignore) > 0;
+  gboolean first_seen;
+  GHashTableIter iter;
+  gpointer value;
 
-  for (guint i = 0; i < n; i++)
+  self->renumber_from = G_MAXUINT;
+  /* Records from @from on are numbered again, or gone: let go of them (a
+   * run, device and model at a time, from the end). */
+  g_hash_table_iter_init (&iter, self->numbered);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GPtrArray *records = value;
+      guint keep = records->len;
+
+      while (keep > 0 &&
+             ovi_overflow_record_get_position (g_ptr_array_index (records, keep - 1)) >= from)
+        keep--;
+      for (guint i = keep; i < records->len; i++)
+        unwatch_record (g_ptr_array_index (records, i), self);
+      g_ptr_array_set_size (records, keep);
+      if (keep == 0)
+        g_hash_table_iter_remove (&iter);
+    }
+  first_seen = self->first_position < from;
+  if (!first_seen)
+    self->first_position = G_MAXUINT;
+
+  for (guint i = from; i < n; i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (G_LIST_MODEL (self->records), i);
       gboolean ignored = ovi_dump_folder_is_ignored (self, ovi_overflow_record_get_op (r));
@@ -370,12 +470,21 @@ ovi_dump_folder_number_records (OviDumpFolder *self)
       char *key = g_strdup_printf ("%u\n%s\n%s\n%s", ovi_dump_file_get_root (file),
                                    ovi_dump_file_get_time (file), ovi_dump_file_get_device (file),
                                    ovi_dump_file_get_model (file));
+      GPtrArray *same = g_hash_table_lookup (self->numbered, key);
 
+      if (same == NULL)
+        g_hash_table_insert (self->numbered, key, same = g_ptr_array_new ());
+      else
+        g_free (key);
       ovi_overflow_record_set_position (r, i);
       ovi_overflow_record_set_marks (r, ignored, !ignored && !first_seen);
-      ovi_overflow_record_set_previous (r, g_hash_table_lookup (last, key));
-      /* The list holds the records, so the table need not. */
-      g_hash_table_insert (last, key, r);
+      ovi_overflow_record_set_previous (r,
+                                        same->len ? g_ptr_array_index (same, same->len - 1) : NULL);
+      g_ptr_array_add (same, g_object_ref (r));
+      if (watch)
+        g_signal_connect (r, "notify::op", G_CALLBACK (record_op_changed), self);
+      if (!ignored && !first_seen)
+        self->first_position = i;
       first_seen |= !ignored;
     }
 }
@@ -394,6 +503,7 @@ ovi_dump_folder_set_ignore_list (OviDumpFolder *self, OviIgnoreList *list)
 
   g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
   self->ignore = list ? ovi_ignore_list_ref (list) : NULL;
+  self->renumber_from = 0;
   ovi_dump_folder_number_records (self);
 }
 
@@ -533,7 +643,7 @@ ovi_dump_folder_apply_batch (OviDumpFolder *self, OviBatch *batch)
   if (batch->problems->len)
     g_list_store_splice (self->problems, g_list_model_get_n_items (G_LIST_MODEL (self->problems)),
                          0, batch->problems->pdata, batch->problems->len);
-  if (batch->records->len)
+  if (batch->records->len && !self->numbering_held)
     ovi_dump_folder_number_records (self);
 }
 
@@ -574,6 +684,7 @@ reset (OviDumpFolder *self)
   g_hash_table_remove_all (self->dir_files);
   g_list_store_remove_all (self->files);
   g_list_store_remove_all (self->records);
+  forget_numbering (self);
   g_list_store_remove_all (self->problems);
   self->files_seen = self->dump_files = self->overflow_records = self->n_problems = 0;
   self->n_operators = 0;
@@ -593,6 +704,8 @@ emit_sync (OviScan *scan, OviBatch *batch)
  *
  * Scans the folder on the calling thread (reading headers on the worker
  * pool), then summarizes every operator when #OviDumpFolder:analyze is set.
+ * The records are numbered (their positions, marks and gaps) once the
+ * listing is over, not as each folder's records are added.
  * Broken files do not fail the load: they are listed by
  * ovi_dump_folder_get_problems().
  *
@@ -611,7 +724,12 @@ ovi_dump_folder_load (OviDumpFolder *self, GCancellable *cancellable, GError **e
   scan.visited = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (self->analyze)
     scan.ops = g_ptr_array_new_with_free_func (g_object_unref);
+  /* Records from many devices come device after device, each into the
+   * middle of the list: numbered once, at the end, the load stays linear. */
+  self->numbering_held = TRUE;
   ok = ovi_scan_root (&scan, error);
+  self->numbering_held = FALSE;
+  ovi_dump_folder_number_records (self);
   ovi_dump_folder_keep_read_dirs (self, scan.visited);
   set_flag (self, &self->loading, FALSE, PROP_LOADING);
   if (ok && scan.ops)
