@@ -28,6 +28,12 @@ struct _OviDumpFolder
   GListStore *records;
   GListStore *problems;
   GHashTable *dir_files; /* relative dir -> GPtrArray of the files shown from it */
+  /* Built when a followed folder's pass asks, dropped whenever the store
+   * changes (ovi-level.c): relative dir -> GPtrArray of the records of its
+   * files, and display path -> GPtrArray of the problems of the folder or
+   * file it names and of the entries in it. Borrowed from the stores. */
+  GHashTable *dir_records;
+  GHashTable *dir_problems;
   OviIgnoreList *ignore;
 
   /* Written by the scanning thread, read anywhere. */

@@ -66,6 +66,8 @@ ovi_dump_folder_finalize (GObject *object)
   g_strfreev (self->root_paths);
   g_clear_object (&self->files);
   g_clear_pointer (&self->dir_files, g_hash_table_unref);
+  g_clear_pointer (&self->dir_records, g_hash_table_unref);
+  g_clear_pointer (&self->dir_problems, g_hash_table_unref);
   g_clear_object (&self->records);
   g_clear_object (&self->problems);
   g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
@@ -220,6 +222,19 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
+/* The indexes by folder hold the stores' items: any change drops them. */
+static void
+forget_dir_records (OviDumpFolder *self)
+{
+  g_clear_pointer (&self->dir_records, g_hash_table_unref);
+}
+
+static void
+forget_dir_problems (OviDumpFolder *self)
+{
+  g_clear_pointer (&self->dir_problems, g_hash_table_unref);
+}
+
 static void
 ovi_dump_folder_init (OviDumpFolder *self)
 {
@@ -228,6 +243,9 @@ ovi_dump_folder_init (OviDumpFolder *self)
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
+  g_signal_connect_swapped (self->records, "items-changed", G_CALLBACK (forget_dir_records), self);
+  g_signal_connect_swapped (self->problems, "items-changed", G_CALLBACK (forget_dir_problems),
+                            self);
   self->data_records = TRUE;
 }
 

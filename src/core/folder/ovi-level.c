@@ -73,6 +73,76 @@ level_holds (OviLevel *level, const char *dir)
   return level->gone && (n == 0 || (g_str_has_prefix (dir, level->relative_dir) && dir[n] == '/'));
 }
 
+/* The records shown from the files of @relative_dir, or NULL: looked up
+ * in an index of the whole store, built once and kept until the store
+ * changes, so that a pass costs what its own folder holds and a walk over
+ * a tree stays linear in it. */
+static GPtrArray *
+records_in_dir (OviDumpFolder *self, const char *relative_dir)
+{
+  GListModel *records = G_LIST_MODEL (self->records);
+
+  if (self->dir_records == NULL)
+    {
+      self->dir_records =
+          g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0, n = g_list_model_get_n_items (records); i < n; i++)
+        {
+          g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+          OviDumpFile *file = ovi_overflow_record_get_file (record);
+          const char *dir;
+          GPtrArray *list;
+
+          if (file == NULL)
+            continue;
+          dir = ovi_dump_file_get_relative_dir (file);
+          if (!(list = g_hash_table_lookup (self->dir_records, dir)))
+            g_hash_table_insert (self->dir_records, (gpointer) dir, list = g_ptr_array_new ());
+          g_ptr_array_add (list, record); /* the store holds it */
+        }
+    }
+  return g_hash_table_lookup (self->dir_records, relative_dir);
+}
+
+static void
+index_problem (GHashTable *index, char *key, OviProblem *problem)
+{
+  GPtrArray *list = g_hash_table_lookup (index, key);
+
+  if (list == NULL)
+    g_hash_table_insert (index, key, list = g_ptr_array_new ());
+  else
+    g_free (key);
+  g_ptr_array_add (list, problem); /* the store holds it */
+}
+
+/* The problems shown of the folder @display (a display path) and of the
+ * entries in it, or NULL; as records_in_dir(). */
+static GPtrArray *
+problems_in_dir (OviDumpFolder *self, const char *display)
+{
+  GListModel *problems = G_LIST_MODEL (self->problems);
+
+  if (self->dir_problems == NULL)
+    {
+      self->dir_problems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                  (GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0, n = g_list_model_get_n_items (problems); i < n; i++)
+        {
+          g_autoptr (OviProblem) problem = g_list_model_get_item (problems, i);
+          const char *file = ovi_problem_get_file (problem);
+          g_autofree char *parent = g_path_get_dirname (file);
+
+          index_problem (self->dir_problems,
+                         g_str_equal (parent, ".") ? g_strdup ("") : g_steal_pointer (&parent),
+                         problem);
+          if (*file)
+            index_problem (self->dir_problems, g_strdup (file), problem);
+        }
+    }
+  return g_hash_table_lookup (self->dir_problems, display);
+}
+
 static void
 index_file (GHashTable *known, OviDumpFile *file)
 {
@@ -105,8 +175,7 @@ ovi_level_new (OviDumpFolder *self,
                gint64 quiet_us)
 {
   OviLevel *level = g_new0 (OviLevel, 1);
-  GListModel *records = G_LIST_MODEL (self->records);
-  GPtrArray *shown;
+  GPtrArray *shown, *records;
 
   level->relative_dir = g_strdup (relative_dir);
   level->known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
@@ -122,18 +191,17 @@ ovi_level_new (OviDumpFolder *self,
   shown = g_hash_table_lookup (self->dir_files, relative_dir);
   for (guint i = 0; shown && i < shown->len; i++)
     index_file (level->known, g_ptr_array_index (shown, i));
-  for (guint i = 0, n = g_list_model_get_n_items (records); i < n; i++)
+  records = records_in_dir (self, relative_dir);
+  for (guint i = 0; records && i < records->len; i++)
     {
-      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviOverflowRecord *record = g_ptr_array_index (records, i);
       OviDumpFile *file = ovi_overflow_record_get_file (record);
       GPtrArray *list;
 
-      if (file == NULL || !g_str_equal (ovi_dump_file_get_relative_dir (file), relative_dir))
-        continue;
       if (!(list = g_hash_table_lookup (level->records, file)))
         g_hash_table_insert (level->records, file,
                              list = g_ptr_array_new_with_free_func (g_object_unref));
-      g_ptr_array_add (list, g_steal_pointer (&record));
+      g_ptr_array_add (list, g_object_ref (record));
     }
   return level;
 }
@@ -315,6 +383,36 @@ remove_where (GListStore *store, gboolean (*drop) (gpointer item, gpointer data)
   return removed;
 }
 
+/* Removes the items of @candidates (items of @store) for which @drop says
+ * so; every item of @store when @candidates is NULL. Returns how many. */
+static guint
+remove_among (GListStore *store,
+              GPtrArray *candidates,
+              gboolean (*drop) (gpointer item, gpointer data),
+              gpointer data)
+{
+  g_autoptr (GPtrArray) doomed = g_ptr_array_new_with_free_func (g_object_unref);
+  guint removed = 0;
+
+  if (candidates == NULL)
+    return remove_where (store, drop, data);
+  /* Chosen first: removing an item drops the index @candidates is from. */
+  for (guint i = 0; i < candidates->len; i++)
+    if (drop (g_ptr_array_index (candidates, i), data))
+      g_ptr_array_add (doomed, g_object_ref (g_ptr_array_index (candidates, i)));
+  for (guint i = 0; i < doomed->len; i++)
+    {
+      guint position;
+
+      if (g_list_store_find (store, g_ptr_array_index (doomed, i), &position))
+        {
+          g_list_store_remove (store, position);
+          removed++;
+        }
+    }
+  return removed;
+}
+
 typedef struct
 {
   OviLevel *level;
@@ -335,10 +433,20 @@ drop_files (OviDumpFolder *self, Apply *apply)
   gpointer dir;
   guint removed = 0;
 
-  g_hash_table_iter_init (&iter, self->dir_files);
-  while (g_hash_table_iter_next (&iter, &dir, NULL))
-    if (level_holds (apply->level, dir))
-      g_ptr_array_add (dirs, g_strdup (dir));
+  /* Only a folder gone takes others with it: a pass over one that is
+   * there looks at its own files, not at every folder's. */
+  if (!apply->level->gone)
+    {
+      if (g_hash_table_contains (self->dir_files, apply->level->relative_dir))
+        g_ptr_array_add (dirs, g_strdup (apply->level->relative_dir));
+    }
+  else
+    {
+      g_hash_table_iter_init (&iter, self->dir_files);
+      while (g_hash_table_iter_next (&iter, &dir, NULL))
+        if (level_holds (apply->level, dir))
+          g_ptr_array_add (dirs, g_strdup (dir));
+    }
   for (guint d = 0; d < dirs->len; d++)
     {
       GPtrArray *shown = g_hash_table_lookup (self->dir_files, g_ptr_array_index (dirs, d));
@@ -426,7 +534,9 @@ static void
 keep_data_records (OviDumpFolder *self, Apply *apply)
 {
   GPtrArray *batch = apply->level->batch->records;
-  GListModel *shown_records = G_LIST_MODEL (self->records);
+  /* Data records are their operator's: those of the operators kept are
+   * the folder's own. */
+  GPtrArray *shown_records = records_in_dir (self, apply->level->relative_dir);
   g_autoptr (GHashTable) same_ops = g_hash_table_new (NULL, NULL);
   GHashTableIter iter;
   gpointer shown;
@@ -434,9 +544,9 @@ keep_data_records (OviDumpFolder *self, Apply *apply)
   g_hash_table_iter_init (&iter, apply->kept);
   while (g_hash_table_iter_next (&iter, NULL, &shown))
     g_hash_table_add (same_ops, shown);
-  for (guint j = 0, n = g_list_model_get_n_items (shown_records); j < n; j++)
+  for (guint j = 0; shown_records && j < shown_records->len; j++)
     {
-      g_autoptr (OviOverflowRecord) same = g_list_model_get_item (shown_records, j);
+      OviOverflowRecord *same = g_ptr_array_index (shown_records, j);
       OviDumpFile *op = ovi_overflow_record_get_op (same);
       gboolean replaced = FALSE;
 
@@ -483,6 +593,9 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
   g_autoptr (GPtrArray) added = g_ptr_array_new ();
   GPtrArray *new_records = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GHashTable) problems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) shown_records = g_hash_table_new (NULL, NULL);
+  g_autofree char *display = g_filename_display_name (level->relative_dir);
+  GPtrArray *in_dir;
   Apply apply = { level, found, fresh_by_key, kept, records, problems };
   GHashTableIter iter;
   gpointer problem;
@@ -530,7 +643,12 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
 
   /* Records shown stay; those linked anew follow their operator; the
    * others come in first-overflow order. */
-  remove_where (self->records, drop_record, &apply);
+  /* Records stay the same objects: those of the batch shown already are
+   * the folder's own. A folder gone looks at every record. */
+  in_dir = records_in_dir (self, level->relative_dir);
+  for (guint i = 0; in_dir && i < in_dir->len; i++)
+    g_hash_table_add (shown_records, g_ptr_array_index (in_dir, i));
+  remove_among (self->records, level->gone ? NULL : in_dir, drop_record, &apply);
   for (guint i = 0; i + 1 < level->links->len; i += 2)
     {
       OviDumpFile *op = g_ptr_array_index (level->links, i + 1);
@@ -542,9 +660,8 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
       OviOverflowRecord *record = g_ptr_array_index (level->batch->records, i);
       OviDumpFile *op = ovi_overflow_record_get_op (record);
       OviDumpFile *shown = op ? g_hash_table_lookup (kept, op) : NULL;
-      guint position;
 
-      if (g_list_store_find (self->records, record, &position))
+      if (g_hash_table_contains (shown_records, record))
         continue;
       if (shown)
         ovi_overflow_record_set_op (record, shown);
@@ -558,7 +675,8 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
   for (guint i = 0; i < level->batch->problems->len; i++)
     g_hash_table_insert (problems, problem_key (g_ptr_array_index (level->batch->problems, i)),
                          g_ptr_array_index (level->batch->problems, i));
-  removed = remove_where (self->problems, drop_problem, &apply);
+  removed = remove_among (self->problems, level->gone ? NULL : problems_in_dir (self, display),
+                          drop_problem, &apply);
   self->n_problems -= MIN (self->n_problems, removed);
   g_hash_table_iter_init (&iter, problems);
   while (g_hash_table_iter_next (&iter, NULL, &problem))
