@@ -438,6 +438,95 @@ test_first_walk_linear (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (b)), ==, large);
 }
 
+typedef struct
+{
+  Fixture *f;
+  char *path;
+  GBytes *bytes;
+  gsize first;     /* bytes written before the pause */
+  gboolean resume; /* set once the part written was found broken */
+  gboolean done;
+} PausedWriter;
+
+static gpointer
+paused_writer_thread (gpointer data)
+{
+  PausedWriter *w = data;
+  gsize length;
+  const guint8 *bytes = g_bytes_get_data (w->bytes, &length);
+  int fd = open (w->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, bytes, w->first), ==, (gssize) w->first);
+  /* A run stalled (on NFS, say) for longer than the quiet period: until
+   * what it wrote has been read and found broken. */
+  while (!g_atomic_int_get (&w->resume))
+    g_usleep (1000);
+  g_assert_cmpint (write (fd, bytes + w->first, length - w->first), ==,
+                   (gssize) (length - w->first));
+  close (fd);
+  g_atomic_int_set (&w->done, TRUE);
+  return NULL;
+}
+
+/* A run writes the first bytes of an overflow file, stalls for longer
+ * than the quiet period (the file is read and found broken), then writes
+ * the rest: the record is reported, in both modes, and the problem goes. */
+static void
+test_paused_writer (Fixture *f, gconstpointer data)
+{
+  OviWatchMode mode = GPOINTER_TO_INT (data) & 0xff;
+  gboolean half = (GPOINTER_TO_INT (data) & 0x100) != 0;
+  g_autofree char *iter = g_build_filename (f->dir, "20261205", "0", "1", "7", NULL);
+  g_autoptr (GBytes) bytes = record_bytes (f, 100, 0);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (OviFolderWatch) watch = NULL;
+  g_autoptr (GThread) thread = NULL;
+  GListModel *records, *problems;
+  PausedWriter w = { f, NULL, bytes, half ? g_bytes_get_size (bytes) / 2 : 4, FALSE, FALSE };
+  gint64 deadline;
+
+  g_assert_cmpint (g_mkdir_with_parents (iter, 0755), ==, 0);
+  w.path = g_build_filename (iter, "Opdebug.Node_OpDebug.100.5.900", NULL);
+  folder = ovi_fixture_load_folder (f->dir);
+  records = ovi_dump_folder_get_records (folder);
+  problems = ovi_dump_folder_get_problems (folder);
+  watch = ovi_folder_watch_new (folder, mode);
+  ovi_folder_watch_set_quiet_ms (watch, QUIET_MS);
+  ovi_folder_watch_start (watch);
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (ovi_folder_watch_get_busy (watch))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  thread = g_thread_new ("paused-writer", paused_writer_thread, &w);
+  /* While the writer stalls, the part written is read and found broken. */
+  while (g_list_model_get_n_items (problems) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  {
+    g_autoptr (OviProblem) problem = g_list_model_get_item (problems, 0);
+    g_test_message ("found broken during the pause: %s", ovi_problem_get_message (problem));
+  }
+  g_atomic_int_set (&w.resume, TRUE);
+  /* Once written in full, it is read again: the record arrives. */
+  while (g_list_model_get_n_items (records) == 0 || ovi_folder_watch_get_busy (watch))
+    {
+      if (g_get_monotonic_time () >= deadline)
+        g_error ("no record within 60 s of a writer pausing after %" G_GSIZE_FORMAT " bytes (%s)",
+                 w.first, ovi_folder_watch_describe_mode (watch));
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_thread_join (g_steal_pointer (&thread));
+  g_assert_cmpuint (g_list_model_get_n_items (records), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 0);
+  g_free (w.path);
+}
+
 /* The system's queue of events overflows (a main loop held up while a
  * run writes more entries than it keeps events for): the watch cannot
  * know what it missed, so it polls from then on, says so, and reads
@@ -508,6 +597,15 @@ main (int argc, char **argv)
               setup, test_first_walk_linear, teardown);
   g_test_add ("/watch/first-walk-linear/poll", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_POLL),
               setup, test_first_walk_linear, teardown);
+  g_test_add ("/watch/paused-writer/monitor", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_MONITOR),
+              setup, test_paused_writer, teardown);
+  g_test_add ("/watch/paused-writer/poll", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_POLL), setup,
+              test_paused_writer, teardown);
+  g_test_add ("/watch/paused-writer-half/monitor", Fixture,
+              GINT_TO_POINTER (OVI_WATCH_MODE_MONITOR | 0x100), setup, test_paused_writer,
+              teardown);
+  g_test_add ("/watch/paused-writer-half/poll", Fixture,
+              GINT_TO_POINTER (OVI_WATCH_MODE_POLL | 0x100), setup, test_paused_writer, teardown);
   g_test_add ("/watch/queue-overflow", Fixture, NULL, setup, test_queue_overflow, teardown);
   return g_test_run ();
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include "ovi-dump-folder-private.h"
 #include "ovi-folder-enums.h"
@@ -28,7 +30,9 @@
  *
  * A folder the system will not watch (its watches used up by other
  * programs) is polled while the others are monitored, and a lost event
- * queue turns the whole tree to polling; the description says so. */
+ * queue turns the whole tree to polling; the description says so. A polled
+ * folder also looks at the files it found broken: writing into a file
+ * leaves its folder's time as it was. */
 
 /* How long a file must stay unchanged before it is read, unless the writer
  * was seen closing it (IN_CLOSE_WRITE) or renaming it into place. */
@@ -52,6 +56,7 @@ typedef struct
   GHashTable *children; /* relative paths of the folders followed in it */
   GHashTable *closed;   /* entries written in full since the last pass */
   GHashTable *changed;  /* entries the system reported since the last pass */
+  GHashTable *broken;   /* polled: entries found broken -> what stat said of them */
   gboolean passed;      /* had a pass since its watch was set up */
   gint64 mtime;         /* the folder's own, when its last pass started */
   guint files_seen;     /* entries its last pass saw */
@@ -133,6 +138,7 @@ dir_free (Dir *dir)
   g_hash_table_unref (dir->children);
   g_hash_table_unref (dir->closed);
   g_hash_table_unref (dir->changed);
+  g_clear_pointer (&dir->broken, g_hash_table_unref);
   g_free (dir->relative);
   g_free (dir->inode);
   g_free (dir);
@@ -442,6 +448,32 @@ remove_dirs (OviFolderWatch *self, const char *relative)
     remove_dir (self, dir);
 }
 
+/* Whether an entry of polled @dir found broken has changed since: writing
+ * into a file leaves its folder's time as it was. */
+static gboolean
+broken_changed (OviFolderWatch *self, Dir *dir)
+{
+  g_autofree char *path = NULL;
+  GHashTableIter iter;
+  gpointer entry, before;
+  gboolean changed = FALSE;
+  int dirfd;
+
+  if (dir->broken == NULL || g_hash_table_size (dir->broken) == 0)
+    return FALSE;
+  path = dir_path (self, dir->relative);
+  if ((dirfd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return TRUE; /* its pass finds out */
+  g_hash_table_iter_init (&iter, dir->broken);
+  while (!changed && g_hash_table_iter_next (&iter, &entry, &before))
+    {
+      g_autofree char *now = ovi_level_entry_signature (dirfd, entry);
+      changed = !g_str_equal (now, before);
+    }
+  close (dirfd);
+  return changed;
+}
+
 static gboolean
 tick (gpointer data)
 {
@@ -466,7 +498,7 @@ tick (gpointer data)
           g_autofree char *path = dir_path (self, dir->relative);
           struct stat st;
 
-          if (mtime_of (path, &st) != dir->mtime)
+          if (mtime_of (path, &st) != dir->mtime || broken_changed (self, dir))
             queue_dir (self, dir);
         }
     }
@@ -537,6 +569,9 @@ pass_done (GObject *source, GAsyncResult *result, gpointer data)
       gpointer key;
 
       set_dir_state (self, dir, ovi_level_get_pending (level), ovi_level_get_settling (level));
+      g_clear_pointer (&dir->broken, g_hash_table_unref);
+      if (dir->wd < 0)
+        dir->broken = ovi_level_steal_broken (level);
       if (self->walked)
         ovi_dump_folder_count_seen (self->folder, dir->files_seen,
                                     ovi_level_get_files_seen (level));

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-classifier.h"
 #include "ovi-dump-file-private.h"
@@ -16,6 +18,15 @@
  * thread, reading only the entries that are new or changed, and
  * ovi_level_apply() brings the stores in line on the main context,
  * keeping every file and record that did not change. */
+
+/* What stat says of an entry: whether it changed since. */
+static char *
+signature_of (const struct stat *st)
+{
+  return g_strdup_printf ("%lu %lld %lld.%09ld %lld.%09ld", (gulong) st->st_ino,
+                          (long long) st->st_size, (long long) st->st_mtim.tv_sec,
+                          st->st_mtim.tv_nsec, (long long) st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
 
 /* In a pass over a followed folder: whether the entry is to be read now.
  * An entry that was loaded before and has not changed since keeps its file
@@ -53,6 +64,9 @@ ovi_level_admits (OviLevel *level, int dirfd, const char *name, OviDumpFile **ke
       g_hash_table_add (level->waiting, g_strdup (name));
       return FALSE;
     }
+  /* As it is before it is read: if it is found broken, a change after
+   * this is one the pass did not see. */
+  g_hash_table_insert (level->read, g_strdup (name), signature_of (&st));
   return TRUE;
 }
 
@@ -188,6 +202,8 @@ ovi_level_new (OviDumpFolder *self,
   level->subdirs = g_ptr_array_new_with_free_func (g_free);
   level->fresh = g_ptr_array_new_with_free_func (g_object_unref);
   level->waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  level->broken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  level->read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   shown = g_hash_table_lookup (self->dir_files, relative_dir);
   for (guint i = 0; shown && i < shown->len; i++)
     index_file (level->known, g_ptr_array_index (shown, i));
@@ -223,6 +239,8 @@ ovi_level_free (OviLevel *level)
   g_ptr_array_unref (level->subdirs);
   g_ptr_array_unref (level->fresh);
   g_hash_table_unref (level->waiting);
+  g_clear_pointer (&level->broken, g_hash_table_unref);
+  g_hash_table_unref (level->read);
   g_free (level);
 }
 
@@ -251,6 +269,38 @@ GPtrArray *
 ovi_level_get_subdirs (OviLevel *level)
 {
   return level->subdirs;
+}
+
+/* What stat says of @entry of the folder @dirfd, to tell whether it changed
+ * since: its inode, size and time of change ("" when it is gone). */
+char *
+ovi_level_entry_signature (int dirfd, const char *entry)
+{
+  struct stat st;
+
+  if (fstatat (dirfd, entry, &st, 0) != 0)
+    return g_strdup ("");
+  return signature_of (&st);
+}
+
+/* On the scanning thread: @entry of the level's folder was read and found
+ * broken. A folder followed by polling looks at it again until it changes:
+ * the writer may have paused for longer than the quiet period, and writing
+ * into a file does not change its folder's time. */
+void
+ovi_level_note_broken (OviLevel *level, const char *entry)
+{
+  const char *before = g_hash_table_lookup (level->read, entry);
+
+  g_hash_table_insert (level->broken, g_strdup (entry), g_strdup (before));
+}
+
+/* (transfer full): the entries found broken -> their signature when the
+ * pass looked at them. */
+GHashTable *
+ovi_level_steal_broken (OviLevel *level)
+{
+  return g_steal_pointer (&level->broken);
 }
 
 const char *
@@ -302,6 +352,20 @@ ovi_level_scan (OviLevel *level, OviDumpFolder *self, GCancellable *cancellable)
   ovi_scan_dir (&scan, path, level->relative_dir, NULL);
   g_hash_table_unref (scan.visited);
   level->files_seen = scratch->files_seen;
+  if (g_hash_table_size (level->broken))
+    {
+      int dirfd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      gpointer signature;
+
+      /* One kept from before, not read again: as it is now. */
+      g_hash_table_iter_init (&iter, level->broken);
+      while (g_hash_table_iter_next (&iter, &file, &signature))
+        if (signature == NULL)
+          g_hash_table_iter_replace (&iter, dirfd >= 0 ? ovi_level_entry_signature (dirfd, file)
+                                                       : g_strdup (""));
+      if (dirfd >= 0)
+        close (dirfd);
+    }
 
   g_hash_table_iter_init (&iter, level->known);
   while (g_hash_table_iter_next (&iter, NULL, &file))
