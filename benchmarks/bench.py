@@ -28,7 +28,7 @@ parser.add_argument("--quick", action="store_true")
 parser.add_argument("--runs", type=int, default=5)
 parser.add_argument("--build", default=os.path.join(top, "_build-bench"))
 CASES = ("index", "stats", "txt", "npy", "convert", "merge", "timeline", "window", "live",
-         "report-scale", "merge-scale")
+         "report-scale", "merge-scale", "first-pass")
 parser.add_argument("--only", choices=CASES, action="append",
                     help="run only this case (may be repeated); default: all")
 args = parser.parse_args()
@@ -502,6 +502,57 @@ with tempfile.TemporaryDirectory(prefix="ovi-bench-") as tmp:
                              f"the probe timer, {cpu[0]:.1f}-{cpu[-1]:.1f} % with it (target <= 25 %); "
                              f"{results[0]['files']} files, {results[0]['records']} records, "
                              f"same as a fresh scan: {all(r['match'] for r in results)}"))
+
+    if want("first-pass") and not args.quick:
+        # 10. The first live pass over a tree of empty iteration folders
+        # (ovi-bench-follow, as `watch` follows a folder): how long until
+        # every folder had its pass, and when an overflow written into a
+        # folder passed already, 1 s after the pass started, was printed.
+        # Within 2 s of the pass's end; time and memory linear in the tree.
+        follow = os.path.join(args.build, "benchmarks", "ovi-bench-follow")
+        template = os.path.join(inputs, "first-pass-template")
+        run([make, "tree", template, "1", "1", "1"])
+        overflow = next(os.path.join(d, f) for d, _, fs in os.walk(template) for f in fs
+                        if f.startswith("Opdebug."))
+        measured = {}
+        for n in (10000, 100000):
+            root = os.path.join(inputs, f"first-pass-{n}")
+            parent = os.path.join(root, "20261205120000", "0", "1")
+            for i in range(n):
+                os.makedirs(os.path.join(parent, str(i)))
+            walks, records, rss, modes = [], [], [], set()
+            for _ in range(min(runs, 3)):
+                out = subprocess.run([follow, root], capture_output=True, text=True, check=True)
+                r = json.loads(out.stdout.splitlines()[-1])
+                walks.append(r["walk_s"])
+                rss.append(r["peak_rss_kib"])
+                modes.add(r["mode"])
+                ceiling = max(60.0, 10 * r["walk_s"])
+                try:
+                    out = subprocess.run([follow, root, overflow, os.path.join(parent, "0")],
+                                         capture_output=True, text=True, check=True, timeout=ceiling)
+                    records.append(json.loads(out.stdout.splitlines()[-1])["record_s"])
+                except subprocess.TimeoutExpired:
+                    records.append(float("inf"))
+                for f in os.listdir(os.path.join(parent, "0")):
+                    os.unlink(os.path.join(parent, "0", f))
+            shutil.rmtree(root)
+            walk, record = statistics.median(walks), statistics.median(records)
+            measured[n] = (walk, max(rss))
+            rows.append((f"first live pass: {n} folders", walk, walk + 2.0, (walk + 2.0) / record,
+                         "record <= pass + 2 s",
+                         f"record printed {record:.2f} s after the start (runs "
+                         f"{min(records):.2f}-{max(records):.2f}); pass runs {min(walks):.2f}-"
+                         f"{max(walks):.2f} s; peak RSS {max(rss) / 1024:.0f} MiB; {'/'.join(sorted(modes))}"))
+            if not record <= walk + 2.0:
+                failures.append(f"first-pass: the record came {record:.2f} s after the start of a "
+                                f"{walk:.2f} s pass over {n} folders")
+        (t1, m1), (t2, m2) = measured[10000], measured[100000]
+        rows.append(("first live pass: growth 10 000 -> 100 000", t2 / t1, 15.0, 15.0 / (t2 / t1),
+                     "<= 15x (1.5x linear)", f"time x{t2 / t1:.1f}, peak memory x{m2 / m1:.1f}"))
+        if t2 / t1 > 15.0 or m2 / m1 > 15.0:
+            failures.append(f"first-pass: grows x{t2 / t1:.1f} in time, x{m2 / m1:.1f} in memory "
+                            "for 10x the folders")
 
 print(f"{'case':48} {'inspector':>10} {'reference':>10} {'ratio':>8}  target")
 for case, ours, theirs, ratio, target, note in rows:

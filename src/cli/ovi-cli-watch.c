@@ -68,6 +68,8 @@ records_arrived (OviFolderWatch *watch, GPtrArray *records, Watch *w)
   print_records (w, records);
 }
 
+/* How the folder is followed, once it starts and again whenever that
+ * changes: folders the system cannot watch are polled, and said to be. */
 static void
 mode_changed (OviFolderWatch *watch, GParamSpec *pspec, Watch *w)
 {
@@ -128,7 +130,7 @@ follow (Watch *w, gboolean poll)
 
   watch = ovi_folder_watch_new (w->folder, poll ? OVI_WATCH_MODE_POLL : OVI_WATCH_MODE_AUTO);
   g_signal_connect (watch, "records-arrived", G_CALLBACK (records_arrived), w);
-  g_signal_connect (watch, "notify::mode", G_CALLBACK (mode_changed), w);
+  g_signal_connect (watch, "notify::description", G_CALLBACK (mode_changed), w);
   g_signal_connect (watch, "notify::root-gone", G_CALLBACK (root_gone), w);
   ovi_folder_watch_start (watch);
   g_main_loop_run (w->loop);

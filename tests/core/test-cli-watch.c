@@ -356,6 +356,110 @@ test_signal_while_loading (Fixture *f, gconstpointer data)
   g_assert_null (strstr (err, "Following"));
 }
 
+/* Whether this system lets a user make a user namespace of its own, where
+ * the inotify limits can be lowered for the processes in it alone. */
+static gboolean
+user_namespaces_work (void)
+{
+  g_autoptr (GSubprocess) p = g_subprocess_new (
+      G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, NULL, "unshare", "-Ur",
+      "sh", "-c", "echo 1 > /proc/sys/user/max_inotify_watches", NULL);
+
+  return p && g_subprocess_wait_check (p, NULL, NULL);
+}
+
+/* Reads JSON records from @out until @n distinct files were named, within
+ * @seconds; returns how many were. */
+static guint
+read_records (GDataInputStream *out, GHashTable *files, guint n, double seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  while (g_hash_table_size (files) < n && g_get_monotonic_time () < deadline)
+    {
+      g_autofree char *line = read_line_within (out, 100);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+      JsonObject *record;
+
+      if (line == NULL)
+        continue;
+      g_assert_true (json_parser_load_from_data (parser, line, -1, &error));
+      g_assert_no_error (error);
+      record = json_node_get_object (json_parser_get_root (parser));
+      g_hash_table_add (files, g_strdup (json_object_get_string_member (record, "file")));
+    }
+  return g_hash_table_size (files);
+}
+
+/* Another program of the same user holds nearly all inotify watches (here:
+ * the limit lowered to 7 in a user namespace of the watch's own, so the
+ * machine's watches are left alone). The tree has 9 folders: the 5
+ * iteration folders that find no watch are polled, every new overflow is
+ * printed, and stderr says which way they are followed. */
+static void
+test_watches_used_up (Fixture *f, gconstpointer data)
+{
+  const char *iterations[] = { "1", "2", "3", "4", "5" };
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  g_autoptr (GDataInputStream) err = NULL;
+  g_autoptr (GHashTable) files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+
+  if (!user_namespaces_work ())
+    {
+      g_test_skip ("no user namespace here to lower the inotify limit in");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (iterations); i++)
+    {
+      g_autofree char *dir =
+          g_build_filename (f->dir, "20261205120000", "3", "1", iterations[i], NULL);
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+    }
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                        "unshare", "-Ur", "sh", "-c",
+                        "echo 7 > /proc/sys/user/max_inotify_watches && exec \"$@\"", "sh", cli (),
+                        "watch", "--json", f->dir, NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (p));
+  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  first = read_line_within (err, 60 * 1000);
+  g_assert_nonnull (first);
+  g_assert_nonnull (strstr (first, "following changes as the system reports them"));
+
+  /* An overflow in each folder, printed: every folder has had its first
+   * pass. Then another in each: printed because they are followed. */
+  for (guint round = 0; round < 2; round++)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (iterations); i++)
+        {
+          g_autofree char *dir =
+              g_build_filename (f->dir, "20261205120000", "3", "1", iterations[i], NULL);
+          g_autofree char *name = g_strdup_printf ("Opdebug.Node_OpDebug.7.5.%u", 2000 + round);
+          const guint64 aic[] = { 1, 5, 7, 0, 0, 0, 0x1000, 0x2000, 3, 2, 0x20 };
+          g_autoptr (GBytes) payload = ovi_overflow_payload_new (0, 0, aic, G_N_ELEMENTS (aic));
+          g_autofree char *path = g_build_filename (dir, name, NULL);
+
+          g_assert_true (ovi_write_overflow_file (path, payload, OVI_LAYOUT_NEW, NULL));
+        }
+      if (read_records (out, files, 5 * (round + 1), 60) < 5 * (round + 1))
+        g_error ("round %u: %u of %u overflows printed within 60 s", round + 1,
+                 g_hash_table_size (files), 5 * (round + 1));
+    }
+  /* Said on stderr: not "following changes as the system reports them"
+   * alone. */
+  second = read_line_within (err, 10 * 1000);
+  g_assert_nonnull (second);
+  g_test_message ("%s", second);
+  g_assert_nonnull (strstr (second, "inotify watches are used up"));
+  g_subprocess_send_signal (p, SIGTERM);
+  g_assert_cmpint (wait_for_exit (p, 30), >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -374,5 +478,7 @@ main (int argc, char **argv)
               ovi_tmp_dir_setup, test_signal_while_loading, ovi_tmp_dir_teardown);
   g_test_add ("/cli/watch/sigint-while-loading", Fixture, GINT_TO_POINTER (SIGINT),
               ovi_tmp_dir_setup, test_signal_while_loading, ovi_tmp_dir_teardown);
+  g_test_add ("/cli/watch/watches-used-up", Fixture, NULL, ovi_tmp_dir_setup, test_watches_used_up,
+              ovi_tmp_dir_teardown);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "ovi-fixtures.h"
@@ -356,6 +357,230 @@ test_root_gone (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_files (folder)), ==, 1);
 }
 
+static gint64
+cpu_time_us (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return (gint64) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * G_USEC_PER_SEC +
+         usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+}
+
+/* Follows @folder until its first walk is over; returns the processor
+ * time it took (every thread's), in microseconds: unlike the time on the
+ * clock, it does not grow with what else the machine runs. */
+static gint64
+first_walk (OviDumpFolder *folder, OviWatchMode mode)
+{
+  g_autoptr (OviFolderWatch) watch = ovi_folder_watch_new (folder, mode);
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  gint64 start = cpu_time_us ();
+
+  ovi_folder_watch_start (watch);
+  while (ovi_folder_watch_get_busy (watch))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  return cpu_time_us () - start;
+}
+
+/* A tree of @n iteration folders, each with its overflow record; loaded. */
+static OviDumpFolder *
+write_iterations (Fixture *f, const char *name, guint n)
+{
+  g_autofree char *root = g_build_filename (f->dir, name, NULL);
+  g_autoptr (GBytes) record = record_bytes (f, 100, 0);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *iter = g_strdup_printf ("%s/0/1/%u", root, i);
+
+      g_assert_cmpint (g_mkdir_with_parents (iter, 0755), ==, 0);
+      g_free (ovi_fixture_write_bytes (iter, "Opdebug.Node_OpDebug.100.5.900",
+                                       g_bytes_get_data (record, NULL), g_bytes_get_size (record)));
+    }
+  return ovi_fixture_load_folder (root);
+}
+
+/* The first pass over a tree costs what the tree holds: four times the
+ * iteration folders (each with its record), about four times as long,
+ * not sixteen. Measured side by side in this run; per folder, the larger
+ * tree may take at most twice as long as the smaller (linear growth, with
+ * room for a busy machine). */
+static void
+test_first_walk_linear (Fixture *f, gconstpointer data)
+{
+  OviWatchMode mode = GPOINTER_TO_INT (data);
+  const guint small = 1000, large = 4000;
+  g_autoptr (OviDumpFolder) a = write_iterations (f, "small", small);
+  g_autoptr (OviDumpFolder) b = write_iterations (f, "large", large);
+  gint64 t_small, t_large;
+  double per_small, per_large;
+
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (b)), ==, large);
+  /* The smaller once to warm up, then each in turn, the quickest of three
+   * of each: a busy machine only ever adds time. */
+  first_walk (a, mode);
+  t_small = t_large = G_MAXINT64;
+  for (guint i = 0; i < 3; i++)
+    {
+      t_small = MIN (t_small, first_walk (a, mode));
+      t_large = MIN (t_large, first_walk (b, mode));
+    }
+  per_small = (double) t_small / small;
+  per_large = (double) t_large / large;
+  g_test_message ("first walk: %u folders %.2f s, %u folders %.2f s of processor time (%.2fx "
+                  "per folder)",
+                  small, t_small / 1e6, large, t_large / 1e6, per_large / per_small);
+  g_assert_cmpfloat (per_large, <, 2 * per_small);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (b)), ==, large);
+}
+
+typedef struct
+{
+  Fixture *f;
+  char *path;
+  GBytes *bytes;
+  gsize first;     /* bytes written before the pause */
+  gboolean resume; /* set once the part written was found broken */
+  gboolean done;
+} PausedWriter;
+
+static gpointer
+paused_writer_thread (gpointer data)
+{
+  PausedWriter *w = data;
+  gsize length;
+  const guint8 *bytes = g_bytes_get_data (w->bytes, &length);
+  int fd = open (w->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, bytes, w->first), ==, (gssize) w->first);
+  /* A run stalled (on NFS, say) for longer than the quiet period: until
+   * what it wrote has been read and found broken. */
+  while (!g_atomic_int_get (&w->resume))
+    g_usleep (1000);
+  g_assert_cmpint (write (fd, bytes + w->first, length - w->first), ==,
+                   (gssize) (length - w->first));
+  close (fd);
+  g_atomic_int_set (&w->done, TRUE);
+  return NULL;
+}
+
+/* A run writes the first bytes of an overflow file, stalls for longer
+ * than the quiet period (the file is read and found broken), then writes
+ * the rest: the record is reported, in both modes, and the problem goes. */
+static void
+test_paused_writer (Fixture *f, gconstpointer data)
+{
+  OviWatchMode mode = GPOINTER_TO_INT (data) & 0xff;
+  gboolean half = (GPOINTER_TO_INT (data) & 0x100) != 0;
+  g_autofree char *iter = g_build_filename (f->dir, "20261205", "0", "1", "7", NULL);
+  g_autoptr (GBytes) bytes = record_bytes (f, 100, 0);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (OviFolderWatch) watch = NULL;
+  g_autoptr (GThread) thread = NULL;
+  GListModel *records, *problems;
+  PausedWriter w = { f, NULL, bytes, half ? g_bytes_get_size (bytes) / 2 : 4, FALSE, FALSE };
+  gint64 deadline;
+
+  g_assert_cmpint (g_mkdir_with_parents (iter, 0755), ==, 0);
+  w.path = g_build_filename (iter, "Opdebug.Node_OpDebug.100.5.900", NULL);
+  folder = ovi_fixture_load_folder (f->dir);
+  records = ovi_dump_folder_get_records (folder);
+  problems = ovi_dump_folder_get_problems (folder);
+  watch = ovi_folder_watch_new (folder, mode);
+  ovi_folder_watch_set_quiet_ms (watch, QUIET_MS);
+  ovi_folder_watch_start (watch);
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (ovi_folder_watch_get_busy (watch))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  thread = g_thread_new ("paused-writer", paused_writer_thread, &w);
+  /* While the writer stalls, the part written is read and found broken. */
+  while (g_list_model_get_n_items (problems) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  {
+    g_autoptr (OviProblem) problem = g_list_model_get_item (problems, 0);
+    g_test_message ("found broken during the pause: %s", ovi_problem_get_message (problem));
+  }
+  g_atomic_int_set (&w.resume, TRUE);
+  /* Once written in full, it is read again: the record arrives. */
+  while (g_list_model_get_n_items (records) == 0 || ovi_folder_watch_get_busy (watch))
+    {
+      if (g_get_monotonic_time () >= deadline)
+        g_error ("no record within 60 s of a writer pausing after %" G_GSIZE_FORMAT " bytes (%s)",
+                 w.first, ovi_folder_watch_describe_mode (watch));
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_thread_join (g_steal_pointer (&thread));
+  g_assert_cmpuint (g_list_model_get_n_items (records), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 0);
+  g_free (w.path);
+}
+
+/* The system's queue of events overflows (a main loop held up while a
+ * run writes more entries than it keeps events for): the watch cannot
+ * know what it missed, so it polls from then on, says so, and reads
+ * again what is there. */
+static void
+test_queue_overflow (Fixture *f, gconstpointer data)
+{
+  g_autofree char *iter = g_build_filename (f->dir, "20261205", "0", "1", "7", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr (OviDumpFolder) folder = NULL;
+  g_autoptr (OviFolderWatch) watch = NULL;
+  g_autoptr (GBytes) bytes = record_bytes (f, 100, 0);
+  guint64 queued = 16384;
+  gint64 deadline;
+
+  if (g_file_get_contents ("/proc/sys/fs/inotify/max_queued_events", &text, NULL, NULL))
+    queued = g_ascii_strtoull (text, NULL, 10);
+  g_assert_cmpint (g_mkdir_with_parents (iter, 0755), ==, 0);
+  folder = ovi_fixture_load_folder (f->dir);
+  watch = ovi_folder_watch_new (folder, OVI_WATCH_MODE_MONITOR);
+  ovi_folder_watch_start (watch);
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (ovi_folder_watch_get_busy (watch))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_cmpint (ovi_folder_watch_get_mode (watch), ==, OVI_WATCH_MODE_MONITOR);
+
+  /* Each new entry is two events (created, closed): more than the queue
+   * holds, while nothing reads it. The record among them. */
+  for (guint64 i = 0; i < queued / 2 + 1000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s/scratch-%" G_GUINT64_FORMAT, iter, i);
+      int fd = open (name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+
+      g_assert_cmpint (fd, >=, 0);
+      close (fd);
+    }
+  g_free (ovi_fixture_write_bytes (iter, "Opdebug.Node_OpDebug.100.5.900",
+                                   g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)));
+  while (ovi_folder_watch_get_mode (watch) != OVI_WATCH_MODE_POLL ||
+         g_list_model_get_n_items (ovi_dump_folder_get_records (folder)) == 0)
+    {
+      if (g_get_monotonic_time () >= deadline)
+        g_error ("after the event queue overflowed: mode %d, %u records, \"%s\"",
+                 ovi_folder_watch_get_mode (watch),
+                 g_list_model_get_n_items (ovi_dump_folder_get_records (folder)),
+                 ovi_folder_watch_describe_mode (watch));
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_nonnull (strstr (ovi_folder_watch_describe_mode (watch), "queue overflowed"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -368,5 +593,19 @@ main (int argc, char **argv)
               test_root_gone, teardown);
   g_test_add ("/watch/root-gone/poll", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_POLL), setup,
               test_root_gone, teardown);
+  g_test_add ("/watch/first-walk-linear/monitor", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_MONITOR),
+              setup, test_first_walk_linear, teardown);
+  g_test_add ("/watch/first-walk-linear/poll", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_POLL),
+              setup, test_first_walk_linear, teardown);
+  g_test_add ("/watch/paused-writer/monitor", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_MONITOR),
+              setup, test_paused_writer, teardown);
+  g_test_add ("/watch/paused-writer/poll", Fixture, GINT_TO_POINTER (OVI_WATCH_MODE_POLL), setup,
+              test_paused_writer, teardown);
+  g_test_add ("/watch/paused-writer-half/monitor", Fixture,
+              GINT_TO_POINTER (OVI_WATCH_MODE_MONITOR | 0x100), setup, test_paused_writer,
+              teardown);
+  g_test_add ("/watch/paused-writer-half/poll", Fixture,
+              GINT_TO_POINTER (OVI_WATCH_MODE_POLL | 0x100), setup, test_paused_writer, teardown);
+  g_test_add ("/watch/queue-overflow", Fixture, NULL, setup, test_queue_overflow, teardown);
   return g_test_run ();
 }

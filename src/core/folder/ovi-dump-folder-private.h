@@ -28,6 +28,12 @@ struct _OviDumpFolder
   GListStore *records;
   GListStore *problems;
   GHashTable *dir_files; /* relative dir -> GPtrArray of the files shown from it */
+  /* Built when a followed folder's pass asks, dropped whenever the store
+   * changes (ovi-level.c): relative dir -> GPtrArray of the records of its
+   * files, and display path -> GPtrArray of the problems of the folder or
+   * file it names and of the entries in it. Borrowed from the stores. */
+  GHashTable *dir_records;
+  GHashTable *dir_problems;
   OviIgnoreList *ignore;
   GMutex read_lock;      /* read_dirs, set by the scanning thread */
   GHashTable *read_dirs; /* "dev:ino" of the folders the last scan entered */
@@ -35,7 +41,6 @@ struct _OviDumpFolder
   /* Numbering the records (ovi_dump_folder_number_records()) from where the
    * list changed, not from its start: a load of thousands of overflow
    * iterations adds a record or two at a time. */
-  gulong records_changed; /* the handler that notes where */
   guint renumber_from;    /* the lowest position changed since; G_MAXUINT: none */
   guint first_position;   /* of the record marked first; G_MAXUINT: none */
   /* Run, device and model -> GPtrArray of their records (held, each watched

@@ -72,8 +72,11 @@ ovi_dump_folder_finalize (GObject *object)
   g_clear_pointer (&self->dir_files, g_hash_table_unref);
   forget_numbering (self);
   g_clear_pointer (&self->numbered, g_hash_table_unref);
-  /* The list may outlive the folder (a window holds it). */
-  g_signal_handler_disconnect (self->records, self->records_changed);
+  /* The lists may outlive the folder (a window holds them). */
+  g_signal_handlers_disconnect_by_data (self->records, self);
+  g_signal_handlers_disconnect_by_data (self->problems, self);
+  g_clear_pointer (&self->dir_records, g_hash_table_unref);
+  g_clear_pointer (&self->dir_problems, g_hash_table_unref);
   g_clear_object (&self->records);
   g_clear_object (&self->problems);
   g_clear_pointer (&self->ignore, ovi_ignore_list_unref);
@@ -230,6 +233,19 @@ ovi_dump_folder_class_init (OviDumpFolderClass *klass)
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
+/* The indexes by folder hold the stores' items: any change drops them. */
+static void
+forget_dir_records (OviDumpFolder *self)
+{
+  g_clear_pointer (&self->dir_records, g_hash_table_unref);
+}
+
+static void
+forget_dir_problems (OviDumpFolder *self)
+{
+  g_clear_pointer (&self->dir_problems, g_hash_table_unref);
+}
+
 static void
 ovi_dump_folder_init (OviDumpFolder *self)
 {
@@ -237,13 +253,15 @@ ovi_dump_folder_init (OviDumpFolder *self)
   self->dir_files =
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->records = g_list_store_new (OVI_TYPE_OVERFLOW_RECORD);
-  self->records_changed =
-      g_signal_connect (self->records, "items-changed", G_CALLBACK (records_changed), self);
+  g_signal_connect (self->records, "items-changed", G_CALLBACK (records_changed), self);
   self->numbered =
       g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->renumber_from = G_MAXUINT;
   self->first_position = G_MAXUINT;
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
+  g_signal_connect_swapped (self->records, "items-changed", G_CALLBACK (forget_dir_records), self);
+  g_signal_connect_swapped (self->problems, "items-changed", G_CALLBACK (forget_dir_problems),
+                            self);
   self->data_records = TRUE;
   g_mutex_init (&self->read_lock);
 }

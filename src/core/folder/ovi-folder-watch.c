@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
+#include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include "ovi-dump-folder-private.h"
 #include "ovi-folder-enums.h"
 #include "ovi-folder-watch.h"
+#include "ovi-inotify.h"
 #include "ovi-level.h"
 #include "ovi-worker.h"
 
@@ -18,10 +22,17 @@
  *
  * Every change is handled by a pass over one folder (ovi_level_new(),
  * ovi_level_scan() on a worker thread, then
- * ovi_level_apply()), one pass at a time. What starts a pass:
- * GFileMonitor events (inotify) in OVI_WATCH_MODE_MONITOR, the folder's own
- * time changing in OVI_WATCH_MODE_POLL, and in both modes a folder that
- * still holds files being written. */
+ * ovi_level_apply()), one pass at a time, each costing what its own folder
+ * holds: a first pass over a tree of many folders is linear in it. What
+ * starts a pass: inotify events (ovi-inotify.c) in OVI_WATCH_MODE_MONITOR,
+ * the folder's own time changing in OVI_WATCH_MODE_POLL, and in both modes
+ * a folder that still holds files being written.
+ *
+ * A folder the system will not watch (its watches used up by other
+ * programs) is polled while the others are monitored, and a lost event
+ * queue turns the whole tree to polling; the description says so. A polled
+ * folder also looks at the files it found broken: writing into a file
+ * leaves its folder's time as it was. */
 
 /* How long a file must stay unchanged before it is read, unless the writer
  * was seen closing it (IN_CLOSE_WRITE) or renaming it into place. */
@@ -40,14 +51,17 @@ typedef struct
 {
   OviFolderWatch *watch;
   char *relative;
-  GFileMonitor *monitor;
-  GHashTable *closed;  /* entries written in full since the last pass */
-  GHashTable *changed; /* entries the monitor reported since the last pass */
-  gboolean passed;     /* had a pass since its monitor was set up */
-  gint64 mtime;        /* the folder's own, when its last pass started */
-  guint files_seen;    /* entries its last pass saw */
-  guint pending;       /* entries its last pass found still being written */
-  gboolean settling;   /* written to too recently to look for records in the data */
+  char *inode;          /* "dev:ino", its key in the watch's inodes */
+  int wd;               /* its inotify watch, or -1: it is polled */
+  GHashTable *children; /* relative paths of the folders followed in it */
+  GHashTable *closed;   /* entries written in full since the last pass */
+  GHashTable *changed;  /* entries the system reported since the last pass */
+  GHashTable *broken;   /* polled: entries found broken -> what stat said of them */
+  gboolean passed;      /* had a pass since its watch was set up */
+  gint64 mtime;         /* the folder's own, when its last pass started */
+  guint files_seen;     /* entries its last pass saw */
+  guint pending;        /* entries its last pass found still being written */
+  gboolean settling;    /* written to too recently to look for records in the data */
   gboolean queued;
 } Dir;
 
@@ -58,11 +72,14 @@ struct _OviFolderWatch
   OviDumpFolder *folder;
   OviWatchMode requested;
   OviWatchMode mode;
-  const char *poll_reason; /* why polling, when it was not asked for */
+  const char *poll_reason;     /* why polling, when it was not asked for */
+  const char *fallback_reason; /* monitoring: why some folders are polled */
   char *description;
   guint quiet_ms;
+  OviInotify *inotify;
   GHashTable *dirs;   /* relative path -> Dir */
   GHashTable *inodes; /* "dev:ino" of the folders followed: links make no loops */
+  GHashTable *active; /* Dir -> Dir: the folders each tick looks at */
   GQueue queue;       /* relative paths waiting for a pass */
   GCancellable *cancellable;
   guint timer;
@@ -72,9 +89,11 @@ struct _OviFolderWatch
   gboolean paused;
   gboolean root_gone;
   gboolean passing;
-  gboolean walked;   /* every folder has had its first pass */
-  gboolean settling; /* some folder changed too recently for records in its data */
-  guint pending;
+  gboolean walked;     /* every folder has had its first pass */
+  gboolean settling;   /* some folder changed too recently for records in its data */
+  guint pending;       /* as last notified */
+  guint pending_sum;   /* of the folders' pending */
+  guint settling_dirs; /* folders settling */
 };
 
 G_DEFINE_FINAL_TYPE (OviFolderWatch, ovi_folder_watch, G_TYPE_OBJECT)
@@ -85,6 +104,7 @@ enum
   PROP_FOLDER,
   PROP_REQUESTED_MODE,
   PROP_MODE,
+  PROP_DESCRIPTION,
   PROP_RUNNING,
   PROP_PAUSED,
   PROP_PENDING,
@@ -113,15 +133,14 @@ dir_path (OviFolderWatch *self, const char *relative)
 static void
 dir_free (Dir *dir)
 {
-  if (dir->monitor)
-    {
-      g_signal_handlers_disconnect_by_data (dir->monitor, dir);
-      g_file_monitor_cancel (dir->monitor);
-      g_object_unref (dir->monitor);
-    }
+  if (dir->wd >= 0 && dir->watch->inotify)
+    ovi_inotify_remove (dir->watch->inotify, dir->wd);
+  g_hash_table_unref (dir->children);
   g_hash_table_unref (dir->closed);
   g_hash_table_unref (dir->changed);
+  g_clear_pointer (&dir->broken, g_hash_table_unref);
   g_free (dir->relative);
+  g_free (dir->inode);
   g_free (dir);
 }
 
@@ -133,23 +152,36 @@ mtime_of (const char *path, struct stat *st)
   return (gint64) st->st_mtim.tv_sec * G_USEC_PER_SEC + st->st_mtim.tv_nsec / 1000;
 }
 
+/* Whether each tick looks at @dir: it has files being written, changed a
+ * moment ago, or is polled. Kept up to date, so that a tick costs the
+ * folders that need it, not the whole tree. */
+static void
+update_active (OviFolderWatch *self, Dir *dir)
+{
+  if (dir->pending || dir->settling || dir->wd < 0)
+    g_hash_table_add (self->active, dir);
+  else
+    g_hash_table_remove (self->active, dir);
+}
+
+/* What a pass found of @dir, into the watch's totals. */
+static void
+set_dir_state (OviFolderWatch *self, Dir *dir, guint pending, gboolean settling)
+{
+  self->pending_sum = self->pending_sum - dir->pending + pending;
+  self->settling_dirs = self->settling_dirs - dir->settling + !!settling;
+  dir->pending = pending;
+  dir->settling = !!settling;
+  update_active (self, dir);
+}
+
 static void
 notify_state (OviFolderWatch *self)
 {
-  guint pending = 0;
-  GHashTableIter iter;
-  gpointer value;
-
-  self->settling = FALSE;
-  g_hash_table_iter_init (&iter, self->dirs);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  self->settling = self->settling_dirs > 0;
+  if (self->pending_sum != self->pending)
     {
-      pending += ((Dir *) value)->pending;
-      self->settling |= ((Dir *) value)->settling;
-    }
-  if (pending != self->pending)
-    {
-      self->pending = pending;
+      self->pending = self->pending_sum;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PENDING]);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
@@ -198,14 +230,22 @@ read_watch_limit (void)
 static void
 set_description (OviFolderWatch *self)
 {
-  g_free (self->description);
-  if (self->mode == OVI_WATCH_MODE_MONITOR)
+  g_autofree char *old = g_steal_pointer (&self->description);
+
+  if (self->mode == OVI_WATCH_MODE_MONITOR && self->fallback_reason)
+    self->description = g_strdup_printf (
+        _ ("following changes as the system reports them, and reading the folders it cannot "
+           "follow again every second: %s"),
+        self->fallback_reason);
+  else if (self->mode == OVI_WATCH_MODE_MONITOR)
     self->description = g_strdup (_ ("following changes as the system reports them"));
   else if (self->poll_reason)
     self->description =
         g_strdup_printf (_ ("reading the folder again every second: %s"), self->poll_reason);
   else
     self->description = g_strdup (_ ("reading the folder again every second"));
+  if (g_strcmp0 (old, self->description) != 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DESCRIPTION]);
 }
 
 static gboolean tick (gpointer data);
@@ -230,21 +270,40 @@ switch_to_poll (OviFolderWatch *self, const char *reason)
   g_debug ("following %s by polling: %s", ovi_dump_folder_get_root_path (self->folder), reason);
   self->mode = OVI_WATCH_MODE_POLL;
   self->poll_reason = reason;
+  g_clear_pointer (&self->inotify, ovi_inotify_free);
   g_hash_table_iter_init (&iter, self->dirs);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       Dir *dir = value;
-      if (dir->monitor)
-        {
-          g_signal_handlers_disconnect_by_data (dir->monitor, dir);
-          g_file_monitor_cancel (dir->monitor);
-          g_clear_object (&dir->monitor);
-        }
-      queue_dir (self, dir); /* what happened since the monitor went */
+
+      dir->wd = -1;
+      dir->passed = FALSE;
+      update_active (self, dir);
+      queue_dir (self, dir); /* what happened since the watch went */
     }
   set_description (self);
   restart_timer (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+}
+
+static gboolean
+switch_later (gpointer data)
+{
+  OviFolderWatch *self = data;
+
+  if (self->running)
+    switch_to_poll (self, _ ("the system dropped change notifications (its queue overflowed)"));
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The kernel's queue of events overflowed: which folders lost events is
+ * not known, so every one is polled from now on (and read again in full).
+ * Not from within the reading of the events, whose instance goes. */
+static void
+inotify_overflowed (gpointer data)
+{
+  g_idle_add (switch_later, g_object_ref (data));
 }
 
 static gboolean
@@ -270,93 +329,149 @@ queue_dir (OviFolderWatch *self, Dir *dir)
 }
 
 static void
-monitor_changed (
-    GFileMonitor *monitor, GFile *file, GFile *other, GFileMonitorEvent event, gpointer data)
+inotify_changed (gpointer data, const char *name, gboolean closed, gpointer user_data)
 {
   Dir *dir = data;
-  GFile *done = NULL;
 
-  /* Written in full: closed after writing, or renamed into place. */
-  if (event == G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT || event == G_FILE_MONITOR_EVENT_MOVED_IN)
-    done = file;
-  else if (event == G_FILE_MONITOR_EVENT_RENAMED)
-    done = other;
-  if (done)
-    g_hash_table_add (dir->closed, g_file_get_basename (done));
-  g_hash_table_add (dir->changed, g_file_get_basename (file));
-  if (other)
-    g_hash_table_add (dir->changed, g_file_get_basename (other));
+  /* Written in full: closed after writing, or moved into place. */
+  if (name && closed)
+    g_hash_table_add (dir->closed, g_strdup (name));
+  if (name)
+    g_hash_table_add (dir->changed, g_strdup (name));
   queue_dir (dir->watch, dir);
+}
+
+static char *
+parent_of (const char *relative)
+{
+  char *parent = g_path_get_dirname (relative);
+
+  if (g_str_equal (parent, "."))
+    *parent = '\0';
+  return parent;
+}
+
+/* Asks the system to report the changes of @dir; when it cannot, @dir is
+ * polled, and the description says why. */
+static void
+watch_dir (OviFolderWatch *self, Dir *dir, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (g_hash_table_size (self->dirs) > self->watch_limit)
+    {
+      switch_to_poll (self, _ ("more folders than the system lets one program monitor"));
+      return;
+    }
+  if ((dir->wd = ovi_inotify_add (self->inotify, path, dir, &error)) >= 0)
+    return;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    return; /* gone already: its pass finds it so */
+  g_debug ("polling %s: %s", path, error->message);
+  if (self->fallback_reason == NULL)
+    {
+      self->fallback_reason =
+          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE)
+              ? _ ("the system’s inotify watches are used up (fs.inotify.max_user_watches)")
+              : _ ("the system cannot report their changes");
+      set_description (self);
+    }
 }
 
 static void
 add_dir (OviFolderWatch *self, const char *relative)
 {
   g_autofree char *path = dir_path (self, relative);
-  g_autoptr (GError) error = NULL;
+  g_autofree char *parent_path = NULL;
+  g_autofree char *inode = NULL;
   struct stat st;
-  char *inode;
-  Dir *dir;
+  Dir *dir, *parent;
 
   if (g_hash_table_contains (self->dirs, relative) || mtime_of (path, &st) < 0)
     return;
   inode = g_strdup_printf ("%lu:%lu", (gulong) st.st_dev, (gulong) st.st_ino);
-  if (!g_hash_table_add (self->inodes, inode))
+  if (g_hash_table_contains (self->inodes, inode))
     return; /* reached again through a link */
   dir = g_new0 (Dir, 1);
+  dir->inode = g_steal_pointer (&inode);
+  g_hash_table_add (self->inodes, dir->inode);
   dir->watch = self;
   dir->relative = g_strdup (relative);
+  dir->wd = -1;
+  dir->children = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   dir->closed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   dir->changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   dir->mtime = -1;
   g_hash_table_insert (self->dirs, dir->relative, dir);
+  if (*relative && (parent = g_hash_table_lookup (self->dirs, parent_path = parent_of (relative))))
+    g_hash_table_add (parent->children, g_strdup (relative));
 
   if (self->mode == OVI_WATCH_MODE_MONITOR)
-    {
-      g_autoptr (GFile) gfile = g_file_new_for_path (path);
-
-      if (g_hash_table_size (self->dirs) > self->watch_limit)
-        switch_to_poll (self, _ ("more folders than the system lets one program monitor"));
-      else if (!(dir->monitor =
-                     g_file_monitor_directory (gfile, G_FILE_MONITOR_WATCH_MOVES, NULL, &error)))
-        switch_to_poll (self, _ ("the file system cannot report changes"));
-      else
-        g_signal_connect (dir->monitor, "changed", G_CALLBACK (monitor_changed), dir);
-    }
+    watch_dir (self, dir, path);
+  update_active (self, dir);
   queue_dir (self, dir);
 }
 
-/* Forgets @relative and every folder below it. */
+/* Forgets @dir and every folder below it. */
+static void
+remove_dir (OviFolderWatch *self, Dir *dir)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, dir->children);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      Dir *child = g_hash_table_lookup (self->dirs, key);
+      if (child)
+        remove_dir (self, child);
+    }
+  if (self->walked)
+    ovi_dump_folder_count_seen (self->folder, dir->files_seen, 0);
+  set_dir_state (self, dir, 0, FALSE);
+  g_hash_table_remove (self->active, dir);
+  /* Its inode may come back as another folder. */
+  g_hash_table_remove (self->inodes, dir->inode);
+  g_hash_table_remove (self->dirs, dir->relative);
+}
+
 static void
 remove_dirs (OviFolderWatch *self, const char *relative)
 {
-  g_autofree char *prefix = g_strconcat (relative, "/", NULL);
+  g_autofree char *parent_path = parent_of (relative);
+  Dir *dir = g_hash_table_lookup (self->dirs, relative);
+  Dir *parent = *relative ? g_hash_table_lookup (self->dirs, parent_path) : NULL;
+
+  if (parent)
+    g_hash_table_remove (parent->children, relative);
+  if (dir)
+    remove_dir (self, dir);
+}
+
+/* Whether an entry of polled @dir found broken has changed since: writing
+ * into a file leaves its folder's time as it was. */
+static gboolean
+broken_changed (OviFolderWatch *self, Dir *dir)
+{
+  g_autofree char *path = NULL;
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer entry, before;
+  gboolean changed = FALSE;
+  int dirfd;
 
-  g_hash_table_iter_init (&iter, self->dirs);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  if (dir->broken == NULL || g_hash_table_size (dir->broken) == 0)
+    return FALSE;
+  path = dir_path (self, dir->relative);
+  if ((dirfd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return TRUE; /* its pass finds out */
+  g_hash_table_iter_init (&iter, dir->broken);
+  while (!changed && g_hash_table_iter_next (&iter, &entry, &before))
     {
-      Dir *dir = value;
-
-      if (!g_str_equal (key, relative) && !g_str_has_prefix (key, prefix))
-        continue;
-      if (self->walked)
-        ovi_dump_folder_count_seen (self->folder, dir->files_seen, 0);
-      g_hash_table_iter_remove (&iter);
+      g_autofree char *now = ovi_level_entry_signature (dirfd, entry);
+      changed = !g_str_equal (now, before);
     }
-  /* Their inodes may come back as other folders. */
-  g_hash_table_remove_all (self->inodes);
-  g_hash_table_iter_init (&iter, self->dirs);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      g_autofree char *path = dir_path (self, key);
-      struct stat st;
-
-      if (mtime_of (path, &st) >= 0)
-        g_hash_table_add (self->inodes,
-                          g_strdup_printf ("%lu:%lu", (gulong) st.st_dev, (gulong) st.st_ino));
-    }
+  close (dirfd);
+  return changed;
 }
 
 static gboolean
@@ -366,19 +481,24 @@ tick (gpointer data)
   GHashTableIter iter;
   gpointer value;
 
-  g_hash_table_iter_init (&iter, self->dirs);
+  g_hash_table_iter_init (&iter, self->active);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       Dir *dir = value;
 
+      if (dir->queued)
+        continue; /* looked at soon anyway */
       if (dir->pending || dir->settling)
         queue_dir (self, dir);
-      else if (self->mode == OVI_WATCH_MODE_POLL)
+      /* Polled, once the first walk is over: until then, looking at every
+       * folder passed already each second would make the walk quadratic,
+       * and the tick after it sees what changed meanwhile. */
+      else if (dir->wd < 0 && self->walked)
         {
           g_autofree char *path = dir_path (self, dir->relative);
           struct stat st;
 
-          if (mtime_of (path, &st) != dir->mtime)
+          if (mtime_of (path, &st) != dir->mtime || broken_changed (self, dir))
             queue_dir (self, dir);
         }
     }
@@ -444,11 +564,14 @@ pass_done (GObject *source, GAsyncResult *result, gpointer data)
   else if ((dir = g_hash_table_lookup (self->dirs, relative)))
     {
       g_autoptr (GHashTable) found = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GPtrArray) lost = g_ptr_array_new ();
       GHashTableIter iter;
       gpointer key;
 
-      dir->pending = ovi_level_get_pending (level);
-      dir->settling = ovi_level_get_settling (level);
+      set_dir_state (self, dir, ovi_level_get_pending (level), ovi_level_get_settling (level));
+      g_clear_pointer (&dir->broken, g_hash_table_unref);
+      if (dir->wd < 0)
+        dir->broken = ovi_level_steal_broken (level);
       if (self->walked)
         ovi_dump_folder_count_seen (self->folder, dir->files_seen,
                                     ovi_level_get_files_seen (level));
@@ -461,14 +584,15 @@ pass_done (GObject *source, GAsyncResult *result, gpointer data)
         }
       /* Folders it held that it does not hold any more: their own pass
        * finds them gone. */
-      g_hash_table_iter_init (&iter, self->dirs);
-      while (g_hash_table_iter_next (&iter, &key, (gpointer *) &dir))
+      g_hash_table_iter_init (&iter, dir->children);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        if (!g_hash_table_contains (found, key))
+          g_ptr_array_add (lost, key);
+      for (guint i = 0; i < lost->len; i++)
         {
-          g_autofree char *parent = g_path_get_dirname (key);
-
-          if (*(char *) key && !g_hash_table_contains (found, key) &&
-              g_str_equal (g_str_equal (parent, ".") ? "" : parent, relative))
-            queue_dir (self, dir);
+          Dir *child = g_hash_table_lookup (self->dirs, g_ptr_array_index (lost, i));
+          if (child)
+            queue_dir (self, child);
         }
     }
   finish_walk (self);
@@ -517,14 +641,14 @@ schedule (OviFolderWatch *self)
   self->passing = TRUE;
   task = g_task_new (self, self->cancellable, pass_done, NULL);
   g_task_set_source_tag (task, schedule);
-  /* Once a monitored folder has been read, only what its monitor reports
-   * is looked at again. */
+  /* Once a watched folder has been read, only what the system reports of
+   * it is looked at again. */
   g_task_set_task_data (task,
                         ovi_level_new (self->folder, relative, closed,
-                                       dir->monitor && dir->passed ? changed : NULL,
+                                       dir->wd >= 0 && dir->passed ? changed : NULL,
                                        (gint64) self->quiet_ms * 1000),
                         (GDestroyNotify) ovi_level_free);
-  dir->passed = dir->monitor != NULL;
+  dir->passed = dir->wd >= 0;
   g_hash_table_unref (closed);
   g_hash_table_unref (changed);
   ovi_worker_run_in_thread (task, pass_thread);
@@ -541,6 +665,7 @@ schedule (OviFolderWatch *self)
 void
 ovi_folder_watch_start (OviFolderWatch *self)
 {
+  g_autoptr (GError) error = NULL;
   const char *root;
 
   g_return_if_fail (OVI_IS_FOLDER_WATCH (self));
@@ -556,6 +681,7 @@ ovi_folder_watch_start (OviFolderWatch *self)
   self->watch_limit = read_watch_limit ();
   self->mode = self->requested;
   self->poll_reason = NULL;
+  self->fallback_reason = NULL;
   if (self->mode == OVI_WATCH_MODE_AUTO)
     {
       self->mode = OVI_WATCH_MODE_MONITOR;
@@ -565,6 +691,18 @@ ovi_folder_watch_start (OviFolderWatch *self)
           self->poll_reason = _ ("changes on a network file system are not reported");
         }
     }
+  if (self->mode == OVI_WATCH_MODE_MONITOR &&
+      !(self->inotify = ovi_inotify_new (inotify_changed, inotify_overflowed, self, &error)))
+    {
+      g_debug ("following %s by polling: %s", root, error->message);
+      self->mode = OVI_WATCH_MODE_POLL;
+      self->poll_reason =
+          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TOO_MANY_OPEN_FILES)
+              ? _ ("the system’s inotify instances are used up (fs.inotify.max_user_instances)")
+              : _ ("the system cannot report changes");
+    }
+  /* Said on every start, even in the same words. */
+  g_clear_pointer (&self->description, g_free);
   set_description (self);
   add_dir (self, "");
   restart_timer (self);
@@ -592,8 +730,12 @@ ovi_folder_watch_stop (OviFolderWatch *self)
   g_clear_handle_id (&self->timer, g_source_remove);
   g_clear_handle_id (&self->kick, g_source_remove);
   g_queue_clear_full (&self->queue, g_free);
-  g_hash_table_remove_all (self->dirs);
+  /* Closing the instance drops every watch at once. */
+  g_clear_pointer (&self->inotify, ovi_inotify_free);
+  g_hash_table_remove_all (self->active);
   g_hash_table_remove_all (self->inodes);
+  g_hash_table_remove_all (self->dirs);
+  self->pending_sum = self->settling_dirs = 0;
   self->passing = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
   notify_state (self);
@@ -699,6 +841,7 @@ ovi_folder_watch_finalize (GObject *object)
 {
   OviFolderWatch *self = OVI_FOLDER_WATCH (object);
 
+  g_hash_table_unref (self->active);
   g_hash_table_unref (self->dirs);
   g_hash_table_unref (self->inodes);
   g_free (self->description);
@@ -720,6 +863,9 @@ ovi_folder_watch_get_property (GObject *object, guint prop_id, GValue *value, GP
       break;
     case PROP_MODE:
       g_value_set_enum (value, self->mode);
+      break;
+    case PROP_DESCRIPTION:
+      g_value_set_string (value, self->description);
       break;
     case PROP_RUNNING:
       g_value_set_boolean (value, self->running);
@@ -784,6 +930,10 @@ ovi_folder_watch_class_init (OviFolderWatchClass *klass)
   properties[PROP_MODE] =
       g_param_spec_enum ("mode", NULL, NULL, OVI_TYPE_WATCH_MODE, OVI_WATCH_MODE_AUTO,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* ovi_folder_watch_describe_mode(): changes when folders come to be
+   * polled, not only with the mode. */
+  properties[PROP_DESCRIPTION] = g_param_spec_string ("description", NULL, NULL, NULL,
+                                                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE,
                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_PAUSED] =
@@ -813,6 +963,7 @@ ovi_folder_watch_init (OviFolderWatch *self)
 {
   self->quiet_ms = DEFAULT_QUIET_MS;
   self->dirs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) dir_free);
-  self->inodes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->inodes = g_hash_table_new (g_str_hash, g_str_equal); /* keys are the Dirs' */
+  self->active = g_hash_table_new (NULL, NULL);
   g_queue_init (&self->queue);
 }

@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-classifier.h"
 #include "ovi-dump-file-private.h"
@@ -17,6 +19,15 @@
  * thread, reading only the entries that are new or changed, and
  * ovi_level_apply() brings the stores in line on the main context,
  * keeping every file and record that did not change. */
+
+/* What stat says of an entry: whether it changed since. */
+static char *
+signature_of (const struct stat *st)
+{
+  return g_strdup_printf ("%lu %lld %lld.%09ld %lld.%09ld", (gulong) st->st_ino,
+                          (long long) st->st_size, (long long) st->st_mtim.tv_sec,
+                          st->st_mtim.tv_nsec, (long long) st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
 
 /* In a pass over a followed folder: whether the entry is to be read now.
  * An entry that was loaded before and has not changed since keeps its file
@@ -56,6 +67,9 @@ ovi_level_admits (OviLevel *level, int dirfd, const char *name, OviDumpFile **ke
       g_hash_table_add (level->waiting, g_strdup (name));
       return FALSE;
     }
+  /* As it is before it is read: if it is found broken, a change after
+   * this is one the pass did not see. */
+  g_hash_table_insert (level->read, g_strdup (name), signature_of (&st));
   return TRUE;
 }
 
@@ -74,6 +88,76 @@ level_holds (OviLevel *level, const char *dir)
     return TRUE;
   /* A folder that is gone takes its folders with it. */
   return level->gone && (n == 0 || (g_str_has_prefix (dir, level->relative_dir) && dir[n] == '/'));
+}
+
+/* The records shown from the files of @relative_dir, or NULL: looked up
+ * in an index of the whole store, built once and kept until the store
+ * changes, so that a pass costs what its own folder holds and a walk over
+ * a tree stays linear in it. */
+static GPtrArray *
+records_in_dir (OviDumpFolder *self, const char *relative_dir)
+{
+  GListModel *records = G_LIST_MODEL (self->records);
+
+  if (self->dir_records == NULL)
+    {
+      self->dir_records =
+          g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0, n = g_list_model_get_n_items (records); i < n; i++)
+        {
+          g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+          OviDumpFile *file = ovi_overflow_record_get_file (record);
+          const char *dir;
+          GPtrArray *list;
+
+          if (file == NULL)
+            continue;
+          dir = ovi_dump_file_get_relative_dir (file);
+          if (!(list = g_hash_table_lookup (self->dir_records, dir)))
+            g_hash_table_insert (self->dir_records, (gpointer) dir, list = g_ptr_array_new ());
+          g_ptr_array_add (list, record); /* the store holds it */
+        }
+    }
+  return g_hash_table_lookup (self->dir_records, relative_dir);
+}
+
+static void
+index_problem (GHashTable *index, char *key, OviProblem *problem)
+{
+  GPtrArray *list = g_hash_table_lookup (index, key);
+
+  if (list == NULL)
+    g_hash_table_insert (index, key, list = g_ptr_array_new ());
+  else
+    g_free (key);
+  g_ptr_array_add (list, problem); /* the store holds it */
+}
+
+/* The problems shown of the folder @display (a display path) and of the
+ * entries in it, or NULL; as records_in_dir(). */
+static GPtrArray *
+problems_in_dir (OviDumpFolder *self, const char *display)
+{
+  GListModel *problems = G_LIST_MODEL (self->problems);
+
+  if (self->dir_problems == NULL)
+    {
+      self->dir_problems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                  (GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0, n = g_list_model_get_n_items (problems); i < n; i++)
+        {
+          g_autoptr (OviProblem) problem = g_list_model_get_item (problems, i);
+          const char *file = ovi_problem_get_file (problem);
+          g_autofree char *parent = g_path_get_dirname (file);
+
+          index_problem (self->dir_problems,
+                         g_str_equal (parent, ".") ? g_strdup ("") : g_steal_pointer (&parent),
+                         problem);
+          if (*file)
+            index_problem (self->dir_problems, g_strdup (file), problem);
+        }
+    }
+  return g_hash_table_lookup (self->dir_problems, display);
 }
 
 static void
@@ -108,8 +192,7 @@ ovi_level_new (OviDumpFolder *self,
                gint64 quiet_us)
 {
   OviLevel *level = g_new0 (OviLevel, 1);
-  GListModel *records = G_LIST_MODEL (self->records);
-  GPtrArray *shown;
+  GPtrArray *shown, *records;
 
   level->relative_dir = g_strdup (relative_dir);
   level->known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
@@ -122,21 +205,22 @@ ovi_level_new (OviDumpFolder *self,
   level->subdirs = g_ptr_array_new_with_free_func (g_free);
   level->fresh = g_ptr_array_new_with_free_func (g_object_unref);
   level->waiting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  level->broken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  level->read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   shown = g_hash_table_lookup (self->dir_files, relative_dir);
   for (guint i = 0; shown && i < shown->len; i++)
     index_file (level->known, g_ptr_array_index (shown, i));
-  for (guint i = 0, n = g_list_model_get_n_items (records); i < n; i++)
+  records = records_in_dir (self, relative_dir);
+  for (guint i = 0; records && i < records->len; i++)
     {
-      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviOverflowRecord *record = g_ptr_array_index (records, i);
       OviDumpFile *file = ovi_overflow_record_get_file (record);
       GPtrArray *list;
 
-      if (file == NULL || !g_str_equal (ovi_dump_file_get_relative_dir (file), relative_dir))
-        continue;
       if (!(list = g_hash_table_lookup (level->records, file)))
         g_hash_table_insert (level->records, file,
                              list = g_ptr_array_new_with_free_func (g_object_unref));
-      g_ptr_array_add (list, g_steal_pointer (&record));
+      g_ptr_array_add (list, g_object_ref (record));
     }
   return level;
 }
@@ -158,6 +242,8 @@ ovi_level_free (OviLevel *level)
   g_ptr_array_unref (level->subdirs);
   g_ptr_array_unref (level->fresh);
   g_hash_table_unref (level->waiting);
+  g_clear_pointer (&level->broken, g_hash_table_unref);
+  g_hash_table_unref (level->read);
   g_free (level);
 }
 
@@ -186,6 +272,38 @@ GPtrArray *
 ovi_level_get_subdirs (OviLevel *level)
 {
   return level->subdirs;
+}
+
+/* What stat says of @entry of the folder @dirfd, to tell whether it changed
+ * since: its inode, size and time of change ("" when it is gone). */
+char *
+ovi_level_entry_signature (int dirfd, const char *entry)
+{
+  struct stat st;
+
+  if (fstatat (dirfd, entry, &st, 0) != 0)
+    return g_strdup ("");
+  return signature_of (&st);
+}
+
+/* On the scanning thread: @entry of the level's folder was read and found
+ * broken. A folder followed by polling looks at it again until it changes:
+ * the writer may have paused for longer than the quiet period, and writing
+ * into a file does not change its folder's time. */
+void
+ovi_level_note_broken (OviLevel *level, const char *entry)
+{
+  const char *before = g_hash_table_lookup (level->read, entry);
+
+  g_hash_table_insert (level->broken, g_strdup (entry), g_strdup (before));
+}
+
+/* (transfer full): the entries found broken -> their signature when the
+ * pass looked at them. */
+GHashTable *
+ovi_level_steal_broken (OviLevel *level)
+{
+  return g_steal_pointer (&level->broken);
 }
 
 const char *
@@ -237,6 +355,20 @@ ovi_level_scan (OviLevel *level, OviDumpFolder *self, GCancellable *cancellable)
   ovi_scan_dir (&scan, path, level->relative_dir, NULL);
   g_hash_table_unref (scan.visited);
   level->files_seen = scratch->files_seen;
+  if (g_hash_table_size (level->broken))
+    {
+      int dirfd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      gpointer signature;
+
+      /* One kept from before, not read again: as it is now. */
+      g_hash_table_iter_init (&iter, level->broken);
+      while (g_hash_table_iter_next (&iter, &file, &signature))
+        if (signature == NULL)
+          g_hash_table_iter_replace (&iter, dirfd >= 0 ? ovi_level_entry_signature (dirfd, file)
+                                                       : g_strdup (""));
+      if (dirfd >= 0)
+        close (dirfd);
+    }
 
   g_hash_table_iter_init (&iter, level->known);
   while (g_hash_table_iter_next (&iter, NULL, &file))
@@ -318,6 +450,36 @@ remove_where (GListStore *store, gboolean (*drop) (gpointer item, gpointer data)
   return removed;
 }
 
+/* Removes the items of @candidates (items of @store) for which @drop says
+ * so; every item of @store when @candidates is NULL. Returns how many. */
+static guint
+remove_among (GListStore *store,
+              GPtrArray *candidates,
+              gboolean (*drop) (gpointer item, gpointer data),
+              gpointer data)
+{
+  g_autoptr (GPtrArray) doomed = g_ptr_array_new_with_free_func (g_object_unref);
+  guint removed = 0;
+
+  if (candidates == NULL)
+    return remove_where (store, drop, data);
+  /* Chosen first: removing an item drops the index @candidates is from. */
+  for (guint i = 0; i < candidates->len; i++)
+    if (drop (g_ptr_array_index (candidates, i), data))
+      g_ptr_array_add (doomed, g_object_ref (g_ptr_array_index (candidates, i)));
+  for (guint i = 0; i < doomed->len; i++)
+    {
+      guint position;
+
+      if (g_list_store_find (store, g_ptr_array_index (doomed, i), &position))
+        {
+          g_list_store_remove (store, position);
+          removed++;
+        }
+    }
+  return removed;
+}
+
 typedef struct
 {
   OviLevel *level;
@@ -339,10 +501,20 @@ drop_files (OviDumpFolder *self, Apply *apply)
   gpointer dir;
   guint removed = 0;
 
-  g_hash_table_iter_init (&iter, self->dir_files);
-  while (g_hash_table_iter_next (&iter, &dir, NULL))
-    if (level_holds (apply->level, dir))
-      g_ptr_array_add (dirs, g_strdup (dir));
+  /* Only a folder gone takes others with it: a pass over one that is
+   * there looks at its own files, not at every folder's. */
+  if (!apply->level->gone)
+    {
+      if (g_hash_table_contains (self->dir_files, apply->level->relative_dir))
+        g_ptr_array_add (dirs, g_strdup (apply->level->relative_dir));
+    }
+  else
+    {
+      g_hash_table_iter_init (&iter, self->dir_files);
+      while (g_hash_table_iter_next (&iter, &dir, NULL))
+        if (level_holds (apply->level, dir))
+          g_ptr_array_add (dirs, g_strdup (dir));
+    }
   for (guint d = 0; d < dirs->len; d++)
     {
       GPtrArray *shown = g_hash_table_lookup (self->dir_files, g_ptr_array_index (dirs, d));
@@ -433,7 +605,9 @@ static void
 keep_data_records (OviDumpFolder *self, Apply *apply)
 {
   GPtrArray *batch = apply->level->batch->records;
-  GListModel *shown_records = G_LIST_MODEL (self->records);
+  /* Data records are their operator's: those of the operators kept are
+   * the folder's own. */
+  GPtrArray *shown_records = records_in_dir (self, apply->level->relative_dir);
   g_autoptr (GHashTable) same_ops = g_hash_table_new (NULL, NULL);
   GHashTableIter iter;
   gpointer shown;
@@ -441,9 +615,9 @@ keep_data_records (OviDumpFolder *self, Apply *apply)
   g_hash_table_iter_init (&iter, apply->kept);
   while (g_hash_table_iter_next (&iter, NULL, &shown))
     g_hash_table_add (same_ops, shown);
-  for (guint j = 0, n = g_list_model_get_n_items (shown_records); j < n; j++)
+  for (guint j = 0; shown_records && j < shown_records->len; j++)
     {
-      g_autoptr (OviOverflowRecord) same = g_list_model_get_item (shown_records, j);
+      OviOverflowRecord *same = g_ptr_array_index (shown_records, j);
       OviDumpFile *op = ovi_overflow_record_get_op (same);
       gboolean replaced = FALSE;
 
@@ -491,6 +665,9 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
   GPtrArray *new_records = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GHashTable) problems = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) subdirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) shown_records = g_hash_table_new (NULL, NULL);
+  g_autofree char *display = g_filename_display_name (level->relative_dir);
+  GPtrArray *in_dir;
   Apply apply = { level, found, fresh_by_key, kept, records, problems, subdirs };
   GHashTableIter iter;
   gpointer problem;
@@ -538,7 +715,12 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
 
   /* Records shown stay; those linked anew follow their operator; the
    * others come in first-overflow order. */
-  remove_where (self->records, drop_record, &apply);
+  /* Records stay the same objects: those of the batch shown already are
+   * the folder's own. A folder gone looks at every record. */
+  in_dir = records_in_dir (self, level->relative_dir);
+  for (guint i = 0; in_dir && i < in_dir->len; i++)
+    g_hash_table_add (shown_records, g_ptr_array_index (in_dir, i));
+  remove_among (self->records, level->gone ? NULL : in_dir, drop_record, &apply);
   for (guint i = 0; i + 1 < level->links->len; i += 2)
     {
       OviDumpFile *op = g_ptr_array_index (level->links, i + 1);
@@ -550,9 +732,8 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
       OviOverflowRecord *record = g_ptr_array_index (level->batch->records, i);
       OviDumpFile *op = ovi_overflow_record_get_op (record);
       OviDumpFile *shown = op ? g_hash_table_lookup (kept, op) : NULL;
-      guint position;
 
-      if (g_list_store_find (self->records, record, &position))
+      if (g_hash_table_contains (shown_records, record))
         continue;
       if (shown)
         ovi_overflow_record_set_op (record, shown);
@@ -568,7 +749,8 @@ ovi_level_apply (OviLevel *level, OviDumpFolder *self)
   for (guint i = 0; i < level->batch->problems->len; i++)
     g_hash_table_insert (problems, problem_key (g_ptr_array_index (level->batch->problems, i)),
                          g_ptr_array_index (level->batch->problems, i));
-  removed = remove_where (self->problems, drop_problem, &apply);
+  removed = remove_among (self->problems, level->gone ? NULL : problems_in_dir (self, display),
+                          drop_problem, &apply);
   self->n_problems -= MIN (self->n_problems, removed);
   g_hash_table_iter_init (&iter, problems);
   while (g_hash_table_iter_next (&iter, NULL, &problem))

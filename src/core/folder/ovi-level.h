@@ -27,7 +27,9 @@ struct _OviLevel
   gint64 newest_us;    /* when the newest entry was written */
   gboolean settling;   /* written to too recently to look for records in the data */
   guint files_seen;
-  gboolean gone; /* the folder is not there any more */
+  gboolean gone;      /* the folder is not there any more */
+  GHashTable *broken; /* entries found broken -> what stat said of them then */
+  GHashTable *read;   /* entries read in this pass -> what stat said before */
 };
 
 OviLevel *ovi_level_new (OviDumpFolder *self,
@@ -42,6 +44,9 @@ guint ovi_level_get_pending (OviLevel *level);
 gboolean ovi_level_get_settling (OviLevel *level);
 guint ovi_level_get_files_seen (OviLevel *level);
 GPtrArray *ovi_level_get_subdirs (OviLevel *level);
+void ovi_level_note_broken (OviLevel *level, const char *entry);
+GHashTable *ovi_level_steal_broken (OviLevel *level);
+char *ovi_level_entry_signature (int dirfd, const char *entry);
 gboolean ovi_level_admits (OviLevel *level, int dirfd, const char *name, OviDumpFile **kept);
 void ovi_level_scan (OviLevel *level, OviDumpFolder *self, GCancellable *cancellable);
 GPtrArray *ovi_level_apply (OviLevel *level, OviDumpFolder *self);

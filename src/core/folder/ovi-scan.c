@@ -206,6 +206,8 @@ collect (OviScan *scan, OviBatch *batch, GArray *candidates, const char *relativ
         {
           if (c->error)
             add_problem (scan, batch, relative, c->error);
+          if (c->error && scan->level)
+            ovi_level_note_broken (scan->level, c->entry);
           continue;
         }
       if (c->kept)
@@ -555,6 +557,11 @@ decode_overflows (OviScan *scan, OviBatch *batch)
       if (!(records = ovi_overflow_record_decode_file (file, &error)))
         {
           add_problem (scan, batch, ovi_dump_file_get_relative_path (file), error);
+          if (scan->level)
+            {
+              g_autofree char *entry = g_path_get_basename (ovi_dump_file_get_path (file));
+              ovi_level_note_broken (scan->level, entry);
+            }
           continue;
         }
       for (guint j = 0; j < records->len; j++)
