@@ -41,8 +41,8 @@ struct _OviDumpFolder
   /* Numbering the records (ovi_dump_folder_number_records()) from where the
    * list changed, not from its start: a load of thousands of overflow
    * iterations adds a record or two at a time. */
-  guint renumber_from;    /* the lowest position changed since; G_MAXUINT: none */
-  guint first_position;   /* of the record marked first; G_MAXUINT: none */
+  guint renumber_from;  /* the lowest position changed since; G_MAXUINT: none */
+  guint first_position; /* of the record marked first; G_MAXUINT: none */
   /* Run, device and model -> GPtrArray of their records (held, each watched
    * for its operator changing), in list order. */
   GHashTable *numbered;
