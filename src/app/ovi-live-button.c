@@ -13,6 +13,7 @@ struct _OviLiveButton
   GBindingGroup *session_bindings;
   GtkWidget *button;
   GtkSwitch *live_switch;
+  GtkWidget *mode_label;
   GtkWidget *state_label;
 };
 
@@ -53,12 +54,22 @@ state_classes (gpointer unused, gboolean live)
   return classes;
 }
 
+/* How the folder is followed, as a sentence: core says it as "following
+ * changes as the system reports them" or "reading the folder again every
+ * second: REASON", which the popover starts with a capital. */
 static char *
 mode_text (gpointer unused, const char *mode)
 {
-  /* Translators: how the folder is followed, e.g. "reading the folder
-   * again every second" */
-  return mode ? g_strdup_printf (_ ("Following: %s."), mode) : NULL;
+  const char *rest;
+  g_autofree char *first = NULL;
+
+  if (mode == NULL || *mode == '\0')
+    return NULL;
+  rest = g_utf8_next_char (mode);
+  first = g_utf8_strup (mode, rest - mode);
+  /* Translators: a sentence of how the folder is followed, e.g. "Following
+   * changes as the system reports them": only the full stop is yours */
+  return g_strdup_printf (_ ("%s%s."), first, rest);
 }
 
 static char *
@@ -154,6 +165,7 @@ ovi_live_button_class_init (OviLiveButtonClass *klass)
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-live-button.ui");
   gtk_widget_class_bind_template_child (widget_class, OviLiveButton, button);
   gtk_widget_class_bind_template_child (widget_class, OviLiveButton, live_switch);
+  gtk_widget_class_bind_template_child (widget_class, OviLiveButton, mode_label);
   gtk_widget_class_bind_template_child (widget_class, OviLiveButton, state_label);
   gtk_widget_class_bind_template_callback (widget_class, state_text);
   gtk_widget_class_bind_template_callback (widget_class, state_icon);

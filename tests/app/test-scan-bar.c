@@ -116,6 +116,22 @@ test_deleted_after_load (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (ovi_session_get_records (session)), ==, n_records);
 }
 
+/* The Live popover says how the folder is followed in one sentence:
+ * "Following changes as the system reports them.", not "Following:
+ * following changes …". */
+static void
+test_live_mode_text (Fixture *f, gconstpointer data)
+{
+  OviSession *session = ovi_window_get_session (f->window);
+  GtkWidget *live_button = find_descendant (GTK_WIDGET (f->window), OVI_TYPE_LIVE_BUTTON);
+  GtkLabel *mode = template_child (live_button, OVI_TYPE_LIVE_BUTTON, "mode_label");
+
+  WAIT_UNTIL (ovi_session_get_watch (session) != NULL &&
+              ovi_folder_watch_get_running (ovi_session_get_watch (session)));
+  g_test_message ("%s", gtk_label_get_label (mode));
+  g_assert_cmpstr (gtk_label_get_label (mode), ==, "Following changes as the system reports them.");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -126,5 +142,6 @@ main (int argc, char *argv[])
 
   OVI_TEST_ADD ("/app/scan-bar/deleted-during-scan", test_deleted_during_scan);
   OVI_TEST_ADD ("/app/scan-bar/deleted-after-load", test_deleted_after_load);
+  OVI_TEST_ADD ("/app/scan-bar/live-mode-text", test_live_mode_text);
   return ovi_test_run ();
 }
