@@ -407,13 +407,15 @@ write_iterations (Fixture *f, const char *name, guint n)
 /* The first pass over a tree costs what the tree holds: four times the
  * iteration folders (each with its record), about four times as long,
  * not sixteen. Measured side by side in this run; per folder, the larger
- * tree may take at most twice as long as the smaller (linear growth, with
- * room for a busy machine). */
+ * tree may take at most 2.5 times as long as the smaller (linear growth,
+ * with room for a busy machine: the suite run two tests at a time measured
+ * 2.9x with 1,000 and 4,000 folders, whose smaller walk took 40 ms; the
+ * quadratic pass took 5-7x). */
 static void
 test_first_walk_linear (Fixture *f, gconstpointer data)
 {
   OviWatchMode mode = GPOINTER_TO_INT (data);
-  const guint small = 1000, large = 4000;
+  const guint small = 2000, large = 8000;
   g_autoptr (OviDumpFolder) a = write_iterations (f, "small", small);
   g_autoptr (OviDumpFolder) b = write_iterations (f, "large", large);
   gint64 t_small, t_large;
@@ -434,7 +436,7 @@ test_first_walk_linear (Fixture *f, gconstpointer data)
   g_test_message ("first walk: %u folders %.2f s, %u folders %.2f s of processor time (%.2fx "
                   "per folder)",
                   small, t_small / 1e6, large, t_large / 1e6, per_large / per_small);
-  g_assert_cmpfloat (per_large, <, 2 * per_small);
+  g_assert_cmpfloat (per_large, <, 2.5 * per_small);
   g_assert_cmpuint (g_list_model_get_n_items (ovi_dump_folder_get_records (b)), ==, large);
 }
 
