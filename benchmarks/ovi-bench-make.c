@@ -150,7 +150,7 @@ make_tree (const char *root, guint iterations, guint ops, guint overflows)
 
   for (guint it = 0; it < iterations; it++)
     {
-      g_autofree char *dir = g_strdup_printf ("%s/20261202101500/0/bench_model/1/%u", root, it);
+      g_autofree char *dir = g_strdup_printf ("%s/20251202101500/0/bench_model/1/%u", root, it);
       /* Wall-clock microseconds, as the runtime writes them: iterations
        * 10 s apart, operators 10 us apart, overflow files after them. */
       guint64 start = 1764670500000000 + (guint64) it * 10000000;
@@ -189,7 +189,7 @@ static JsonObject *
 template_record (const char *tmp, const char *op_type, const char *op_name, gboolean received)
 {
   g_autofree char *root = g_build_filename (tmp, op_type, NULL);
-  g_autofree char *dir = g_build_filename (root, "20261202101500", "0", "net", "11", "0", NULL);
+  g_autofree char *dir = g_build_filename (root, "20251202101500", "0", "net", "11", "0", NULL);
   g_autoptr (OviDumpFolder) folder = NULL;
   g_autoptr (JsonNode) report = NULL;
   JsonArray *records;
@@ -207,7 +207,7 @@ record_at (JsonObject *template, guint device, guint iteration, guint64 timestam
 {
   JsonObject *o = json_object_new ();
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-  g_autofree char *dir = g_strdup_printf ("20261202101500/%u/net/11/%u", device, iteration);
+  g_autofree char *dir = g_strdup_printf ("20251202101500/%u/net/11/%u", device, iteration);
   g_autofree char *file =
       g_strdup_printf ("%s/Opdebug.Node_OpDebug.2.7.%" G_GUINT64_FORMAT, dir, timestamp);
   g_autofree char *id = g_strdup_printf ("%u", device);

@@ -46,7 +46,7 @@ node_row_name (gpointer unused, OviTreeNode *node, guint count)
       break;
     case OVI_TREE_LEVEL_TIME:
       /* Translators: a sidebar row read by a screen reader; %s is the time
-       * folder of a dump, e.g. 20261202101500 */
+       * folder of a dump, e.g. 20251202101500 */
       what = g_strdup_printf (_ ("Time %s"), ovi_tree_node_get_label (node));
       break;
     default:

@@ -189,7 +189,7 @@ test_device_layout (Fixture *f, gconstpointer data)
 {
   OviComparePage *compare = ovi_window_get_compare_view (f->window);
   const char *name = "Conv2D.resnet_layer3_conv2.120.5.1764670560000110.4.2.0.0";
-  const char *it = "20261202101500/0/resnet50_train/11/4";
+  const char *it = "20251202101500/0/resnet50_train/11/4";
   const char *example = g_getenv ("OVI_EXAMPLE_DIR");
   g_autofree char *from = g_build_filename (example ? example : "", it, name, NULL);
   g_autofree char *dir = g_build_filename (f->tmpdir, "run", it, NULL);

@@ -286,7 +286,7 @@ static void
 test_large_table (Fixture *f, gconstpointer data)
 {
   g_autofree char *source =
-      g_build_filename (g_getenv ("OVI_EXAMPLE_DIR"), "20261202101500", "0", "resnet50_train", "11",
+      g_build_filename (g_getenv ("OVI_EXAMPLE_DIR"), "20251202101500", "0", "resnet50_train", "11",
                         "3", "Cast.gradients_Cast_3.57.7.1764670500000200", NULL);
   g_autofree char *time_dir = g_build_filename (f->tmpdir, "20261204000000", NULL);
   g_autofree char *iteration = g_build_filename (time_dir, "0", "1", "1", NULL);

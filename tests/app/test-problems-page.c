@@ -59,7 +59,7 @@ test_problems_follow_node (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
   problem = g_list_model_get_item (problems, 0);
   g_assert_true (
-      g_str_has_prefix (ovi_problem_get_file (problem), "20261202101500/0/resnet50_train/11/10/"));
+      g_str_has_prefix (ovi_problem_get_file (problem), "20251202101500/0/resnet50_train/11/10/"));
   ovi_window_show_page (f->window, "problems");
   for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
     {
@@ -242,7 +242,7 @@ test_unsearchable_folder (Fixture *f, gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->tmpdir, "dump", NULL);
   g_autofree char *locked =
-      g_build_filename (root, "20261202101500", "0", "resnet50_train", "11", "20", NULL);
+      g_build_filename (root, "20251202101500", "0", "resnet50_train", "11", "20", NULL);
   g_autoptr (OviDumpFolder) alone = NULL;
 
   ovi_fixture_write_example (root);

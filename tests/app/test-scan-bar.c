@@ -22,7 +22,7 @@ write_run (const char *parent, guint n)
     {
       g_autofree char *iteration = g_strdup_printf ("%u", i + 1);
       g_autofree char *dir =
-          g_build_filename (root, "20261202101500", "0", "resnet50_train", "11", iteration, NULL);
+          g_build_filename (root, "20251202101500", "0", "resnet50_train", "11", iteration, NULL);
 
       g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
       ovi_fixture_write_overflow_op (dir, "Cast", "gradients/Cast_3", 7, 2,

@@ -216,7 +216,7 @@ test_load_example (void)
   {
     g_autoptr (OviTreeNode) time = g_list_model_get_item (children, 0);
 
-    g_assert_cmpstr (ovi_tree_node_get_label (time), ==, "20261202101500");
+    g_assert_cmpstr (ovi_tree_node_get_label (time), ==, "20251202101500");
     g_assert_cmpint (ovi_tree_node_get_level (time), ==, OVI_TREE_LEVEL_TIME);
     g_assert_cmpuint (ovi_tree_node_get_count (time), ==, EXAMPLE_RECORDS);
   }

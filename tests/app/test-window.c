@@ -314,7 +314,7 @@ test_open_several (void)
 {
   g_autofree char *example = ovi_application_dup_example_dir ();
   g_autofree char *iteration =
-      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+      g_build_filename (example, "20251202101500", "0", "resnet50_train", "11", "4", NULL);
   g_autofree char *dump_file = NULL;
   g_autoptr (GDir) listing = g_dir_open (iteration, 0, NULL);
   GFile *files[3];
@@ -507,7 +507,7 @@ test_drop_folder (Fixture *f, gconstpointer data)
 {
   g_autofree char *example = ovi_application_dup_example_dir ();
   g_autofree char *iteration =
-      g_build_filename (example, "20261202101500", "0", "resnet50_train", "11", "4", NULL);
+      g_build_filename (example, "20251202101500", "0", "resnet50_train", "11", "4", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (iteration);
   g_autoptr (GPtrArray) rows = NULL;
 

@@ -18,7 +18,7 @@
 #error "SOURCE_ROOT must be defined by meson"
 #endif
 
-#define MODEL "20261202101500/0/11"
+#define MODEL "20251202101500/0/11"
 
 typedef OviTmpDir Fixture;
 
@@ -740,7 +740,7 @@ find_op (JsonArray *ops, const char *iteration, const char *op_type)
   return NULL;
 }
 
-#define EX_IT3 "20261202101500/0/resnet50_train/11/3"
+#define EX_IT3 "20251202101500/0/resnet50_train/11/3"
 
 static void
 test_example_cli (Fixture *f, gconstpointer data)

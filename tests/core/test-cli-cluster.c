@@ -55,8 +55,8 @@ setup (Fixture *f, gconstpointer data)
       g_autofree char *d0 = NULL, *d1 = NULL;
 
       f->roots[i] = g_build_filename (f->dir, name, NULL);
-      d0 = g_build_filename (f->roots[i], "20261202101500", "0", "net", "11", it, NULL);
-      d1 = g_build_filename (f->roots[i], "20261202101500", "1", "net", "11", it, NULL);
+      d0 = g_build_filename (f->roots[i], "20251202101500", "0", "net", "11", it, NULL);
+      d1 = g_build_filename (f->roots[i], "20251202101500", "1", "net", "11", it, NULL);
       ovi_fixture_write_overflow_op (d0, "Cast", "net/Cast_3", 57, 7, ts, FALSE);
       ovi_fixture_write_overflow_op (d1, "HcomAllReduce", "allreduce_1", 80, 7, ts + 50, TRUE);
     }

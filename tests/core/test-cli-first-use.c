@@ -18,7 +18,7 @@ typedef OviTmpDir Fixture;
 static char *
 example (const char *iteration, const char *name)
 {
-  return g_build_filename (SOURCE_ROOT, "data", "example-dump", "20261202101500", "0",
+  return g_build_filename (SOURCE_ROOT, "data", "example-dump", "20251202101500", "0",
                            "resnet50_train", "11", iteration, name, NULL);
 }
 

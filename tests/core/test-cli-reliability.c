@@ -20,7 +20,7 @@
 static char *
 example (const char *iteration)
 {
-  return g_build_filename (SOURCE_ROOT, "data", "example-dump", "20261202101500", "0",
+  return g_build_filename (SOURCE_ROOT, "data", "example-dump", "20251202101500", "0",
                            "resnet50_train", "11", iteration, NULL);
 }
 

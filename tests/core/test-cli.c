@@ -18,7 +18,7 @@ typedef struct
 {
   char *dir;
   char *in;   /* {dir}/in: a small dump tree */
-  char *iter; /* {in}/20261202101500/0/11/3 */
+  char *iter; /* {in}/20251202101500/0/11/3 */
   char *out;  /* {dir}/out */
 } Fixture;
 
@@ -38,7 +38,7 @@ setup (Fixture *f, gconstpointer data)
   f->dir = g_dir_make_tmp ("ovi-cli-XXXXXX", &error);
   g_assert_no_error (error);
   f->in = g_build_filename (f->dir, "in", NULL);
-  f->iter = g_build_filename (f->in, "20261202101500", "0", "11", "3", NULL);
+  f->iter = g_build_filename (f->in, "20251202101500", "0", "11", "3", NULL);
   f->out = g_build_filename (f->dir, "out", NULL);
 
   ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, in_values);
@@ -102,7 +102,7 @@ test_version_help (void)
 static char *
 out_file (Fixture *f, const char *name)
 {
-  return g_build_filename (f->out, "20261202101500", "0", "11", "3", name, NULL);
+  return g_build_filename (f->out, "20251202101500", "0", "11", "3", name, NULL);
 }
 
 static int
@@ -376,7 +376,7 @@ test_report_json (void)
   {
     JsonObject *r7 = json_array_get_object_element (records, 7);
     g_assert_cmpstr (json_object_get_string_member (r7, "file"), ==,
-                     "20261202101500/0/resnet50_train/11/12/"
+                     "20251202101500/0/resnet50_train/11/12/"
                      "Cast.gradients_Cast_3.57.7.1764671600000200.csv");
     g_assert_cmpint (json_object_get_int_member (r7, "task_id"), ==, 57);
     g_assert_cmpint (json_object_get_int_member (r7, "status"), ==, 0);
@@ -388,9 +388,9 @@ test_report_json (void)
   r0 = json_array_get_object_element (records, 0);
   g_assert_cmpstr (
       json_object_get_string_member (r0, "file"), ==,
-      "20261202101500/0/resnet50_train/11/3/Opdebug.Node_OpDebug.2.7.1764670500000250");
+      "20251202101500/0/resnet50_train/11/3/Opdebug.Node_OpDebug.2.7.1764670500000250");
   g_assert_cmpstr (json_object_get_string_member (r0, "iteration"), ==,
-                   "20261202101500/0/resnet50_train/11/3");
+                   "20251202101500/0/resnet50_train/11/3");
   g_assert_cmpint (json_object_get_int_member (r0, "status"), ==, 272);
   g_assert_cmpstr (json_object_get_string_member (r0, "status_hex"), ==, "0x110");
   g_assert_cmpint (json_object_get_int_member (r0, "stream_id"), ==, 7);
@@ -425,7 +425,7 @@ test_report_json (void)
   g_assert_cmpuint (json_array_get_length (errors), ==, 1);
   err0 = json_array_get_object_element (errors, 0);
   g_assert_cmpstr (json_object_get_string_member (err0, "file"), ==,
-                   "20261202101500/0/resnet50_train/11/10/Sub.loss_Sub_1.230.3.1764671000000400");
+                   "20251202101500/0/resnet50_train/11/10/Sub.loss_Sub_1.230.3.1764671000000400");
   g_assert_nonnull (strstr (json_object_get_string_member (err0, "message"), "truncated"));
 }
 
@@ -608,7 +608,7 @@ test_stats_json (Fixture *f, gconstpointer data)
 static void
 test_stats_csv (void)
 {
-  g_autofree char *csv = g_build_filename (SOURCE_ROOT, "data", "example-dump", "20261202101500",
+  g_autofree char *csv = g_build_filename (SOURCE_ROOT, "data", "example-dump", "20251202101500",
                                            "0", "resnet50_train", "11", "12",
                                            "Cast.gradients_Cast_3.57.7.1764671600000200.csv", NULL);
   g_autofree char *out = NULL, *err = NULL;

@@ -26,7 +26,7 @@ iteration_dir (const char *root, guint device, guint iteration)
 {
   g_autofree char *d = g_strdup_printf ("%u", device);
   g_autofree char *i = g_strdup_printf ("%u", iteration);
-  return g_build_filename (root, "20261202101500", d, "net", "11", i, NULL);
+  return g_build_filename (root, "20251202101500", d, "net", "11", i, NULL);
 }
 
 /* The report of @root as machine @host writes it. */
@@ -132,7 +132,7 @@ test_earliest_and_roles (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ovi_rank_get_unit (earliest), ==, "AI Core");
   g_assert_cmpstr (ovi_rank_get_status_hex (earliest), ==, "0x110");
   g_assert_cmpstr (ovi_rank_get_status_summary (earliest), ==, "0x110 FP16+INT");
-  g_assert_cmpstr (ovi_rank_get_first_iteration (earliest), ==, "20261202101500/3/net/11/5");
+  g_assert_cmpstr (ovi_rank_get_first_iteration (earliest), ==, "20251202101500/3/net/11/5");
   g_assert_true (ovi_rank_has_iteration (earliest));
   g_assert_cmpuint (ovi_rank_get_iteration (earliest), ==, 5);
   /* The Opdebug file's timestamp, written 1 µs after the operator's. */

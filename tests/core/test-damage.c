@@ -15,7 +15,7 @@
 /* Untrusted files: every kind of damage sits next to good files, and the
  * folder still loads, with exactly one problem naming the broken file. */
 
-#define ITER "20261202101500/0/11/3"
+#define ITER "20251202101500/0/11/3"
 #define CAST_NAME "Cast.net_Cast_1.57.7.1700000000000100"
 #define ADD_NAME "Add.net_Add_2.58.7.1700000000000200"
 #define OVERFLOW_NAME "Opdebug.Node_OpDebug.2.7.1700000000000300"

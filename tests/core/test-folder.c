@@ -144,7 +144,7 @@ static void
 test_model_name_levels (Fixture *f, gconstpointer data)
 {
   g_autofree char *cann =
-      g_build_filename (f->dir, "cann", "20261202101500", "1", "resnet50", "11", "7", NULL);
+      g_build_filename (f->dir, "cann", "20251202101500", "1", "resnet50", "11", "7", NULL);
   g_autofree char *wrapped = g_build_filename (f->dir, "wrap", "rank_3", "20261202101501", "step_2",
                                                "20261202101502", "5", "bert", "12", "9", NULL);
   g_autofree char *ms = g_build_filename (f->dir, "ms", "rank_0", "debug_files", "42", NULL);
@@ -157,7 +157,7 @@ test_model_name_levels (Fixture *f, gconstpointer data)
   write_op (no_time, "D", "d", 1, 1, 1);
   folder = load (f->dir);
   g_assert_cmpuint (n_items (ovi_dump_folder_get_files (folder)), ==, 4);
-  assert_hierarchy (find_file (folder, "A.a.1.1.1"), "20261202101500", "1", "resnet50/11", "7");
+  assert_hierarchy (find_file (folder, "A.a.1.1.1"), "20251202101500", "1", "resnet50/11", "7");
   assert_hierarchy (find_file (folder, "B.b.1.1.1"), "20261202101502", "5", "bert/12", "9");
   assert_hierarchy (find_file (folder, "C.c.1.1.1"), "", "", "", "42");
   assert_hierarchy (find_file (folder, "D.d.1.1.1"), "", "2", "13", "4");
@@ -177,7 +177,7 @@ test_model_name_levels (Fixture *f, gconstpointer data)
 static void
 test_record_order (Fixture *f, gconstpointer data)
 {
-  g_autofree char *base = g_build_filename (f->dir, "20261202101500", "0", "11", NULL);
+  g_autofree char *base = g_build_filename (f->dir, "20251202101500", "0", "11", NULL);
   g_autofree char *i9 = g_build_filename (base, "9", NULL);
   g_autofree char *i10 = g_build_filename (base, "10", NULL);
   g_autofree char *i100 = g_build_filename (base, "100", NULL);
@@ -232,7 +232,7 @@ test_record_order (Fixture *f, gconstpointer data)
 static void
 test_many_files (Fixture *f, gconstpointer data)
 {
-  g_autofree char *iter = g_build_filename (f->dir, "20261202101500", "0", "11", "7", NULL);
+  g_autofree char *iter = g_build_filename (f->dir, "20251202101500", "0", "11", "7", NULL);
   g_autoptr (OviDumpFolder) folder = NULL;
   GListModel *files, *problems, *records;
   const guint n_ops = 150, n_broken = 12;
@@ -262,14 +262,14 @@ test_many_files (Fixture *f, gconstpointer data)
       g_autofree char *name = g_strdup_printf ("Op.o.%u.1.%u", i, 1000 + i);
       g_assert_cmpstr (ovi_dump_file_get_name (file), ==, name);
       g_assert_cmpuint (ovi_dump_file_get_task_id (file), ==, i);
-      assert_hierarchy (file, "20261202101500", "0", "11", "7");
+      assert_hierarchy (file, "20251202101500", "0", "11", "7");
       g_assert_cmpuint (
           ovi_tensor_get_count (g_ptr_array_index (ovi_dump_file_get_tensors (file), 0)), ==, 3);
     }
   for (guint i = 0; i < n_broken; i++)
     {
       g_autoptr (OviProblem) p = g_list_model_get_item (problems, i);
-      g_autofree char *name = g_strdup_printf ("20261202101500/0/11/7/Bad.b.%u.1.%u", i, 5000 + i);
+      g_autofree char *name = g_strdup_printf ("20251202101500/0/11/7/Bad.b.%u.1.%u", i, 5000 + i);
       g_assert_cmpstr (ovi_problem_get_file (p), ==, name);
       g_assert_nonnull (strstr (ovi_problem_get_message (p), "truncated: 3 bytes"));
     }
@@ -288,7 +288,7 @@ test_many_files (Fixture *f, gconstpointer data)
 static void
 test_single_file (Fixture *f, gconstpointer data)
 {
-  g_autofree char *iter = g_build_filename (f->dir, "20261202101500", "0", "11", "3", NULL);
+  g_autofree char *iter = g_build_filename (f->dir, "20251202101500", "0", "11", "3", NULL);
   g_autofree char *op_path = NULL;
   g_autofree char *of_path = NULL;
 
@@ -303,7 +303,7 @@ test_single_file (Fixture *f, gconstpointer data)
     g_assert_cmpuint (n_items (ovi_dump_folder_get_files (folder)), ==, 1);
     g_assert_cmpuint (n_items (ovi_dump_folder_get_records (folder)), ==, 0);
     op = find_file (folder, "Cast.c.57.7.100");
-    assert_hierarchy (op, "20261202101500", "0", "11", "3");
+    assert_hierarchy (op, "20251202101500", "0", "11", "3");
     g_assert_cmpstr (ovi_dump_file_get_relative_path (op), ==, "Cast.c.57.7.100");
     g_assert_cmpstr (ovi_dump_file_get_relative_dir (op), ==, "");
     g_assert_true (ovi_dump_folder_contains_path (folder, op_path));
@@ -362,7 +362,7 @@ test_single_file (Fixture *f, gconstpointer data)
 static void
 test_mapping_and_problems (Fixture *f, gconstpointer data)
 {
-  g_autofree char *iter = g_build_filename (f->dir, "20261202101500", "0", "11", "3", NULL);
+  g_autofree char *iter = g_build_filename (f->dir, "20251202101500", "0", "11", "3", NULL);
   g_autofree char *long_op = g_strnfill (250, 'x');
   g_autofree char *long_name = g_strdup_printf ("AssignAdd.scope_%s.210.3.777", long_op);
   g_autofree char *mapping = g_strdup_printf ("1,%s\r\n2,Short.s.1.2.3\n", long_name);
@@ -400,16 +400,16 @@ test_mapping_and_problems (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ovi_dump_file_get_stream_id (mapped), ==, 3);
   g_assert_cmpuint (ovi_dump_file_get_timestamp (mapped), ==, 777);
   g_assert_true (g_str_has_suffix (ovi_dump_file_get_path (mapped), "/3/1"));
-  g_assert_cmpstr (ovi_dump_file_get_relative_path (mapped), ==, "20261202101500/0/11/3/1");
+  g_assert_cmpstr (ovi_dump_file_get_relative_path (mapped), ==, "20251202101500/0/11/3/1");
   g_assert_nonnull (find_file (folder, "Add.a.5.3.700"));
 
   problems = ovi_dump_folder_get_problems (folder);
   g_assert_cmpuint (n_items (problems), ==, 2);
   p0 = g_list_model_get_item (problems, 0);
   p1 = g_list_model_get_item (problems, 1);
-  g_assert_cmpstr (ovi_problem_get_file (p0), ==, "20261202101500/0/11/3/Mul.m.7.3.900");
+  g_assert_cmpstr (ovi_problem_get_file (p0), ==, "20251202101500/0/11/3/Mul.m.7.3.900");
   g_assert_nonnull (strstr (ovi_problem_get_message (p0), "truncated: 0 bytes"));
-  broken_rel = g_build_filename ("20261202101500", "0", "11", "3", "Sub.s.6.3.800", NULL);
+  broken_rel = g_build_filename ("20251202101500", "0", "11", "3", "Sub.s.6.3.800", NULL);
   g_assert_cmpstr (ovi_problem_get_file (p1), ==, broken_rel);
   g_assert_nonnull (strstr (ovi_problem_get_message (p1), "truncated"));
 
@@ -567,8 +567,8 @@ on_timeout (gpointer data)
 static void
 test_load_async (Fixture *f, gconstpointer data)
 {
-  g_autofree char *i3 = g_build_filename (f->dir, "20261202101500", "0", "11", "3", NULL);
-  g_autofree char *i4 = g_build_filename (f->dir, "20261202101500", "0", "11", "4", NULL);
+  g_autofree char *i3 = g_build_filename (f->dir, "20251202101500", "0", "11", "3", NULL);
+  g_autofree char *i4 = g_build_filename (f->dir, "20251202101500", "0", "11", "4", NULL);
   g_autoptr (GFile) root = g_file_new_for_path (f->dir);
   g_autoptr (OviDumpFolder) folder = ovi_dump_folder_new (root);
   AsyncState s = { 0 };
@@ -799,7 +799,7 @@ test_example (void)
       g_assert_cmpstr (ovi_dump_file_get_iteration (ovi_overflow_record_get_file (r)), ==,
                        iterations[i]);
       g_assert_cmpstr (ovi_dump_file_get_time (ovi_overflow_record_get_file (r)), ==,
-                       "20261202101500");
+                       "20251202101500");
       g_assert_cmpstr (ovi_dump_file_get_model (ovi_overflow_record_get_file (r)), ==,
                        "resnet50_train/11");
       if (op_types[i])

@@ -13,7 +13,7 @@
 
 #define T0 G_GUINT64_CONSTANT (1764670500000000)
 
-static const char *const runs[] = { "20261202101500", "20261203090000" };
+static const char *const runs[] = { "20251202101500", "20261203090000" };
 
 /* Two runs of 4 devices, 5 iterations each. In each iteration every device
  * overflows, device 3 first, so that the scan (device after device) puts

@@ -304,7 +304,7 @@ test_cli_refuses_output_inside (Fixture *f, gconstpointer data)
   g_autoptr (GPtrArray) before = listing (f->copy);
   g_autoptr (GPtrArray) after = NULL;
   g_autofree char *inside = g_build_filename (f->copy, "converted", NULL);
-  g_autofree char *deep = g_build_filename (f->copy, "20261202101500", "0", NULL);
+  g_autofree char *deep = g_build_filename (f->copy, "20251202101500", "0", NULL);
 
   g_usleep (20000);
   g_assert_cmpint (run_cli (NULL, "convert", "--output", inside, f->copy, NULL), ==, 2);

@@ -129,7 +129,7 @@ def states_of(node):
 def one(args):
     notifications = Notifications()
     folder = tempfile.mkdtemp(prefix="ovi-e2e-live-")
-    model = os.path.join("20261202101500", "0", "resnet50_train", "11")
+    model = os.path.join("20251202101500", "0", "resnet50_train", "11")
     for it in ("10", "12"):
         shutil.copytree(os.path.join(args.example, model, it), os.path.join(folder, model, it))
     env = ovi_e2e.app_env(args.display, args.build, "cairo")

@@ -46,7 +46,7 @@ import ovi_e2e  # noqa: E402
 from gi.repository import Gio, GLib  # noqa: E402
 
 APP_ID = "io.github.npu_tools.OverflowInspector"
-MODEL = os.path.join("20261202101500", "0", "resnet50_train", "11")
+MODEL = os.path.join("20251202101500", "0", "resnet50_train", "11")
 RECORDS = "Overflow records"
 # The first start in a new installation builds the loader and font caches.
 START_SECONDS = 120

@@ -69,7 +69,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       tmp_root = g_dir_make_tmp ("ovi-fuzz-XXXXXX", NULL);
       atexit (remove_tmp_root); /* libFuzzer ends with exit () */
     }
-  dir = g_build_filename (tmp_root, "20261202101500", "0", "m", "11", "3", NULL);
+  dir = g_build_filename (tmp_root, "20251202101500", "0", "m", "11", "3", NULL);
   g_mkdir_with_parents (dir, 0755);
 
   while (p <= end && n < G_N_ELEMENTS (names))

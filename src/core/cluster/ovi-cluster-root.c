@@ -197,7 +197,7 @@ record_add_flag (OviClusterRecord *rec, const char *hex)
 }
 
 /* The iteration number: the last component of the iteration folder, when
- * it is a number ("20261202101500/3/resnet50/11/5" is iteration 5). */
+ * it is a number ("20251202101500/3/resnet50/11/5" is iteration 5). */
 static gboolean
 parse_iteration (const char *dir, guint64 *number)
 {
