@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ovi-fixtures.h"
+#include "ovi-layout-reference.h"
 
 /* Device layouts back to the logical layout. Every device buffer is laid
  * out here by hand from the definitions (not with src/core), padding
@@ -18,22 +19,9 @@
 typedef OviTmpDir Fixture;
 
 static guint64
-ceil_div (guint64 a, guint64 b)
-{
-  return (a + b - 1) / b;
-}
-
-/* Row-major flat index of @idx in @shape. */
-static guint64
 flat (const guint64 *shape, guint n, const guint64 *idx)
 {
-  guint64 r = 0;
-  for (guint i = 0; i < n; i++)
-    {
-      g_assert_cmpuint (idx[i], <, shape[i]);
-      r = r * shape[i] + idx[i];
-    }
-  return r;
+  return ovi_layout_ref_flat (shape, n, idx);
 }
 
 typedef struct
@@ -51,132 +39,20 @@ typedef struct
 static void
 device_shape (Case *c)
 {
-  const guint64 *o = c->orig;
-  guint64 c1;
-
-  switch (c->format)
-    {
-    case 3:  /* NC1HWC0: (N, C1, H, W, C0) */
-    case 12: /* NC1HWC0_C04 */
-      c1 = ceil_div (o[1], c->c0);
-      c->n_dev = 5;
-      c->dev[0] = o[0];
-      c->dev[1] = c1;
-      c->dev[2] = o[2];
-      c->dev[3] = o[3];
-      c->dev[4] = c->c0;
-      break;
-    case 4: /* FRACTAL_Z: (C1*H*W, ceil(N/16), 16, C0) */
-      c1 = ceil_div (o[1], c->c0);
-      c->n_dev = 4;
-      c->dev[0] = c1 * o[2] * o[3];
-      c->dev[1] = ceil_div (o[0], N0);
-      c->dev[2] = N0;
-      c->dev[3] = c->c0;
-      break;
-    case 29: /* FRACTAL_NZ: (..., ceil(N/16), ceil(M/16), 16, 16) */
-      {
-        guint nb = c->n_orig - 2;
-        for (guint i = 0; i < nb; i++)
-          c->dev[i] = o[i];
-        c->dev[nb] = ceil_div (o[nb + 1], 16);
-        c->dev[nb + 1] = ceil_div (o[nb], 16);
-        c->dev[nb + 2] = 16;
-        c->dev[nb + 3] = 16;
-        c->n_dev = nb + 4;
-      }
-      break;
-    case 32: /* NDC1HWC0: NCDHW -> (N, D, C1, H, W, C0) */
-      c1 = ceil_div (o[1], c->c0);
-      c->n_dev = 6;
-      c->dev[0] = o[0];
-      c->dev[1] = o[2];
-      c->dev[2] = c1;
-      c->dev[3] = o[3];
-      c->dev[4] = o[4];
-      c->dev[5] = c->c0;
-      break;
-    case 33: /* FRACTAL_Z_3D: NCDHW -> (D*C1*H*W, ceil(N/16), 16, C0) */
-      c1 = ceil_div (o[1], c->c0);
-      c->n_dev = 4;
-      c->dev[0] = o[2] * c1 * o[3] * o[4];
-      c->dev[1] = ceil_div (o[0], N0);
-      c->dev[2] = N0;
-      c->dev[3] = c->c0;
-      break;
-    default:
-      g_assert_not_reached ();
-    }
+  c->n_dev = ovi_layout_ref_device_shape (c->format, c->orig, c->n_orig, c->c0, c->dev);
 }
 
 /* Where logical element @l (coords in the original shape) is stored. */
 static guint64
 device_index (const Case *c, const guint64 *l)
 {
-  guint64 d[8];
-  guint64 C0 = c->c0;
-
-  switch (c->format)
-    {
-    case 3:
-    case 12: /* (n,c,h,w) at [n][c/C0][h][w][c%C0] */
-      d[0] = l[0];
-      d[1] = l[1] / C0;
-      d[2] = l[2];
-      d[3] = l[3];
-      d[4] = l[1] % C0;
-      break;
-    case 4: /* (n,c,h,w) at [(c/C0)*H*W + h*W + w][n/16][n%16][c%C0] */
-      {
-        guint64 H = c->orig[2], W = c->orig[3];
-        d[0] = (l[1] / C0) * H * W + l[2] * W + l[3];
-        d[1] = l[0] / 16;
-        d[2] = l[0] % 16;
-        d[3] = l[1] % C0;
-      }
-      break;
-    case 29: /* (b..., m, n) at [b...][n/16][m/16][m%16][n%16] */
-      {
-        guint nb = c->n_orig - 2;
-        guint64 m = l[nb], n = l[nb + 1];
-        for (guint i = 0; i < nb; i++)
-          d[i] = l[i];
-        d[nb] = n / 16;
-        d[nb + 1] = m / 16;
-        d[nb + 2] = m % 16;
-        d[nb + 3] = n % 16;
-      }
-      break;
-    case 32: /* (n,c,d,h,w) at [n][d][c/C0][h][w][c%C0] */
-      d[0] = l[0];
-      d[1] = l[2];
-      d[2] = l[1] / C0;
-      d[3] = l[3];
-      d[4] = l[4];
-      d[5] = l[1] % C0;
-      break;
-    case 33: /* at [((d*C1 + c/C0)*H + h)*W + w][n/16][n%16][c%C0] */
-      {
-        guint64 C1 = ceil_div (c->orig[1], C0), H = c->orig[3], W = c->orig[4];
-        d[0] = ((l[2] * C1 + l[1] / C0) * H + l[3]) * W + l[4];
-        d[1] = l[0] / 16;
-        d[2] = l[0] % 16;
-        d[3] = l[1] % C0;
-      }
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  return flat (c->dev, c->n_dev, d);
+  return ovi_layout_ref_device_index (c->format, c->orig, c->n_orig, c->c0, c->dev, c->n_dev, l);
 }
 
 static guint64
 count_of (const guint64 *shape, guint n)
 {
-  guint64 r = 1;
-  for (guint i = 0; i < n; i++)
-    r *= shape[i];
-  return r;
+  return ovi_layout_ref_count (shape, n);
 }
 
 static char *

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ovi-fixtures.h"
+#include "ovi-layout-reference.h"
 
 /* Statistics of tensors in a device layout are over their logical values,
  * not the padding: every count, min/max/mean/std, the histogram and the
@@ -22,27 +23,9 @@
 typedef OviTmpDir Fixture;
 
 static guint64
-ceil_div (guint64 a, guint64 b)
-{
-  return (a + b - 1) / b;
-}
-
-static guint64
-flat (const guint64 *shape, guint n, const guint64 *idx)
-{
-  guint64 r = 0;
-  for (guint i = 0; i < n; i++)
-    r = r * shape[i] + idx[i];
-  return r;
-}
-
-static guint64
 count_of (const guint64 *shape, guint n)
 {
-  guint64 r = 1;
-  for (guint i = 0; i < n; i++)
-    r *= shape[i];
-  return r;
+  return ovi_layout_ref_count (shape, n);
 }
 
 typedef struct
@@ -62,112 +45,14 @@ typedef struct
 static void
 device_shape (Case *c)
 {
-  const guint64 *o = c->orig;
-  guint64 c1 = ceil_div (o[1], c->c0);
-
-  switch (c->format)
-    {
-    case 3: /* NC1HWC0: (N, C1, H, W, C0) */
-      c->n_dev = 5;
-      c->dev[0] = o[0];
-      c->dev[1] = c1;
-      c->dev[2] = o[2];
-      c->dev[3] = o[3];
-      c->dev[4] = c->c0;
-      break;
-    case 4: /* FRACTAL_Z: (C1*H*W, ceil(N/16), 16, C0) */
-      c->n_dev = 4;
-      c->dev[0] = c1 * o[2] * o[3];
-      c->dev[1] = ceil_div (o[0], N0);
-      c->dev[2] = N0;
-      c->dev[3] = c->c0;
-      break;
-    case 29: /* FRACTAL_NZ: (..., ceil(N/16), ceil(M/16), 16, 16) */
-      {
-        guint nb = c->n_orig - 2;
-        for (guint i = 0; i < nb; i++)
-          c->dev[i] = o[i];
-        c->dev[nb] = ceil_div (o[nb + 1], 16);
-        c->dev[nb + 1] = ceil_div (o[nb], 16);
-        c->dev[nb + 2] = 16;
-        c->dev[nb + 3] = 16;
-        c->n_dev = nb + 4;
-      }
-      break;
-    case 32: /* NDC1HWC0: NCDHW -> (N, D, C1, H, W, C0) */
-      c->n_dev = 6;
-      c->dev[0] = o[0];
-      c->dev[1] = o[2];
-      c->dev[2] = c1;
-      c->dev[3] = o[3];
-      c->dev[4] = o[4];
-      c->dev[5] = c->c0;
-      break;
-    case 33: /* FRACTAL_Z_3D: NCDHW -> (D*C1*H*W, ceil(N/16), 16, C0) */
-      c->n_dev = 4;
-      c->dev[0] = o[2] * c1 * o[3] * o[4];
-      c->dev[1] = ceil_div (o[0], N0);
-      c->dev[2] = N0;
-      c->dev[3] = c->c0;
-      break;
-    default:
-      g_assert_not_reached ();
-    }
+  c->n_dev = ovi_layout_ref_device_shape (c->format, c->orig, c->n_orig, c->c0, c->dev);
 }
 
 /* Where logical element @l (coords in the original shape) is stored. */
 static guint64
 device_index (const Case *c, const guint64 *l)
 {
-  guint64 d[8], C0 = c->c0;
-
-  switch (c->format)
-    {
-    case 3:
-      d[0] = l[0];
-      d[1] = l[1] / C0;
-      d[2] = l[2];
-      d[3] = l[3];
-      d[4] = l[1] % C0;
-      break;
-    case 4:
-      d[0] = (l[1] / C0) * c->orig[2] * c->orig[3] + l[2] * c->orig[3] + l[3];
-      d[1] = l[0] / 16;
-      d[2] = l[0] % 16;
-      d[3] = l[1] % C0;
-      break;
-    case 29:
-      {
-        guint nb = c->n_orig - 2;
-        for (guint i = 0; i < nb; i++)
-          d[i] = l[i];
-        d[nb] = l[nb + 1] / 16;
-        d[nb + 1] = l[nb] / 16;
-        d[nb + 2] = l[nb] % 16;
-        d[nb + 3] = l[nb + 1] % 16;
-      }
-      break;
-    case 32:
-      d[0] = l[0];
-      d[1] = l[2];
-      d[2] = l[1] / C0;
-      d[3] = l[3];
-      d[4] = l[4];
-      d[5] = l[1] % C0;
-      break;
-    case 33:
-      {
-        guint64 C1 = ceil_div (c->orig[1], C0), H = c->orig[3], W = c->orig[4];
-        d[0] = ((l[2] * C1 + l[1] / C0) * H + l[3]) * W + l[4];
-        d[1] = l[0] / 16;
-        d[2] = l[0] % 16;
-        d[3] = l[1] % C0;
-      }
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  return flat (c->dev, c->n_dev, d);
+  return ovi_layout_ref_device_index (c->format, c->orig, c->n_orig, c->c0, c->dev, c->n_dev, l);
 }
 
 typedef struct
