@@ -182,32 +182,6 @@ open_and_follow (Fixture *f, const char *root)
   g_assert_true (ovi_folder_watch_get_running (ovi_session_get_watch (session)));
 }
 
-static int
-compare_lines (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-/* "file: message" of every problem of @problems, one a line, sorted. */
-static char *
-problem_lines (GListModel *problems)
-{
-  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GString) out = g_string_new (NULL);
-
-  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
-    {
-      g_autoptr (OviProblem) problem = g_list_model_get_item (problems, i);
-
-      g_ptr_array_add (lines, g_strdup_printf ("%s: %s", ovi_problem_get_file (problem),
-                                               ovi_problem_get_message (problem)));
-    }
-  g_ptr_array_sort (lines, compare_lines);
-  for (guint i = 0; i < lines->len; i++)
-    g_string_append_printf (out, "%s\n", (char *) g_ptr_array_index (lines, i));
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
 /* The window lists the problems core lists for @root, after its first
  * walk: the same ones, as many rows on the Problems page, and the header
  * button's count. */
@@ -216,8 +190,8 @@ assert_same_problems (Fixture *f, const char *root)
 {
   g_autoptr (OviDumpFolder) alone = ovi_fixture_load_folder (root);
   GListModel *shown = ovi_session_get_problems (ovi_window_get_session (f->window));
-  g_autofree char *expected = problem_lines (ovi_dump_folder_get_problems (alone));
-  g_autofree char *got = problem_lines (shown);
+  g_autofree char *expected = ovi_fixture_problem_lines (ovi_dump_folder_get_problems (alone));
+  g_autofree char *got = ovi_fixture_problem_lines (shown);
   GtkColumnView *view =
       ovi_problems_page_get_column_view (ovi_window_get_problems_page (f->window));
   guint n = g_list_model_get_n_items (ovi_dump_folder_get_problems (alone));
@@ -279,7 +253,7 @@ test_deep_tree (Fixture *f, gconstpointer data)
   ovi_fixture_write_overflow_op (root, "Cast", "gradients/Cast_3", 7, 2, 1764670000000000, FALSE);
   ovi_fixture_nest (f->tmpdir, "deep", "level", 1999);
   alone = ovi_fixture_load_folder (root);
-  problems = problem_lines (ovi_dump_folder_get_problems (alone));
+  problems = ovi_fixture_problem_lines (ovi_dump_folder_get_problems (alone));
   g_assert_nonnull (strstr (problems, "/level: cannot read the folder: File name too long\n"));
 
   open_and_follow (f, root);

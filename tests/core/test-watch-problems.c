@@ -11,33 +11,6 @@
  * tool's): the first walk of OviFolderWatch reads every folder again, and
  * must come to the same problems, with monitoring and with polling. */
 
-static int
-compare_lines (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-/* "file: message" of every problem of @folder, one a line, sorted. */
-static char *
-problem_lines (OviDumpFolder *folder)
-{
-  GListModel *problems = ovi_dump_folder_get_problems (folder);
-  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GString) out = g_string_new (NULL);
-
-  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
-    {
-      g_autoptr (OviProblem) problem = g_list_model_get_item (problems, i);
-
-      g_ptr_array_add (lines, g_strdup_printf ("%s: %s", ovi_problem_get_file (problem),
-                                               ovi_problem_get_message (problem)));
-    }
-  g_ptr_array_sort (lines, compare_lines);
-  for (guint i = 0; i < lines->len; i++)
-    g_string_append_printf (out, "%s\n", (char *) g_ptr_array_index (lines, i));
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
 /* Loads @root, follows it until its first walk is over, and checks that
  * its problems are still those of the load, which include @expected. */
 static void
@@ -45,7 +18,7 @@ assert_walk_keeps_problems (const char *root, OviWatchMode mode, const char *exp
 {
   g_autoptr (OviDumpFolder) folder = ovi_fixture_load_folder (root);
   g_autoptr (OviFolderWatch) watch = ovi_folder_watch_new (folder, mode);
-  g_autofree char *loaded = problem_lines (folder);
+  g_autofree char *loaded = ovi_fixture_problem_lines (ovi_dump_folder_get_problems (folder));
   g_autofree char *followed = NULL;
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
@@ -56,7 +29,7 @@ assert_walk_keeps_problems (const char *root, OviWatchMode mode, const char *exp
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, TRUE);
     }
-  followed = problem_lines (folder);
+  followed = ovi_fixture_problem_lines (ovi_dump_folder_get_problems (folder));
   g_test_message ("loaded:\n%sfollowed:\n%s", loaded, followed);
   g_assert_cmpstr (followed, ==, loaded);
   ovi_folder_watch_stop (watch);
