@@ -306,7 +306,11 @@ def session_first(args, state):
         def mode_label():
             t = tree_or_none()
             for n in (t.walk() if t else []):
-                if n.role == "label" and n.name.startswith("Following:") and ovi_e2e.shown(n):
+                # How it is followed, one sentence: "Following changes as
+                # the system reports them." or "Reading the folder again
+                # every second: …."
+                if (n.role == "label" and n.name.startswith(("Following ", "Reading "))
+                        and n.name.endswith(".") and ovi_e2e.shown(n)):
                     return n.name
             return None
         mode = wait_for(mode_label, 15)
