@@ -138,7 +138,7 @@ def ocr(path):
     return " ".join(out.stdout.split())
 
 
-def screenshot_check(display, work, name, words, timeout=20):
+def screenshot_check(display, work, name, words, timeout=90):
     """Grabs the window until OCR reads every word of @words in it."""
     if shutil.which("tesseract") is None:
         say("SKIP", name, "tesseract is not installed: the screen grab cannot be read back")
@@ -183,7 +183,7 @@ def stop(proc=None):
     err = ""
     if proc is not None:
         err = ovi_e2e.stop_app(proc)
-    wait_for(lambda: not name_owner(), 20)
+    wait_for(lambda: not name_owner(), 60)
     return err
 
 
@@ -313,7 +313,7 @@ def session_first(args, state):
                         and n.name.endswith(".") and ovi_e2e.shown(n)):
                     return n.name
             return None
-        mode = wait_for(mode_label, 15)
+        mode = wait_for(mode_label, 60)
     check(mode is not None and "every second" in mode, "doc-portal-polls",
           "the Live popover says %r" % mode if live_button else "no Live button")
     if mode:
@@ -481,7 +481,7 @@ def session_export(args, state):
                     ovi_e2e.shown(n):
                 return n
         return None
-    item = wait_for(menu_item, 30)
+    item = wait_for(menu_item, 60)
     shot(display, args.work, "export-menu")
     if item is not None:
         ovi_e2e.press_key(display, "j")  # the item's mnemonic
