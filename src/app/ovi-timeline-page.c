@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ovi-accessible-row.h"
 #include "ovi-file-chooser.h"
 #include "ovi-scheduler.h"
 #include "ovi-timeline-page.h"
@@ -223,6 +224,43 @@ static guint
 role_order (gpointer unused, OviRankRole role)
 {
   return role == OVI_RANK_ROLE_ORIGIN ? 0 : role == OVI_RANK_ROLE_RECEIVED ? 1 : 2;
+}
+
+/* What a screen reader says for a row: the device, where and how it first
+ * overflowed, and its role ("Earliest, node-a:/data/dump, device 3: first
+ * overflow in iteration 5, Cast net/Cast_3 on AI Core, status 0x110
+ * FP16+INT, Origin"). */
+static char *
+rank_row_name (gpointer unused, OviRank *rank, OviRankRole role, gboolean earliest)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *iteration = NULL;
+  g_autofree char *op = NULL;
+  g_autofree char *role_name = NULL;
+  g_autofree char *name = NULL;
+
+  if (rank == NULL)
+    return NULL;
+  label = ovi_rank_dup_label (rank);
+  role_name = role_text (NULL, role);
+  if (role == OVI_RANK_ROLE_NONE)
+    /* Translators: a Timeline row read by a screen reader: the device
+     * ("node-b:/data/dump, device 7"), then "No overflow" */
+    return g_strdup_printf (_ ("%s: %s"), label, role_name);
+  iteration = iteration_text (NULL, rank);
+  op = op_text (NULL, ovi_rank_get_op_type (rank), ovi_rank_get_op_name (rank));
+  name = g_strdup_printf (
+      /* Translators: a Timeline row read by a screen reader: the device
+       * ("node-b:/data/dump, device 7"), the iteration, the operator, the
+       * unit, the status and the role ("Origin" or "Received") */
+      _ ("%s: first overflow in iteration %s, %s on %s, status %s, %s"), label, iteration, op,
+      ovi_rank_get_unit (rank),
+      ovi_rank_get_status_summary (rank) ? ovi_rank_get_status_summary (rank) : "—", role_name);
+  if (!earliest)
+    return g_steal_pointer (&name);
+  /* Translators: the Timeline row of the device that overflowed first,
+   * read by a screen reader; %s is the rest of what the row says */
+  return g_strdup_printf (_ ("Earliest, %s"), name);
 }
 
 /* --- the search ----------------------------------------------------------- */
@@ -799,6 +837,7 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (OVI_TYPE_ACCESSIBLE_ROW);
   g_type_ensure (OVI_TYPE_RANK);
   g_type_ensure (OVI_TYPE_CLUSTER);
   g_type_ensure (OVI_TYPE_SESSION);
@@ -831,6 +870,7 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, full_time_text);
   gtk_widget_class_bind_template_callback (widget_class, machine_text);
   gtk_widget_class_bind_template_callback (widget_class, search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, rank_row_name);
   gtk_widget_class_bind_template_callback (widget_class, role_classes);
   gtk_widget_class_bind_template_callback (widget_class, role_order);
   gtk_widget_class_bind_template_callback (widget_class, role_text);
