@@ -95,6 +95,23 @@ tree_labels (OviWindow *window, OviTreeLevel level)
   return g_string_free (out, FALSE);
 }
 
+/* The position of the sidebar's row labelled @label, or -1. */
+static int
+tree_position (OviWindow *window, const char *label)
+{
+  GListModel *tree = ovi_window_get_tree_model (window);
+
+  for (guint i = 0; i < g_list_model_get_n_items (tree); i++)
+    {
+      g_autoptr (GtkTreeListRow) row = g_list_model_get_item (tree, i);
+      g_autoptr (OviTreeNode) node = gtk_tree_list_row_get_item (row);
+
+      if (g_str_equal (ovi_tree_node_get_label (node), label))
+        return (int) i;
+    }
+  return -1;
+}
+
 static gboolean
 tree_has (OviWindow *window, OviTreeLevel level, const char *label)
 {
@@ -109,7 +126,8 @@ tree_has (OviWindow *window, OviTreeLevel level, const char *label)
  * would: each is written aside and renamed into place, and the next comes
  * once the sidebar shows it. The sidebar keeps every level in numeric
  * order as they arrive, as a new scan would list them, not in the order
- * they came. */
+ * they came. The selected node stays selected while nodes are put above
+ * it. */
 static void
 test_live_order (Fixture *f, gconstpointer data)
 {
@@ -121,6 +139,8 @@ test_live_order (Fixture *f, gconstpointer data)
   g_autofree char *model = g_build_filename (time, "0", "resnet50_train", "11", NULL);
   g_autofree char *three = g_build_filename (model, "3", NULL);
   g_autofree char *got = NULL;
+  g_autoptr (OviTreeNode) selected = NULL;
+  OviSession *session = ovi_window_get_session (f->window);
 
   ovi_fixture_write_example (root);
   open_and_follow (f, root);
@@ -134,6 +154,16 @@ test_live_order (Fixture *f, gconstpointer data)
       copy_folder (three, aside);
       g_assert_no_errno (g_rename (aside, target));
       WAIT_UNTIL (tree_has (f->window, OVI_TREE_LEVEL_ITERATION, label));
+      /* 101 and 20 come after it, and go above it. */
+      if (g_str_equal (iterations[i], "108"))
+        {
+          ovi_window_select_tree_row (f->window, tree_position (f->window, label));
+          WAIT_UNTIL (
+              ovi_session_get_selected_node (session) != NULL &&
+              g_str_equal (ovi_tree_node_get_label (ovi_session_get_selected_node (session)),
+                           label));
+          selected = g_object_ref (ovi_session_get_selected_node (session));
+        }
     }
   got = tree_labels (f->window, OVI_TREE_LEVEL_ITERATION);
   g_assert_cmpstr (got, ==,
@@ -155,6 +185,15 @@ test_live_order (Fixture *f, gconstpointer data)
     }
   got = tree_labels (f->window, OVI_TREE_LEVEL_DEVICE);
   g_assert_cmpstr (got, ==, "Device 0, Device 2, Device 11");
+
+  g_assert_true (ovi_session_get_selected_node (session) == selected);
+  {
+    GtkSingleSelection *selection = GTK_SINGLE_SELECTION (ovi_window_get_tree_model (f->window));
+    GtkTreeListRow *row = gtk_single_selection_get_selected_item (selection);
+    g_autoptr (OviTreeNode) node = row ? gtk_tree_list_row_get_item (row) : NULL;
+
+    g_assert_true (node == selected);
+  }
 }
 
 int
