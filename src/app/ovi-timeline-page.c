@@ -349,20 +349,16 @@ search_changed (OviTimelinePage *self)
 {
   g_autofree char *folded =
       g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
+  g_auto (GStrv) split = g_strsplit_set (folded, " \t\n", -1);
+  GPtrArray *words = g_ptr_array_new ();
 
+  /* Runs of spaces leave empty words, which would match anything. */
+  for (guint i = 0; split[i] != NULL; i++)
+    if (*split[i])
+      g_ptr_array_add (words, g_strdup (split[i]));
+  g_ptr_array_add (words, NULL);
   g_strfreev (self->search_words);
-  self->search_words = g_strsplit_set (g_strstrip (folded), " \t\n", -1);
-  /* Runs of spaces leave empty words: they match anything, so drop them. */
-  {
-    guint kept = 0;
-
-    for (guint i = 0; self->search_words[i] != NULL; i++)
-      if (*self->search_words[i])
-        self->search_words[kept++] = self->search_words[i];
-      else
-        g_free (self->search_words[i]);
-    self->search_words[kept] = NULL;
-  }
+  self->search_words = (GStrv) g_ptr_array_free (words, FALSE);
   if (self->search_filter != NULL)
     gtk_filter_changed (GTK_FILTER (self->search_filter), GTK_FILTER_CHANGE_DIFFERENT);
   update_match_state (self);

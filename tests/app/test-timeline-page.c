@@ -227,6 +227,8 @@ test_search_words (void)
   g_assert_true (only_shown (page) == rank);
   search (page, "Device 7 NODE-B", 1);
   g_assert_true (only_shown (page) == rank);
+  search (page, "  node-b \t device   7 ", 1);
+  g_assert_true (only_shown (page) == rank);
   search (page, "b device 7", strchr (local_folded, 'b') ? 2 : 1);
   /* A number is the device's number, not a part of one. */
   search (page, "1", 2);
