@@ -10,7 +10,12 @@
  * content in the item template with its label bound to what the row
  * shows, sets the label on the row widget itself: the ancestor that is a
  * child of the list view. Rows are recycled for other items; the binding
- * then changes the label and the row follows. */
+ * then changes the label and the row follows.
+ *
+ * In a tree (the sidebar) the content is a GtkTreeExpander, and the
+ * keyboard focus goes to it rather than to the row: it holds the keys that
+ * expand and collapse. It is a group with no name of its own, which a
+ * reader announces as an unnamed panel, so it gets the label too. */
 struct _OviAccessibleRow
 {
   GtkWidget parent_instance;
@@ -48,17 +53,24 @@ find_row (OviAccessibleRow *self)
 }
 
 static void
+set_label (GtkWidget *widget, const char *label)
+{
+  if (label != NULL && *label != '\0')
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                    -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+
+static void
 update_row (OviAccessibleRow *self)
 {
   GtkWidget *row = find_row (self);
 
-  if (row == NULL)
-    return;
-  if (self->label != NULL && *self->label != '\0')
-    gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    self->label, -1);
-  else
-    gtk_accessible_reset_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  if (self->child != NULL && GTK_IS_TREE_EXPANDER (self->child))
+    set_label (self->child, self->label);
+  if (row != NULL)
+    set_label (row, self->label);
 }
 
 /* A cell is built before its row is in the list: the row is known once
@@ -201,5 +213,6 @@ ovi_accessible_row_set_child (OviAccessibleRow *self, GtkWidget *child)
   self->child = child;
   if (child != NULL)
     gtk_widget_set_parent (child, GTK_WIDGET (self));
+  update_row (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHILD]);
 }

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-accessible-row.h"
 #include "ovi-problems-page.h"
 
 /* Every file of the session's folder that could not be read, and why,
@@ -18,6 +19,18 @@ struct _OviProblemsPage
 };
 
 G_DEFINE_FINAL_TYPE (OviProblemsPage, ovi_problems_page, OVI_TYPE_PAGE)
+
+/* What a screen reader says for a row: the file, then why it could not be
+ * read. */
+static char *
+problem_row_name (gpointer unused, const char *file, const char *message)
+{
+  if (file == NULL)
+    return NULL;
+  /* Translators: a Problems row read by a screen reader: a file's path,
+   * then the reason it could not be read */
+  return g_strdup_printf (_ ("%s: %s"), file, message ? message : "");
+}
 
 static gboolean
 problem_visible (gpointer item, gpointer user_data)
@@ -67,12 +80,14 @@ ovi_problems_page_class_init (OviProblemsPageClass *klass)
   object_class->dispose = ovi_problems_page_dispose;
   OVI_PAGE_CLASS (klass)->session_changed = ovi_problems_page_session_changed;
 
+  g_type_ensure (OVI_TYPE_ACCESSIBLE_ROW);
   g_type_ensure (OVI_TYPE_PROBLEM);
   g_type_ensure (OVI_TYPE_SESSION);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-problems-page.ui");
   gtk_widget_class_bind_template_child (widget_class, OviProblemsPage, problem_filter_model);
   gtk_widget_class_bind_template_child (widget_class, OviProblemsPage, problem_view);
+  gtk_widget_class_bind_template_callback (widget_class, problem_row_name);
 }
 
 static void

@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "ovi-accessible-row.h"
 #include "ovi-file-chooser.h"
 #include "ovi-scheduler.h"
 #include "ovi-timeline-page.h"
@@ -20,6 +22,11 @@ struct _OviTimelinePage
   GtkStack *stack;
   GtkSearchEntry *search_entry;
   GtkLabel *span_label;
+  GtkStack *rank_stack;
+  AdwStatusPage *no_match_page;
+  GtkFilterListModel *rank_filter_model;
+  GtkCustomFilter *search_filter; /* owned by rank_filter_model */
+  GStrv search_words;             /* the search, case-folded, word by word */
   GtkColumnView *rank_view;
   GtkSingleSelection *rank_selection;
   GtkSliceListModel *rank_slice;
@@ -90,15 +97,6 @@ static guint64
 device_number (gpointer unused, const char *device)
 {
   return device ? g_ascii_strtoull (device, NULL, 10) : G_MAXUINT64;
-}
-
-/* What the search matches: "node-b:/data/dump device 3". */
-static char *
-search_text (gpointer unused, const char *host, const char *root, const char *device)
-{
-  g_autofree char *machine = machine_text (NULL, host, root);
-
-  return device ? g_strdup_printf ("%s device %s", machine, device) : g_steal_pointer (&machine);
 }
 
 static char *
@@ -226,6 +224,144 @@ static guint
 role_order (gpointer unused, OviRankRole role)
 {
   return role == OVI_RANK_ROLE_ORIGIN ? 0 : role == OVI_RANK_ROLE_RECEIVED ? 1 : 2;
+}
+
+/* What a screen reader says for a row: the device, where and how it first
+ * overflowed, and its role ("Earliest, node-a:/data/dump, device 3: first
+ * overflow in iteration 5, Cast net/Cast_3 on AI Core, status 0x110
+ * FP16+INT, Origin"). */
+static char *
+rank_row_name (gpointer unused, OviRank *rank, OviRankRole role, gboolean earliest)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *iteration = NULL;
+  g_autofree char *op = NULL;
+  g_autofree char *role_name = NULL;
+  g_autofree char *name = NULL;
+
+  if (rank == NULL)
+    return NULL;
+  label = ovi_rank_dup_label (rank);
+  role_name = role_text (NULL, role);
+  if (role == OVI_RANK_ROLE_NONE)
+    /* Translators: a Timeline row read by a screen reader: the device
+     * ("node-b:/data/dump, device 7"), then "No overflow" */
+    return g_strdup_printf (_ ("%s: %s"), label, role_name);
+  iteration = iteration_text (NULL, rank);
+  op = op_text (NULL, ovi_rank_get_op_type (rank), ovi_rank_get_op_name (rank));
+  name = g_strdup_printf (
+      /* Translators: a Timeline row read by a screen reader: the device
+       * ("node-b:/data/dump, device 7"), the iteration, the operator, the
+       * unit, the status and the role ("Origin" or "Received") */
+      _ ("%s: first overflow in iteration %s, %s on %s, status %s, %s"), label, iteration, op,
+      ovi_rank_get_unit (rank),
+      ovi_rank_get_status_summary (rank) ? ovi_rank_get_status_summary (rank) : "—", role_name);
+  if (!earliest)
+    return g_steal_pointer (&name);
+  /* Translators: the Timeline row of the device that overflowed first,
+   * read by a screen reader; %s is the rest of what the row says */
+  return g_strdup_printf (_ ("Earliest, %s"), name);
+}
+
+/* --- the search ----------------------------------------------------------- */
+
+/* Whether @word (case-folded) is in one of the rank's fields: the machine
+ * (host and folder), the device as its label says it ("Device 7", so
+ * "device" matches), the operator's type and name, the unit. A word that
+ * is a number is a device number: "7" is device 7, not device 17 nor the
+ * "1" of "allreduce_1". */
+static gboolean
+word_matches (const char *word, char *const *fields, const char *device)
+{
+  gboolean number = TRUE;
+
+  for (const char *c = word; *c && number; c++)
+    number = g_ascii_isdigit (*c);
+  if (number)
+    return device != NULL && ovi_path_natural_compare (word, device) == 0;
+  for (guint i = 0; fields[i] != NULL; i++)
+    if (strstr (fields[i], word) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* A rank is listed when every word of the search is found in one of its
+ * fields, in any case and order: "node-b device 7", "allreduce". */
+static gboolean
+rank_matches (gpointer item, gpointer user_data)
+{
+  OviTimelinePage *self = user_data;
+  OviRank *rank = item;
+  const char *device = ovi_rank_get_device (rank);
+  const char *texts[5];
+  g_autofree char *machine = NULL;
+  g_autofree char *device_label = NULL;
+  char *fields[G_N_ELEMENTS (texts) + 1] = { NULL };
+  gboolean matches = TRUE;
+  guint n = 0;
+
+  if (self->search_words == NULL || self->search_words[0] == NULL)
+    return TRUE;
+  machine = machine_text (NULL, ovi_rank_get_host (rank), ovi_rank_get_root (rank));
+  /* Translators: %s is a device number */
+  device_label = device ? g_strdup_printf (_ ("Device %s"), device) : NULL;
+  texts[0] = machine;
+  texts[1] = device_label;
+  texts[2] = ovi_rank_get_op_type (rank);
+  texts[3] = ovi_rank_get_op_name (rank);
+  texts[4] = ovi_rank_get_unit (rank);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (texts[i] != NULL && *texts[i])
+      fields[n++] = g_utf8_casefold (texts[i], -1);
+  for (guint i = 0; matches && self->search_words[i] != NULL; i++)
+    matches = word_matches (self->search_words[i], fields, device);
+  for (guint i = 0; i < n; i++)
+    g_free (fields[i]);
+  return matches;
+}
+
+/* The table, or, when the search hides every device, a page saying so. */
+static void
+update_match_state (OviTimelinePage *self)
+{
+  gboolean none;
+
+  if (self->rank_stack == NULL)
+    return;
+  none = self->search_words != NULL && self->search_words[0] != NULL && self->rank_copy != NULL &&
+         g_list_model_get_n_items (G_LIST_MODEL (self->rank_filter_model)) == 0 &&
+         g_list_model_get_n_items (G_LIST_MODEL (self->rank_copy)) > 0;
+  if (none)
+    {
+      g_autofree char *description = g_strdup_printf (
+          /* Translators: %s is what the user searched for */
+          _ ("No device has every word of “%s” in its machine, device number, operator or "
+             "unit."),
+          gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+
+      adw_status_page_set_description (self->no_match_page, description);
+    }
+  gtk_stack_set_visible_child_name (self->rank_stack, none ? "no-match" : "list");
+}
+
+static void
+search_changed (OviTimelinePage *self)
+{
+  g_autofree char *folded =
+      g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
+  g_auto (GStrv) split = g_strsplit_set (folded, " \t\n", -1);
+  GPtrArray *words = g_ptr_array_new ();
+
+  /* Runs of spaces leave empty words, which would match anything. */
+  for (guint i = 0; split[i] != NULL; i++)
+    if (*split[i])
+      g_ptr_array_add (words, g_strdup (split[i]));
+  g_ptr_array_add (words, NULL);
+  g_strfreev (self->search_words);
+  self->search_words = (GStrv) g_ptr_array_free (words, FALSE);
+  if (self->search_filter != NULL)
+    gtk_filter_changed (GTK_FILTER (self->search_filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_match_state (self);
 }
 
 /* --- the strips ----------------------------------------------------------- */
@@ -592,6 +728,7 @@ cluster_changed (OviTimelinePage *self)
   else
     set_span (self, self->span_first, self->span_last);
   gtk_stack_set_visible_child_name (self->stack, n ? "table" : "empty");
+  update_match_state (self);
   selection_changed (self);
 }
 
@@ -665,8 +802,14 @@ ovi_timeline_page_dispose (GObject *object)
 
   ovi_scheduler_remove (self->grow_task);
   self->grow_task = 0;
+  if (self->rank_filter_model != NULL)
+    g_signal_handlers_disconnect_by_data (self->rank_filter_model, self);
   gtk_widget_dispose_template (GTK_WIDGET (object), OVI_TYPE_TIMELINE_PAGE);
   self->rank_slice = NULL;
+  self->rank_filter_model = NULL;
+  self->rank_stack = NULL;
+  self->search_filter = NULL;
+  g_clear_pointer (&self->search_words, g_strfreev);
   g_clear_object (&self->rank_copy);
   G_OBJECT_CLASS (ovi_timeline_page_parent_class)->dispose (object);
 }
@@ -690,6 +833,7 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (OVI_TYPE_ACCESSIBLE_ROW);
   g_type_ensure (OVI_TYPE_RANK);
   g_type_ensure (OVI_TYPE_CLUSTER);
   g_type_ensure (OVI_TYPE_SESSION);
@@ -702,6 +846,9 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_selection);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_slice);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_view);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, no_match_page);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_filter_model);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_stack);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_box);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_text);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, search_entry);
@@ -718,7 +865,8 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, device_text);
   gtk_widget_class_bind_template_callback (widget_class, full_time_text);
   gtk_widget_class_bind_template_callback (widget_class, machine_text);
-  gtk_widget_class_bind_template_callback (widget_class, search_text);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, rank_row_name);
   gtk_widget_class_bind_template_callback (widget_class, role_classes);
   gtk_widget_class_bind_template_callback (widget_class, role_order);
   gtk_widget_class_bind_template_callback (widget_class, role_text);
@@ -729,6 +877,7 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, strip_setup);
   gtk_widget_class_bind_template_callback (widget_class, strip_unbind);
   gtk_widget_class_bind_template_callback (widget_class, time_text);
+  gtk_widget_class_bind_template_callback (widget_class, update_match_state);
   gtk_widget_class_install_action (widget_class, "timeline.add-reports", NULL, add_reports_action);
   gtk_widget_class_install_action (widget_class, "timeline.copy-command", NULL,
                                    copy_command_action);
@@ -742,6 +891,9 @@ static void
 ovi_timeline_page_init (OviTimelinePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->search_filter = gtk_custom_filter_new (rank_matches, self, NULL);
+  gtk_filter_list_model_set_filter (self->rank_filter_model, GTK_FILTER (self->search_filter));
+  g_object_unref (self->search_filter);
   self->rank_copy = g_list_store_new (OVI_TYPE_RANK);
   gtk_slice_list_model_set_model (self->rank_slice, G_LIST_MODEL (self->rank_copy));
   gtk_slice_list_model_set_size (self->rank_slice, G_MAXUINT);

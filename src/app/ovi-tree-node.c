@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ovi-tree-node.h"
 
@@ -181,6 +182,20 @@ ovi_tree_node_get_children (OviTreeNode *self)
   return self->children ? G_LIST_MODEL (self->children) : NULL;
 }
 
+/* Siblings are in the order of their values, numbers as numbers
+ * (iteration 9 before iteration 10), as a scan lists the folders: a node
+ * that a followed run adds later goes where a new scan would put it. */
+static int
+compare_siblings (gconstpointer a, gconstpointer b, gpointer unused)
+{
+  const OviTreeNode *na = a, *nb = b;
+  const char *va = na->values[na->level - 1], *vb = nb->values[nb->level - 1];
+  int order = ovi_path_natural_compare (va, vb);
+
+  /* "007" and "7" are the same number but different folders. */
+  return order != 0 ? order : strcmp (va, vb);
+}
+
 /* Levels the file's path does not have are skipped, so opening an iteration
  * folder directly gives a flat tree instead of empty intermediate nodes.
  * Returns the deepest node of the file (unowned). */
@@ -208,7 +223,7 @@ ovi_tree_node_add_file (OviTreeNode *self, OviDumpFile *file)
 
           child = created;
           g_hash_table_insert (node->child_index, g_strdup (values[i]), child);
-          g_list_store_append (node->children, created);
+          g_list_store_insert_sorted (node->children, created, compare_siblings, NULL);
         }
       node = child;
     }

@@ -144,6 +144,120 @@ test_timeline (void)
   ovi_fixture_remove_tree (dir);
 }
 
+/* Types @query into the timeline's search field and waits until the table
+ * lists @n devices. */
+static void
+search (OviTimelinePage *page, const char *query, guint n)
+{
+  GListModel *shown =
+      G_LIST_MODEL (gtk_column_view_get_model (ovi_timeline_page_get_column_view (page)));
+
+  gtk_editable_set_text (
+      GTK_EDITABLE (template_child (page, OVI_TYPE_TIMELINE_PAGE, "search_entry")), query);
+  g_test_message ("“%s”: %u devices expected", query, n);
+  WAIT_UNTIL (g_list_model_get_n_items (shown) == n);
+  ovi_test_wait_still ();
+}
+
+/* The one device the table lists (the table holds it). */
+static OviRank *
+only_shown (OviTimelinePage *page)
+{
+  GListModel *shown =
+      G_LIST_MODEL (gtk_column_view_get_model (ovi_timeline_page_get_column_view (page)));
+  OviRank *rank;
+
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  rank = g_list_model_get_item (shown, 0);
+  g_object_unref (rank);
+  return rank;
+}
+
+/* The example of two machines (node-a's folder, node-b's report) and the
+ * README's searches: each word of the query must be found in the
+ * machine, the device ("device 7" through its label, a number as the
+ * device number), the operator's type or name or the unit, in any case
+ * and order. A query nothing matches says so, and clearing it brings the
+ * table back. */
+static void
+test_search_words (void)
+{
+  g_autofree char *example = g_path_get_dirname (g_getenv ("OVI_EXAMPLE_DIR"));
+  g_autofree char *node_a = g_build_filename (example, "example-cluster", "node-a", NULL);
+  g_autofree char *node_b = g_build_filename (example, "example-cluster", "node-b.json", NULL);
+  g_autofree char *local = NULL;
+  g_autofree char *local_folded = NULL;
+  g_autoptr (GFile) file_a = g_file_new_for_path (node_a);
+  g_autoptr (OviWindow) window = NULL;
+  OviTimelinePage *page;
+  OviSession *session;
+  OviRank *rank;
+  GFile *reports[1];
+
+  window = g_object_ref_sink (ovi_window_new (ovi_test_app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  ovi_window_open_file (window, file_a);
+  WAIT_UNTIL (!ovi_window_get_busy (window));
+  session = ovi_window_get_session (window);
+  page = ovi_window_get_timeline_page (window);
+  ovi_window_show_page (window, "timeline");
+  reports[0] = g_file_new_for_path (node_b);
+  ovi_window_add_reports (window, reports, 1);
+  g_object_unref (reports[0]);
+  WAIT_UNTIL (ovi_cluster_get_n_roots (ovi_session_get_cluster (session)) == 2);
+  WAIT_UNTIL (timeline_fed (page));
+  search (page, "", 16);
+  g_assert_true (timeline_shows (page, "rank_view"));
+
+  /* The machine of node-a's devices is this host and the folder's path,
+   * which may hold a "b" of its own. */
+  rank = ovi_cluster_get_earliest (ovi_session_get_cluster (session));
+  local = g_strdup_printf ("%s:%s", ovi_rank_get_host (rank), ovi_rank_get_root (rank));
+  local_folded = g_utf8_casefold (local, -1);
+
+  search (page, "node-b", 8);
+  search (page, "7", 2);
+  search (page, "device 7", 2);
+  search (page, "node-b device 7", 1);
+  rank = only_shown (page);
+  g_assert_cmpstr (ovi_rank_get_host (rank), ==, "node-b");
+  g_assert_cmpstr (ovi_rank_get_device (rank), ==, "7");
+  search (page, "node-b 7", 1);
+  g_assert_true (only_shown (page) == rank);
+  search (page, "Device 7 NODE-B", 1);
+  g_assert_true (only_shown (page) == rank);
+  search (page, "  node-b \t device   7 ", 1);
+  g_assert_true (only_shown (page) == rank);
+  search (page, "b device 7", strchr (local_folded, 'b') ? 2 : 1);
+  /* A number is the device's number, not a part of one. */
+  search (page, "1", 2);
+  /* The operator, by type or name, and the unit. */
+  search (page, "allreduce", 15);
+  search (page, "allreduce node-b", 8);
+  search (page, "cast", 1);
+  rank = only_shown (page);
+  g_assert_cmpstr (ovi_rank_get_device (rank), ==, "3");
+  g_assert_true (ovi_rank_get_earliest (rank));
+  search (page, "net/Cast_3", 1);
+  search (page, "ai core", 16);
+  search (page, "ai core device 3", 2);
+
+  /* Nothing matches: the page says so instead of an empty table. */
+  search (page, "node-b cast", 0);
+  g_assert_true (timeline_shows (page, "no_match_page"));
+  g_assert_false (timeline_shows (page, "rank_view"));
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (
+                                template_child (page, OVI_TYPE_TIMELINE_PAGE, "no_match_page"))),
+                            "node-b cast"));
+  search (page, "", 16);
+  g_assert_true (timeline_shows (page, "rank_view"));
+  g_assert_false (timeline_shows (page, "no_match_page"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ovi_test_wait_finalized (g_steal_pointer (&window), TRUE);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -153,5 +267,6 @@ main (int argc, char *argv[])
     return exit_code;
 
   g_test_add_func ("/app/timeline-page/two-machines", test_timeline);
+  g_test_add_func ("/app/timeline-page/search-words", test_search_words);
   return ovi_test_run ();
 }

@@ -4,11 +4,14 @@
 of the build tree on the example folder: table rows, sidebar rows and
 buttons have names a person can understand (a record row: its unit,
 operator and status; an operator row: type, name and class; a sidebar
-row: its level and count), never a GTK type name such as
-"GtkListItemWidget", and no name carries a mnemonic underscore or says
-its label twice. Then the keyboard, with real key presses: Alt+2 and
-Ctrl+Page Down switch pages, Escape empties the search and the table
-lists every record again, Tab leaves the table for the details.
+row: its level and count; a Timeline row: the device, its machine, the
+iteration, the operator and its role; a Problems row: the file and the
+reason), never a GTK type name such as "GtkListItemWidget", and no name
+carries a mnemonic underscore or says its label twice. Then the keyboard,
+with real key presses: Alt+2 and Ctrl+Page Down switch pages, Escape
+empties the search and the table lists every record again, Tab leaves the
+table for the details, and Shift+Tab from the search lands on a sidebar
+row named by what it shows (not on an unnamed panel inside it).
 
   test-a11y.py --build DIR --folder PATH
 """
@@ -36,6 +39,12 @@ RECORD_ROWS = [
 ]
 EXAMPLE_RECORDS = 8
 OPERATOR_ROW = "Cast gradients/Cast_3, Origin"
+TIMELINE_TABLE = "Devices by their first overflow"
+# What the example's one device shows besides its machine (this host and
+# the folder's path, read from the row's first cell).
+TIMELINE_SHOWN = ["device 0", "iteration 3", "Cast gradients/Cast_3", "AI Core", "Origin",
+                  "Earliest"]
+PROBLEMS_TABLE = "Files that could not be read"
 SIDEBAR_ROWS = [
     "Folder example-dump: 8 overflow records",
     "Iteration 3: 2 overflow records",
@@ -49,23 +58,10 @@ def said_twice(name):
     return len(words) >= 2 and len(words) % 2 == 0 and words[:half] == words[half:]
 
 
-# Tables of pages whose rows are not named yet (their items are built by
-# another page's template).
-NOT_CHECKED = ("Files that could not be read",)
-
-
-def checked(tree):
-    """The tree without the tables of NOT_CHECKED."""
-    for n in tree.walk():
-        if n.role in ("tree table", "table") and n.name in NOT_CHECKED:
-            n.children = []
-    return tree
-
-
 def bad_names(tree, where):
     """Interactive widgets a reader would announce badly."""
     failures = []
-    for n in checked(tree).walk():
+    for n in tree.walk():
         if n.role not in NAMED_ROLES:
             continue
         if n.role == "list item" and not n.name and not n.children:
@@ -132,6 +128,97 @@ def keyboard(display):
     roles = [role for role, _ in seen]
     if roles[1] != "table row" or roles[2] == "table row":
         failures.append("Tab from the search goes through %r" % seen)
+    return failures + sidebar_keyboard(display)
+
+
+def sidebar_focus():
+    """(the sidebar row holding the keyboard focus, the focused object),
+    or None when the focus is not in the sidebar."""
+    tree = ovi_e2e.application()
+    sidebar = next((n for n in tree.walk()
+                    if n.role == "list" and n.name.startswith(ovi_e2e.SIDEBAR_NAME)), None)
+    for item in (sidebar.children if sidebar else []):
+        node = next((n for n in item.walk() if "focused" in states(n)), None)
+        if node is not None:
+            return item, node
+    return None
+
+
+def sidebar_keyboard(display):
+    """From the search, Shift+Tab moves into the sidebar: what takes the
+    focus there is named by what its row shows ("Iteration 3"), whichever
+    object of the row GTK gives the focus to."""
+    ovi_e2e.press_key(display, "ctrl+f")
+    if not ovi_e2e.wait_for(lambda: focused()[0] in ("entry", "text")):
+        return ["Ctrl+F focuses %r, not the search entry" % (focused(),)]
+    ovi_e2e.press_key(display, "shift+Tab")
+    found = ovi_e2e.wait_for(sidebar_focus)
+    if not found:
+        return ["Shift+Tab from the search focuses %r, not a sidebar row" % (focused(),)]
+    item, node = found
+    shown = next((n.name for n in item.walk() if n.role == "label" and n.name), "")
+    print("Sidebar: Shift+Tab focuses a %s named %r in the row showing %r"
+          % (node.role, node.name, shown))
+    if not shown or shown not in node.name:
+        return ["the sidebar row showing %r takes the focus as a %s named %r"
+                % (shown, node.role, node.name)]
+    return []
+
+
+def row_nodes(tree, table_name):
+    """The rows holding data of the table with this accessible name."""
+    table = tree.find("tree table", table_name) or tree.find("table", table_name)
+    if table is None:
+        return []
+    return [r for r in table.find_all("table row")
+            if any(c.role == "table cell" for c in r.children)]
+
+
+def cell_texts(row):
+    """What each cell of a row shows: its labels' texts."""
+    return [[n.name for n in c.walk() if n.role == "label" and n.name]
+            for c in row.children if c.role == "table cell"]
+
+
+def show_page(tree, page, table):
+    """Clicks the page's tab and returns the tree once @table has rows."""
+    tab = tree.find("page tab", page)
+    if tab is None:
+        return None
+    ovi_e2e.click(tab)
+    ovi_e2e.wait_for(lambda: row_nodes(ovi_e2e.application(), table), interval=0.5)
+    return ovi_e2e.application()
+
+
+def timeline_rows(tree):
+    """A Timeline row is named by the device, its machine, where it first
+    overflowed and its role."""
+    tree = show_page(tree, "Timeline", TIMELINE_TABLE)
+    rows = row_nodes(tree, TIMELINE_TABLE) if tree else []
+    if not rows:
+        return ["no Timeline row on screen"]
+    failures = bad_names(tree, "Timeline")
+    row = rows[0]
+    machine = cell_texts(row)[0]
+    for expected in machine[:1] + TIMELINE_SHOWN:
+        if expected not in row.name:
+            failures.append("the Timeline row is named %r, without %r" % (row.name, expected))
+    print("Timeline: %r" % row.name)
+    return failures
+
+
+def problem_rows(tree):
+    """A Problems row is named by the file and the reason it shows."""
+    tree = show_page(tree, "Problems", PROBLEMS_TABLE)
+    rows = row_nodes(tree, PROBLEMS_TABLE) if tree else []
+    if not rows:
+        return ["no Problems row on screen"]
+    failures = bad_names(tree, "Problems")
+    for row in rows:
+        shown = [t for texts in cell_texts(row) for t in texts]
+        if len(shown) < 2 or not all(t in row.name for t in shown):
+            failures.append("the Problems row showing %r is named %r" % (shown, row.name))
+    print("Problems: %r" % [r.name for r in rows])
     return failures
 
 
@@ -178,6 +265,9 @@ def one(args):
                             % [n.name for n in abnormal])
         failures += bad_names(tree, "Operators")
         print("Operators: %d rows read" % len(rows))
+
+    failures += timeline_rows(tree)
+    failures += problem_rows(ovi_e2e.application())
 
     failures += keyboard(args.display)
 
