@@ -20,6 +20,7 @@ struct _OviTimelinePage
   GtkStack *stack;
   GtkSearchEntry *search_entry;
   GtkLabel *span_label;
+  GtkLabel *origin_note; /* the cluster's ovi_cluster_dup_origin_note() */
   GtkColumnView *rank_view;
   GtkSingleSelection *rank_selection;
   GtkSliceListModel *rank_slice;
@@ -174,6 +175,8 @@ role_text (gpointer unused, OviRankRole role)
       return g_strdup (C_ ("rank role", "Origin"));
     case OVI_RANK_ROLE_RECEIVED:
       return g_strdup (C_ ("rank role", "Received"));
+    case OVI_RANK_ROLE_UNKNOWN:
+      return g_strdup (C_ ("rank role", "Origin unknown"));
     case OVI_RANK_ROLE_NONE:
     default:
       return g_strdup (C_ ("rank role", "No overflow"));
@@ -191,6 +194,10 @@ describe_role (OviRankRole role)
     case OVI_RANK_ROLE_RECEIVED:
       return _ ("Its first bad values came in through a collective operator after another "
                 "device had overflowed: it received them.");
+    case OVI_RANK_ROLE_UNKNOWN:
+      return _ ("Its first bad values came in through a collective operator, and no open "
+                "device had overflowed before: they started on a device whose report is not "
+                "open.");
     case OVI_RANK_ROLE_NONE:
     default:
       return _ ("No overflow was recorded on this device.");
@@ -207,9 +214,9 @@ static GStrv
 role_classes (gpointer unused, OviRankRole role)
 {
   const char *classes[] = {
-    role == OVI_RANK_ROLE_ORIGIN     ? "role-origin"
-    : role == OVI_RANK_ROLE_RECEIVED ? "role-received"
-                                     : "dim-label",
+    role == OVI_RANK_ROLE_ORIGIN                                      ? "role-origin"
+    : role == OVI_RANK_ROLE_RECEIVED || role == OVI_RANK_ROLE_UNKNOWN ? "role-received"
+                                                                      : "dim-label",
     NULL,
   };
   return g_strdupv ((char **) classes);
@@ -225,7 +232,10 @@ overflow_order (gpointer unused, OviRankRole role)
 static guint
 role_order (gpointer unused, OviRankRole role)
 {
-  return role == OVI_RANK_ROLE_ORIGIN ? 0 : role == OVI_RANK_ROLE_RECEIVED ? 1 : 2;
+  return role == OVI_RANK_ROLE_ORIGIN     ? 0
+         : role == OVI_RANK_ROLE_UNKNOWN  ? 1
+         : role == OVI_RANK_ROLE_RECEIVED ? 2
+                                          : 3;
 }
 
 /* --- the strips ----------------------------------------------------------- */
@@ -584,6 +594,12 @@ cluster_changed (OviTimelinePage *self)
     }
   if (hi < lo)
     lo = hi = 0;
+  {
+    g_autofree char *note = cluster ? ovi_cluster_dup_origin_note (cluster) : NULL;
+
+    gtk_label_set_text (self->origin_note, note ? note : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->origin_note), note != NULL);
+  }
   self->data_first = lo;
   self->data_last = hi;
   /* A span the user zoomed to stays, within the data. */
@@ -706,6 +722,7 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_text);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, show_button);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, origin_note);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, span_label);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, stack);
   gtk_widget_class_bind_template_callback (widget_class, iteration_text);
