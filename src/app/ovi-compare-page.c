@@ -619,29 +619,93 @@ spread_op_clicked (GtkButton *button, OviComparePage *self)
   ovi_compare_page_select_op (self, gtk_button_get_label (button));
 }
 
-/* A cell of the spread grid opens that operator in that iteration. */
+/* A cell of the spread grid opens that operator in that iteration; @what,
+ * when given, says what the cell means after the action. */
 static void
 spread_cell_button (OviComparePage *self,
                     int column,
                     int row,
                     OviDumpFile *file,
                     const char *text,
-                    const char *css_class)
+                    const char *css_class,
+                    const char *what)
 {
   GtkWidget *button = gtk_button_new_with_label (text);
-  g_autofree char *tooltip = g_strdup_printf (
-      _ ("Open %s in iteration %s"), ovi_dump_file_get_op_name (file), iteration_of (file));
+  g_autofree char *action = g_strdup_printf (_ ("Open %s in iteration %s"),
+                                             ovi_dump_file_get_op_name (file), iteration_of (file));
+  /* Translators: a cell's tooltip: what it opens, then what it means */
+  g_autofree char *tooltip = what ? g_strdup_printf (_ ("%s: %s"), action, what) : NULL;
 
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_add_css_class (button, "spread-cell");
   gtk_widget_add_css_class (button, "numeric");
   gtk_widget_add_css_class (button, css_class);
-  ovi_widget_set_tooltip (button, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip,
-                                  -1);
+  ovi_widget_set_tooltip (button, tooltip ? tooltip : action);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  tooltip ? tooltip : action, -1);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "compare.open");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", ovi_dump_file_get_path (file));
   gtk_grid_attach (self->spread_grid, button, column, row, 1, 1);
+}
+
+/* A cell of a run with no overflow record: "·" when its data are clean,
+ * "!" (and what they hold) when they hold NaN, Inf or saturated values,
+ * as an origin with no record of its own (iteration 10's Cast of the
+ * example: 64 +Inf, in a folder whose overflow files name other
+ * operators). */
+static void
+spread_unrecorded_cell (OviComparePage *self, int column, int row, OviDumpFile *file)
+{
+  const OviOpSummary *summary = ovi_dump_file_get_summary (file);
+  g_autofree char *bad = NULL, *what = NULL;
+
+  if (summary == NULL || !ovi_op_summary_is_abnormal (summary))
+    {
+      spread_cell_button (self, column, row, file, "·", "dim-label", NULL);
+      return;
+    }
+  bad = ovi_classifier_dup_bad_values (file);
+  /* Translators: a cell of an operator's run that no overflow record
+   * names; %s: "64 +Inf in output 0" */
+  what = g_strdup_printf (_ ("no overflow record, but its data hold %s"), bad ? bad : "");
+  spread_cell_button (self, column, row, file, "!", "data-abnormal", what);
+}
+
+/* The row of the records of @unit that no op dump file matches: a cell
+ * per iteration with one, numbered as the others. */
+static void
+spread_unlinked_row (OviComparePage *self, int row, const char *unit, guint from, guint n_columns)
+{
+  GPtrArray *iterations = iterations_of (self);
+  /* Translators: a row of the spread grid for overflow records of a unit
+   * ("AICPU") whose operator's dump file is missing */
+  g_autofree char *name = g_strdup_printf (_ ("%s (no operator)"), unit);
+  GtkWidget *label = grid_label (self->spread_grid, 0, row, name, NULL);
+
+  gtk_widget_set_margin_start (label, 10);
+  for (guint c = 0; c < n_columns; c++)
+    {
+      const char *iteration = g_ptr_array_index (iterations, from + c);
+      guint position = ovi_op_index_get_unlinked_position (self->index, unit, iteration);
+      g_autofree char *text = position > 0 ? g_strdup_printf ("%u", position) : g_strdup ("");
+      GtkWidget *cell = grid_label (self->spread_grid, c + 1, row, text,
+                                    position == 1  ? "first-overflow"
+                                    : position > 0 ? "overflowed"
+                                                   : "dim-label");
+
+      gtk_widget_add_css_class (cell, "spread-cell");
+      gtk_label_set_xalign (GTK_LABEL (cell), 0.5);
+      if (position > 0)
+        {
+          g_autofree char *tooltip = g_strdup_printf (
+              _ ("Overflow %u, %s, in iteration %s: no op dump file matches its record"), position,
+              unit, iteration);
+
+          ovi_widget_set_tooltip (cell, tooltip);
+          gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                          tooltip, -1);
+        }
+    }
 }
 
 /* compare.open ("s": an op dump file's full path): shows the compared tensor of
@@ -669,18 +733,20 @@ open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 #define SPREAD_MAX_ITERATIONS 40
 
 /* Rows: operators with at least one overflow record, earliest overflow
- * first; columns: iterations. */
+ * first, then a row per unit of the records that no op dump file matches;
+ * columns: iterations. */
 static void
 build_spread (OviComparePage *self)
 {
   g_autoptr (GPtrArray) ops = ovi_op_index_dup_overflowed_ops (self->index);
+  GPtrArray *units = ovi_op_index_get_unlinked_units (self->index);
   GPtrArray *iterations = iterations_of (self);
-  guint n_rows, n_columns, from = 0, to = 0, n_range;
+  guint n_rows, n_op_rows, n_columns, from = 0, to = 0, n_range;
 
   clear_grid (self->spread_grid);
   gtk_widget_set_visible (GTK_WIDGET (self->spread_note), FALSE);
 
-  if (ops->len == 0)
+  if (ops->len == 0 && units->len == 0)
     {
       grid_label (self->spread_grid, 0, 0, _ ("No overflow record is linked to an operator."),
                   "dim-label");
@@ -690,21 +756,24 @@ build_spread (OviComparePage *self)
   get_range (self, &from, &to);
   n_range = to - from + 1;
   n_columns = MIN (n_range, SPREAD_MAX_ITERATIONS);
-  n_rows = MIN (ops->len, SPREAD_MAX_OPS);
+  n_rows = MIN (ops->len + units->len, SPREAD_MAX_OPS);
+  n_op_rows = MIN (ops->len, n_rows);
   for (guint c = 0; c < n_columns; c++)
     grid_label (self->spread_grid, c + 1, 0, g_ptr_array_index (iterations, from + c), "heading");
-  if (n_rows < ops->len || n_columns < n_range)
+  if (n_rows < ops->len + units->len || n_columns < n_range)
     {
       g_autofree char *note = g_strdup_printf (
           _ ("The first %u of %u operators and the first %u of the %u iterations in the range "
              "are shown. Narrow the range to see the others."),
-          n_rows, ops->len, n_columns, n_range);
+          n_rows, ops->len + units->len, n_columns, n_range);
 
       gtk_label_set_text (self->spread_note, note);
       gtk_widget_set_visible (GTK_WIDGET (self->spread_note), TRUE);
     }
 
-  for (guint r = 0; r < n_rows; r++)
+  for (guint r = n_op_rows; r < n_rows; r++)
+    spread_unlinked_row (self, r + 1, g_ptr_array_index (units, r - n_op_rows), from, n_columns);
+  for (guint r = 0; r < n_op_rows; r++)
     {
       const char *name = g_ptr_array_index (ops, r);
       GtkWidget *button = gtk_button_new_with_label (name);
@@ -727,10 +796,10 @@ build_spread (OviComparePage *self)
 
           if (position > 0)
             text = g_strdup_printf ("%u", position);
+          if (file != NULL && position == 0)
+            spread_unrecorded_cell (self, c + 1, r + 1, file);
           else if (file != NULL)
-            text = g_strdup ("·");
-          if (file != NULL)
-            spread_cell_button (self, c + 1, r + 1, file, text, css_class);
+            spread_cell_button (self, c + 1, r + 1, file, text, css_class, NULL);
           else
             {
               GtkWidget *cell = grid_label (self->spread_grid, c + 1, r + 1, "", css_class);
@@ -843,6 +912,9 @@ ovi_compare_page_session_changed (OviPage *page, OviSession *old_session)
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-record",
                                G_CALLBACK (session_record_changed), self, G_CONNECT_SWAPPED);
+      /* A run without a record is marked by what its summary says. */
+      g_signal_connect_object (session, "notify::busy", G_CALLBACK (update_spread), self,
+                               G_CONNECT_SWAPPED);
       if (self->settings == NULL)
         ovi_compare_page_bind_settings (self, ovi_session_get_settings (session));
       session_index_changed (self);

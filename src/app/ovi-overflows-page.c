@@ -17,6 +17,7 @@ struct _OviOverflowsPage
 
   OviRecordView *record_details;
   AdwStatusPage *record_empty_page;
+  GtkWidget *show_tensor_button;
   GtkEveryFilter *record_filter;
   GtkFilterListModel *record_filter_model;
   GtkSearchEntry *record_search;
@@ -131,9 +132,44 @@ record_row_name (gpointer unused,
 
 /* --- states ------------------------------------------------------------- */
 
-/* Four different reasons for an empty table, each with its own words:
- * still scanning, no dump file at all, no overflow recorded, or nothing
- * that matches the filters. */
+/* One op dump file opened on its own holds no overflow record, but its
+ * data may hold what one would have reported: the status page says what
+ * (the report's words, ovi_classifier_dup_one_file_finding()) and offers
+ * the tensor. Returns FALSE when the folder is not one such file. */
+static gboolean
+show_one_file_finding (OviOverflowsPage *self, OviSession *session, OviDumpFolder *folder)
+{
+  GListModel *files = ovi_dump_folder_get_files (folder);
+  g_autoptr (OviDumpFile) only = NULL;
+  g_autofree char *finding = NULL;
+  int tensor;
+
+  if (g_file_test (ovi_dump_folder_get_root_path (folder), G_FILE_TEST_IS_DIR) ||
+      g_list_model_get_n_items (files) != 1)
+    return FALSE;
+  only = g_list_model_get_item (files, 0);
+  if (ovi_dump_file_get_kind (only) != OVI_FILE_KIND_OP_DUMP ||
+      ovi_dump_file_get_statistics_only (only) || ovi_dump_file_get_summary (only) == NULL)
+    return FALSE;
+  finding = ovi_classifier_dup_one_file_finding (only);
+  tensor = ovi_classifier_first_abnormal_tensor (only);
+  adw_status_page_set_title (self->record_empty_page, tensor >= 0
+                                                          ? _ ("Abnormal Values in This File")
+                                                          : _ ("No Abnormal Values"));
+  adw_status_page_set_icon_name (self->record_empty_page,
+                                 tensor >= 0 ? "dialog-warning-symbolic" : "emblem-ok-symbolic");
+  adw_status_page_set_description (self->record_empty_page, finding);
+  /* The target first: an action name without its target is refused. */
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (self->show_tensor_button), "(su)",
+                                    ovi_dump_file_get_path (only), (guint) MAX (tensor, 0));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->show_tensor_button), "win.show-tensor");
+  gtk_widget_set_visible (self->show_tensor_button, TRUE);
+  return TRUE;
+}
+
+/* Five different reasons for an empty table, each with its own words:
+ * still scanning, no dump file at all, one op dump file (what its data
+ * hold), no overflow recorded, or nothing that matches the filters. */
 static void
 update_state (OviOverflowsPage *self)
 {
@@ -152,6 +188,8 @@ update_state (OviOverflowsPage *self)
     gtk_stack_set_visible_child_name (self->record_stack, "scanning");
   else
     {
+      gtk_widget_set_visible (self->show_tensor_button, FALSE);
+      adw_status_page_set_icon_name (self->record_empty_page, "emblem-ok-symbolic");
       if (folder != NULL)
         ovi_dump_folder_get_progress (folder, &progress);
       if (folder != NULL && progress.dump_files == 0 && ovi_session_get_n_problems (session) > 0 &&
@@ -173,6 +211,9 @@ update_state (OviOverflowsPage *self)
           adw_status_page_set_description (self->record_empty_page,
                                            _ ("This folder holds no dump file."));
         }
+      else if ((records == NULL || g_list_model_get_n_items (records) == 0) &&
+               show_one_file_finding (self, session, folder))
+        ;
       else if (records == NULL || g_list_model_get_n_items (records) == 0)
         {
           adw_status_page_set_title (self->record_empty_page, _ ("No Overflow Records"));
@@ -341,6 +382,9 @@ ovi_overflows_page_session_changed (OviPage *page, OviSession *old_session)
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::loading", G_CALLBACK (update_state), self,
                                G_CONNECT_SWAPPED);
+      /* A file's finding needs its summary, made after the scan. */
+      g_signal_connect_object (session, "notify::busy", G_CALLBACK (update_state), self,
+                               G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::folder", G_CALLBACK (update_state), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::selected-record",
@@ -382,6 +426,7 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, paned);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_details);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_empty_page);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, show_tensor_button);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter_model);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_gap_column);

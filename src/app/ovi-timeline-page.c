@@ -27,6 +27,7 @@ struct _OviTimelinePage
   GtkFilterListModel *rank_filter_model;
   GtkCustomFilter *search_filter; /* owned by rank_filter_model */
   GStrv search_words;             /* the search, case-folded, word by word */
+  GtkLabel *origin_note;          /* the cluster's ovi_cluster_dup_origin_note() */
   GtkColumnView *rank_view;
   GtkSingleSelection *rank_selection;
   GtkSliceListModel *rank_slice;
@@ -172,6 +173,8 @@ role_text (gpointer unused, OviRankRole role)
       return g_strdup (C_ ("rank role", "Origin"));
     case OVI_RANK_ROLE_RECEIVED:
       return g_strdup (C_ ("rank role", "Received"));
+    case OVI_RANK_ROLE_UNKNOWN:
+      return g_strdup (C_ ("rank role", "Origin unknown"));
     case OVI_RANK_ROLE_NONE:
     default:
       return g_strdup (C_ ("rank role", "No overflow"));
@@ -189,6 +192,10 @@ describe_role (OviRankRole role)
     case OVI_RANK_ROLE_RECEIVED:
       return _ ("Its first bad values came in through a collective operator after another "
                 "device had overflowed: it received them.");
+    case OVI_RANK_ROLE_UNKNOWN:
+      return _ ("Its first bad values came in through a collective operator, and no open "
+                "device had overflowed before: they started on a device whose report is not "
+                "open.");
     case OVI_RANK_ROLE_NONE:
     default:
       return _ ("No overflow was recorded on this device.");
@@ -205,9 +212,9 @@ static GStrv
 role_classes (gpointer unused, OviRankRole role)
 {
   const char *classes[] = {
-    role == OVI_RANK_ROLE_ORIGIN     ? "role-origin"
-    : role == OVI_RANK_ROLE_RECEIVED ? "role-received"
-                                     : "dim-label",
+    role == OVI_RANK_ROLE_ORIGIN                                      ? "role-origin"
+    : role == OVI_RANK_ROLE_RECEIVED || role == OVI_RANK_ROLE_UNKNOWN ? "role-received"
+                                                                      : "dim-label",
     NULL,
   };
   return g_strdupv ((char **) classes);
@@ -223,7 +230,10 @@ overflow_order (gpointer unused, OviRankRole role)
 static guint
 role_order (gpointer unused, OviRankRole role)
 {
-  return role == OVI_RANK_ROLE_ORIGIN ? 0 : role == OVI_RANK_ROLE_RECEIVED ? 1 : 2;
+  return role == OVI_RANK_ROLE_ORIGIN     ? 0
+         : role == OVI_RANK_ROLE_UNKNOWN  ? 1
+         : role == OVI_RANK_ROLE_RECEIVED ? 2
+                                          : 3;
 }
 
 /* What a screen reader says for a row: the device, where and how it first
@@ -720,6 +730,12 @@ cluster_changed (OviTimelinePage *self)
     }
   if (hi < lo)
     lo = hi = 0;
+  {
+    g_autofree char *note = cluster ? ovi_cluster_dup_origin_note (cluster) : NULL;
+
+    gtk_label_set_text (self->origin_note, note ? note : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->origin_note), note != NULL);
+  }
   self->data_first = lo;
   self->data_last = hi;
   /* A span the user zoomed to stays, within the data. */
@@ -853,6 +869,7 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_text);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, search_entry);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, show_button);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, origin_note);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, span_label);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, stack);
   gtk_widget_class_bind_template_callback (widget_class, iteration_text);

@@ -179,6 +179,79 @@ test_compare_iterations (Fixture *f, gconstpointer data)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (f->window->view_stack), ==, "operators");
 }
 
+/* The spread grid's row whose first cell reads @name, or -1. */
+static int
+spread_row (OviComparePage *page, const char *name)
+{
+  for (int row = 1; grid_cell (page, "spread_grid", 0, row) != NULL; row++)
+    if (g_strcmp0 (grid_cell (page, "spread_grid", 0, row), name) == 0)
+      return row;
+  return -1;
+}
+
+/* The spread grid's column of iteration @iteration, or -1. */
+static int
+spread_column (OviComparePage *page, const char *iteration)
+{
+  for (int column = 1; grid_cell (page, "spread_grid", column, 0) != NULL; column++)
+    if (g_strcmp0 (grid_cell (page, "spread_grid", column, 0), iteration) == 0)
+      return column;
+  return -1;
+}
+
+/* "Where Overflows Happened" shows every record the table counts, and
+ * what the data say where no record is: the AICPU record of iteration 4,
+ * whose op dump file is missing, has a row of its unit (numbered 5, as in
+ * the table), and iteration 10's Cast, which made 64 +Inf with no record
+ * naming it (the folder's overflow files name Mul and AssignAdd; `report`
+ * calls it that iteration's origin), is marked, not "·". */
+static void
+test_spread_every_record (Fixture *f, gconstpointer data)
+{
+  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  GtkGrid *spread = template_child (compare, OVI_TYPE_COMPARE_PAGE, "spread_grid");
+  const char *cast = "gradients/Cast_3";
+  OviDumpFile *cast_10 = find_op (f->window, cast, "10");
+  OviDumpFile *cast_4 = find_op (f->window, cast, "4");
+  g_autofree char *bad = NULL;
+  GtkWidget *cell;
+  int aicpu, cast_row, it4, it10;
+
+  g_assert_nonnull (cast_10);
+  ovi_window_show_page (f->window, "compare");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  g_assert_true (ovi_compare_page_set_range (compare, "3", "12"));
+  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  ovi_test_wait_still ();
+
+  it4 = spread_column (compare, "4");
+  it10 = spread_column (compare, "10");
+  g_assert_cmpint (it4, >, 0);
+  g_assert_cmpint (it10, >, 0);
+  aicpu = spread_row (compare, "AICPU (no operator)");
+  g_assert_cmpint (aicpu, >, 0);
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", it4, aicpu), ==, "5");
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", it10, aicpu), ==, "");
+
+  cast_row = spread_row (compare, cast);
+  g_assert_cmpint (cast_row, >, 0);
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", 1, cast_row), ==, "1");
+  cell = gtk_grid_get_child_at (spread, it10, cast_row);
+  g_assert_true (GTK_IS_BUTTON (cell));
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", it10, cast_row), ==, "!");
+  g_assert_true (gtk_widget_has_css_class (cell, "data-abnormal"));
+  /* Iteration 4's Cast ran clean, with no record. */
+  g_assert_true (ovi_op_summary_is_abnormal (ovi_dump_file_get_summary (cast_4)) == FALSE);
+  g_assert_cmpstr (grid_cell (compare, "spread_grid", it4, cast_row), ==, "·");
+
+  /* It opens that Cast, whose 64 +Inf the details give. */
+  g_signal_emit_by_name (cell, "clicked");
+  WAIT_UNTIL (page_shown (f->window, "operators"));
+  g_assert_true (ovi_session_get_selected_file (ovi_window_get_session (f->window)) == cast_10);
+  bad = ovi_classifier_dup_bad_values (cast_10);
+  g_assert_cmpstr (bad, ==, "64 +Inf in output 0");
+}
+
 /* Iteration 4's second Conv2D execution keeps its output in NC1HWC0, 256
  * values stored in 1024. Opened alone (the page compares an operator's
  * first execution of each iteration), the page gives the 256 values'
@@ -280,6 +353,7 @@ main (int argc, char *argv[])
 
   OVI_TEST_ADD ("/app/compare-page/select-op", test_compare);
   OVI_TEST_ADD ("/app/compare-page/compare-iterations", test_compare_iterations);
+  OVI_TEST_ADD ("/app/compare-page/spread-every-record", test_spread_every_record);
   OVI_TEST_ADD ("/app/compare-page/device-layout", test_device_layout);
   OVI_TEST_ADD ("/app/compare-page/hidden-page-does-no-work", test_hidden_page_does_no_work);
   return ovi_test_run ();

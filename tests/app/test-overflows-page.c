@@ -3,9 +3,11 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
+#include "ovi-fixtures.h"
 #include "ovi-test-util.h"
 #include "ovi-tooltip.h"
 
@@ -342,6 +344,61 @@ test_no_dump_file_state (Fixture *f, gconstpointer data)
   g_assert_cmpstr (ovi_overflows_page_get_state (ovi_window_get_overflows_page (f->window)), ==,
                    "empty");
   g_assert_cmpstr (empty_title (f->window), ==, _ ("No Dump Files"));
+}
+
+/* One op dump file opened on its own, with no Opdebug file beside it but
+ * 20 +Inf in its output: the page says what its data hold, as `report FILE`
+ * does, not "No Overflow Records" under a green check, and offers the
+ * tensor on the Operators page. */
+static void
+test_one_file_finding_state (Fixture *f, gconstpointer data)
+{
+  const guint64 shape[] = { 32 };
+  double in[32], out[32];
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/Cast_1");
+  g_autofree char *dir = g_build_filename (f->tmpdir, "one", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr (GFile) file = NULL;
+  OviOverflowsPage *page = ovi_window_get_overflows_page (f->window);
+  AdwStatusPage *status = ADW_STATUS_PAGE (gtk_widget_get_template_child (
+      GTK_WIDGET (page), OVI_TYPE_OVERFLOWS_PAGE, "record_empty_page"));
+  GtkWidget *button;
+  OviSession *session = ovi_window_get_session (f->window);
+  OviTensorView *view = ovi_window_get_tensor_view (f->window);
+  OviTensor *tensor;
+
+  for (guint i = 0; i < 32; i++)
+    {
+      in[i] = 70000.0 * (i + 1);
+      out[i] = i < 20 ? INFINITY : (double) i;
+    }
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, in);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT16, shape, 1, out);
+  path = ovi_fixture_write (w, OVI_LAYOUT_NEW, dir, "Cast.net_Cast_1.57.7.1764670500000200");
+  file = g_file_new_for_path (path);
+
+  ovi_window_open_file (f->window, file);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  ovi_test_wait_still ();
+  g_assert_cmpstr (ovi_overflows_page_get_state (page), ==, "empty");
+  g_assert_cmpstr (empty_title (f->window), ==, _ ("Abnormal Values in This File"));
+  g_assert_cmpstr (adw_status_page_get_icon_name (status), ==, "dialog-warning-symbolic");
+  g_assert_cmpstr (adw_status_page_get_description (status), ==,
+                   "This is one op dump file, not a folder: it holds no overflow record (those "
+                   "are in the Opdebug files beside it), but its data hold 20 +Inf in output 0 "
+                   "of Cast net/Cast_1.");
+  button = template_child (page, OVI_TYPE_OVERFLOWS_PAGE, "show_tensor_button");
+  g_assert_true (gtk_widget_get_mapped (button));
+
+  /* Its button shows the tensor that holds them. */
+  gtk_widget_activate (button);
+  WAIT_UNTIL (page_shown (f->window, "operators") && ovi_tensor_view_get_tensor (view) != NULL);
+  ovi_test_wait_still ();
+  g_assert_nonnull (ovi_session_get_selected_file (session));
+  g_assert_cmpstr (ovi_dump_file_get_path (ovi_session_get_selected_file (session)), ==, path);
+  tensor = ovi_tensor_view_get_tensor (view);
+  g_assert_cmpint (ovi_tensor_get_kind (tensor), ==, OVI_TENSOR_OUTPUT);
+  g_assert_cmpuint (ovi_tensor_get_index (tensor), ==, 0);
 }
 
 static void
@@ -831,6 +888,7 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/overflows-page/checklist-0x110", test_checklist_0x110);
   OVI_TEST_ADD ("/app/overflows-page/scanning-state", test_scanning_state);
   OVI_TEST_ADD ("/app/overflows-page/no-dump-file-state", test_no_dump_file_state);
+  OVI_TEST_ADD ("/app/overflows-page/one-file-finding-state", test_one_file_finding_state);
   OVI_TEST_ADD ("/app/overflows-page/filter-no-match-state", test_filter_no_match_state);
   OVI_TEST_ADD ("/app/overflows-page/record-view-follows-selection",
                 test_record_view_follows_selection);

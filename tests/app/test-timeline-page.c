@@ -258,6 +258,49 @@ test_search_words (void)
   ovi_test_wait_finalized (g_steal_pointer (&window), TRUE);
 }
 
+/* One machine's report opened alone (data/example-cluster/node-b.json):
+ * the first overflow of each of its 8 devices is an HcomAllReduce, so the
+ * bad values came from a machine whose report is not open. The page says
+ * so, and marks no device "Origin". */
+static void
+test_report_alone (void)
+{
+  g_autofree char *path =
+      g_build_filename (g_getenv ("OVI_EXAMPLE_DIR"), "..", "example-cluster", "node-b.json", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (OviWindow) window = g_object_ref_sink (ovi_window_new (ovi_test_app));
+  g_autoptr (GPtrArray) rows = NULL;
+  OviTimelinePage *page = ovi_window_get_timeline_page (window);
+  OviSession *session = ovi_window_get_session (window);
+  GListModel *ranks = ovi_cluster_get_ranks (ovi_session_get_cluster (session));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 900);
+  gtk_window_present (GTK_WINDOW (window));
+  ovi_window_open_files (window, &file, 1);
+  WAIT_UNTIL (page_shown (window, "timeline") && g_list_model_get_n_items (ranks) == 8 &&
+              timeline_fed (page));
+  ovi_test_wait_still ();
+
+  rows = visible_rows (ovi_timeline_page_get_column_view (page));
+  g_assert_cmpuint (rows->len, ==, 8);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const char *row = g_ptr_array_index (rows, i);
+      g_autoptr (OviRank) rank = g_list_model_get_item (ranks, i);
+
+      g_assert_nonnull (strstr (row, "|HcomAllReduce allreduce_1|collective|"));
+      g_assert_true (g_str_has_suffix (row, "|Origin unknown"));
+      g_assert_cmpint (ovi_rank_get_role (rank), ==, OVI_RANK_ROLE_UNKNOWN);
+    }
+  g_assert_true (timeline_shows (page, "origin_note"));
+  g_assert_cmpstr (timeline_label (page, "origin_note"), ==,
+                   "The first overflow on every device is a collective (HcomAllReduce): the "
+                   "origin is on a machine whose report is not open.");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  ovi_test_wait_finalized (g_steal_pointer (&window), TRUE);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -268,5 +311,6 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/app/timeline-page/two-machines", test_timeline);
   g_test_add_func ("/app/timeline-page/search-words", test_search_words);
+  g_test_add_func ("/app/timeline-page/report-alone", test_report_alone);
   return ovi_test_run ();
 }

@@ -272,6 +272,77 @@ test_report_text (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (second, "0x110 FP16+INT  received"));
 }
 
+#define ORIGIN_NOTE                                                                                \
+  "The first overflow on every device is a collective (HcomAllReduce): the origin is on a "        \
+  "machine whose report is not open."
+
+/* One machine's report alone (data/example-cluster/node-b.json), whose 8
+ * devices all overflowed first in an HcomAllReduce: where the bad values
+ * started is on a machine whose report is missing. report and merge say so
+ * and call no device an origin; with node-a's folder, whose device 3 made
+ * the Inf, the origin is known again. */
+static void
+test_collectives_alone (Fixture *f, gconstpointer data)
+{
+  g_autofree char *node_a =
+      g_build_filename (SOURCE_ROOT, "data", "example-cluster", "node-a", NULL);
+  g_autofree char *node_b =
+      g_build_filename (SOURCE_ROOT, "data", "example-cluster", "node-b.json", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  JsonObject *o;
+  JsonArray *ranks;
+  guint n_rank_lines = 0;
+
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", node_b, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, ORIGIN_NOTE));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], ", device "))
+      {
+        g_assert_nonnull (strstr (lines[i], "HcomAllReduce allreduce_1 [collective]"));
+        g_assert_nonnull (strstr (lines[i], "  origin unknown"));
+        g_assert_null (strstr (lines[i], "  origin  "));
+        g_assert_false (g_str_has_suffix (lines[i], "  origin"));
+        n_rank_lines++;
+      }
+  g_assert_cmpuint (n_rank_lines, ==, 8);
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "merge", node_b, NULL), ==, 0);
+  node = parse (out);
+  o = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (o, "origin_unknown"), ==, ORIGIN_NOTE);
+  ranks = json_object_get_array_member (o, "ranks");
+  g_assert_cmpuint (json_array_get_length (ranks), ==, 8);
+  for (guint i = 0; i < 8; i++)
+    g_assert_cmpstr (
+        json_object_get_string_member (json_array_get_object_element (ranks, i), "role"), ==,
+        "unknown");
+
+  /* With the machine where it started, the origin is known. */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&node, json_node_unref);
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, &out, &err, "report", "--json", node_a, node_b, NULL), ==, 0);
+  node = parse (out);
+  o = json_node_get_object (node);
+  g_assert_true (json_object_has_member (o, "origin_unknown"));
+  g_assert_true (json_object_get_null_member (o, "origin_unknown"));
+  g_assert_cmpstr (
+      json_object_get_string_member (json_object_get_object_member (o, "first_rank"), "role"), ==,
+      "origin");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "report", node_a, node_b, NULL), ==,
+                   0);
+  g_assert_null (strstr (out, ORIGIN_NOTE));
+  g_assert_null (strstr (out, "origin unknown"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -281,6 +352,7 @@ main (int argc, char **argv)
   ADD ("/core/cli-cluster/merge-rejects", test_merge_rejects);
   ADD ("/core/cli-cluster/merge-cluster-report", test_merge_cluster_report);
   ADD ("/core/cli-cluster/report-text", test_report_text);
+  ADD ("/core/cli-cluster/collectives-alone", test_collectives_alone);
 #undef ADD
   return g_test_run ();
 }

@@ -57,9 +57,10 @@ test_report_one_op_file (Fixture *f, gconstpointer data)
     const char *args[] = { "report", cast, NULL };
     g_assert_cmpint (run (f, &out, &err, args), ==, 0);
     g_assert_null (strstr (out, "in this folder"));
+    /* The window's words too (/app/overflows-page/one-file-finding-state). */
     g_assert_nonnull (strstr (out, "This is one op dump file, not a folder: it holds no overflow "
-                                   "record (those are in the Opdebug files beside it), but 20 of "
-                                   "its values are NaN or Inf:\n"
+                                   "record (those are in the Opdebug files beside it), but its "
+                                   "data hold 20 +Inf in output 0 of Cast gradients/Cast_3.\n"
                                    "  operator Cast gradients/Cast_3  [origin]\n"));
     g_assert_nonnull (strstr (out, "+inf 20"));
     g_clear_pointer (&out, g_free);
@@ -71,7 +72,7 @@ test_report_one_op_file (Fixture *f, gconstpointer data)
     g_assert_null (strstr (out, "in this folder"));
     g_assert_nonnull (strstr (out, "This is one op dump file, not a folder: it holds no overflow "
                                    "record (those are in the Opdebug files beside it), and none of "
-                                   "its values is NaN or Inf:\n"));
+                                   "its values is NaN, Inf or saturated.\n"));
   }
 }
 

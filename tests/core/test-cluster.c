@@ -429,8 +429,9 @@ test_no_overflow (Fixture *f, gconstpointer data)
   r = rank_at (cluster, 0);
   g_assert_cmpstr (ovi_rank_get_device (r), ==, "0");
   /* A collective first overflow with no non-collective one before it:
-   * nothing says where it came from, so it is an origin. */
-  g_assert_cmpint (ovi_rank_get_role (r), ==, OVI_RANK_ROLE_ORIGIN);
+   * its bad values came from a device that is not open, so its origin is
+   * unknown (issue #30 item 5), not its own. */
+  g_assert_cmpint (ovi_rank_get_role (r), ==, OVI_RANK_ROLE_UNKNOWN);
   g_assert_true (ovi_rank_get_collective (r));
   g_assert_true (ovi_rank_get_earliest (r));
   for (guint i = 1; i < 3; i++)

@@ -203,3 +203,108 @@ ovi_classifier_first_abnormal_tensor (OviDumpFile *file)
     }
   return -1;
 }
+
+/* "20 +Inf" and the like for each kind of abnormal value in @s, appended
+ * to @parts. */
+static void
+add_bad_counts (GPtrArray *parts, const OviStats *s)
+{
+  /* Translators: counts of abnormal values in a tensor: "20 NaN", "20 +Inf",
+   * "20 −Inf", "20 saturated" (at the largest value of their type) */
+  if (s->nan)
+    g_ptr_array_add (parts, g_strdup_printf (_ ("%llu NaN"), (unsigned long long) s->nan));
+  if (s->pos_inf)
+    g_ptr_array_add (parts, g_strdup_printf (_ ("%llu +Inf"), (unsigned long long) s->pos_inf));
+  if (s->neg_inf)
+    g_ptr_array_add (parts, g_strdup_printf (_ ("%llu −Inf"), (unsigned long long) s->neg_inf));
+  if (s->saturated)
+    g_ptr_array_add (parts,
+                     g_strdup_printf (_ ("%llu saturated"), (unsigned long long) s->saturated));
+}
+
+/**
+ * ovi_classifier_dup_bad_values:
+ *
+ * What the inputs and outputs of @file hold that a clean tensor does not,
+ * tensor by tensor, in the order of ovi_dump_file_get_tensors(): "20 +Inf
+ * in output 0", "3 NaN, 20 +Inf in input 1; 20 +Inf in output 0". Reads
+ * nothing: it needs the summary (ovi_classifier_summarize()).
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL when no tensor
+ *   is abnormal or the operator is not summarised yet
+ */
+char *
+ovi_classifier_dup_bad_values (OviDumpFile *file)
+{
+  g_autoptr (GPtrArray) tensors_text = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *tensors;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (file), NULL);
+
+  if (ovi_dump_file_get_summary (file) == NULL)
+    return NULL;
+  tensors = ovi_dump_file_get_tensors (file);
+  for (guint i = 0; tensors != NULL && i < tensors->len; i++)
+    {
+      OviTensor *tensor = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (tensor);
+      OviAnalysis *analysis = ovi_tensor_peek_analysis (tensor);
+      g_autoptr (GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+      g_autofree char *counts = NULL, *label = NULL;
+
+      if ((kind != OVI_TENSOR_INPUT && kind != OVI_TENSOR_OUTPUT) || analysis == NULL)
+        continue;
+      add_bad_counts (parts, ovi_analysis_get_stats (analysis));
+      if (parts->len == 0)
+        continue;
+      g_ptr_array_add (parts, NULL);
+      /* Translators: joins the counts of one tensor: "3 NaN, 20 +Inf" */
+      counts = g_strjoinv (_ (", "), (char **) parts->pdata);
+      label = ovi_tensor_dup_label (tensor);
+      /* Translators: abnormal values of one tensor: "20 +Inf in output 0" */
+      g_ptr_array_add (tensors_text, g_strdup_printf (_ ("%s in %s"), counts, label));
+    }
+  if (tensors_text->len == 0)
+    return NULL;
+  g_ptr_array_add (tensors_text, NULL);
+  /* Translators: joins the abnormal values of several tensors */
+  return g_strjoinv (_ ("; "), (char **) tensors_text->pdata);
+}
+
+/**
+ * ovi_classifier_dup_one_file_finding:
+ *
+ * What one op dump file opened on its own holds, for a person: it has no
+ * overflow record (those are in the Opdebug files beside it), and what
+ * its data hold instead: "…, but its data hold 20 +Inf in output 0 of Cast
+ * gradients/Cast_3." The report's text and the window say this. Any
+ * thread; analyses the tensors when they are not yet.
+ *
+ * Returns: (transfer full): the sentence
+ */
+char *
+ovi_classifier_dup_one_file_finding (OviDumpFile *file)
+{
+  g_autofree char *bad = NULL;
+  const char *op_type, *op_name;
+  g_autofree char *op = NULL;
+
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (file), NULL);
+
+  ovi_classifier_summarize (file, NULL);
+  bad = ovi_classifier_dup_bad_values (file);
+  if (bad == NULL)
+    return g_strdup (_ ("This is one op dump file, not a folder: it holds no overflow record "
+                        "(those are in the Opdebug files beside it), and none of its values is "
+                        "NaN, Inf or saturated."));
+  op_type = ovi_dump_file_get_op_type (file);
+  op_name = ovi_dump_file_get_op_name (file);
+  op = g_strdup_printf ("%s %s", op_type ? op_type : "", op_name ? op_name : "");
+  g_strstrip (op);
+  /* Translators: the first %s lists abnormal values ("20 +Inf in output
+   * 0"), the second is the operator ("Cast gradients/Cast_3") */
+  return g_strdup_printf (_ ("This is one op dump file, not a folder: it holds no overflow record "
+                             "(those are in the Opdebug files beside it), but its data hold %s "
+                             "of %s."),
+                          bad, op);
+}

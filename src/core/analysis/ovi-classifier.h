@@ -11,5 +11,7 @@ G_BEGIN_DECLS
 OviBlame ovi_classifier_classify (OviDumpFile *file);
 gboolean ovi_classifier_summarize (OviDumpFile *file, GCancellable *cancellable);
 int ovi_classifier_first_abnormal_tensor (OviDumpFile *file);
+char *ovi_classifier_dup_bad_values (OviDumpFile *file);
+char *ovi_classifier_dup_one_file_finding (OviDumpFile *file);
 
 G_END_DECLS

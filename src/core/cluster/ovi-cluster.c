@@ -32,8 +32,13 @@
  * Roles: a rank whose first overflow is on a collective operator (an HCCL
  * op type, see ovi_op_type_is_collective()) while another rank has a
  * first overflow on a non-collective operator at an earlier or equal
- * position (iteration, then timestamp) has RECEIVED its bad values; every
- * other rank with an overflow is an ORIGIN. */
+ * position (iteration, then timestamp) has RECEIVED its bad values; one
+ * whose first overflow is on a collective that no such rank explains got
+ * them from a device that is not open (another machine's, whose report is
+ * missing): its origin is UNKNOWN, and when that holds for every rank the
+ * cluster says so (ovi_cluster_dup_origin_note()) rather than claiming as
+ * many independent origins. Every other rank with an overflow, one whose
+ * first overflow is its own (not on a collective), is an ORIGIN. */
 
 /* clang-format off */
 G_DEFINE_QUARK (ovi-cluster-error-quark, ovi_cluster_error)
@@ -48,6 +53,8 @@ struct _OviCluster
   GPtrArray *roots;   /* OviClusterRoot */
   OviRankList *ranks; /* OviRank, in cluster order */
   OviRank *earliest;
+  char *origin_note; /* ovi_cluster_dup_origin_note(), untranslated parts: the collective
+                      * op types when every first overflow is on one, else NULL */
 };
 
 G_DEFINE_FINAL_TYPE (OviCluster, ovi_cluster, G_TYPE_OBJECT)
@@ -71,6 +78,7 @@ ovi_cluster_finalize (GObject *object)
   /* A window may hold the list longer: so does the list the roots. */
   g_ptr_array_unref (self->roots);
   g_object_unref (self->ranks);
+  g_free (self->origin_note);
   G_OBJECT_CLASS (ovi_cluster_parent_class)->finalize (object);
 }
 
@@ -217,6 +225,25 @@ build_tail (OviCluster *self, GPtrArray *all, guint first)
   return tail;
 }
 
+/* The op types of the first overflows of @ranks (all on collectives), in
+ * order of first appearance: "HcomAllReduce", "HcomAllReduce, HcomBroadcast". */
+static char *
+collective_types (GPtrArray *ranks)
+{
+  g_autoptr (GPtrArray) types = g_ptr_array_new ();
+
+  for (guint i = 0; i < ranks->len; i++)
+    {
+      OviRank *rank = g_ptr_array_index (ranks, i);
+
+      if (rank->has_first && rank->op_type &&
+          !g_ptr_array_find_with_equal_func (types, rank->op_type, g_str_equal, NULL))
+        g_ptr_array_add (types, rank->op_type);
+    }
+  g_ptr_array_add (types, NULL);
+  return g_strjoinv (", ", (char **) types->pdata);
+}
+
 /* Orders every rank and gives each its role. */
 static void
 update_ranks (OviCluster *self)
@@ -241,17 +268,21 @@ update_ranks (OviCluster *self)
       if (rank->has_first && !rank->collective && !origin)
         origin = rank;
     }
+  g_clear_pointer (&self->origin_note, g_free);
   for (guint i = 0; i < all->len; i++)
     {
       OviRank *rank = g_ptr_array_index (all, i);
       OviRankRole role = OVI_RANK_ROLE_NONE;
 
-      if (rank->has_first)
-        role = rank->collective && origin && compare_position (origin, rank) <= 0
-                   ? OVI_RANK_ROLE_RECEIVED
-                   : OVI_RANK_ROLE_ORIGIN;
+      if (rank->has_first && !rank->collective)
+        role = OVI_RANK_ROLE_ORIGIN;
+      else if (rank->has_first)
+        role = origin && compare_position (origin, rank) <= 0 ? OVI_RANK_ROLE_RECEIVED
+                                                              : OVI_RANK_ROLE_UNKNOWN;
       ovi_rank_set_role (rank, role, rank == earliest);
     }
+  if (earliest && !origin)
+    self->origin_note = collective_types (all);
   for (first_quiet = 0;
        first_quiet < all->len && ((OviRank *) g_ptr_array_index (all, first_quiet))->has_first;
        first_quiet++)
@@ -540,6 +571,40 @@ ovi_cluster_build_ranks_json (OviCluster *self)
   return node;
 }
 
+/* What ovi_cluster_dup_origin_note() says: translated for a person,
+ * English in JSON (read by programs, as every message there). */
+#define ORIGIN_NOTE                                                                                \
+  N_ ("The first overflow on every device is a collective (%s): the origin is on a machine "       \
+      "whose report is not open.")
+
+/**
+ * ovi_cluster_dup_origin_note:
+ *
+ * When the first overflow of every rank that overflowed is on a collective
+ * operator, none of them is where the bad values started: they came in from
+ * a device that is not open (another machine's, whose report is missing).
+ * This says so, naming the collectives, instead of a list of origins.
+ *
+ * Returns: (transfer full) (nullable): the sentence, translated, or %NULL
+ *   when an origin is known (or nothing overflowed)
+ */
+char *
+ovi_cluster_dup_origin_note (OviCluster *self)
+{
+  g_return_val_if_fail (OVI_IS_CLUSTER (self), NULL);
+
+  if (self->origin_note == NULL)
+    return NULL;
+  return g_strdup_printf (_ (ORIGIN_NOTE), self->origin_note);
+}
+
+/* The same in English, as JSON has it. */
+static char *
+english_origin_note (OviCluster *self)
+{
+  return g_strdup_printf (ORIGIN_NOTE, self->origin_note);
+}
+
 /**
  * ovi_cluster_build_json:
  *
@@ -559,6 +624,13 @@ ovi_cluster_build_json (OviCluster *self)
   g_return_val_if_fail (OVI_IS_CLUSTER (self), NULL);
 
   json_object_set_string_member (o, "format", OVI_CLUSTER_FORMAT);
+  if (self->origin_note)
+    {
+      g_autofree char *note = english_origin_note (self);
+      json_object_set_string_member (o, "origin_unknown", note);
+    }
+  else
+    json_object_set_null_member (o, "origin_unknown");
   for (guint i = 0; i < self->roots->len; i++)
     {
       OviClusterRoot *r = g_ptr_array_index (self->roots, i);
@@ -750,8 +822,19 @@ ovi_cluster_write_json (OviCluster *self,
   g_return_val_if_fail (OVI_IS_CLUSTER (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (out), FALSE);
 
-  if (!write_text (out, "{\n  \"format\" : \"" OVI_CLUSTER_FORMAT "\",\n  \"roots\" : [\n",
+  if (!write_text (out, "{\n  \"format\" : \"" OVI_CLUSTER_FORMAT "\",\n  \"origin_unknown\" : ",
                    cancellable, error))
+    return FALSE;
+  if (self->origin_note)
+    {
+      g_autofree char *note = english_origin_note (self);
+      g_autoptr (JsonNode) node = json_node_init_string (json_node_alloc (), note);
+      if (!write_node (out, node, cancellable, error))
+        return FALSE;
+    }
+  else if (!write_text (out, "null", cancellable, error))
+    return FALSE;
+  if (!write_text (out, ",\n  \"roots\" : [\n", cancellable, error))
     return FALSE;
   for (guint i = 0, written = 0; i < self->roots->len; i++)
     {
@@ -804,6 +887,10 @@ role_label (OviRankRole role)
     case OVI_RANK_ROLE_RECEIVED:
       /* Translators: a device that received bad values through a collective */
       return _ ("received");
+    case OVI_RANK_ROLE_UNKNOWN:
+      /* Translators: a device that received bad values through a collective
+       * from a device that is not open */
+      return _ ("origin unknown");
     case OVI_RANK_ROLE_NONE:
     default:
       return _ ("no overflow");
@@ -834,6 +921,11 @@ ovi_cluster_to_text (OviCluster *self)
       s, "\n%s\n\n",
       _ ("Ranks in order of their first overflow: iteration, then the timestamp of the file. "
          "Timestamps are the times the files were written, which can lag the overflow itself."));
+  if (self->origin_note)
+    {
+      g_autofree char *note = ovi_cluster_dup_origin_note (self);
+      g_string_append_printf (s, "%s\n\n", note);
+    }
 
   for (guint i = 0; i < n; i++)
     {

@@ -45,6 +45,7 @@ void ovi_cluster_clear (OviCluster *self);
 guint ovi_cluster_get_n_roots (OviCluster *self);
 GListModel *ovi_cluster_get_ranks (OviCluster *self);
 OviRank *ovi_cluster_get_earliest (OviCluster *self);
+char *ovi_cluster_dup_origin_note (OviCluster *self);
 JsonNode *ovi_cluster_build_json (OviCluster *self);
 gboolean ovi_cluster_write_json (OviCluster *self,
                                  GOutputStream *out,

@@ -9,14 +9,15 @@
 /**
  * ovi_rank_role_name:
  *
- * Returns: "none", "origin" or "received", as the cluster report writes it
+ * Returns: "none", "origin", "received" or "unknown", as the cluster
+ *   report writes it
  */
 const char *
 ovi_rank_role_name (OviRankRole role)
 {
-  static const char *const names[] = { "none", "origin", "received" };
+  static const char *const names[] = { "none", "origin", "received", "unknown" };
 
-  g_return_val_if_fail (role <= OVI_RANK_ROLE_RECEIVED, "none");
+  g_return_val_if_fail (role <= OVI_RANK_ROLE_UNKNOWN, "none");
   return names[role];
 }
 

@@ -13,6 +13,8 @@ typedef enum
   OVI_RANK_ROLE_NONE,     /* no overflow recorded (or every record ignored) */
   OVI_RANK_ROLE_ORIGIN,   /* its first overflow is its own */
   OVI_RANK_ROLE_RECEIVED, /* its first overflow came in through a collective */
+  OVI_RANK_ROLE_UNKNOWN,  /* its first overflow came in through a collective from a device
+                           * that is not open: where it started is not known */
 } OviRankRole;
 
 const char *ovi_rank_role_name (OviRankRole role);

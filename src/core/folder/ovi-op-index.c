@@ -21,6 +21,8 @@ struct _OviOpIndex
   GPtrArray *names;           /* the names shown, sorted, as of the last change */
   GHashTable *first_position; /* "name\niteration" -> 1 + position of its first record, as
                                * of the last ovi_op_index_dup_overflowed_ops() */
+  GPtrArray *unlinked;        /* units of the records no op dump file matches, earliest first,
+                               * as of the last ovi_op_index_dup_overflowed_ops() */
   gboolean stale;             /* files arrived since the lists were made */
 };
 
@@ -174,6 +176,7 @@ ovi_op_index_finalize (GObject *object)
   g_ptr_array_unref (self->names);
   g_hash_table_unref (self->iteration_set);
   g_hash_table_unref (self->first_position);
+  g_ptr_array_unref (self->unlinked);
   G_OBJECT_CLASS (ovi_op_index_parent_class)->finalize (object);
 }
 
@@ -203,6 +206,7 @@ ovi_op_index_init (OviOpIndex *self)
   self->op_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->iteration_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->first_position = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->unlinked = g_ptr_array_new_with_free_func (g_free);
   self->iterations = g_ptr_array_new ();
   self->names = g_ptr_array_new ();
 }
@@ -344,12 +348,38 @@ ovi_op_index_dup_tensor_labels (OviOpIndex *self, const char *op_name)
   return labels;
 }
 
+/* "\nunit\niteration": no op name holds a line break, so a unit's spot is
+ * never an operator's. */
+static char *
+unlinked_spot (const char *unit, const char *iteration)
+{
+  return g_strconcat ("\n", unit, "\n", iteration, NULL);
+}
+
+/* A record no op dump file matches: its unit's row, and its position. */
+static void
+note_unlinked (OviOpIndex *self, OviOverflowRecord *record)
+{
+  const char *unit = ovi_overflow_record_get_unit_name (record);
+  char *spot = unlinked_spot (unit, iteration_of (ovi_overflow_record_get_file (record)));
+
+  if (!g_hash_table_contains (self->first_position, spot))
+    g_hash_table_insert (self->first_position, spot,
+                         GUINT_TO_POINTER (ovi_overflow_record_get_position (record) + 1));
+  else
+    g_free (spot);
+  if (!g_ptr_array_find_with_equal_func (self->unlinked, unit, g_str_equal, NULL))
+    g_ptr_array_add (self->unlinked, g_strdup (unit));
+}
+
 /**
  * ovi_op_index_dup_overflowed_ops:
  *
  * Where overflows happened: also notes, for
  * ovi_op_index_get_first_position(), the first record of each operator in
- * each iteration, from the records as they are numbered now.
+ * each iteration, from the records as they are numbered now, and for
+ * ovi_op_index_get_unlinked_units() the records no op dump file matches
+ * (an AICPU record whose file is missing), by their unit.
  *
  * Returns: (transfer full) (element-type utf8): the operators that have an
  *   overflow record, the earliest overflow's first
@@ -362,6 +392,7 @@ ovi_op_index_dup_overflowed_ops (OviOpIndex *self)
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
   g_hash_table_remove_all (self->first_position);
+  g_ptr_array_set_size (self->unlinked, 0);
   for (guint i = 0, n = g_list_model_get_n_items (records); i < n; i++)
     {
       g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
@@ -370,7 +401,10 @@ ovi_op_index_dup_overflowed_ops (OviOpIndex *self)
       char *spot;
 
       if (op == NULL)
-        continue;
+        {
+          note_unlinked (self, record);
+          continue;
+        }
       name = ovi_op_index_get_shown_name (self, ovi_dump_file_get_op_name (op));
       spot = g_strconcat (name, "\n", iteration_of (op), NULL);
       if (!g_hash_table_contains (self->first_position, spot))
@@ -401,5 +435,37 @@ ovi_op_index_get_first_position (OviOpIndex *self, const char *op_name, const ch
   g_return_val_if_fail (OVI_IS_OP_INDEX (self), 0);
 
   spot = g_strconcat (ovi_op_index_get_shown_name (self, op_name), "\n", iteration, NULL);
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->first_position, spot));
+}
+
+/**
+ * ovi_op_index_get_unlinked_units:
+ *
+ * Returns: (transfer none) (element-type utf8): the units ("AICPU") of the
+ *   overflow records that no op dump file matches, the earliest record's
+ *   first, as of the last ovi_op_index_dup_overflowed_ops()
+ */
+GPtrArray *
+ovi_op_index_get_unlinked_units (OviOpIndex *self)
+{
+  g_return_val_if_fail (OVI_IS_OP_INDEX (self), NULL);
+  return self->unlinked;
+}
+
+/**
+ * ovi_op_index_get_unlinked_position:
+ *
+ * Returns: the position in first-overflow order, counted from 1, of the
+ *   first record of @unit in @iteration that no op dump file matches, as
+ *   of the last ovi_op_index_dup_overflowed_ops(); 0 when it has none
+ */
+guint
+ovi_op_index_get_unlinked_position (OviOpIndex *self, const char *unit, const char *iteration)
+{
+  g_autofree char *spot = NULL;
+
+  g_return_val_if_fail (OVI_IS_OP_INDEX (self), 0);
+
+  spot = unlinked_spot (unit, iteration);
   return GPOINTER_TO_UINT (g_hash_table_lookup (self->first_position, spot));
 }

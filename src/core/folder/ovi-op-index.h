@@ -21,5 +21,8 @@ GPtrArray *ovi_op_index_dup_tensor_labels (OviOpIndex *self, const char *op_name
 GPtrArray *ovi_op_index_dup_overflowed_ops (OviOpIndex *self);
 guint
 ovi_op_index_get_first_position (OviOpIndex *self, const char *op_name, const char *iteration);
+GPtrArray *ovi_op_index_get_unlinked_units (OviOpIndex *self);
+guint
+ovi_op_index_get_unlinked_position (OviOpIndex *self, const char *unit, const char *iteration);
 
 G_END_DECLS

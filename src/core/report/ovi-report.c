@@ -737,27 +737,6 @@ append_operator_text (GString *s, OviDumpFile *op)
     }
 }
 
-/* How many of the values of @op's inputs and outputs are NaN or ±Inf. */
-static guint64
-count_nonfinite (OviDumpFile *op)
-{
-  GPtrArray *tensors = ovi_dump_file_get_tensors (op);
-  guint64 n = 0;
-
-  for (guint i = 0; i < tensors->len; i++)
-    {
-      OviTensor *t = g_ptr_array_index (tensors, i);
-      g_autoptr (OviAnalysis) analysis = NULL;
-      const OviStats *st;
-
-      if (ovi_tensor_get_kind (t) > OVI_TENSOR_OUTPUT || !(analysis = ovi_tensor_analyze (t, NULL)))
-        continue;
-      st = ovi_analysis_get_stats (analysis);
-      n += st->nan + st->pos_inf + st->neg_inf;
-    }
-  return n;
-}
-
 /* What the report says first when no overflow record is listed: a folder
  * without dump files, a file that is not one, one op dump file (what its
  * data hold), or a dump folder or file without overflow. */
@@ -782,25 +761,10 @@ append_no_record_text (GString *s, OviDumpFolder *folder, gboolean one_file)
   if (only && ovi_dump_file_get_kind (only) != OVI_FILE_KIND_OVERFLOW &&
       !ovi_dump_file_get_statistics_only (only))
     {
-      guint64 n = count_nonfinite (only);
+      /* The window's words for it too (ovi-overflows-page.c). */
+      g_autofree char *finding = ovi_classifier_dup_one_file_finding (only);
 
-      if (n == 0)
-        g_string_append_printf (s, "%s\n",
-                                _ ("This is one op dump file, not a folder: it holds no overflow "
-                                   "record (those are in the Opdebug files beside it), and none "
-                                   "of its values is NaN or Inf:"));
-      else
-        g_string_append_printf (
-            s,
-            g_dngettext (GETTEXT_PACKAGE,
-                         "This is one op dump file, not a folder: it holds no overflow record "
-                         "(those are in the Opdebug files beside it), but %llu of its values is "
-                         "NaN or Inf:\n",
-                         "This is one op dump file, not a folder: it holds no overflow record "
-                         "(those are in the Opdebug files beside it), but %llu of its values are "
-                         "NaN or Inf:\n",
-                         n),
-            (unsigned long long) n);
+      g_string_append_printf (s, "%s\n", finding);
       append_operator_text (s, only);
       g_string_append_c (s, '\n');
       return;
