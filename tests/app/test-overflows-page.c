@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <gdk/x11/gdkx.h>
+
 #include "ovi-test-util.h"
 #include "ovi-tooltip.h"
 
@@ -249,6 +251,127 @@ test_sort_by_header (Fixture *f, gconstpointer data)
     g_assert_cmpstr (g_ptr_array_index (back, i), ==, g_ptr_array_index (before, i));
   first = cell (back, 0, 0);
   g_assert_cmpstr (first, ==, "1");
+}
+
+static void
+count_sort (GtkSorter *sorter, GtkSorterChange change, guint *count)
+{
+  (*count)++;
+}
+
+/* A click of the first mouse button on the header of @view's column
+ * titled @title, through the X server (xdotool), as a user makes it: GTK
+ * 4.8 sorts by the column and keeps the columns clicked before as tie
+ * breakers, which gtk_column_view_sort_by_column() does not (it forgets
+ * them). Returns once the column view's sorter changed. */
+static void
+click_header (OviWindow *window, GtkColumnView *view, const char *title)
+{
+  GtkWidget *header = NULL;
+  GtkWidget *target = NULL;
+  g_autofree char *program = g_find_program_in_path ("xdotool");
+  guint changes = 0;
+  gulong handler;
+
+  if (program == NULL || !GDK_IS_X11_DISPLAY (gtk_widget_get_display (GTK_WIDGET (window))))
+    {
+      g_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (!GTK_IS_LIST_VIEW (child))
+      header = child;
+  g_assert_nonnull (header);
+  for (GtkWidget *t = gtk_widget_get_first_child (header); t && !target;
+       t = gtk_widget_get_next_sibling (t))
+    if (find_label_with_text (t, title) != NULL)
+      target = t;
+  g_assert_nonnull (target);
+  {
+    graphene_point_t centre = GRAPHENE_POINT_INIT (gtk_widget_get_width (target) / 2.0,
+                                                   gtk_widget_get_height (target) / 2.0);
+    graphene_point_t point;
+    double dx, dy;
+    g_autofree char *xid = NULL, *x = NULL, *y = NULL;
+    g_autoptr (GError) error = NULL;
+    int status = 0;
+
+    g_assert_true (gtk_widget_compute_point (target, GTK_WIDGET (window), &centre, &point));
+    gtk_native_get_surface_transform (GTK_NATIVE (window), &dx, &dy);
+    xid = g_strdup_printf (
+        "%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (window))));
+    x = g_strdup_printf ("%d", (int) (point.x + dx));
+    y = g_strdup_printf ("%d", (int) (point.y + dy));
+    handler = g_signal_connect (gtk_column_view_get_sorter (view), "changed",
+                                G_CALLBACK (count_sort), &changes);
+    {
+      const char *argv[] = { program, "mousemove", "--sync", "--window", xid,
+                             x,       y,           "click",  "1",        NULL };
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+                                   NULL, &status, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+    }
+    WAIT_UNTIL (changes > 0);
+    g_signal_handler_disconnect (gtk_column_view_get_sorter (view), handler);
+  }
+}
+
+/* Rows that tie on the sorted column stay in run order ("#" ascending),
+ * whatever was sorted before: the Timestamp sort clicked earlier does not
+ * order the records of one iteration. */
+static void
+test_sort_ties_keep_run_order (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  g_autoptr (GPtrArray) by_time = NULL;
+  g_autoptr (GPtrArray) by_iteration = NULL;
+  guint ties = 0;
+
+  click_header (f->window, view, "Timestamp");
+  click_header (f->window, view, "Timestamp");
+  wait_sorted (f->window);
+  by_time = visible_rows (view);
+  assert_sorted (by_time, 8, FALSE, TRUE);
+
+  click_header (f->window, view, "Iteration");
+  wait_sorted (f->window);
+  by_iteration = visible_rows (view);
+  assert_sorted (by_iteration, 1, TRUE, FALSE);
+  for (guint i = 1; i < by_iteration->len; i++)
+    {
+      g_autofree char *iteration = cell (by_iteration, i, 1);
+      g_autofree char *previous_iteration = cell (by_iteration, i - 1, 1);
+      g_autofree char *position = cell (by_iteration, i, 0);
+      g_autofree char *previous_position = cell (by_iteration, i - 1, 0);
+
+      g_test_message ("row %u: %s", i, (char *) g_ptr_array_index (by_iteration, i));
+      if (g_strcmp0 (iteration, previous_iteration) != 0)
+        continue;
+      ties++;
+      g_assert_cmpuint (g_ascii_strtoull (previous_position, NULL, 10), <,
+                        g_ascii_strtoull (position, NULL, 10));
+    }
+  /* The example has iterations with several records. */
+  g_assert_cmpuint (ties, >=, 2);
+
+  /* "#" sorts too: ascending, then descending. */
+  click_header (f->window, view, "#");
+  wait_sorted (f->window);
+  {
+    g_autoptr (GPtrArray) rows = visible_rows (view);
+
+    assert_sorted (rows, 0, TRUE, FALSE);
+  }
+  click_header (f->window, view, "#");
+  wait_sorted (f->window);
+  {
+    g_autoptr (GPtrArray) rows = visible_rows (view);
+
+    assert_sorted (rows, 0, TRUE, TRUE);
+  }
 }
 
 static void
@@ -827,6 +950,7 @@ main (int argc, char *argv[])
 
   OVI_TEST_ADD ("/app/overflows-page/overflow-table", test_overflow_table);
   OVI_TEST_ADD ("/app/overflows-page/sort-by-header", test_sort_by_header);
+  OVI_TEST_ADD ("/app/overflows-page/sort-ties-keep-run-order", test_sort_ties_keep_run_order);
   OVI_TEST_ADD ("/app/overflows-page/search-and-unit-filter", test_search_and_unit_filter);
   OVI_TEST_ADD ("/app/overflows-page/checklist-0x110", test_checklist_0x110);
   OVI_TEST_ADD ("/app/overflows-page/scanning-state", test_scanning_state);
