@@ -33,7 +33,9 @@ struct _OviOverflowsPage
 
   /* Laid out by the page's width (fit_layout). */
   GtkPaned *paned;
+  GtkColumnViewColumn *record_device_column; /* shown with several devices */
   GtkColumnViewColumn *record_gap_column;
+  GtkColumnViewColumn *record_root_column; /* shown with several roots */
   GtkColumnViewColumn *record_op_type_column;
   GtkColumnViewColumn *record_stream_column;
   GtkColumnViewColumn *record_task_column;
@@ -70,6 +72,14 @@ static char *
 format_position (gpointer unused, guint position)
 {
   return g_strdup_printf ("%u", position + 1);
+}
+
+/* The Device and Folder columns are shown when there is more than one of
+ * them to tell apart. */
+static gboolean
+more_than_one (gpointer unused, guint n)
+{
+  return n > 1;
 }
 
 /* Records of ignored operators stay listed, greyed. */
@@ -384,7 +394,9 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_empty_page);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter_model);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_device_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_gap_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_root_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_op_type_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_search);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_selection);
@@ -407,6 +419,7 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
                                                 G_CALLBACK (ovi_format_timestamp_closure));
   gtk_widget_class_bind_template_callback_full (widget_class, "iteration_number",
                                                 G_CALLBACK (ovi_format_iteration_number));
+  gtk_widget_class_bind_template_callback (widget_class, more_than_one);
   gtk_widget_class_bind_template_callback (widget_class, not_ignored);
   gtk_widget_class_bind_template_callback (widget_class, op_name_classes);
   gtk_widget_class_bind_template_callback (widget_class, record_row_name);
@@ -438,8 +451,11 @@ columns_width (OviOverflowsPage *self, gboolean visible_only)
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      gboolean origin = column == self->record_root_column || column == self->record_device_column;
 
-      if (!visible_only || gtk_column_view_column_get_visible (column))
+      /* Folder and Device count when the session shows them, the others
+       * also when the layout hid them. */
+      if ((!visible_only && !origin) || gtk_column_view_column_get_visible (column))
         width += MAX (gtk_column_view_column_get_fixed_width (column), 0);
     }
   return width;
@@ -523,6 +539,14 @@ width_changed (OviOverflowsPage *self)
     self->fit_task = ovi_scheduler_add (fit_layout_cb, self, NULL);
 }
 
+/* Folder or Device came or went: the table needs another width. */
+static void
+origin_columns_changed (OviOverflowsPage *self)
+{
+  self->fitted_width = 0;
+  width_changed (self);
+}
+
 static void
 ovi_overflows_page_init (OviOverflowsPage *self)
 {
@@ -548,6 +572,10 @@ ovi_overflows_page_init (OviOverflowsPage *self)
   g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->record_view)),
                            "notify::page-size", G_CALLBACK (width_changed), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_swapped (self->record_root_column, "notify::visible",
+                            G_CALLBACK (origin_columns_changed), self);
+  g_signal_connect_swapped (self->record_device_column, "notify::visible",
+                            G_CALLBACK (origin_columns_changed), self);
   update_state (self);
 }
 

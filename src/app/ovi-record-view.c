@@ -469,11 +469,24 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
 
   from_data = ovi_overflow_record_get_source (record) == OVI_RECORD_SOURCE_DATA;
   unit = ovi_overflow_record_get_unit (record);
+  file = ovi_overflow_record_get_file (record);
+  /* Where it comes from: with several folders or devices open, rows of
+   * two runs can otherwise look the same. */
+  if (file != NULL)
+    {
+      g_autofree char *root = ovi_dump_file_dup_root_name (file);
+
+      if (root != NULL)
+        /* Translators: a field of an overflow record: the dump folder (one
+         * per machine) it was found in, when several are open */
+        add_field (self, _ ("Folder"), root);
+      if (ovi_dump_file_get_device (file) != NULL)
+        add_field (self, _ ("Device"), ovi_dump_file_get_device (file));
+    }
   add_time_fields (self, record);
   add_field_u64 (self, _ ("Model id"), ovi_overflow_record_get_model_id (record), FALSE);
   add_field_u64 (self, _ ("Stream id"), ovi_overflow_record_get_stream_id (record), FALSE);
   add_field_u64 (self, _ ("Task id"), ovi_overflow_record_get_task_id (record), FALSE);
-  file = ovi_overflow_record_get_file (record);
   if (from_data)
     {
       /* The rest are fields of an overflow file, which there is none of. */

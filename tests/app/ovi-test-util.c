@@ -429,6 +429,20 @@ compare_y (gconstpointer a, gconstpointer b)
   return pa.y < pb.y ? -1 : pa.y > pb.y;
 }
 
+static int
+compare_x (gconstpointer a, gconstpointer b)
+{
+  graphene_point_t pa, pb;
+  GtkWidget *wa = *(GtkWidget **) a, *wb = *(GtkWidget **) b;
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (wa));
+
+  if (!gtk_widget_compute_point (wa, root, &GRAPHENE_POINT_INIT (0, 0), &pa))
+    pa.x = 0;
+  if (!gtk_widget_compute_point (wb, root, &GRAPHENE_POINT_INIT (0, 0), &pb))
+    pb.x = 0;
+  return pa.x < pb.x ? -1 : pa.x > pb.x;
+}
+
 /* The mapped row widgets of @view, top to bottom. */
 static GPtrArray *
 row_widgets (GtkColumnView *view)
@@ -453,8 +467,16 @@ visible_rows (GtkColumnView *view)
   for (guint i = 0; i < widgets->len; i++)
     {
       GString *text = g_string_new (NULL);
+      g_autoptr (GPtrArray) cells = g_ptr_array_new ();
 
-      collect_labels (g_ptr_array_index (widgets, i), text);
+      /* Left to right: a column shown after a row was made adds its cell
+       * at the end of the row's children. */
+      for (GtkWidget *c = gtk_widget_get_first_child (g_ptr_array_index (widgets, i)); c;
+           c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (cells, c);
+      g_ptr_array_sort (cells, compare_x);
+      for (guint j = 0; j < cells->len; j++)
+        collect_labels (g_ptr_array_index (cells, j), text);
       g_ptr_array_add (rows, g_string_free (text, FALSE));
     }
   return rows;

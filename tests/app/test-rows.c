@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ovi-fixtures.h"
+#include "ovi-test-util.h"
+
+/* Where a row comes from and what the keyboard does with it: the Device
+ * and Folder columns of the Overflows table and the record details. */
+
+/* The AdwActionRow titled @title below @widget. */
+static GtkWidget *
+find_row (GtkWidget *widget, const char *title)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (ADW_IS_ACTION_ROW (child) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (child)), title) == 0)
+        return child;
+      if ((found = find_row (child, title)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The value the record details give for the field @title, NULL when they
+ * have no such field. */
+static char *
+field_value (OviWindow *window, const char *title)
+{
+  GtkWidget *row = find_row (GTK_WIDGET (ovi_window_get_record_details (window)), title);
+  GString *text;
+
+  if (row == NULL)
+    return NULL;
+  text = g_string_new (NULL);
+  for (GtkWidget *child = gtk_widget_get_first_child (row); child;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, text);
+  return g_string_free (text, FALSE);
+}
+
+/* Whether the record table shows its column titled @title. */
+static gboolean
+column_shown (OviWindow *window, const char *title)
+{
+  return gtk_column_view_column_get_visible (
+      column_by_title (ovi_window_get_record_view (window), title));
+}
+
+/* Opens @paths together in @window and waits until its table shows rows
+ * (16 records need not all fit in its height). */
+static void
+open_folders (OviWindow *window, const char *const *paths, guint n)
+{
+  GFile *files[4];
+
+  g_assert_cmpuint (n, <=, G_N_ELEMENTS (files));
+  for (guint i = 0; i < n; i++)
+    files[i] = g_file_new_for_path (paths[i]);
+  ovi_window_open_files (window, files, n);
+  for (guint i = 0; i < n; i++)
+    g_object_unref (files[i]);
+  WAIT_UNTIL (!ovi_window_get_busy (window));
+  WAIT_UNTIL (n_visible_rows (ovi_window_get_record_view (window)) >= 5);
+  ovi_test_wait_still ();
+}
+
+/* Two folders of eight devices each: Folder and Device columns with each
+ * record's root and device, and the details say both; one folder of eight
+ * devices: Device alone; the example (one device): neither. */
+static void
+test_device_and_folder_columns (Fixture *f, gconstpointer data)
+{
+  g_autofree char *root_a = g_build_filename (f->tmpdir, "A", NULL);
+  g_autofree char *root_b = g_build_filename (f->tmpdir, "B", NULL);
+  const char *both[] = { root_a, root_b };
+  OviSession *session = ovi_window_get_session (f->window);
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  GListModel *records;
+  g_autoptr (GPtrArray) rows = NULL;
+  gboolean seen_a = FALSE, seen_b = FALSE;
+
+  /* The example: one folder, one device. */
+  g_assert_false (column_shown (f->window, "Folder"));
+  g_assert_false (column_shown (f->window, "Device"));
+
+  ovi_fixture_write_machine (root_a, 3, 0);
+  ovi_fixture_write_machine (root_b, -1, 50);
+  open_folders (f->window, both, 2);
+  g_assert_true (column_shown (f->window, "Folder"));
+  g_assert_true (column_shown (f->window, "Device"));
+  records = ovi_session_get_records (session);
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, >=, 5);
+  g_assert_cmpuint (rows->len, <=, g_list_model_get_n_items (records));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (record);
+      g_autofree char *expected_root = ovi_dump_file_dup_root_name (file);
+      g_autofree char *position = cell (rows, i, 0);
+      g_autofree char *root = cell (rows, i, 1);
+      g_autofree char *device = cell (rows, i, 2);
+      g_autofree char *expected_position = g_strdup_printf ("%u", i + 1);
+
+      g_test_message ("row %u: %s", i, (char *) g_ptr_array_index (rows, i));
+      g_assert_cmpstr (position, ==, expected_position);
+      g_assert_cmpstr (root, ==, expected_root);
+      g_assert_cmpstr (device, ==, ovi_dump_file_get_device (file));
+      seen_a = seen_a || g_str_equal (root, "A");
+      seen_b = seen_b || g_str_equal (root, "B");
+    }
+  g_assert_true (seen_a && seen_b);
+
+  /* The details of a record of B say where it comes from. */
+  for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) record = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_file (record);
+      g_autofree char *root = ovi_dump_file_dup_root_name (file);
+
+      if (g_str_equal (root, "B") && !g_str_equal (ovi_dump_file_get_device (file), "0"))
+        {
+          g_autofree char *folder_field = NULL;
+          g_autofree char *device_field = NULL;
+
+          ovi_session_set_selected_record (session, record);
+          wait_details (f->window, record);
+          folder_field = field_value (f->window, _ ("Folder"));
+          device_field = field_value (f->window, _ ("Device"));
+          g_assert_nonnull (folder_field);
+          g_assert_nonnull (strstr (folder_field, "|B"));
+          g_assert_nonnull (device_field);
+          g_assert_true (g_str_has_suffix (device_field, ovi_dump_file_get_device (file)));
+          break;
+        }
+    }
+
+  /* One folder, eight devices: no Folder column, a Device column. */
+  open_folders (f->window, both, 1);
+  g_assert_false (column_shown (f->window, "Folder"));
+  g_assert_true (column_shown (f->window, "Device"));
+  {
+    g_autoptr (OviOverflowRecord) record =
+        g_list_model_get_item (ovi_session_get_records (session), 0);
+    g_autofree char *folder_field = NULL;
+    g_autofree char *device_field = NULL;
+
+    ovi_session_set_selected_record (session, record);
+    wait_details (f->window, record);
+    folder_field = field_value (f->window, _ ("Folder"));
+    device_field = field_value (f->window, _ ("Device"));
+    g_assert_null (folder_field);
+    g_assert_nonnull (device_field);
+    g_assert_true (g_str_has_suffix (
+        device_field, ovi_dump_file_get_device (ovi_overflow_record_get_file (record))));
+  }
+
+  /* The example again: one device, neither column; the details still say
+   * which device. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.open-example", NULL);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  wait_records_listed (f->window);
+  g_assert_false (column_shown (f->window, "Folder"));
+  g_assert_false (column_shown (f->window, "Device"));
+  {
+    g_autoptr (OviOverflowRecord) first =
+        g_list_model_get_item (ovi_session_get_records (session), 0);
+    g_autofree char *device_field = NULL;
+
+    wait_details (f->window, first);
+    device_field = field_value (f->window, _ ("Device"));
+    g_assert_nonnull (device_field);
+    g_assert_true (g_str_has_suffix (device_field, "|0"));
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  int exit_code = 0;
+
+  if (!ovi_test_init (&argc, &argv, TRUE, &exit_code))
+    return exit_code;
+  OVI_TEST_ADD ("/app/rows/device-and-folder-columns", test_device_and_folder_columns);
+  return ovi_test_run ();
+}
