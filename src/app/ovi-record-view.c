@@ -9,7 +9,12 @@
 
 /* The details of one overflow record: its status as a checklist of the
  * documented bits, its raw fields with copy buttons, and the operator it
- * points at with that operator's tensors. */
+ * points at with that operator's tensors.
+ *
+ * The keyboard: each group is one tab stop, its rows are reached with the
+ * arrow keys, as in GNOME Settings' boxed lists. A row's value label and
+ * copy button are no tab stops: Enter on a field copies its value, Enter
+ * on a tensor shows it. */
 
 struct _OviRecordView
 {
@@ -19,6 +24,7 @@ struct _OviRecordView
   AdwPreferencesGroup *op_group;
   GtkStack *stack;
   AdwPreferencesGroup *status_group;
+  AdwPreferencesGroup *tensor_group;
   GtkLabel *title_label;
 
   OviOverflowRecord *record;
@@ -85,6 +91,9 @@ add_field_full (OviRecordView *self, const char *name, const char *value, const 
   g_autofree char *copy_name = g_strdup_printf (_ ("Copy %s"), name);
 
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  /* Selectable with the mouse; the keyboard copies from the row. (A
+   * label that only is not focusable still claims a focus move.) */
+  gtk_widget_set_can_focus (value_label, FALSE);
   gtk_label_set_ellipsize (GTK_LABEL (value_label), PANGO_ELLIPSIZE_START);
   ovi_widget_set_tooltip (value_label, raw);
   gtk_widget_add_css_class (value_label, "numeric");
@@ -96,7 +105,9 @@ add_field_full (OviRecordView *self, const char *name, const char *value, const 
                                   -1);
   g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked), g_strdup (raw),
                          (GClosureNotify) (void (*) (void)) g_free, 0);
+  gtk_widget_set_focusable (button, FALSE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
   add_row (self, self->fields_group, row);
 }
 
@@ -224,6 +235,7 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
   GPtrArray *tensors;
   GtkWidget *row;
 
+  gtk_widget_set_visible (GTK_WIDGET (self->tensor_group), FALSE);
   if (op == NULL)
     {
       adw_preferences_group_set_description (
@@ -279,6 +291,7 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
   add_row (self, self->op_group, row);
 
   tensors = ovi_dump_file_get_tensors (op);
+  gtk_widget_set_visible (GTK_WIDGET (self->tensor_group), tensors != NULL && tensors->len > 0);
   for (guint i = 0; tensors != NULL && i < tensors->len; i++)
     {
       OviTensor *tensor = g_ptr_array_index (tensors, i);
@@ -297,9 +310,10 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
       gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.show-tensor");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(su)",
                                         ovi_dump_file_get_path (op), i);
+      gtk_widget_set_focusable (button, FALSE);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
-      add_row (self, self->op_group, row);
+      add_row (self, self->tensor_group, row);
     }
 }
 
@@ -316,6 +330,55 @@ clear_rows (OviRecordView *self)
   g_ptr_array_set_size (self->rows, 0);
   g_ptr_array_set_size (self->status_rows, 0);
   g_ptr_array_set_size (self->status_checks, 0);
+}
+
+/* The list box of the rows of @group (AdwPreferencesGroup's own). */
+static GtkWidget *
+group_list (GtkWidget *group)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (group); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *list = GTK_IS_LIST_BOX (child) ? child : group_list (child);
+
+      if (list != NULL)
+        return list;
+    }
+  return NULL;
+}
+
+/* Tab goes from group to group rather than from row to row, which GTK
+ * 4.8's list boxes do: it moves to the next group's list (its first row,
+ * or its last going back), and out of the view after the last. The arrow
+ * keys move between the rows of a group. */
+static gboolean
+ovi_record_view_focus (GtkWidget *widget, GtkDirectionType direction)
+{
+  OviRecordView *self = OVI_RECORD_VIEW (widget);
+  AdwPreferencesGroup *groups[] = { self->status_group, self->fields_group, self->op_group,
+                                    self->tensor_group };
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  int step = direction == GTK_DIR_TAB_FORWARD ? 1 : -1;
+  int current = -1;
+
+  if (direction != GTK_DIR_TAB_FORWARD && direction != GTK_DIR_TAB_BACKWARD)
+    return GTK_WIDGET_CLASS (ovi_record_view_parent_class)->focus (widget, direction);
+  for (int i = 0; focus != NULL && i < (int) G_N_ELEMENTS (groups); i++)
+    if (gtk_widget_is_ancestor (focus, GTK_WIDGET (groups[i])))
+      current = i;
+  /* Coming in from outside: GTK's own walk finds the first or last row. */
+  if (current < 0)
+    return GTK_WIDGET_CLASS (ovi_record_view_parent_class)->focus (widget, direction);
+  for (int i = current + step; i >= 0 && i < (int) G_N_ELEMENTS (groups); i += step)
+    {
+      GtkWidget *group = GTK_WIDGET (groups[i]);
+      GtkWidget *list = gtk_widget_get_visible (group) ? group_list (group) : NULL;
+
+      if (list != NULL && gtk_widget_child_focus (list, direction))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -379,6 +442,7 @@ ovi_record_view_class_init (OviRecordViewClass *klass)
   object_class->dispose = ovi_record_view_dispose;
   object_class->get_property = ovi_record_view_get_property;
   object_class->set_property = ovi_record_view_set_property;
+  widget_class->focus = ovi_record_view_focus;
 
   properties[PROP_RECORD] =
       g_param_spec_object ("record", NULL, NULL, OVI_TYPE_OVERFLOW_RECORD,
@@ -391,6 +455,7 @@ ovi_record_view_class_init (OviRecordViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, op_group);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, stack);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, status_group);
+  gtk_widget_class_bind_template_child (widget_class, OviRecordView, tensor_group);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, title_label);
 }
 

@@ -181,6 +181,95 @@ test_device_and_folder_columns (Fixture *f, gconstpointer data)
   }
 }
 
+/* What Tab does where the focus is: out of the record table, as the
+ * window's key handler does, and elsewhere GTK's own move (GtkWindow's
+ * move-focus binding: gtk_widget_child_focus() on the window). */
+static void
+press_tab (OviWindow *window, GtkDirectionType direction)
+{
+  if (!_ovi_window_tab_out_of_list (window, direction))
+    gtk_widget_child_focus (GTK_WIDGET (window), direction);
+}
+
+/* Whether the keyboard is on @button or on the row that Enter activates
+ * it from. */
+static gboolean
+focus_on (OviWindow *window, GtkWidget *button)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  return focus != NULL &&
+         (focus == button ||
+          (ADW_IS_ACTION_ROW (focus) && gtk_widget_is_ancestor (button, focus) &&
+           adw_action_row_get_activatable_widget (ADW_ACTION_ROW (focus)) == button));
+}
+
+/* The record details are a few tab stops, one per group, not one per
+ * field, value and button: from the table, Tab reaches the first
+ * tensor's Show in at most 5 presses (the status, the fields, the
+ * operator, the tensors), and Shift+Tab goes back as many. */
+#define MAX_TABS_TO_SHOW 5
+
+static void
+test_details_tab_stops (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *records = ovi_window_get_record_view (f->window);
+  GtkWidget *list = inner_list (records);
+  GtkWidget *details = GTK_WIDGET (ovi_window_get_record_details (f->window));
+  OviSession *session = ovi_window_get_session (f->window);
+  g_autoptr (OviOverflowRecord) first =
+      g_list_model_get_item (ovi_session_get_records (session), 0);
+  GtkWidget *row = NULL, *show;
+  guint tabs = 0, back = 0;
+
+  wait_details (f->window, first);
+  show = find_button (details, "Show");
+  g_assert_nonnull (show);
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child && row == NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_mapped (child) && gtk_widget_get_focusable (child))
+      row = child;
+  g_assert_true (gtk_widget_grab_focus (row));
+  while (!focus_on (f->window, show) && tabs < 200)
+    {
+      press_tab (f->window, GTK_DIR_TAB_FORWARD);
+      tabs++;
+      g_test_message ("Tab %u: %s", tabs,
+                      G_OBJECT_TYPE_NAME (gtk_root_get_focus (GTK_ROOT (f->window))));
+    }
+  g_test_message ("%u Tabs from the table to the first Show", tabs);
+  g_assert_true (focus_on (f->window, show));
+  g_assert_cmpuint (tabs, <=, MAX_TABS_TO_SHOW);
+
+  /* Down goes to the next tensor, in the same group. */
+  {
+    GtkWidget *tensor_row = gtk_root_get_focus (GTK_ROOT (f->window));
+
+    /* What the Down key does in a list box (its key binding). */
+    g_signal_emit_by_name (gtk_widget_get_parent (tensor_row), "move-cursor",
+                           GTK_MOVEMENT_DISPLAY_LINES, 1, FALSE, FALSE);
+    g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) != tensor_row);
+    g_assert_true (gtk_widget_get_parent (gtk_root_get_focus (GTK_ROOT (f->window))) ==
+                   gtk_widget_get_parent (tensor_row));
+  }
+
+  /* Shift+Tab back to the table, as many steps. */
+  while (!focus_inside (f->window, records) && back < 200)
+    {
+      press_tab (f->window, GTK_DIR_TAB_BACKWARD);
+      back++;
+      {
+        GtkWidget *fw = gtk_root_get_focus (GTK_ROOT (f->window));
+        g_test_message ("Shift+Tab %u: %s %s", back, G_OBJECT_TYPE_NAME (fw),
+                        ADW_IS_PREFERENCES_ROW (fw)
+                            ? adw_preferences_row_get_title (ADW_PREFERENCES_ROW (fw))
+                            : "");
+      }
+    }
+  g_assert_true (focus_inside (f->window, records));
+  g_assert_cmpuint (back, ==, tabs);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -189,5 +278,6 @@ main (int argc, char *argv[])
   if (!ovi_test_init (&argc, &argv, TRUE, &exit_code))
     return exit_code;
   OVI_TEST_ADD ("/app/rows/device-and-folder-columns", test_device_and_folder_columns);
+  OVI_TEST_ADD ("/app/rows/details-tab-stops", test_details_tab_stops);
   return ovi_test_run ();
 }
