@@ -108,6 +108,8 @@ add_field_full (OviRecordView *self, const char *name, const char *value, const 
   gtk_widget_set_focusable (button, FALSE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
+  /* What Ctrl+C on the row copies. */
+  g_object_set_data_full (G_OBJECT (row), "ovi-copy", g_strdup (raw), g_free);
   add_row (self, self->fields_group, row);
 }
 
@@ -332,6 +334,34 @@ clear_rows (OviRecordView *self)
   g_ptr_array_set_size (self->status_checks, 0);
 }
 
+/* Ctrl+C on a row: a field's value as the file has it (as its copy
+ * button copies it), another row's name and value, a tab between. */
+static gboolean
+copy_focused_row (GtkWidget *widget, GVariant *args, gpointer unused)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *row = focus && ADW_IS_ACTION_ROW (focus)
+                       ? focus
+                       : (focus ? gtk_widget_get_ancestor (focus, ADW_TYPE_ACTION_ROW) : NULL);
+  const char *raw, *title, *subtitle;
+  g_autofree char *text = NULL;
+
+  if (row == NULL || !gtk_widget_is_ancestor (row, widget))
+    return FALSE;
+  raw = g_object_get_data (G_OBJECT (row), "ovi-copy");
+  title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+  if (raw != NULL)
+    text = g_strdup (raw);
+  else if (subtitle != NULL && *subtitle != '\0')
+    text = g_strdup_printf ("%s\t%s", title, subtitle);
+  else
+    text = g_strdup (title);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+  return TRUE;
+}
+
 /* The list box of the rows of @group (AdwPreferencesGroup's own). */
 static GtkWidget *
 group_list (GtkWidget *group)
@@ -443,6 +473,7 @@ ovi_record_view_class_init (OviRecordViewClass *klass)
   object_class->get_property = ovi_record_view_get_property;
   object_class->set_property = ovi_record_view_set_property;
   widget_class->focus = ovi_record_view_focus;
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, copy_focused_row, NULL);
 
   properties[PROP_RECORD] =
       g_param_spec_object ("record", NULL, NULL, OVI_TYPE_OVERFLOW_RECORD,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ovi-fixtures.h"
+#include "ovi-row-menu.h"
 #include "ovi-test-util.h"
 
 /* Where a row comes from and what the keyboard does with it: the Device
@@ -270,6 +271,217 @@ test_details_tab_stops (Fixture *f, gconstpointer data)
   g_assert_cmpuint (back, ==, tabs);
 }
 
+/* The text on the clipboard of @widget, read as another program would
+ * (gdk_clipboard_read_text_async), waiting for the answer. */
+static void
+text_read (GObject *clipboard, GAsyncResult *result, gpointer data)
+{
+  char **text = data;
+  g_autoptr (GError) error = NULL;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (clipboard), result, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+read_clipboard (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, text_read, &text);
+  WAIT_UNTIL (text != NULL);
+  return text;
+}
+
+/* Puts @text on the clipboard, so that a copy is seen to replace it. */
+static void
+clear_clipboard (GtkWidget *widget)
+{
+  g_autofree char *text = NULL;
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), "-");
+  text = read_clipboard (widget);
+  g_assert_cmpstr (text, ==, "-");
+}
+
+/* The mapped row widget of @view at @index from the top. */
+static GtkWidget *
+row_widget (GtkColumnView *view, guint index)
+{
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+  GtkWidget *list = inner_list (view);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row;
+       row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_mapped (row) && gtk_widget_get_first_child (row) != NULL)
+      g_ptr_array_add (rows, row);
+  /* visible_rows() orders them top to bottom the same way. */
+  for (guint i = 0; i < rows->len; i++)
+    for (guint j = i + 1; j < rows->len; j++)
+      {
+        graphene_rect_t a, b;
+
+        g_assert_true (gtk_widget_compute_bounds (g_ptr_array_index (rows, i), list, &a));
+        g_assert_true (gtk_widget_compute_bounds (g_ptr_array_index (rows, j), list, &b));
+        if (b.origin.y < a.origin.y)
+          {
+            gpointer t = rows->pdata[i];
+
+            rows->pdata[i] = rows->pdata[j];
+            rows->pdata[j] = t;
+          }
+      }
+  g_assert_cmpuint (index, <, rows->len);
+  return g_ptr_array_index (rows, index);
+}
+
+/* @row of visible_rows() with tabs between its cells, as Ctrl+C copies it. */
+static char *
+tabbed (GPtrArray *rows, guint row)
+{
+  g_auto (GStrv) cells = g_strsplit (g_ptr_array_index (rows, row), "|", -1);
+
+  return g_strjoinv ("\t", cells);
+}
+
+/* Ctrl+C copies the selected row of the table, its cells in the columns'
+ * order; in the details, the focused field's value. A right click on a
+ * row selects it and opens its menu: Copy Row, and Show in Files with the
+ * record's file; the Menu key opens it at the selected row. */
+static void
+test_copy_and_menu (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  GtkWidget *details = GTK_WIDGET (ovi_window_get_record_details (f->window));
+  OviSession *session = ovi_window_get_session (f->window);
+  GListModel *records = ovi_session_get_records (session);
+  g_autoptr (OviOverflowRecord) first = g_list_model_get_item (records, 0);
+  g_autoptr (OviOverflowRecord) third = g_list_model_get_item (records, 2);
+  g_autoptr (GPtrArray) rows = visible_rows (view);
+  g_autofree char *expected = tabbed (rows, 0);
+  g_autofree char *copied = NULL;
+  GtkPopover *popover;
+
+  /* The first row, selected, has the keyboard: Ctrl+C. */
+  wait_details (f->window, first);
+  g_assert_true (gtk_widget_grab_focus (row_widget (view, 0)));
+  clear_clipboard (GTK_WIDGET (f->window));
+  if (!xdotool_keys (row_widget (view, 0), "ctrl+c"))
+    return;
+  WAIT_UNTIL ((copied = read_clipboard (GTK_WIDGET (f->window))) != NULL &&
+              !g_str_equal (copied, "-"));
+  g_test_message ("copied %s", copied);
+  g_assert_cmpstr (copied, ==, expected);
+  g_assert_nonnull (strstr (copied, "\tgradients/Cast_3\t"));
+  g_clear_pointer (&copied, g_free);
+
+  /* In the details: the Task id field, by the keyboard. */
+  {
+    GtkWidget *task = find_row (details, _ ("Task id"));
+
+    g_assert_true (gtk_widget_grab_focus (task));
+    clear_clipboard (GTK_WIDGET (f->window));
+    xdotool_keys (task, "ctrl+c");
+    WAIT_UNTIL ((copied = read_clipboard (GTK_WIDGET (f->window))) != NULL &&
+                !g_str_equal (copied, "-"));
+    g_test_message ("details copied %s", copied);
+    g_assert_cmpstr (copied, ==, "57");
+    g_clear_pointer (&copied, g_free);
+  }
+
+  /* A right click on the third row selects it and opens its menu. */
+  xdotool_click (row_widget (view, 2), 3);
+  WAIT_UNTIL ((popover = ovi_row_menu_get_popover (view)) != NULL &&
+              gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  g_assert_true (ovi_session_get_selected_record (session) == third);
+  {
+    GMenuModel *menu = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
+    g_autofree char *action = NULL, *label = NULL;
+    g_autoptr (GVariant) target = NULL;
+
+    g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
+    g_assert_true (
+        g_menu_model_get_item_attribute (menu, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+    g_assert_cmpstr (action, ==, "overflows.copy-row");
+    g_clear_pointer (&action, g_free);
+    g_assert_true (g_menu_model_get_item_attribute (menu, 1, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+    g_assert_cmpstr (label, ==, _ ("Show in _Files"));
+    g_assert_true (
+        g_menu_model_get_item_attribute (menu, 1, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+    g_assert_cmpstr (action, ==, "win.open-folder");
+    target = g_menu_model_get_item_attribute_value (menu, 1, G_MENU_ATTRIBUTE_TARGET,
+                                                    G_VARIANT_TYPE_STRING);
+    g_assert_cmpstr (g_variant_get_string (target, NULL), ==,
+                     ovi_dump_file_get_path (ovi_overflow_record_get_file (third)));
+    g_assert_true (gtk_widget_is_sensitive (GTK_WIDGET (popover)));
+  }
+  /* Its Copy Row. */
+  clear_clipboard (GTK_WIDGET (f->window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (popover), "overflows.copy-row", NULL));
+  gtk_popover_popdown (popover);
+  WAIT_UNTIL ((copied = read_clipboard (GTK_WIDGET (f->window))) != NULL &&
+              !g_str_equal (copied, "-"));
+  {
+    g_autoptr (GPtrArray) now = visible_rows (view);
+    g_autofree char *third_row = tabbed (now, 2);
+
+    g_assert_cmpstr (copied, ==, third_row);
+  }
+  g_clear_pointer (&copied, g_free);
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (popover)));
+
+  /* The Menu key opens it at the selected row. */
+  g_assert_true (gtk_widget_grab_focus (row_widget (view, 2)));
+  xdotool_keys (row_widget (view, 2), "Menu");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  gtk_popover_popdown (popover);
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (popover)));
+}
+
+/* Ctrl+C on the Operators table copies the selected operator's row, and
+ * its menu shows the op dump file in the file manager. */
+static void
+test_copy_operator (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = ovi_window_get_op_view (f->window);
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *copied = NULL;
+  GtkPopover *popover;
+  OviDumpFile *selected;
+
+  ovi_window_show_page (f->window, "operators");
+  wait_operators_listed (f->window);
+  rows = visible_rows (view);
+  g_assert_cmpuint (rows->len, >=, 2);
+  g_assert_true (gtk_widget_grab_focus (row_widget (view, 1)));
+  gtk_widget_activate_action (row_widget (view, 1), "listitem.select", "(bb)", FALSE, FALSE);
+  ovi_test_wait_still ();
+  expected = tabbed (rows, 1);
+  clear_clipboard (GTK_WIDGET (f->window));
+  if (!xdotool_keys (row_widget (view, 1), "ctrl+c"))
+    return;
+  WAIT_UNTIL ((copied = read_clipboard (GTK_WIDGET (f->window))) != NULL &&
+              !g_str_equal (copied, "-"));
+  g_test_message ("copied %s", copied);
+  g_assert_cmpstr (copied, ==, expected);
+
+  xdotool_click (row_widget (view, 1), 3);
+  WAIT_UNTIL ((popover = ovi_row_menu_get_popover (view)) != NULL &&
+              gtk_widget_get_mapped (GTK_WIDGET (popover)));
+  selected = ovi_session_get_selected_file (ovi_window_get_session (f->window));
+  g_assert_nonnull (selected);
+  {
+    GMenuModel *menu = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
+    g_autoptr (GVariant) target = g_menu_model_get_item_attribute_value (
+        menu, 1, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_STRING);
+
+    g_assert_cmpstr (g_variant_get_string (target, NULL), ==, ovi_dump_file_get_path (selected));
+  }
+  gtk_popover_popdown (popover);
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (popover)));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -279,5 +491,7 @@ main (int argc, char *argv[])
     return exit_code;
   OVI_TEST_ADD ("/app/rows/device-and-folder-columns", test_device_and_folder_columns);
   OVI_TEST_ADD ("/app/rows/details-tab-stops", test_details_tab_stops);
+  OVI_TEST_ADD ("/app/rows/copy-and-menu", test_copy_and_menu);
+  OVI_TEST_ADD ("/app/rows/copy-operator", test_copy_operator);
   return ovi_test_run ();
 }
