@@ -482,6 +482,102 @@ test_copy_operator (Fixture *f, gconstpointer data)
   WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (popover)));
 }
 
+/* Whether @menu (or a section of it) has an item for @action. */
+static gboolean
+menu_has_action (GMenuModel *menu, const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr (GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name) &&
+          g_str_equal (name, action))
+        return TRUE;
+      if (section != NULL && menu_has_action (section, action))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The shape in the header of the .npy file @path, "(1, 4, 8, 8)", and the
+ * bytes of data after the header. */
+static char *
+npy_shape (const char *path, gsize *data_length)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  const char *shape, *end;
+  guint header;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 10);
+  g_assert_true (memcmp (contents, "\x93NUMPY\x01\x00", 8) == 0);
+  header = (guchar) contents[8] | ((guchar) contents[9] << 8);
+  *data_length = length - 10 - header;
+  shape = g_strstr_len (contents + 10, header, "'shape': (");
+  g_assert_nonnull (shape);
+  end = strchr (shape, ')');
+  return g_strndup (shape + 9, end - shape - 8);
+}
+
+/* A tensor stored in NC1HWC0 (the example's Conv2D output, 256 values
+ * stored in 1,024) exports in its logical layout from the export menu:
+ * the .npy has the original shape and 256 values; the stored export keeps
+ * the device shape. */
+static void
+test_export_logical_layout (Fixture *f, gconstpointer data)
+{
+  OviOverflowRecord *record = find_record (f->window, 0x20);
+  OviDumpFile *op = record ? ovi_overflow_record_get_op (record) : NULL;
+  GPtrArray *tensors;
+  OviTensor *tensor = NULL;
+  guint index = 0;
+  g_autofree char *logical_path = g_build_filename (f->tmpdir, "logical.npy", NULL);
+  g_autofree char *stored_path = g_build_filename (f->tmpdir, "stored.npy", NULL);
+  g_autofree char *logical_shape = NULL, *stored_shape = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize logical_bytes = 0, stored_bytes = 0;
+
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (f->window->export_button),
+                                  "win.export-tensor-npy-logical"));
+  g_assert_true (menu_has_action (gtk_menu_button_get_menu_model (f->window->export_button),
+                                  "win.export-tensor-txt-logical"));
+  g_assert_nonnull (op);
+  tensors = ovi_dump_file_get_tensors (op);
+  for (guint i = 0; i < tensors->len && tensor == NULL; i++)
+    if (ovi_tensor_get_is_logical (g_ptr_array_index (tensors, i)))
+      tensor = g_ptr_array_index (tensors, index = i);
+  g_assert_nonnull (tensor);
+  g_assert_cmpuint (ovi_tensor_get_logical_count (tensor), ==, 256);
+  g_assert_cmpuint (ovi_tensor_get_count (tensor), ==, 1024);
+  ovi_window_show_tensor (f->window, op, index);
+  WAIT_UNTIL (ovi_session_get_selected_tensor (ovi_window_get_session (f->window)) == tensor);
+
+  g_assert_true (ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_TENSOR_NPY_LOGICAL,
+                                            logical_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (
+      ovi_window_export_to_path (f->window, OVI_WINDOW_EXPORT_TENSOR_NPY, stored_path, &error));
+  g_assert_no_error (error);
+  logical_shape = npy_shape (logical_path, &logical_bytes);
+  stored_shape = npy_shape (stored_path, &stored_bytes);
+  g_test_message ("logical %s, %" G_GSIZE_FORMAT " bytes; stored %s, %" G_GSIZE_FORMAT " bytes",
+                  logical_shape, logical_bytes, stored_shape, stored_bytes);
+  {
+    guint n_dims = 0;
+    const guint64 *shape = ovi_tensor_get_logical_shape (tensor, &n_dims);
+    g_autoptr (GString) expected = g_string_new ("(");
+
+    for (guint i = 0; i < n_dims; i++)
+      g_string_append_printf (expected, "%s%" G_GUINT64_FORMAT, i ? ", " : "", shape[i]);
+    g_string_append (expected, n_dims == 1 ? ",)" : ")");
+    g_assert_cmpstr (logical_shape, ==, expected->str);
+  }
+  g_assert_cmpstr (stored_shape, !=, logical_shape);
+  g_assert_cmpuint (logical_bytes * 4, ==, stored_bytes);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -493,5 +589,6 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/rows/details-tab-stops", test_details_tab_stops);
   OVI_TEST_ADD ("/app/rows/copy-and-menu", test_copy_and_menu);
   OVI_TEST_ADD ("/app/rows/copy-operator", test_copy_operator);
+  OVI_TEST_ADD ("/app/rows/export-logical-layout", test_export_logical_layout);
   return ovi_test_run ();
 }
