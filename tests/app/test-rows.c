@@ -578,6 +578,72 @@ test_export_logical_layout (Fixture *f, gconstpointer data)
   g_assert_cmpuint (logical_bytes * 4, ==, stored_bytes);
 }
 
+/* The tensor view of a tensor stored in NC1HWC0 (the example's Conv2D
+ * output) switches between its logical values (the default: 256 values of
+ * shape [1, 4, 8, 8]) and the values the layout stores, padding included
+ * (1,024, positions in the stored shape [1, 1, 8, 8, 16]); a tensor in no
+ * device layout has no such switch. */
+static void
+test_logical_layout_switch (Fixture *f, gconstpointer data)
+{
+  OviTensorView *view = ovi_window_get_tensor_view (f->window);
+  OviOverflowRecord *record = find_record (f->window, 0x20);
+  OviOverflowRecord *cast = find_record (f->window, 0x110);
+  OviDumpFile *op = record ? ovi_overflow_record_get_op (record) : NULL;
+  GtkCheckButton *logical = GTK_CHECK_BUTTON (tensor_view_child (view, "logical_check"));
+  GPtrArray *tensors;
+  guint index = G_MAXUINT;
+  const char *saturated;
+
+  g_assert_nonnull (op);
+  tensors = ovi_dump_file_get_tensors (op);
+  for (guint i = 0; i < tensors->len; i++)
+    if (ovi_tensor_get_format (g_ptr_array_index (tensors, i)) == OVI_FORMAT_NC1HWC0)
+      index = i;
+  g_assert_cmpuint (index, <, tensors->len);
+
+  /* No device layout: no switch. */
+  ovi_window_show_tensor (f->window, ovi_overflow_record_get_op (cast), 0);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view) && tensor_info (view, "Mean") != NULL);
+  ovi_test_wait_still ();
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (logical)));
+
+  ovi_window_show_tensor (f->window, op, index);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view) && tensor_info (view, "Format") != NULL &&
+              g_strcmp0 (tensor_info (view, "Format"), "NC1HWC0") == 0 &&
+              tensor_info (view, "Mean") != NULL);
+  ovi_test_wait_still ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (logical)));
+  g_assert_true (gtk_check_button_get_active (logical));
+  g_assert_cmpstr (tensor_info (view, "Elements"), ==, "256");
+  g_assert_cmpstr (tensor_info (view, "Logical shape"), ==, "[1, 4, 8, 8] NCHW");
+  g_assert_cmpstr (tensor_info (view, "Mean"), ==, "15855.4");
+  g_assert_cmpstr (tensor_info (view, "Saturated (±max)"), ==, "43, first at 3 (0, 0, 0, 3)");
+
+  /* As stored: every value, padding included, positions in the stored
+   * shape. */
+  gtk_check_button_set_active (logical, FALSE);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view) &&
+              g_strcmp0 (tensor_info (view, "Elements"), "1024") == 0 &&
+              tensor_info (view, "Mean") != NULL);
+  ovi_test_wait_still ();
+  g_assert_null (tensor_info (view, "Logical shape"));
+  g_assert_cmpstr (tensor_info (view, "Shape"), ==, "[1, 1, 8, 8, 16]");
+  g_assert_cmpstr (tensor_info (view, "Mean"), ==, "3963.86");
+  g_assert_cmpstr (tensor_info (view, "Standard deviation"), ==, "20316.8");
+  g_assert_cmpstr (tensor_info (view, "Zeros"), ==, "768");
+  saturated = tensor_info (view, "Saturated (±max)");
+  g_test_message ("stored: saturated %s", saturated);
+  g_assert_cmpstr (saturated, ==, "43, first at 2 (0, 0, 0, 0, 2)");
+
+  /* And back. */
+  gtk_check_button_set_active (logical, TRUE);
+  WAIT_UNTIL (!ovi_tensor_view_get_busy (view) &&
+              g_strcmp0 (tensor_info (view, "Elements"), "256") == 0 &&
+              tensor_info (view, "Mean") != NULL);
+  g_assert_cmpstr (tensor_info (view, "Mean"), ==, "15855.4");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -590,5 +656,6 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/rows/copy-and-menu", test_copy_and_menu);
   OVI_TEST_ADD ("/app/rows/copy-operator", test_copy_operator);
   OVI_TEST_ADD ("/app/rows/export-logical-layout", test_export_logical_layout);
+  OVI_TEST_ADD ("/app/rows/logical-layout-switch", test_logical_layout_switch);
   return ovi_test_run ();
 }
