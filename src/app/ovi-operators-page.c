@@ -6,6 +6,7 @@
 #include "ovi-accessible-row.h"
 #include "ovi-format.h"
 #include "ovi-operators-page.h"
+#include "ovi-row-menu.h"
 
 /* Every op dump file of the session's folder with the summary core
  * computes for it (class, largest magnitude, NaN / Inf / saturated
@@ -426,6 +427,110 @@ ovi_operators_page_dispose (GObject *object)
   G_OBJECT_CLASS (ovi_operators_page_parent_class)->dispose (object);
 }
 
+/* --- copying and the context menu --------------------------------------- */
+
+/* The text @file shows in the column titled @title. */
+static char *
+cell_text (const char *title, OviDumpFile *file)
+{
+  g_autofree char *blame = NULL;
+  guint n_inputs = 0, n_outputs = 0;
+  gboolean analyzed = FALSE;
+  double max_abs = 0;
+  guint64 nan = 0, inf = 0, saturated = 0;
+
+  g_object_get (file, "blame-label", &blame, "n-inputs", &n_inputs, "n-outputs", &n_outputs,
+                "analyzed", &analyzed, "max-abs", &max_abs, "nan-count", &nan, "inf-count", &inf,
+                "saturated-count", &saturated, NULL);
+  if (g_str_equal (title, _ ("Iteration")))
+    return g_strdup (ovi_dump_file_get_iteration (file));
+  if (g_str_equal (title, _ ("Op Type")))
+    return g_strdup (ovi_dump_file_get_op_type (file));
+  if (g_str_equal (title, _ ("Op Name")))
+    return g_strdup (ovi_dump_file_get_op_name (file));
+  if (g_str_equal (title, _ ("Class")))
+    return g_steal_pointer (&blame);
+  if (g_str_equal (title, _ ("Task")))
+    return g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_dump_file_get_task_id (file));
+  if (g_str_equal (title, _ ("Stream")))
+    return g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_dump_file_get_stream_id (file));
+  if (g_str_equal (title, _ ("Inputs")))
+    return g_strdup_printf ("%u", n_inputs);
+  if (g_str_equal (title, _ ("Outputs")))
+    return g_strdup_printf ("%u", n_outputs);
+  if (g_str_equal (title, _ ("Largest |x|")))
+    return ovi_format_max_abs (NULL, analyzed, max_abs);
+  if (g_str_equal (title, _ ("NaN")))
+    return ovi_format_op_count (NULL, analyzed, nan);
+  if (g_str_equal (title, _ ("Inf")))
+    return ovi_format_op_count (NULL, analyzed, inf);
+  if (g_str_equal (title, _ ("Saturated")))
+    return ovi_format_op_count (NULL, analyzed, saturated);
+  if (g_str_equal (title, _ ("Timestamp")))
+    return ovi_format_timestamp (ovi_dump_file_get_timestamp (file));
+  g_return_val_if_reached (NULL);
+}
+
+/**
+ * ovi_operators_page_dup_row_text:
+ *
+ * Returns: (nullable): the selected operator as one line, its cells in
+ *   the order of the table's columns, separated by tabs; %NULL when none
+ *   is selected
+ */
+char *
+ovi_operators_page_dup_row_text (OviOperatorsPage *self)
+{
+  OviDumpFile *file;
+  GListModel *columns;
+  GString *text;
+
+  g_return_val_if_fail (OVI_IS_OPERATORS_PAGE (self), NULL);
+
+  file = gtk_single_selection_get_selected_item (self->op_selection);
+  if (file == NULL)
+    return NULL;
+  text = g_string_new (NULL);
+  columns = gtk_column_view_get_columns (self->op_view);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      g_autofree char *cell = cell_text (gtk_column_view_column_get_title (column), file);
+
+      g_string_append_printf (text, "%s%s", i > 0 ? "\t" : "", cell ? cell : "");
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* Ctrl+C in the table (and the menu's Copy Row). */
+static void
+copy_row_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_autofree char *text = ovi_operators_page_dup_row_text (OVI_OPERATORS_PAGE (widget));
+
+  if (text != NULL)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+}
+
+static GMenuModel *
+build_row_menu (gpointer data)
+{
+  OviOperatorsPage *self = data;
+  OviDumpFile *file = gtk_single_selection_get_selected_item (self->op_selection);
+  g_autoptr (GMenuItem) item = NULL;
+  GMenu *menu;
+
+  if (file == NULL)
+    return NULL;
+  menu = g_menu_new ();
+  g_menu_append (menu, _ ("_Copy Row"), "operators.copy-row");
+  item = g_menu_item_new (_ ("Show in _Files"), NULL);
+  g_menu_item_set_action_and_target_value (item, "win.open-folder",
+                                           g_variant_new_string (ovi_dump_file_get_path (file)));
+  g_menu_append_item (menu, item);
+  return G_MENU_MODEL (menu);
+}
+
 static void
 ovi_operators_page_class_init (OviOperatorsPageClass *klass)
 {
@@ -475,6 +580,10 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, tensor_changed);
   gtk_widget_class_bind_template_callback_full (widget_class, "timestamp_tooltip",
                                                 G_CALLBACK (ovi_format_timestamp_tooltip));
+
+  gtk_widget_class_install_action (widget_class, "operators.copy-row", NULL, copy_row_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,
+                                       "operators.copy-row", NULL);
 }
 
 static void
@@ -492,6 +601,7 @@ ovi_operators_page_init (OviOperatorsPage *self)
 
   g_signal_connect_swapped (self->op_search, "stop-search", G_CALLBACK (search_stopped), self);
   g_signal_connect_swapped (self->op_view, "activate", G_CALLBACK (row_activated), self);
+  ovi_row_menu_attach (self->op_view, build_row_menu, self);
   g_signal_connect_object (gtk_column_view_get_sorter (self->op_view), "changed",
                            G_CALLBACK (sort_changed), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < g_list_model_get_n_items (gtk_column_view_get_columns (self->op_view)); i++)

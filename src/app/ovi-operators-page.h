@@ -16,5 +16,6 @@ void ovi_operators_page_show_tensor (OviOperatorsPage *self, guint index);
 void ovi_operators_page_focus_search (OviOperatorsPage *self);
 GtkColumnView *ovi_operators_page_get_column_view (OviOperatorsPage *self);
 OviTensorView *ovi_operators_page_get_tensor_view (OviOperatorsPage *self);
+char *ovi_operators_page_dup_row_text (OviOperatorsPage *self);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "ovi-accessible-row.h"
 #include "ovi-format.h"
 #include "ovi-overflows-page.h"
+#include "ovi-row-menu.h"
 #include "ovi-scheduler.h"
 
 /* The overflow records of the session's folder, first overflow first,
@@ -34,7 +35,14 @@ struct _OviOverflowsPage
 
   /* Laid out by the page's width (fit_layout). */
   GtkPaned *paned;
+  GtkColumnViewColumn *record_device_column; /* shown with several devices */
   GtkColumnViewColumn *record_gap_column;
+  GtkColumnViewColumn *record_iteration_column;
+  GtkColumnViewColumn *record_op_name_column;
+  GtkColumnViewColumn *record_position_column;
+  GtkColumnViewColumn *record_root_column; /* shown with several roots */
+  GtkColumnViewColumn *record_status_column;
+  GtkColumnViewColumn *record_unit_column;
   GtkColumnViewColumn *record_op_type_column;
   GtkColumnViewColumn *record_stream_column;
   GtkColumnViewColumn *record_task_column;
@@ -71,6 +79,14 @@ static char *
 format_position (gpointer unused, guint position)
 {
   return g_strdup_printf ("%u", position + 1);
+}
+
+/* The Device and Folder columns are shown when there is more than one of
+ * them to tell apart. */
+static gboolean
+more_than_one (gpointer unused, guint n)
+{
+  return n > 1;
 }
 
 /* Records of ignored operators stay listed, greyed. */
@@ -364,6 +380,111 @@ row_activated (OviOverflowsPage *self, guint position)
   gtk_widget_child_focus (GTK_WIDGET (self->record_details), GTK_DIR_TAB_FORWARD);
 }
 
+/* --- copying and the context menu --------------------------------------- */
+
+/* The text @record shows in @column. */
+static char *
+cell_text (OviOverflowsPage *self, GtkColumnViewColumn *column, OviOverflowRecord *record)
+{
+  OviDumpFile *file = ovi_overflow_record_get_file (record);
+  OviDumpFile *op = ovi_overflow_record_get_op (record);
+  gint64 gap;
+
+  if (column == self->record_position_column)
+    return g_strdup_printf ("%u", ovi_overflow_record_get_position (record) + 1);
+  if (column == self->record_root_column)
+    return file ? ovi_dump_file_dup_root_name (file) : NULL;
+  if (column == self->record_device_column)
+    return g_strdup (file ? ovi_dump_file_get_device (file) : NULL);
+  if (column == self->record_iteration_column)
+    return g_strdup (file ? ovi_dump_file_get_iteration (file) : NULL);
+  if (column == self->record_unit_column)
+    return g_strdup (ovi_overflow_record_get_unit_name (record));
+  if (column == self->record_op_type_column)
+    return g_strdup (op ? ovi_dump_file_get_op_type (op) : NULL);
+  if (column == self->record_op_name_column)
+    return format_op_name (NULL, op ? ovi_dump_file_get_op_name (op) : NULL);
+  if (column == self->record_task_column)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_overflow_record_get_task_id (record));
+  if (column == self->record_stream_column)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT, ovi_overflow_record_get_stream_id (record));
+  if (column == self->record_status_column)
+    return ovi_overflow_record_dup_status_summary (record);
+  if (column == self->record_timestamp_column)
+    return ovi_format_timestamp (file ? ovi_dump_file_get_timestamp (file) : 0);
+  if (column == self->record_gap_column)
+    return ovi_overflow_record_get_gap (record, &gap) ? ovi_format_gap (gap) : NULL;
+  g_return_val_if_reached (NULL);
+}
+
+/**
+ * ovi_overflows_page_dup_row_text:
+ *
+ * Returns: (nullable): the selected record as one line, its cells in the
+ *   order of the table's columns, separated by tabs (Folder and Device
+ *   only when the table shows them); %NULL when none is selected
+ */
+char *
+ovi_overflows_page_dup_row_text (OviOverflowsPage *self)
+{
+  OviOverflowRecord *record;
+  GListModel *columns;
+  GString *text = g_string_new (NULL);
+  guint n_cells = 0;
+
+  g_return_val_if_fail (OVI_IS_OVERFLOWS_PAGE (self), NULL);
+
+  record = gtk_single_selection_get_selected_item (self->record_selection);
+  if (record == NULL)
+    return g_string_free (text, TRUE);
+  columns = gtk_column_view_get_columns (self->record_view);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      g_autofree char *cell = NULL;
+
+      if ((column == self->record_root_column || column == self->record_device_column) &&
+          !gtk_column_view_column_get_visible (column))
+        continue;
+      cell = cell_text (self, column, record);
+      g_string_append_printf (text, "%s%s", n_cells++ > 0 ? "\t" : "", cell ? cell : "");
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* Ctrl+C in the table (and the menu's Copy Row). */
+static void
+copy_row_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_autofree char *text = ovi_overflows_page_dup_row_text (OVI_OVERFLOWS_PAGE (widget));
+
+  if (text != NULL)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+}
+
+static GMenuModel *
+build_row_menu (gpointer data)
+{
+  OviOverflowsPage *self = data;
+  OviOverflowRecord *record = gtk_single_selection_get_selected_item (self->record_selection);
+  OviDumpFile *file = record ? ovi_overflow_record_get_file (record) : NULL;
+  GMenu *menu;
+
+  if (record == NULL)
+    return NULL;
+  menu = g_menu_new ();
+  g_menu_append (menu, _ ("_Copy Row"), "overflows.copy-row");
+  if (file != NULL)
+    {
+      g_autoptr (GMenuItem) item = g_menu_item_new (_ ("Show in _Files"), NULL);
+
+      g_menu_item_set_action_and_target_value (
+          item, "win.open-folder", g_variant_new_string (ovi_dump_file_get_path (file)));
+      g_menu_append_item (menu, item);
+    }
+  return G_MENU_MODEL (menu);
+}
+
 /* --- object ------------------------------------------------------------- */
 
 static void
@@ -429,7 +550,14 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, show_tensor_button);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_filter_model);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_device_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_gap_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_iteration_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_op_name_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_position_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_root_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_status_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_unit_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_op_type_column);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_search);
   gtk_widget_class_bind_template_child (widget_class, OviOverflowsPage, record_selection);
@@ -452,6 +580,7 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
                                                 G_CALLBACK (ovi_format_timestamp_closure));
   gtk_widget_class_bind_template_callback_full (widget_class, "iteration_number",
                                                 G_CALLBACK (ovi_format_iteration_number));
+  gtk_widget_class_bind_template_callback (widget_class, more_than_one);
   gtk_widget_class_bind_template_callback (widget_class, not_ignored);
   gtk_widget_class_bind_template_callback (widget_class, op_name_classes);
   gtk_widget_class_bind_template_callback (widget_class, record_row_name);
@@ -462,6 +591,10 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
   gtk_widget_class_bind_template_callback_full (widget_class, "timestamp_tooltip",
                                                 G_CALLBACK (ovi_format_timestamp_tooltip));
   gtk_widget_class_bind_template_callback (widget_class, unit_selected);
+
+  gtk_widget_class_install_action (widget_class, "overflows.copy-row", NULL, copy_row_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,
+                                       "overflows.copy-row", NULL);
 }
 
 /* The record details pane, beside or below the table. */
@@ -483,8 +616,11 @@ columns_width (OviOverflowsPage *self, gboolean visible_only)
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      gboolean origin = column == self->record_root_column || column == self->record_device_column;
 
-      if (!visible_only || gtk_column_view_column_get_visible (column))
+      /* Folder and Device count when the session shows them, the others
+       * also when the layout hid them. */
+      if ((!visible_only && !origin) || gtk_column_view_column_get_visible (column))
         width += MAX (gtk_column_view_column_get_fixed_width (column), 0);
     }
   return width;
@@ -568,6 +704,14 @@ width_changed (OviOverflowsPage *self)
     self->fit_task = ovi_scheduler_add (fit_layout_cb, self, NULL);
 }
 
+/* Folder or Device came or went: the table needs another width. */
+static void
+origin_columns_changed (OviOverflowsPage *self)
+{
+  self->fitted_width = 0;
+  width_changed (self);
+}
+
 static void
 ovi_overflows_page_init (OviOverflowsPage *self)
 {
@@ -593,6 +737,11 @@ ovi_overflows_page_init (OviOverflowsPage *self)
   g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->record_view)),
                            "notify::page-size", G_CALLBACK (width_changed), self,
                            G_CONNECT_SWAPPED);
+  ovi_row_menu_attach (self->record_view, build_row_menu, self);
+  g_signal_connect_swapped (self->record_root_column, "notify::visible",
+                            G_CALLBACK (origin_columns_changed), self);
+  g_signal_connect_swapped (self->record_device_column, "notify::visible",
+                            G_CALLBACK (origin_columns_changed), self);
   update_state (self);
 }
 

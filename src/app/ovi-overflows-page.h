@@ -17,5 +17,6 @@ void ovi_overflows_page_focus_search (OviOverflowsPage *self);
 GtkColumnView *ovi_overflows_page_get_column_view (OviOverflowsPage *self);
 OviRecordView *ovi_overflows_page_get_record_view (OviOverflowsPage *self);
 const char *ovi_overflows_page_get_state (OviOverflowsPage *self);
+char *ovi_overflows_page_dup_row_text (OviOverflowsPage *self);
 
 G_END_DECLS

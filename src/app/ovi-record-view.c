@@ -9,7 +9,12 @@
 
 /* The details of one overflow record: its status as a checklist of the
  * documented bits, its raw fields with copy buttons, and the operator it
- * points at with that operator's tensors. */
+ * points at with that operator's tensors.
+ *
+ * The keyboard: each group is one tab stop, its rows are reached with the
+ * arrow keys, as in GNOME Settings' boxed lists. A row's value label and
+ * copy button are no tab stops: Enter on a field copies its value, Enter
+ * on a tensor shows it. */
 
 struct _OviRecordView
 {
@@ -19,6 +24,7 @@ struct _OviRecordView
   AdwPreferencesGroup *op_group;
   GtkStack *stack;
   AdwPreferencesGroup *status_group;
+  AdwPreferencesGroup *tensor_group;
   GtkLabel *title_label;
 
   OviOverflowRecord *record;
@@ -85,6 +91,9 @@ add_field_full (OviRecordView *self, const char *name, const char *value, const 
   g_autofree char *copy_name = g_strdup_printf (_ ("Copy %s"), name);
 
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  /* Selectable with the mouse; the keyboard copies from the row. (A
+   * label that only is not focusable still claims a focus move.) */
+  gtk_widget_set_can_focus (value_label, FALSE);
   gtk_label_set_ellipsize (GTK_LABEL (value_label), PANGO_ELLIPSIZE_START);
   ovi_widget_set_tooltip (value_label, raw);
   gtk_widget_add_css_class (value_label, "numeric");
@@ -96,7 +105,11 @@ add_field_full (OviRecordView *self, const char *name, const char *value, const 
                                   -1);
   g_signal_connect_data (button, "clicked", G_CALLBACK (copy_clicked), g_strdup (raw),
                          (GClosureNotify) (void (*) (void)) g_free, 0);
+  gtk_widget_set_focusable (button, FALSE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
+  /* What Ctrl+C on the row copies. */
+  g_object_set_data_full (G_OBJECT (row), "ovi-copy", g_strdup (raw), g_free);
   add_row (self, self->fields_group, row);
 }
 
@@ -224,6 +237,7 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
   GPtrArray *tensors;
   GtkWidget *row;
 
+  gtk_widget_set_visible (GTK_WIDGET (self->tensor_group), FALSE);
   if (op == NULL)
     {
       adw_preferences_group_set_description (
@@ -279,6 +293,7 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
   add_row (self, self->op_group, row);
 
   tensors = ovi_dump_file_get_tensors (op);
+  gtk_widget_set_visible (GTK_WIDGET (self->tensor_group), tensors != NULL && tensors->len > 0);
   for (guint i = 0; tensors != NULL && i < tensors->len; i++)
     {
       OviTensor *tensor = g_ptr_array_index (tensors, i);
@@ -297,9 +312,10 @@ show_operator (OviRecordView *self, OviOverflowRecord *record)
       gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.show-tensor");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "(su)",
                                         ovi_dump_file_get_path (op), i);
+      gtk_widget_set_focusable (button, FALSE);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
       adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
-      add_row (self, self->op_group, row);
+      add_row (self, self->tensor_group, row);
     }
 }
 
@@ -316,6 +332,83 @@ clear_rows (OviRecordView *self)
   g_ptr_array_set_size (self->rows, 0);
   g_ptr_array_set_size (self->status_rows, 0);
   g_ptr_array_set_size (self->status_checks, 0);
+}
+
+/* Ctrl+C on a row: a field's value as the file has it (as its copy
+ * button copies it), another row's name and value, a tab between. */
+static gboolean
+copy_focused_row (GtkWidget *widget, GVariant *args, gpointer unused)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *row = focus && ADW_IS_ACTION_ROW (focus)
+                       ? focus
+                       : (focus ? gtk_widget_get_ancestor (focus, ADW_TYPE_ACTION_ROW) : NULL);
+  const char *raw, *title, *subtitle;
+  g_autofree char *text = NULL;
+
+  if (row == NULL || !gtk_widget_is_ancestor (row, widget))
+    return FALSE;
+  raw = g_object_get_data (G_OBJECT (row), "ovi-copy");
+  title = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row));
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+  if (raw != NULL)
+    text = g_strdup (raw);
+  else if (subtitle != NULL && *subtitle != '\0')
+    text = g_strdup_printf ("%s\t%s", title, subtitle);
+  else
+    text = g_strdup (title);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+  return TRUE;
+}
+
+/* The list box of the rows of @group (AdwPreferencesGroup's own). */
+static GtkWidget *
+group_list (GtkWidget *group)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (group); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *list = GTK_IS_LIST_BOX (child) ? child : group_list (child);
+
+      if (list != NULL)
+        return list;
+    }
+  return NULL;
+}
+
+/* Tab goes from group to group rather than from row to row, which GTK
+ * 4.8's list boxes do: it moves to the next group's list (its first row,
+ * or its last going back), and out of the view after the last. The arrow
+ * keys move between the rows of a group. */
+static gboolean
+ovi_record_view_focus (GtkWidget *widget, GtkDirectionType direction)
+{
+  OviRecordView *self = OVI_RECORD_VIEW (widget);
+  AdwPreferencesGroup *groups[] = { self->status_group, self->fields_group, self->op_group,
+                                    self->tensor_group };
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  int step = direction == GTK_DIR_TAB_FORWARD ? 1 : -1;
+  int current = -1;
+
+  if (direction != GTK_DIR_TAB_FORWARD && direction != GTK_DIR_TAB_BACKWARD)
+    return GTK_WIDGET_CLASS (ovi_record_view_parent_class)->focus (widget, direction);
+  for (int i = 0; focus != NULL && i < (int) G_N_ELEMENTS (groups); i++)
+    if (gtk_widget_is_ancestor (focus, GTK_WIDGET (groups[i])))
+      current = i;
+  /* Coming in from outside: GTK's own walk finds the first or last row. */
+  if (current < 0)
+    return GTK_WIDGET_CLASS (ovi_record_view_parent_class)->focus (widget, direction);
+  for (int i = current + step; i >= 0 && i < (int) G_N_ELEMENTS (groups); i += step)
+    {
+      GtkWidget *group = GTK_WIDGET (groups[i]);
+      GtkWidget *list = gtk_widget_get_visible (group) ? group_list (group) : NULL;
+
+      if (list != NULL && gtk_widget_child_focus (list, direction))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -379,6 +472,8 @@ ovi_record_view_class_init (OviRecordViewClass *klass)
   object_class->dispose = ovi_record_view_dispose;
   object_class->get_property = ovi_record_view_get_property;
   object_class->set_property = ovi_record_view_set_property;
+  widget_class->focus = ovi_record_view_focus;
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, copy_focused_row, NULL);
 
   properties[PROP_RECORD] =
       g_param_spec_object ("record", NULL, NULL, OVI_TYPE_OVERFLOW_RECORD,
@@ -391,6 +486,7 @@ ovi_record_view_class_init (OviRecordViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, op_group);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, stack);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, status_group);
+  gtk_widget_class_bind_template_child (widget_class, OviRecordView, tensor_group);
   gtk_widget_class_bind_template_child (widget_class, OviRecordView, title_label);
 }
 
@@ -469,11 +565,24 @@ ovi_record_view_set_record (OviRecordView *self, OviOverflowRecord *record)
 
   from_data = ovi_overflow_record_get_source (record) == OVI_RECORD_SOURCE_DATA;
   unit = ovi_overflow_record_get_unit (record);
+  file = ovi_overflow_record_get_file (record);
+  /* Where it comes from: with several folders or devices open, rows of
+   * two runs can otherwise look the same. */
+  if (file != NULL)
+    {
+      g_autofree char *root = ovi_dump_file_dup_root_name (file);
+
+      if (root != NULL)
+        /* Translators: a field of an overflow record: the dump folder (one
+         * per machine) it was found in, when several are open */
+        add_field (self, _ ("Folder"), root);
+      if (ovi_dump_file_get_device (file) != NULL)
+        add_field (self, _ ("Device"), ovi_dump_file_get_device (file));
+    }
   add_time_fields (self, record);
   add_field_u64 (self, _ ("Model id"), ovi_overflow_record_get_model_id (record), FALSE);
   add_field_u64 (self, _ ("Stream id"), ovi_overflow_record_get_stream_id (record), FALSE);
   add_field_u64 (self, _ ("Task id"), ovi_overflow_record_get_task_id (record), FALSE);
-  file = ovi_overflow_record_get_file (record);
   if (from_data)
     {
       /* The rest are fields of an overflow file, which there is none of. */

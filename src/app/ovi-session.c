@@ -15,6 +15,7 @@ struct _OviSession
   GCancellable *cancellable; /* the load: scan, summaries and their delivery */
   OviFolderWatch *watch;     /* follows the folder once it is loaded */
   OviTreeNode *tree_root;
+  GHashTable *devices; /* "root/device" of the folder's files, for n-devices */
   GtkTreeListModel *tree;
   GtkFilterListModel *operators; /* the folder's op dump files */
   OviOpIndex *op_index;          /* the folder's operators by iteration */
@@ -53,7 +54,9 @@ enum
   PROP_LIVE_MODE,
   PROP_LIVE_PENDING,
   PROP_LOADING,
+  PROP_N_DEVICES,
   PROP_N_PROBLEMS,
+  PROP_N_ROOTS,
   PROP_OP_INDEX,
   PROP_OPERATORS,
   PROP_PROBLEMS,
@@ -137,8 +140,14 @@ files_changed (OviSession *self, guint position, guint removed, guint added, GLi
   for (guint i = position; i < position + added; i++)
     {
       g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+      const char *device = ovi_dump_file_get_device (file);
 
       ovi_tree_node_add_file (self->tree_root, file);
+      /* Two roots with the same device id are two devices (two ranks). */
+      if (device != NULL &&
+          g_hash_table_add (self->devices,
+                            g_strdup_printf ("%u/%s", ovi_dump_file_get_root (file), device)))
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DEVICES]);
       if (self->reselect_file != NULL &&
           g_strcmp0 (ovi_dump_file_get_relative_path (file), self->reselect_file) == 0)
         {
@@ -437,8 +446,14 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_LOADING:
       g_value_set_boolean (value, self->loading);
       break;
+    case PROP_N_DEVICES:
+      g_value_set_uint (value, g_hash_table_size (self->devices));
+      break;
     case PROP_N_PROBLEMS:
       g_value_set_uint (value, ovi_session_get_n_problems (self));
+      break;
+    case PROP_N_ROOTS:
+      g_value_set_uint (value, self->folder ? ovi_dump_folder_get_n_roots (self->folder) : 0);
       break;
     case PROP_OP_INDEX:
       g_value_set_object (value, self->op_index);
@@ -534,6 +549,7 @@ ovi_session_dispose (GObject *object)
   g_clear_pointer (&self->cluster_roots, g_strfreev);
   g_clear_object (&self->operators);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->devices, g_hash_table_unref);
   G_OBJECT_CLASS (ovi_session_parent_class)->dispose (object);
 }
 
@@ -556,6 +572,10 @@ ovi_session_class_init (OviSessionClass *klass)
    * one object for the session's life. */
   properties[PROP_CLUSTER] = g_param_spec_object ("cluster", NULL, NULL, OVI_TYPE_CLUSTER, ro);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
+  /* How many devices and roots the folder's files come from: the tables
+   * say which a row comes from when there is more than one. */
+  properties[PROP_N_DEVICES] = g_param_spec_uint ("n-devices", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_N_ROOTS] = g_param_spec_uint ("n-roots", NULL, NULL, 0, G_MAXUINT, 0, ro);
   /* Following the folder: a pass over what a run writes into it. */
   properties[PROP_FOLLOWING] = g_param_spec_boolean ("following", NULL, NULL, FALSE, ro);
   /* Following and not paused; set to pause or go on. */
@@ -605,6 +625,7 @@ static void
 ovi_session_init (OviSession *self)
 {
   self->unit_filter = -1;
+  self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cluster = ovi_cluster_new ();
   self->operators =
       gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (is_op_dump, NULL, NULL)));
@@ -658,6 +679,11 @@ ovi_session_close (OviSession *self)
     gtk_filter_list_model_set_model (self->operators, NULL);
   g_clear_object (&self->tree);
   g_clear_object (&self->tree_root);
+  if (self->devices != NULL && g_hash_table_size (self->devices) > 0)
+    {
+      g_hash_table_remove_all (self->devices);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DEVICES]);
+    }
   set_cancelled (self, FALSE);
   set_loading (self, FALSE);
   if (self->folder != NULL)
@@ -667,6 +693,7 @@ ovi_session_close (OviSession *self)
       update_cluster (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OP_INDEX]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROOTS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PROBLEMS]);
@@ -754,6 +781,7 @@ ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots)
 
   set_loading (self, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDER]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ROOTS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROBLEMS]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PROBLEMS]);

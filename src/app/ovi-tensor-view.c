@@ -24,6 +24,7 @@ struct _OviTensorView
   GtkGrid *neighbour_grid;
   OviHistogramView *histogram;
   GtkCheckButton *log_check;
+  GtkCheckButton *logical_check; /* a device layout: logical values, or stored ones */
   GtkLabel *message_label;
   GtkGrid *op_grid;
   GtkSpinner *spinner;
@@ -69,15 +70,44 @@ add_info (OviTensorView *self, int row, int column, const char *name, const char
   gtk_grid_attach (self->info_grid, value_label, column * 2 + 1, row, 1, 1);
 }
 
+/* Whether the view shows a device layout's stored values, padding
+ * included, rather than its logical ones (the default). */
+static gboolean
+showing_stored (OviTensorView *self, OviTensor *tensor)
+{
+  return ovi_tensor_get_is_logical (tensor) && !gtk_check_button_get_active (self->logical_check);
+}
+
+/* The shape the view's positions are in: the logical one, or the stored
+ * one when it shows the stored values. */
+static const guint64 *
+shown_shape (OviTensorView *self, OviTensor *tensor, guint *n_dims)
+{
+  if (showing_stored (self, tensor))
+    return ovi_tensor_get_shape (tensor, n_dims);
+  return ovi_tensor_get_logical_shape (tensor, n_dims);
+}
+
+static char *format_position_in (const guint64 *shape, guint n_dims, gint64 index);
+
 static char *
-format_count_with_first (OviTensor *tensor, guint64 count, gint64 first)
+format_count_with_first (OviTensorView *self, OviTensor *tensor, guint64 count, gint64 first)
 {
   g_autofree char *position = NULL;
 
   /* A statistics-mode tensor has counts but no positions. */
   if (count == 0 || first < 0)
     return ovi_format_count (count);
-  position = ovi_tensor_dup_position (tensor, first);
+  if (showing_stored (self, tensor))
+    {
+      guint n_dims;
+      const guint64 *shape = ovi_tensor_get_shape (tensor, &n_dims);
+      g_autofree char *coords = format_position_in (shape, n_dims, first);
+
+      position = g_strdup_printf ("%lld %s", (long long) first, coords);
+    }
+  else
+    position = ovi_tensor_dup_position (tensor, first);
   /* Translators: a count of values, then where the first one is: its flat
    * index and its index per dimension, "43, first at 3 (0, 0, 0, 3)" */
   return g_strdup_printf (_ ("%llu, first at %s"), (unsigned long long) count, position);
@@ -121,7 +151,9 @@ show_properties (OviTensorView *self, OviTensor *tensor)
   g_autofree char *shape = ovi_tensor_dup_shape_string (tensor);
   g_autofree char *size =
       g_format_size_full (ovi_tensor_get_size (tensor), G_FORMAT_SIZE_LONG_FORMAT);
-  g_autofree char *count = ovi_format_count (ovi_tensor_get_logical_count (tensor));
+  g_autofree char *count =
+      ovi_format_count (showing_stored (self, tensor) ? ovi_tensor_get_count (tensor)
+                                                      : ovi_tensor_get_logical_count (tensor));
   g_autofree char *space_type = ovi_tensor_dup_space_type_label (tensor);
   int row = 5;
 
@@ -141,8 +173,9 @@ show_properties (OviTensorView *self, OviTensor *tensor)
       for (guint i = 0; i < n_original; i++)
         g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, i ? ", " : "", original[i]);
       g_string_append_printf (text, "] %s", logical_format);
-      add_info (self, row++, 0, _ ("Logical shape"),
-                n_original ? text->str : _ ("not in the header"));
+      if (!showing_stored (self, tensor))
+        add_info (self, row++, 0, _ ("Logical shape"),
+                  n_original ? text->str : _ ("not in the header"));
       {
         g_autofree char *stored_count = ovi_format_count (ovi_tensor_get_count (tensor));
         /* Translators: how many values a device layout stores, padding
@@ -152,7 +185,11 @@ show_properties (OviTensorView *self, OviTensor *tensor)
         /* Translators: the row of the stored size, "Stored 1,024 values in NC1HWC0" */
         add_info (self, row++, 0, _ ("Stored"), stored);
       }
-      if (!ovi_tensor_get_is_logical (tensor) && ovi_tensor_get_layout_problem (tensor))
+      if (showing_stored (self, tensor))
+        /* Translators: the Statistics row when the view shows a device
+         * layout as stored ("Logical layout" unchecked) */
+        add_info (self, row++, 0, _ ("Statistics"), _ ("over the stored values, padding included"));
+      else if (!ovi_tensor_get_is_logical (tensor) && ovi_tensor_get_layout_problem (tensor))
         {
           g_autofree char *note = g_strdup_printf (
               /* Translators: why the statistics of a device layout include its
@@ -356,7 +393,7 @@ show_locator (OviTensorView *self, OviTensor *tensor, OviAnalysis *a)
   self->located = ovi_analysis_ref (a);
   clear_grid (self->neighbour_grid);
   gtk_widget_set_visible (GTK_WIDGET (self->neighbour_grid), FALSE);
-  shape = ovi_tensor_get_logical_shape (tensor, &n_dims);
+  shape = shown_shape (self, tensor, &n_dims);
 
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     {
@@ -392,11 +429,13 @@ show_stats (OviTensorView *self, OviTensor *tensor, const OviStats *stats)
   g_autofree char *max_abs = ovi_format_double (stats->max_abs);
   g_autofree char *finite = ovi_format_count (stats->finite);
   g_autofree char *zeros = ovi_format_count (stats->zeros);
-  g_autofree char *nan = format_count_with_first (tensor, stats->nan, stats->first_nan);
-  g_autofree char *pos_inf = format_count_with_first (tensor, stats->pos_inf, stats->first_pos_inf);
-  g_autofree char *neg_inf = format_count_with_first (tensor, stats->neg_inf, stats->first_neg_inf);
+  g_autofree char *nan = format_count_with_first (self, tensor, stats->nan, stats->first_nan);
+  g_autofree char *pos_inf =
+      format_count_with_first (self, tensor, stats->pos_inf, stats->first_pos_inf);
+  g_autofree char *neg_inf =
+      format_count_with_first (self, tensor, stats->neg_inf, stats->first_neg_inf);
   g_autofree char *saturated =
-      format_count_with_first (tensor, stats->saturated, stats->first_saturated);
+      format_count_with_first (self, tensor, stats->saturated, stats->first_saturated);
 
   add_info (self, 0, 1, _ ("Minimum"), min);
   add_info (self, 1, 1, _ ("Maximum"), max);
@@ -479,8 +518,14 @@ refresh (OviTensorView *self)
   set_busy (self, FALSE);
 
   if (tensor == NULL)
-    return;
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->logical_check), FALSE);
+      return;
+    }
 
+  /* The switch between the logical and the stored values, for a device
+   * layout that maps to its original shape. */
+  gtk_widget_set_visible (GTK_WIDGET (self->logical_check), ovi_tensor_get_is_logical (tensor));
   show_properties (self, tensor);
   if (!ovi_dtype_is_supported (ovi_tensor_get_dtype (tensor)))
     {
@@ -495,8 +540,8 @@ refresh (OviTensorView *self)
   scale = gtk_check_button_get_active (self->symlog_check) ? OVI_HISTOGRAM_SYMLOG
                                                            : OVI_HISTOGRAM_LINEAR;
   set_busy (self, TRUE);
-  ovi_tensor_analyze_async (tensor, bins, scale, self->cancellable, analyze_done,
-                            g_object_ref (self));
+  ovi_tensor_analyze_layout_async (tensor, showing_stored (self, tensor), bins, scale,
+                                   self->cancellable, analyze_done, g_object_ref (self));
 }
 
 static void
@@ -602,6 +647,7 @@ ovi_tensor_view_class_init (OviTensorViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, histogram);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, info_grid);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, log_check);
+  gtk_widget_class_bind_template_child (widget_class, OviTensorView, logical_check);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, message_label);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, op_grid);
   gtk_widget_class_bind_template_child (widget_class, OviTensorView, spinner);
@@ -627,6 +673,10 @@ ovi_tensor_view_init (OviTensorView *self)
                             G_CALLBACK (selected_changed), self);
   set_busy (self, FALSE);
   self->strip_index = -1;
+  ovi_widget_set_tooltip (GTK_WIDGET (self->logical_check),
+                          _ ("Checked: the tensor as the framework sees it, in its original shape "
+                             "without the padding. Unchecked: every value the device layout "
+                             "stores, padding included"));
 }
 
 GtkWidget *

@@ -32,6 +32,11 @@ _ovi_window_update_export_actions (OviWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-report-text", have_folder);
   gtk_widget_action_set_enabled (widget, "win.export-tensor-npy", have_tensor);
   gtk_widget_action_set_enabled (widget, "win.export-tensor-txt", have_tensor);
+  /* A device layout that maps to its original shape, as the view shows it. */
+  gtk_widget_action_set_enabled (widget, "win.export-tensor-npy-logical",
+                                 have_tensor && ovi_tensor_get_is_logical (selected_tensor (self)));
+  gtk_widget_action_set_enabled (widget, "win.export-tensor-txt-logical",
+                                 have_tensor && ovi_tensor_get_is_logical (selected_tensor (self)));
   gtk_widget_action_set_enabled (widget, "win.export-overflow-json", have_record);
   gtk_widget_action_set_enabled (widget, "win.export-operator-tensors",
                                  have_folder && export_operator (self) != NULL);
@@ -40,6 +45,21 @@ _ovi_window_update_export_actions (OviWindow *self)
 
 G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_REPORT_JSON == (int) OVI_EXPORT_REPORT_JSON);
 G_STATIC_ASSERT ((int) OVI_WINDOW_EXPORT_OVERFLOW_JSON == (int) OVI_EXPORT_OVERFLOW_JSON);
+
+/* What core writes for an export of the window's menu. */
+static OviExportTarget
+export_target (OviWindowExport what)
+{
+  switch (what)
+    {
+    case OVI_WINDOW_EXPORT_TENSOR_NPY_LOGICAL:
+      return OVI_EXPORT_TENSOR_NPY_LOGICAL;
+    case OVI_WINDOW_EXPORT_TENSOR_TXT_LOGICAL:
+      return OVI_EXPORT_TENSOR_TXT_LOGICAL;
+    default:
+      return (OviExportTarget) what;
+    }
+}
 
 /* The selected tensor or overflow file, for the exports that need one. */
 static gpointer
@@ -51,6 +71,8 @@ export_item (OviWindow *self, OviWindowExport what)
     {
     case OVI_WINDOW_EXPORT_TENSOR_NPY:
     case OVI_WINDOW_EXPORT_TENSOR_TXT:
+    case OVI_WINDOW_EXPORT_TENSOR_NPY_LOGICAL:
+    case OVI_WINDOW_EXPORT_TENSOR_TXT_LOGICAL:
       return selected_tensor (self);
     case OVI_WINDOW_EXPORT_OVERFLOW_JSON:
       return record ? ovi_overflow_record_get_file (record) : NULL;
@@ -102,7 +124,7 @@ ovi_window_export_to_path (OviWindow *self, OviWindowExport what, const char *pa
                            _ ("No folder is open"));
       return FALSE;
     }
-  if (!ovi_report_export (folder, (OviExportTarget) what, export_item (self, what), path, NULL,
+  if (!ovi_report_export (folder, export_target (what), export_item (self, what), path, NULL,
                           error))
     return FALSE;
   remember_export_folder (self, path);
@@ -175,9 +197,8 @@ export_chosen (GFile *file, gpointer user_data)
   writing->window = g_object_ref (self);
   writing->what = request->what;
   writing->path = g_steal_pointer (&path);
-  ovi_report_export_async (folder, (OviExportTarget) writing->what,
-                           export_item (self, writing->what), writing->path, NULL, export_done,
-                           writing);
+  ovi_report_export_async (folder, export_target (writing->what), export_item (self, writing->what),
+                           writing->path, NULL, export_done, writing);
 }
 
 static void
@@ -200,6 +221,12 @@ export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_NPY);
   else if (g_str_equal (action_name, "win.export-tensor-txt") && tensor != NULL)
     what = OVI_WINDOW_EXPORT_TENSOR_TXT,
+    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_TXT);
+  else if (g_str_equal (action_name, "win.export-tensor-npy-logical") && tensor != NULL)
+    what = OVI_WINDOW_EXPORT_TENSOR_NPY_LOGICAL,
+    name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_NPY);
+  else if (g_str_equal (action_name, "win.export-tensor-txt-logical") && tensor != NULL)
+    what = OVI_WINDOW_EXPORT_TENSOR_TXT_LOGICAL,
     name = ovi_export_tensor_file_name (tensor, OVI_EXPORT_TXT);
   else if (g_str_equal (action_name, "win.export-overflow-json") && record != NULL &&
            ovi_overflow_record_get_file (record) != NULL)
@@ -399,6 +426,10 @@ _ovi_window_class_add_export_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-report-text", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.export-tensor-npy", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.export-tensor-txt", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-tensor-npy-logical", NULL,
+                                   export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-tensor-txt-logical", NULL,
+                                   export_action);
   gtk_widget_class_install_action (widget_class, "win.export-overflow-json", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.export-operator-tensors", NULL,
                                    export_tensors_action);

@@ -23,8 +23,10 @@ typedef enum
   OVI_WINDOW_EXPORT_TENSOR_NPY,
   OVI_WINDOW_EXPORT_TENSOR_TXT,
   OVI_WINDOW_EXPORT_OVERFLOW_JSON,
-  OVI_WINDOW_EXPORT_OPERATOR_TENSORS,  /* all tensors, as `convert` writes them */
-  OVI_WINDOW_EXPORT_SELECTION_TENSORS, /* of every operator below the sidebar's node */
+  OVI_WINDOW_EXPORT_OPERATOR_TENSORS,   /* all tensors, as `convert` writes them */
+  OVI_WINDOW_EXPORT_SELECTION_TENSORS,  /* of every operator below the sidebar's node */
+  OVI_WINDOW_EXPORT_TENSOR_NPY_LOGICAL, /* a device layout back to its logical one */
+  OVI_WINDOW_EXPORT_TENSOR_TXT_LOGICAL,
 } OviWindowExport;
 
 /* Shared by ovi-window.c, ovi-window-actions.c and ovi-window-export.c. */

@@ -6,6 +6,8 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include <gdk/x11/gdkx.h>
+
 #include "ovi-accessible-row.h"
 #include "ovi-fixtures.h"
 #include "ovi-i18n.h"
@@ -429,6 +431,20 @@ compare_y (gconstpointer a, gconstpointer b)
   return pa.y < pb.y ? -1 : pa.y > pb.y;
 }
 
+static int
+compare_x (gconstpointer a, gconstpointer b)
+{
+  graphene_point_t pa, pb;
+  GtkWidget *wa = *(GtkWidget **) a, *wb = *(GtkWidget **) b;
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (wa));
+
+  if (!gtk_widget_compute_point (wa, root, &GRAPHENE_POINT_INIT (0, 0), &pa))
+    pa.x = 0;
+  if (!gtk_widget_compute_point (wb, root, &GRAPHENE_POINT_INIT (0, 0), &pb))
+    pb.x = 0;
+  return pa.x < pb.x ? -1 : pa.x > pb.x;
+}
+
 /* The mapped row widgets of @view, top to bottom. */
 static GPtrArray *
 row_widgets (GtkColumnView *view)
@@ -453,8 +469,16 @@ visible_rows (GtkColumnView *view)
   for (guint i = 0; i < widgets->len; i++)
     {
       GString *text = g_string_new (NULL);
+      g_autoptr (GPtrArray) cells = g_ptr_array_new ();
 
-      collect_labels (g_ptr_array_index (widgets, i), text);
+      /* Left to right: a column shown after a row was made adds its cell
+       * at the end of the row's children. */
+      for (GtkWidget *c = gtk_widget_get_first_child (g_ptr_array_index (widgets, i)); c;
+           c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (cells, c);
+      g_ptr_array_sort (cells, compare_x);
+      for (guint j = 0; j < cells->len; j++)
+        collect_labels (g_ptr_array_index (cells, j), text);
       g_ptr_array_add (rows, g_string_free (text, FALSE));
     }
   return rows;
@@ -861,6 +885,66 @@ drop_files (OviWindow *window, GFile **files, guint n_files)
   g_value_unset (&value);
   g_slist_free (list);
   return accepted;
+}
+
+/* Runs xdotool to move the pointer to the middle of @widget, then @action
+ * (a NULL-terminated list of xdotool arguments). */
+static gboolean
+xdotool_at (GtkWidget *widget, const char *const *action)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  g_autofree char *program = g_find_program_in_path ("xdotool");
+  graphene_point_t centre = GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.0,
+                                                 gtk_widget_get_height (widget) / 2.0);
+  graphene_point_t point;
+  g_autofree char *xid = NULL, *x = NULL, *y = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  double dx, dy;
+  int status = 0;
+
+  if (program == NULL || !GDK_IS_X11_DISPLAY (gtk_widget_get_display (widget)))
+    {
+      g_test_skip ("needs xdotool and an X display");
+      return FALSE;
+    }
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &centre, &point));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (native)));
+  x = g_strdup_printf ("%d", (int) (point.x + dx));
+  y = g_strdup_printf ("%d", (int) (point.y + dy));
+  g_ptr_array_add (argv, program);
+  g_ptr_array_add (argv, "mousemove");
+  g_ptr_array_add (argv, "--sync");
+  g_ptr_array_add (argv, "--window");
+  g_ptr_array_add (argv, xid);
+  g_ptr_array_add (argv, x);
+  g_ptr_array_add (argv, y);
+  for (guint i = 0; action[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) action[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return TRUE;
+}
+
+gboolean
+xdotool_click (GtkWidget *widget, int button)
+{
+  g_autofree char *number = g_strdup_printf ("%d", button);
+  const char *action[] = { "click", number, NULL };
+
+  return xdotool_at (widget, action);
+}
+
+gboolean
+xdotool_keys (GtkWidget *widget, const char *keys)
+{
+  const char *action[] = { "key", "--clearmodifiers", keys, NULL };
+
+  return xdotool_at (widget, action);
 }
 
 /* --- the cluster timeline ---------------------------------------------------- */

@@ -228,6 +228,13 @@ gboolean find_abnormal_tensor (OviWindow *window,
 /* What GTK does when files from a file manager are dropped on @window. */
 gboolean drop_files (OviWindow *window, GFile **files, guint n_files);
 
+/* What a user does through the X server (xdotool): a click of mouse
+ * @button on the middle of @widget, or the keys @keys ("ctrl+c") pressed
+ * with the pointer over @widget. Returns FALSE, having marked the test
+ * skipped, without xdotool or an X display. */
+gboolean xdotool_click (GtkWidget *widget, int button);
+gboolean xdotool_keys (GtkWidget *widget, const char *keys);
+
 /* --- the cluster timeline ---------------------------------------------------- */
 
 /* @root's report as machine @host writes it, saved to @path. */

@@ -254,6 +254,103 @@ test_sort_by_header (Fixture *f, gconstpointer data)
 }
 
 static void
+count_sort (GtkSorter *sorter, GtkSorterChange change, guint *count)
+{
+  (*count)++;
+}
+
+/* A click of the first mouse button on the header of @view's column
+ * titled @title, through the X server, as a user makes it: GTK 4.8 sorts
+ * by the column and keeps the columns clicked before as tie breakers,
+ * which gtk_column_view_sort_by_column() does not (it forgets them).
+ * Returns once the column view's sorter changed. */
+static void
+click_header (OviWindow *window, GtkColumnView *view, const char *title)
+{
+  GtkWidget *header = NULL;
+  GtkWidget *target = NULL;
+  guint changes = 0;
+  gulong handler;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (!GTK_IS_LIST_VIEW (child))
+      header = child;
+  g_assert_nonnull (header);
+  for (GtkWidget *t = gtk_widget_get_first_child (header); t && !target;
+       t = gtk_widget_get_next_sibling (t))
+    if (find_label_with_text (t, title) != NULL)
+      target = t;
+  g_assert_nonnull (target);
+  handler = g_signal_connect (gtk_column_view_get_sorter (view), "changed", G_CALLBACK (count_sort),
+                              &changes);
+  if (xdotool_click (target, 1))
+    WAIT_UNTIL (changes > 0);
+  g_signal_handler_disconnect (gtk_column_view_get_sorter (view), handler);
+}
+
+/* Rows that tie on the sorted column stay in run order ("#" ascending),
+ * whatever was sorted before: the Timestamp sort clicked earlier does not
+ * order the records of one iteration. */
+static void
+test_sort_ties_keep_run_order (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *view = ovi_window_get_record_view (f->window);
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autoptr (GPtrArray) by_time = NULL;
+  g_autoptr (GPtrArray) by_iteration = NULL;
+  guint ties = 0;
+
+  if (xdotool == NULL)
+    {
+      g_test_skip ("needs xdotool to click the headers");
+      return;
+    }
+  click_header (f->window, view, "Timestamp");
+  click_header (f->window, view, "Timestamp");
+  wait_sorted (f->window);
+  by_time = visible_rows (view);
+  assert_sorted (by_time, 8, FALSE, TRUE);
+
+  click_header (f->window, view, "Iteration");
+  wait_sorted (f->window);
+  by_iteration = visible_rows (view);
+  assert_sorted (by_iteration, 1, TRUE, FALSE);
+  for (guint i = 1; i < by_iteration->len; i++)
+    {
+      g_autofree char *iteration = cell (by_iteration, i, 1);
+      g_autofree char *previous_iteration = cell (by_iteration, i - 1, 1);
+      g_autofree char *position = cell (by_iteration, i, 0);
+      g_autofree char *previous_position = cell (by_iteration, i - 1, 0);
+
+      g_test_message ("row %u: %s", i, (char *) g_ptr_array_index (by_iteration, i));
+      if (g_strcmp0 (iteration, previous_iteration) != 0)
+        continue;
+      ties++;
+      g_assert_cmpuint (g_ascii_strtoull (previous_position, NULL, 10), <,
+                        g_ascii_strtoull (position, NULL, 10));
+    }
+  /* The example has iterations with several records. */
+  g_assert_cmpuint (ties, >=, 2);
+
+  /* "#" sorts too: ascending, then descending. */
+  click_header (f->window, view, "#");
+  wait_sorted (f->window);
+  {
+    g_autoptr (GPtrArray) rows = visible_rows (view);
+
+    assert_sorted (rows, 0, TRUE, FALSE);
+  }
+  click_header (f->window, view, "#");
+  wait_sorted (f->window);
+  {
+    g_autoptr (GPtrArray) rows = visible_rows (view);
+
+    assert_sorted (rows, 0, TRUE, TRUE);
+  }
+}
+
+static void
 test_search_and_unit_filter (Fixture *f, gconstpointer data)
 {
   GtkColumnView *view = ovi_window_get_record_view (f->window);
@@ -884,6 +981,7 @@ main (int argc, char *argv[])
 
   OVI_TEST_ADD ("/app/overflows-page/overflow-table", test_overflow_table);
   OVI_TEST_ADD ("/app/overflows-page/sort-by-header", test_sort_by_header);
+  OVI_TEST_ADD ("/app/overflows-page/sort-ties-keep-run-order", test_sort_ties_keep_run_order);
   OVI_TEST_ADD ("/app/overflows-page/search-and-unit-filter", test_search_and_unit_filter);
   OVI_TEST_ADD ("/app/overflows-page/checklist-0x110", test_checklist_0x110);
   OVI_TEST_ADD ("/app/overflows-page/scanning-state", test_scanning_state);

@@ -572,6 +572,15 @@ ovi_dump_file_get_root (OviDumpFile *self)
   return self->root;
 }
 
+/* The name of the root that holds the file, as its relative path starts
+ * (ovi_dump_folder_get_root_name()); %NULL in a folder with one root. */
+char *
+ovi_dump_file_dup_root_name (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), NULL);
+  return self->root_prefix > 0 ? g_strndup (self->relative_path, self->root_prefix - 1) : NULL;
+}
+
 /* The relative path below the file's own root, as a report of that root
  * alone has it. */
 const char *

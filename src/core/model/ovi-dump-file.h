@@ -21,6 +21,7 @@ const char *ovi_dump_file_get_relative_path (OviDumpFile *self);
 const char *ovi_dump_file_get_relative_dir (OviDumpFile *self);
 void ovi_dump_file_set_root (OviDumpFile *self, guint root, guint prefix);
 guint ovi_dump_file_get_root (OviDumpFile *self);
+char *ovi_dump_file_dup_root_name (OviDumpFile *self);
 const char *ovi_dump_file_get_path_in_root (OviDumpFile *self);
 const char *ovi_dump_file_get_dir_in_root (OviDumpFile *self);
 const OviFileName *ovi_dump_file_get_file_name (OviDumpFile *self);

@@ -49,6 +49,8 @@ enum
   PROP_OP_NAME,
   PROP_ITERATION,
   PROP_RELATIVE_DIR,
+  PROP_DEVICE,
+  PROP_ROOT_NAME,
   PROP_TIMESTAMP,
   PROP_POSITION,
   PROP_IS_FIRST,
@@ -134,6 +136,12 @@ ovi_overflow_record_get_property (GObject *object, guint prop_id, GValue *value,
     case PROP_RELATIVE_DIR:
       g_value_set_string (value, self->file ? ovi_dump_file_get_relative_dir (self->file) : "");
       break;
+    case PROP_DEVICE:
+      g_value_set_string (value, self->file ? ovi_dump_file_get_device (self->file) : NULL);
+      break;
+    case PROP_ROOT_NAME:
+      g_value_take_string (value, self->file ? ovi_dump_file_dup_root_name (self->file) : NULL);
+      break;
     case PROP_TIMESTAMP:
       g_value_set_uint64 (value, self->file ? ovi_dump_file_get_timestamp (self->file) : 0);
       break;
@@ -189,6 +197,11 @@ ovi_overflow_record_class_init (OviOverflowRecordClass *klass)
   STR (PROP_OP_NAME, "op-name");
   STR (PROP_ITERATION, "iteration");
   STR (PROP_RELATIVE_DIR, "relative-dir");
+  /* Where the record comes from when several devices or folders are open:
+   * its device id (%NULL without a device level), the name of its root
+   * (%NULL with one root). */
+  STR (PROP_DEVICE, "device");
+  STR (PROP_ROOT_NAME, "root-name");
   U64 (PROP_TIMESTAMP, "timestamp");
   properties[PROP_POSITION] =
       g_param_spec_uint ("position", NULL, NULL, 0, G_MAXUINT, 0, flags | G_PARAM_EXPLICIT_NOTIFY);

@@ -9,6 +9,7 @@ struct _OviTensorResult
   gatomicrefcount ref_count;
   guint n_bins;
   OviHistogramScale scale;
+  gboolean stored; /* a device layout's stored values rather than its logical ones */
   OviAnalysis *analysis;
   OviHistogram *histogram;
 };
@@ -28,6 +29,14 @@ ovi_tensor_result_new (guint n_bins, OviHistogramScale scale)
   return result;
 }
 
+/* Whether to analyse a device layout's stored values, padding included
+ * (ovi_tensor_analyze_stored()), rather than its logical ones. */
+void
+ovi_tensor_result_set_stored (OviTensorResult *result, gboolean stored)
+{
+  result->stored = stored;
+}
+
 /**
  * ovi_tensor_result_fill:
  *
@@ -42,7 +51,9 @@ ovi_tensor_result_fill (OviTensorResult *result,
                         GCancellable *cancellable,
                         GError **error)
 {
-  if (!(result->analysis = ovi_tensor_analyze (tensor, error)))
+  result->analysis = result->stored ? ovi_tensor_analyze_stored (tensor, error)
+                                    : ovi_tensor_analyze (tensor, error);
+  if (result->analysis == NULL)
     return FALSE;
   /* A statistics-mode tensor has its statistics and nothing more to read:
    * no histogram (ovi_statistic_why_no_values()). */

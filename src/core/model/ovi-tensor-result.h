@@ -9,6 +9,7 @@ G_BEGIN_DECLS
  * (ovi_tensor_analyze_async()). */
 
 OviTensorResult *ovi_tensor_result_new (guint n_bins, OviHistogramScale scale);
+void ovi_tensor_result_set_stored (OviTensorResult *result, gboolean stored);
 gboolean ovi_tensor_result_fill (OviTensorResult *result,
                                  OviTensor *tensor,
                                  GCancellable *cancellable,

@@ -40,6 +40,7 @@ struct _OviTensor
 
   GMutex lock;
   OviAnalysis *analysis;
+  OviAnalysis *stored_analysis; /* a device layout's stored values, padding included */
 
   /* Statistics-mode dumps: the analysis is what the file said, and there
    * are no values to read. */
@@ -80,6 +81,7 @@ ovi_tensor_finalize (GObject *object)
   g_clear_pointer (&self->layout_map, ovi_layout_map_free);
   g_free (self->layout_problem);
   g_clear_pointer (&self->analysis, ovi_analysis_unref);
+  g_clear_pointer (&self->stored_analysis, ovi_analysis_unref);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ovi_tensor_parent_class)->finalize (object);
 }
@@ -609,14 +611,38 @@ ovi_tensor_analyze (OviTensor *self, GError **error)
  * Like ovi_tensor_analyze(), taking the tensor's bytes from @contents when
  * it is given (and still the file's size) rather than reading them again.
  */
-OviAnalysis *
-ovi_tensor_analyze_in (OviTensor *self, GBytes *contents, GError **error)
+/* The analysis of the tensor's values, through @map (a device layout's
+ * logical elements) or, without, of every stored value. */
+static OviAnalysis *
+analyze_values (OviTensor *self, GBytes *contents, const OviLayoutMap *map, GError **error)
 {
   g_autoptr (OviDumpFile) file = self->file ? g_object_ref (self->file) : NULL;
   g_autoptr (GBytes) data = NULL;
-  OviAnalysis *analysis = NULL;
   guint64 count = 0;
   guint bits;
+
+  /* The count from the shape: int4 packs two elements a byte, and an odd
+   * count leaves a padding nibble that is not an element. */
+  if (self->count > 0 && self->shape->len > 0)
+    count = self->count;
+  else if ((bits = ovi_dtype_bits (self->dtype)) > 0)
+    count = bits >= 8 ? self->size / (bits / 8) : self->size * 8 / bits;
+  if (file != NULL && ovi_dump_file_get_layout (file) != OVI_LAYOUT_OLD)
+    /* Read from the file a chunk at a time, not loaded whole. */
+    return ovi_analysis_new_for_file (self->dtype, ovi_dump_file_get_path (file),
+                                      ovi_dump_file_get_relative_path (file), self->offset,
+                                      self->size, count, ovi_dump_file_get_file_size (file),
+                                      contents, count == self->count ? map : NULL, error);
+  if ((data = ovi_tensor_load_data (self, error)))
+    return ovi_analysis_new_for_layout (self->dtype, data, count, count == self->count ? map : NULL,
+                                        error);
+  return NULL;
+}
+
+OviAnalysis *
+ovi_tensor_analyze_in (OviTensor *self, GBytes *contents, GError **error)
+{
+  OviAnalysis *analysis = NULL;
 
   g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
 
@@ -629,27 +655,45 @@ ovi_tensor_analyze_in (OviTensor *self, GBytes *contents, GError **error)
     }
   g_mutex_unlock (&self->lock);
 
-  /* The count from the shape: int4 packs two elements a byte, and an odd
-   * count leaves a padding nibble that is not an element. */
-  if (self->count > 0 && self->shape->len > 0)
-    count = self->count;
-  else if ((bits = ovi_dtype_bits (self->dtype)) > 0)
-    count = bits >= 8 ? self->size / (bits / 8) : self->size * 8 / bits;
-  if (file != NULL && ovi_dump_file_get_layout (file) != OVI_LAYOUT_OLD)
-    /* Read from the file a chunk at a time, not loaded whole. */
-    analysis = ovi_analysis_new_for_file (
-        self->dtype, ovi_dump_file_get_path (file), ovi_dump_file_get_relative_path (file),
-        self->offset, self->size, count, ovi_dump_file_get_file_size (file), contents,
-        count == self->count ? self->layout_map : NULL, error);
-  else if ((data = ovi_tensor_load_data (self, error)))
-    analysis = ovi_analysis_new_for_layout (self->dtype, data, count,
-                                            count == self->count ? self->layout_map : NULL, error);
-  if (analysis == NULL)
+  if (!(analysis = analyze_values (self, contents, self->layout_map, error)))
     return NULL;
-
   g_mutex_lock (&self->lock);
   if (self->analysis == NULL)
     self->analysis = ovi_analysis_ref (analysis);
+  g_mutex_unlock (&self->lock);
+  return analysis;
+}
+
+/**
+ * ovi_tensor_analyze_stored:
+ *
+ * Statistics of every value a device layout stores, padding included, and
+ * every index a flat index of the stored shape: the tensor as the device
+ * holds it. For any other tensor, ovi_tensor_analyze().
+ *
+ * Returns: (transfer full): the analysis
+ */
+OviAnalysis *
+ovi_tensor_analyze_stored (OviTensor *self, GError **error)
+{
+  OviAnalysis *analysis = NULL;
+
+  g_return_val_if_fail (OVI_IS_TENSOR (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  if (self->layout_map == NULL || self->stored_analysis != NULL)
+    {
+      analysis = self->stored_analysis ? ovi_analysis_ref (self->stored_analysis) : NULL;
+      g_mutex_unlock (&self->lock);
+      return analysis ? analysis : ovi_tensor_analyze (self, error);
+    }
+  g_mutex_unlock (&self->lock);
+
+  if (!(analysis = analyze_values (self, NULL, NULL, error)))
+    return NULL;
+  g_mutex_lock (&self->lock);
+  if (self->stored_analysis == NULL)
+    self->stored_analysis = ovi_analysis_ref (analysis);
   g_mutex_unlock (&self->lock);
   return analysis;
 }
@@ -702,12 +746,33 @@ ovi_tensor_analyze_async (OviTensor *self,
                           GAsyncReadyCallback callback,
                           gpointer user_data)
 {
+  ovi_tensor_analyze_layout_async (self, FALSE, n_bins, scale, cancellable, callback, user_data);
+}
+
+/**
+ * ovi_tensor_analyze_layout_async:
+ * @stored: the stored values of a device layout, padding included
+ *   (ovi_tensor_analyze_stored()), rather than its logical ones
+ *
+ * ovi_tensor_analyze_async(), in the layout asked for; finish it with
+ * ovi_tensor_analyze_finish().
+ */
+void
+ovi_tensor_analyze_layout_async (OviTensor *self,
+                                 gboolean stored,
+                                 guint n_bins,
+                                 OviHistogramScale scale,
+                                 GCancellable *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer user_data)
+{
   g_autoptr (GTask) task = NULL;
   OviTensorResult *result;
 
   g_return_if_fail (OVI_IS_TENSOR (self));
 
   result = ovi_tensor_result_new (n_bins, scale);
+  ovi_tensor_result_set_stored (result, stored);
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ovi_tensor_analyze_async);
   g_task_set_task_data (task, result, (GDestroyNotify) ovi_tensor_result_unref);

@@ -37,6 +37,7 @@ char *ovi_tensor_dup_space_type_label (OviTensor *self);
 OviDumpFile *ovi_tensor_get_file (OviTensor *self);
 GBytes *ovi_tensor_load_data (OviTensor *self, GError **error);
 OviAnalysis *ovi_tensor_analyze (OviTensor *self, GError **error);
+OviAnalysis *ovi_tensor_analyze_stored (OviTensor *self, GError **error);
 OviAnalysis *ovi_tensor_peek_analysis (OviTensor *self);
 gboolean ovi_tensor_get_statistics_only (OviTensor *self);
 guint ovi_tensor_get_known_statistics (OviTensor *self);
@@ -50,6 +51,13 @@ void ovi_tensor_analyze_async (OviTensor *self,
                                GCancellable *cancellable,
                                GAsyncReadyCallback callback,
                                gpointer user_data);
+void ovi_tensor_analyze_layout_async (OviTensor *self,
+                                      gboolean stored,
+                                      guint n_bins,
+                                      OviHistogramScale scale,
+                                      GCancellable *cancellable,
+                                      GAsyncReadyCallback callback,
+                                      gpointer user_data);
 OviTensorResult *ovi_tensor_analyze_finish (OviTensor *self, GAsyncResult *result, GError **error);
 
 G_END_DECLS

@@ -960,15 +960,24 @@ ovi_report_export (OviDumpFolder *folder,
                                         OVI_EXPORT_FLAGS_OVERWRITE, error);
     case OVI_EXPORT_TENSOR_NPY:
     case OVI_EXPORT_TENSOR_TXT:
+    case OVI_EXPORT_TENSOR_NPY_LOGICAL:
+    case OVI_EXPORT_TENSOR_TXT_LOGICAL:
       if (!OVI_IS_TENSOR (item))
         {
           g_set_error_literal (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_UNSUPPORTED,
                                _ ("No tensor is selected"));
           return FALSE;
         }
-      return ovi_export_tensor (item,
-                                what == OVI_EXPORT_TENSOR_NPY ? OVI_EXPORT_NPY : OVI_EXPORT_TXT,
-                                path, OVI_EXPORT_FLAGS_OVERWRITE, error);
+      return ovi_export_tensor (
+          item,
+          what == OVI_EXPORT_TENSOR_NPY || what == OVI_EXPORT_TENSOR_NPY_LOGICAL ? OVI_EXPORT_NPY
+                                                                                 : OVI_EXPORT_TXT,
+          path,
+          OVI_EXPORT_FLAGS_OVERWRITE |
+              (what == OVI_EXPORT_TENSOR_NPY_LOGICAL || what == OVI_EXPORT_TENSOR_TXT_LOGICAL
+                   ? OVI_EXPORT_FLAGS_LOGICAL
+                   : 0),
+          error);
     case OVI_EXPORT_OVERFLOW_JSON:
       if (!OVI_IS_DUMP_FILE (item))
         {

@@ -36,9 +36,11 @@ typedef enum
 {
   OVI_EXPORT_REPORT_JSON,
   OVI_EXPORT_REPORT_TEXT,
-  OVI_EXPORT_TENSOR_NPY,    /* the tensor given */
-  OVI_EXPORT_TENSOR_TXT,    /* the tensor given */
-  OVI_EXPORT_OVERFLOW_JSON, /* the overflow file given */
+  OVI_EXPORT_TENSOR_NPY,         /* the tensor given */
+  OVI_EXPORT_TENSOR_TXT,         /* the tensor given */
+  OVI_EXPORT_OVERFLOW_JSON,      /* the overflow file given */
+  OVI_EXPORT_TENSOR_NPY_LOGICAL, /* the tensor given, a device layout back to its logical one */
+  OVI_EXPORT_TENSOR_TXT_LOGICAL, /* (as `convert --layout logical` writes it) */
 } OviExportTarget;
 
 gboolean ovi_report_export (OviDumpFolder *folder,
