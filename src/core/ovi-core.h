@@ -20,6 +20,7 @@
 #include "ovi-json.h"
 #include "ovi-layout.h"
 #include "ovi-mapping-csv.h"
+#include "ovi-npy.h"
 #include "ovi-overflow-fields.h"
 #include "ovi-shape.h"
 #include "ovi-statistic-csv.h"

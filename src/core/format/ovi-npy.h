@@ -13,12 +13,12 @@ G_BEGIN_DECLS
  * most one dimension longer than 1). */
 typedef struct
 {
-  OviDtype dtype;     /* the dump dtype of the same element type */
-  guint n_dims;       /* 0 for a scalar */
-  guint64 *shape;     /* n_dims entries */
-  guint64 count;      /* elements: the product of the shape, 1 for a scalar */
-  GBytes *data;       /* exactly count elements, little-endian */
-  guint version;      /* 1, 2 or 3 */
+  OviDtype dtype; /* the dump dtype of the same element type */
+  guint n_dims;   /* 0 for a scalar */
+  guint64 *shape; /* n_dims entries */
+  guint64 count;  /* elements: the product of the shape, 1 for a scalar */
+  GBytes *data;   /* exactly count elements, little-endian */
+  guint version;  /* 1, 2 or 3 */
   gboolean fortran_order;
 } OviNpy;
 
