@@ -55,3 +55,6 @@
 #include "ovi-export.h"
 #include "ovi-report-enums.h"
 #include "ovi-report.h"
+/* diff */
+#include "ovi-diff-enums.h"
+#include "ovi-diff-metrics.h"

@@ -63,11 +63,11 @@ typedef enum
 typedef enum
 {
   OVI_NPY_ERROR_IO,
-  OVI_NPY_ERROR_NOT_NPY,   /* no magic string, or a version this reader does not know */
-  OVI_NPY_ERROR_HEADER,    /* the header dictionary cannot be read */
-  OVI_NPY_ERROR_DTYPE,     /* a dtype the inspector does not compare */
-  OVI_NPY_ERROR_ORDER,     /* Fortran order of more than one dimension */
-  OVI_NPY_ERROR_SIZE,      /* the data is shorter or longer than the shape says */
+  OVI_NPY_ERROR_NOT_NPY, /* no magic string, or a version this reader does not know */
+  OVI_NPY_ERROR_HEADER,  /* the header dictionary cannot be read */
+  OVI_NPY_ERROR_DTYPE,   /* a dtype the inspector does not compare */
+  OVI_NPY_ERROR_ORDER,   /* Fortran order of more than one dimension */
+  OVI_NPY_ERROR_SIZE,    /* the data is shorter or longer than the shape says */
 } OviNpyError;
 
 typedef enum

@@ -59,20 +59,17 @@ typedef struct
 void ovi_diff_accumulator_init (
     OviDiffAccumulator *acc, double rtol, double atol, guint top_n, gboolean scalar);
 void ovi_diff_accumulator_clear (OviDiffAccumulator *acc);
-void ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n);
-void ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc);
-void ovi_diff_accumulator_pass2 (OviDiffAccumulator *acc,
+void ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
                                  const double *mine,
                                  const double *golden,
-                                 gsize n,
-                                 guint64 base);
+                                 gsize n);
+void ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc);
+void ovi_diff_accumulator_pass2 (
+    OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n, guint64 base);
 void ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *metrics);
 
-void ovi_diff_metrics_compute (const double *mine,
-                               const double *golden,
-                               gsize n,
-                               gboolean scalar,
-                               OviDiffMetrics *metrics);
+void ovi_diff_metrics_compute (
+    const double *mine, const double *golden, gsize n, gboolean scalar, OviDiffMetrics *metrics);
 
 static inline gboolean
 ovi_diff_within (double mine, double golden, double rtol, double atol)

@@ -18,15 +18,15 @@ G_BEGIN_DECLS
 /* What an operator is, in the order of the README's list. */
 typedef enum
 {
-  OVI_DIFF_CLASS_IDENTICAL,        /* every tensor equal, bit for bit after widening */
-  OVI_DIFF_CLASS_WITHIN_TOLERANCE, /* every tensor within tolerance */
-  OVI_DIFF_CLASS_ORIGIN,           /* inputs agree, an output does not */
-  OVI_DIFF_CLASS_PROPAGATED,       /* inputs differ, outputs differ */
-  OVI_DIFF_CLASS_ABSORBED,         /* inputs differ, outputs agree */
-  OVI_DIFF_CLASS_ONLY_MINE,        /* no partner in the golden run */
-  OVI_DIFF_CLASS_ONLY_GOLDEN,      /* no partner in my run */
-  OVI_DIFF_CLASS_NOT_COMPARABLE,   /* see ovi_diff_operator_get_reason() */
-} OviDiffClass;
+  OVI_DIFF_OP_IDENTICAL,        /* every tensor equal, bit for bit after widening */
+  OVI_DIFF_OP_WITHIN_TOLERANCE, /* every tensor within tolerance */
+  OVI_DIFF_OP_ORIGIN,           /* inputs agree, an output does not */
+  OVI_DIFF_OP_PROPAGATED,       /* inputs differ, outputs differ */
+  OVI_DIFF_OP_ABSORBED,         /* inputs differ, outputs agree */
+  OVI_DIFF_OP_ONLY_MINE,        /* no partner in the golden run */
+  OVI_DIFF_OP_ONLY_GOLDEN,      /* no partner in my run */
+  OVI_DIFF_OP_NOT_COMPARABLE,   /* see ovi_diff_operator_get_reason() */
+} OviDiffOpClass;
 
 /* What one tensor pair is. */
 typedef enum
@@ -53,18 +53,19 @@ typedef struct
   guint index;
   OviDtype mine_dtype;
   OviDtype golden_dtype;
-  char *mine_shape;   /* "(2, 3)", logical */
-  char *golden_shape; /* "(2, 3)" */
+  char *mine_shape;   /* "[2, 3]", logical */
+  char *golden_shape; /* "[2, 3]" */
   OviDiffTensorClass tensor_class;
   char *reason; /* why not comparable, translated; NULL otherwise */
   double rtol, atol;
-  guint64 count;             /* elements compared */
-  guint64 out_of_tolerance;  /* elements outside atol + rtol·|golden|, non-finite mismatches included */
+  guint64 count; /* elements compared */
+  guint64
+      out_of_tolerance; /* elements outside atol + rtol·|golden|, non-finite mismatches included */
   guint64 nonfinite_mismatch; /* positions where NaN / ±Inf do not match */
-  gint64 first_difference;   /* flat logical index of the first element out of tolerance, or -1 */
-  char *first_position;      /* "3 (0, 0, 0, 3)", or NULL */
-  OviDiffMetrics metrics;    /* over the positions finite on both sides */
-  GArray *top;               /* OviDiffElement, largest difference first */
+  gint64 first_difference;    /* flat logical index of the first element out of tolerance, or -1 */
+  char *first_position;       /* "3 (0, 0, 0, 3)", or NULL */
+  OviDiffMetrics metrics;     /* over the positions finite on both sides */
+  GArray *top;                /* OviDiffElement, largest difference first */
 } OviDiffTensor;
 
 #define OVI_TYPE_DIFF_OPERATOR (ovi_diff_operator_get_type ())
@@ -77,7 +78,7 @@ const char *ovi_diff_operator_get_op_type (OviDiffOperator *self);
 const char *ovi_diff_operator_get_mine_path (OviDiffOperator *self);
 const char *ovi_diff_operator_get_golden_path (OviDiffOperator *self);
 const char *ovi_diff_operator_get_pair (OviDiffOperator *self);
-OviDiffClass ovi_diff_operator_get_diff_class (OviDiffOperator *self);
+OviDiffOpClass ovi_diff_operator_get_op_class (OviDiffOperator *self);
 const char *ovi_diff_operator_get_reason (OviDiffOperator *self);
 guint ovi_diff_operator_get_n_tensors (OviDiffOperator *self);
 const OviDiffTensor *ovi_diff_operator_get_tensor (OviDiffOperator *self, guint index);
@@ -103,7 +104,7 @@ OviDiffOperator *ovi_diff_result_get_first_divergence (OviDiffResult *self);
 const OviDiffTensor *ovi_diff_result_get_first_divergence_tensor (OviDiffResult *self);
 GListModel *ovi_diff_result_get_problems (OviDiffResult *self);
 const OviDiffFolderPair *ovi_diff_result_get_folder_pairs (OviDiffResult *self, guint *n_pairs);
-guint ovi_diff_result_count_class (OviDiffResult *self, OviDiffClass diff_class);
+guint ovi_diff_result_count_class (OviDiffResult *self, OviDiffOpClass op_class);
 gboolean ovi_diff_result_get_agree (OviDiffResult *self);
 const char *ovi_diff_result_get_mine_path (OviDiffResult *self);
 const char *ovi_diff_result_get_golden_path (OviDiffResult *self);
@@ -123,8 +124,8 @@ void ovi_diff_run_async (OviDiff *self,
 OviDiffResult *ovi_diff_run_finish (OviDiff *self, GAsyncResult *result, GError **error);
 OviDiffResult *ovi_diff_run (OviDiff *self, GCancellable *cancellable, GError **error);
 
-const char *ovi_diff_class_name (OviDiffClass diff_class);
-const char *ovi_diff_class_label (OviDiffClass diff_class);
+const char *ovi_diff_op_class_name (OviDiffOpClass op_class);
+const char *ovi_diff_op_class_label (OviDiffOpClass op_class);
 const char *ovi_diff_tensor_class_name (OviDiffTensorClass tensor_class);
 void ovi_diff_default_tolerance (OviDtype mine, OviDtype golden, double *rtol, double *atol);
 
