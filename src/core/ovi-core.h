@@ -58,3 +58,4 @@
 /* diff */
 #include "ovi-diff-enums.h"
 #include "ovi-diff-metrics.h"
+#include "ovi-diff.h"
