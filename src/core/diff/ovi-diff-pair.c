@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -73,8 +74,7 @@ widen (const char *path, OviDtype dtype, GBytes *data, guint64 count, Widened *o
   if (!ovi_dtype_size_for_count (dtype, count, &needed) || needed > size)
     {
       g_set_error (error, OVI_DIFF_PAIR_ERROR, OVI_DIFF_PAIR_ERROR_NOT_COMPARABLE,
-                   _ ("%s: %zu bytes are too few for %" G_GUINT64_FORMAT " elements"), path, size,
-                   count);
+                   _ ("%s: %zu bytes are too few for %" PRIu64 " elements"), path, size, count);
       return FALSE;
     }
   out->values = g_new (double, MAX (count, 1));
@@ -378,8 +378,8 @@ ovi_diff_pair_compute (const char *mine_path,
   if (mine.count != golden.count)
     {
       g_set_error (error, OVI_DIFF_PAIR_ERROR, OVI_DIFF_PAIR_ERROR_NOT_COMPARABLE,
-                   _ ("%s holds %" G_GUINT64_FORMAT " elements and %s %" G_GUINT64_FORMAT),
-                   mine_path, mine.count, golden_path, golden.count);
+                   _ ("%s holds %" PRIu64 " elements and %s %" PRIu64), mine_path, mine.count,
+                   golden_path, golden.count);
       goto out;
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
