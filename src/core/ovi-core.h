@@ -58,4 +58,5 @@
 /* diff */
 #include "ovi-diff-enums.h"
 #include "ovi-diff-metrics.h"
+#include "ovi-diff-writer.h"
 #include "ovi-diff.h"

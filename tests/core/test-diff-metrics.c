@@ -127,6 +127,8 @@ test_nonfinite (void)
   g_assert_cmpuint (acc.nonfinite_mismatch, ==, 1);
   g_assert_cmpuint (acc.out_of_tolerance, ==, 2); /* 2 against 3, −Inf against +Inf */
   g_assert_cmpint (acc.first_difference, ==, 3);
+  g_assert_cmpfloat (acc.first_mine, ==, 2);
+  g_assert_cmpfloat (acc.first_golden, ==, 3);
   g_assert_false (acc.identical);
   g_assert_cmpuint (acc.n_top, ==, 2);
   g_assert_cmpuint (acc.top[0].index, ==, 4);

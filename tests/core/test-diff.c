@@ -129,6 +129,8 @@ test_chain (Fixture *f, gconstpointer data)
   g_assert_cmpuint (t->index, ==, 0);
   g_assert_cmpint (t->first_difference, ==, 5);
   g_assert_cmpstr (t->first_position, ==, "5 (1, 1)");
+  g_assert_cmpfloat (t->first_mine, ==, 8.5);
+  g_assert_cmpfloat (t->first_golden, ==, 8);
   g_assert_cmpuint (t->out_of_tolerance, ==, 1);
   g_assert_cmpuint (t->top->len, ==, 1);
   g_assert_cmpfloat (g_array_index (t->top, OviDiffElement, 0).difference, ==, 0.5);

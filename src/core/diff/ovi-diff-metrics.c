@@ -158,7 +158,11 @@ ovi_diff_accumulator_pass2 (
           acc->identical = FALSE;
           acc->out_of_tolerance++;
           if (acc->first_difference < 0)
-            acc->first_difference = base + i;
+            {
+              acc->first_difference = base + i;
+              acc->first_mine = x;
+              acc->first_golden = y;
+            }
           keep_top (acc, INFINITY, x, y, base + i);
           continue;
         }
@@ -187,7 +191,11 @@ ovi_diff_accumulator_pass2 (
         {
           acc->out_of_tolerance++;
           if (acc->first_difference < 0)
-            acc->first_difference = base + i;
+            {
+              acc->first_difference = base + i;
+              acc->first_mine = x;
+              acc->first_golden = y;
+            }
         }
       if (d != 0)
         keep_top (acc, fabs (d), x, y, base + i);

@@ -51,6 +51,7 @@ typedef struct
   double kl_px, kl_py, kl_sum;
   guint64 out_of_tolerance;
   gint64 first_difference;
+  double first_mine, first_golden;
   gboolean identical;
   OviDiffTop *top; /* top_n entries, largest first */
   guint n_top;

@@ -442,6 +442,8 @@ ovi_diff_compare_sources (OviDiffSource *mine,
   out->out_of_tolerance = acc.out_of_tolerance;
   out->nonfinite_mismatch = acc.nonfinite_mismatch;
   out->first_difference = acc.first_difference;
+  out->first_mine = acc.first_mine;
+  out->first_golden = acc.first_golden;
   if (acc.first_difference >= 0)
     out->first_position = ovi_diff_dup_position (a.shape, a.n_dims, acc.first_difference);
   for (guint i = 0; i < acc.n_top; i++)

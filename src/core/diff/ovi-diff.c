@@ -258,6 +258,7 @@ struct _OviDiffResult
   GListStore *operators;
   GListStore *problems;
   GArray *pairs; /* OviDiffFolderPair */
+  gboolean mine_npy, golden_npy;
   OviDiffOperator *first;
   guint first_tensor;
 };
@@ -423,6 +424,13 @@ const char *
 ovi_diff_result_get_golden_path (OviDiffResult *self)
 {
   return self->golden_path;
+}
+
+/* Whether my run (or the golden one) is a folder of .npy files. */
+gboolean
+ovi_diff_result_get_is_npy (OviDiffResult *self, gboolean golden)
+{
+  return golden ? self->golden_npy : self->mine_npy;
 }
 
 /* ---- OviDiff ---- */
@@ -664,6 +672,8 @@ run_work (guint index, gpointer data)
   if (a == NULL || b == NULL)
     {
       op->op_class = a ? OVI_DIFF_OP_ONLY_MINE : OVI_DIFF_OP_ONLY_GOLDEN;
+      /* What else is known of it: a statistics-only dump, say. */
+      op->reason = g_strdup ((a ? a : b)->problem);
       return;
     }
   if (a->problem || b->problem)
@@ -678,6 +688,30 @@ run_work (guint index, gpointer data)
     compare_kind (w, a->inputs, b->inputs);
   compare_kind (w, a->outputs, b->outputs);
   classify (op);
+}
+
+/* A side's problems, each named by its path as the user can open it (the
+ * folder's are relative to the run's root). */
+static void
+add_problems (OviDiffResult *result, OviDiffSide *side)
+{
+  g_autofree char *base = g_file_test (side->root, G_FILE_TEST_IS_DIR)
+                              ? g_strdup (side->root)
+                              : g_path_get_dirname (side->root);
+
+  for (guint i = 0; i < side->problems->len; i++)
+    {
+      OviProblem *p = g_ptr_array_index (side->problems, i);
+      const char *file = ovi_problem_get_file (p);
+      g_autofree char *path = file && !g_path_is_absolute (file)
+                                  ? g_build_filename (base, file, NULL)
+                                  : g_strdup (file);
+      g_autoptr (GError) error = g_error_new_literal (OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
+                                                      ovi_problem_get_message (p));
+      g_autoptr (OviProblem) full = ovi_problem_new (path, error);
+
+      g_list_store_append (result->problems, full);
+    }
 }
 
 static OviDiffResult *
@@ -695,10 +729,10 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
   if (!(mine = ovi_diff_side_load (self->mine, cancellable, error)) ||
       !(golden = ovi_diff_side_load (self->golden, cancellable, error)))
     return NULL;
-  for (guint i = 0; i < mine->problems->len; i++)
-    g_list_store_append (result->problems, g_ptr_array_index (mine->problems, i));
-  for (guint i = 0; i < golden->problems->len; i++)
-    g_list_store_append (result->problems, g_ptr_array_index (golden->problems, i));
+  result->mine_npy = mine->npy;
+  result->golden_npy = golden->npy;
+  add_problems (result, mine);
+  add_problems (result, golden);
 
   groups = ovi_diff_pair_groups (mine, golden);
   for (guint g = 0; g < groups->len; g++)
@@ -763,6 +797,26 @@ ovi_diff_run (OviDiff *self, GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (OVI_IS_DIFF (self), NULL);
   return run (self, cancellable, error);
+}
+
+/**
+ * ovi_diff_check_output:
+ * @output: a file about to be written (the CSV, a report)
+ *
+ * The output guard (ovi_dump_folder_check_output()) over both runs: the
+ * diff never writes into a folder it reads.
+ *
+ * Returns: %FALSE with @error (%OVI_FOLDER_ERROR_OUTPUT_INSIDE) naming both
+ */
+gboolean
+ovi_diff_check_output (OviDiff *self, const char *output, GError **error)
+{
+  g_autoptr (GFile) mine = g_file_new_for_path (self->mine);
+  g_autoptr (GFile) golden = g_file_new_for_path (self->golden);
+  GFile *roots[] = { mine, golden };
+  g_autoptr (OviDumpFolder) guard = ovi_dump_folder_new_for_roots (roots, 2);
+
+  return ovi_dump_folder_check_output (guard, output, NULL, error);
 }
 
 static void

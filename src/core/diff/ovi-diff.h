@@ -63,9 +63,10 @@ typedef struct
       out_of_tolerance; /* elements outside atol + rtol·|golden|, non-finite mismatches included */
   guint64 nonfinite_mismatch; /* positions where NaN / ±Inf do not match */
   gint64 first_difference;    /* flat logical index of the first element out of tolerance, or -1 */
-  char *first_position;       /* "3 (0, 0, 0, 3)", or NULL */
-  OviDiffMetrics metrics;     /* over the positions finite on both sides */
-  GArray *top;                /* OviDiffElement, largest difference first */
+  double first_mine, first_golden; /* the values there */
+  char *first_position;            /* "3 (0, 0, 0, 3)", or NULL */
+  OviDiffMetrics metrics;          /* over the positions finite on both sides */
+  GArray *top;                     /* OviDiffElement, largest difference first */
 } OviDiffTensor;
 
 #define OVI_TYPE_DIFF_OPERATOR (ovi_diff_operator_get_type ())
@@ -108,6 +109,7 @@ guint ovi_diff_result_count_class (OviDiffResult *self, OviDiffOpClass op_class)
 gboolean ovi_diff_result_get_agree (OviDiffResult *self);
 const char *ovi_diff_result_get_mine_path (OviDiffResult *self);
 const char *ovi_diff_result_get_golden_path (OviDiffResult *self);
+gboolean ovi_diff_result_get_is_npy (OviDiffResult *self, gboolean golden);
 
 #define OVI_TYPE_DIFF (ovi_diff_get_type ())
 G_DECLARE_FINAL_TYPE (OviDiff, ovi_diff, OVI, DIFF, GObject)
@@ -123,6 +125,7 @@ void ovi_diff_run_async (OviDiff *self,
                          gpointer user_data);
 OviDiffResult *ovi_diff_run_finish (OviDiff *self, GAsyncResult *result, GError **error);
 OviDiffResult *ovi_diff_run (OviDiff *self, GCancellable *cancellable, GError **error);
+gboolean ovi_diff_check_output (OviDiff *self, const char *output, GError **error);
 
 const char *ovi_diff_op_class_name (OviDiffOpClass op_class);
 const char *ovi_diff_op_class_label (OviDiffOpClass op_class);
