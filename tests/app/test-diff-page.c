@@ -234,6 +234,23 @@ test_filters (DiffFixture *f, gconstpointer data)
   WAIT_UNTIL (n_rows (page) == 7);
 }
 
+/* With the Diff page the switcher has six pages: Alt+6 reaches the last. */
+static void
+test_page_keys (DiffFixture *f, gconstpointer data)
+{
+  g_auto (GStrv) accels = NULL;
+
+  f->window = open_diff (f->mine, f->golden);
+  wait_result (f->window);
+  accels =
+      gtk_application_get_accels_for_action (GTK_APPLICATION (ovi_test_app), "win.show-page(6)");
+  g_assert_true (g_strv_contains ((const char *const *) accels, "<Alt>6"));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 6);
+  g_assert_true (page_shown (f->window, "problems"));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 5);
+  g_assert_true (page_shown (f->window, "diff"));
+}
+
 static gboolean
 toast_contains (OviWindow *window, const char *text)
 {
@@ -292,6 +309,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/diff-page/first-divergence", DiffFixture, NULL, diff_setup,
               test_first_divergence, diff_teardown);
   g_test_add ("/app/diff-page/filters", DiffFixture, NULL, diff_setup, test_filters, diff_teardown);
+  g_test_add ("/app/diff-page/page-keys", DiffFixture, NULL, diff_setup, test_page_keys,
+              diff_teardown);
   g_test_add ("/app/diff-page/missing-golden", DiffFixture, NULL, diff_setup, test_missing_golden,
               diff_teardown);
   g_test_add ("/app/diff-page/screenshot", DiffFixture, NULL, diff_setup, test_screenshot,
