@@ -18,14 +18,20 @@
 /* Both sides of one tensor pair read again for the pair view: a dump
  * file's tensor turned to its logical shape (device layouts lose their
  * padding) or a .npy file, widened to float64 as the diff compares them.
- * A tensor is at most as large as the diff already held it, one side at a
- * time per operator, so both are held as doubles while the bins fill. */
+ * Both sides are held as they are stored (in logical order) and widened
+ * element by element while the bins fill: no float64 copy of a tensor. */
 
-G_DEFINE_QUARK (ovi - diff - pair - error - quark, ovi_diff_pair_error)
+/* G_DEFINE_QUARK's first argument is the domain's name: clang-format
+ * would space out its dashes. */
+/* clang-format off */
+G_DEFINE_QUARK (ovi-diff-pair-error-quark, ovi_diff_pair_error)
+/* clang-format on */
 
 typedef struct
 {
-  double *values;
+  GBytes *data; /* logical order, as stored */
+  const guint8 *bytes;
+  guint bits;
   guint64 count;
   guint position;
   char *path;
@@ -36,7 +42,7 @@ typedef struct
 static void
 widened_clear (Widened *w)
 {
-  g_clear_pointer (&w->values, g_free);
+  g_clear_pointer (&w->data, g_bytes_unref);
   g_clear_pointer (&w->shape, g_free);
   g_clear_pointer (&w->path, g_free);
 }
@@ -52,8 +58,27 @@ shape_string (const guint64 *shape, guint n_dims)
   return g_string_free (s, FALSE);
 }
 
-/* Every element of @data as a double, or FALSE with @error for a type
- * the diff does not widen. */
+/* Element @i as a double. */
+static inline double
+value_at (const Widened *w, guint64 i)
+{
+  const guint8 *d = w->bytes;
+
+  switch (w->bits)
+    {
+    case 4:
+      return ovi_dtype_decode_pattern (w->dtype, (d[i / 2] >> (4 * (i & 1))) & 0xf);
+    case 8:
+      return ovi_dtype_decode_pattern (w->dtype, d[i]);
+    case 16:
+      return ovi_dtype_decode_pattern (w->dtype, ovi_load_u16 (d, i));
+    default:
+      return ovi_load_wide (w->dtype, d, i);
+    }
+}
+
+/* Keeps @data to be widened, or FALSE with @error for a type the diff
+ * does not widen or too few bytes. */
 static gboolean
 widen (const char *path, OviDtype dtype, GBytes *data, guint64 count, Widened *out, GError **error)
 {
@@ -77,25 +102,11 @@ widen (const char *path, OviDtype dtype, GBytes *data, guint64 count, Widened *o
                    _ ("%s: %zu bytes are too few for %" PRIu64 " elements"), path, size, count);
       return FALSE;
     }
-  out->values = g_new (double, MAX (count, 1));
+  out->data = g_bytes_ref (data);
+  out->bytes = d;
+  out->bits = bits;
   out->count = count;
   out->dtype = dtype;
-  for (guint64 i = 0; i < count; i++)
-    switch (bits)
-      {
-      case 4:
-        out->values[i] = ovi_dtype_decode_pattern (dtype, (d[i / 2] >> (4 * (i & 1))) & 0xf);
-        break;
-      case 8:
-        out->values[i] = ovi_dtype_decode_pattern (dtype, d[i]);
-        break;
-      case 16:
-        out->values[i] = ovi_dtype_decode_pattern (dtype, ovi_load_u16 (d, i));
-        break;
-      default:
-        out->values[i] = ovi_load_wide (dtype, d, i);
-        break;
-      }
   return TRUE;
 }
 
@@ -260,7 +271,7 @@ describe (const Widened *w, OviDiffPairSide *side)
   side->max = -INFINITY;
   for (guint64 i = 0; i < w->count; i++)
     {
-      double v = w->values[i];
+      double v = value_at (w, i);
 
       if (isnan (v))
         side->nan++;
@@ -400,11 +411,13 @@ ovi_diff_pair_compute (const char *mine_path,
   pair->golden_histogram = histogram_new (n_bins, lo, hi);
   for (guint64 i = 0; i < count; i++)
     {
-      histogram_add (pair->mine_histogram, mine.values[i]);
-      histogram_add (pair->golden_histogram, golden.values[i]);
-      if (!agree (mine.values[i], golden.values[i], 0, 0))
+      double x = value_at (&mine, i), y = value_at (&golden, i);
+
+      histogram_add (pair->mine_histogram, x);
+      histogram_add (pair->golden_histogram, y);
+      if (!agree (x, y, 0, 0))
         {
-          double d = mine.values[i] - golden.values[i];
+          double d = x - y;
 
           if (isfinite (d))
             {
@@ -424,7 +437,7 @@ ovi_diff_pair_compute (const char *mine_path,
   for (guint b = 0; b < pair->n_strip; b++)
     for (guint64 i = pair->strip_start[b]; i < pair->strip_start[b + 1]; i++)
       {
-        double x = mine.values[i], y = golden.values[i];
+        double x = value_at (&mine, i), y = value_at (&golden, i);
 
         if (!agree (x, y, 0, 0))
           histogram_add (pair->difference, x - y);
