@@ -426,7 +426,8 @@ show_problems (OviDiffPage *self, OviDiffResult *result)
       g_string_append_printf (text, "%s%s: %s", i > 0 ? "\n" : "", file ? file : "",
                               message ? message : "");
     }
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "_%u Problem", "_%u Problems", n), n);
+  /* No mnemonic: Alt+1… show the pages. */
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u problem", "%u problems", n), n);
   gtk_expander_set_label (self->problems_expander, title);
   gtk_label_set_text (self->problems_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->problems_expander), n > 0);

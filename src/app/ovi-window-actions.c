@@ -320,18 +320,26 @@ pending_tensor_free (PendingTensor *pending)
   g_free (pending);
 }
 
+/* Disconnects first: showing the tensor sets the session's selection,
+ * whose notifications would call this again. */
 static void
 pending_tensor_check (PendingTensor *pending)
 {
-  OviDumpFile *file;
+  g_autoptr (OviWindow) window = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
+  gulong handler = pending->handler;
+  guint index = pending->index;
 
-  if (pending->window == NULL)
+  if (pending->window == NULL || handler == 0)
     return;
   file = ovi_session_find_file (pending->window->session, pending->path);
   if (file == NULL)
     return;
-  ovi_window_show_tensor (pending->window, file, pending->index);
-  g_signal_handler_disconnect (pending->window->session, pending->handler);
+  g_object_ref (file);
+  window = g_object_ref (pending->window);
+  pending->handler = 0;
+  g_signal_handler_disconnect (window->session, handler); /* frees pending */
+  ovi_window_show_tensor (window, file, index);
 }
 
 /* win.show-golden-tensor ("(su)": a file of the golden run and the

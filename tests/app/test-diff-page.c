@@ -234,6 +234,87 @@ test_filters (DiffFixture *f, gconstpointer data)
   WAIT_UNTIL (n_rows (page) == 7);
 }
 
+static gboolean
+selected_file_is (OviWindow *window, const char *path)
+{
+  OviDumpFile *file = ovi_session_get_selected_file (ovi_window_get_session (window));
+
+  return file != NULL && g_strcmp0 (ovi_dump_file_get_path (file), path) == 0;
+}
+
+/* "Show" on my side opens the tensor on the Operators page of this
+ * window; on the golden side, the golden run's file in a window of its
+ * own, on the same tensor. */
+static void
+test_show (DiffFixture *f, gconstpointer data)
+{
+  OviDiffPairView *pair_view;
+  GtkGrid *grid;
+  const OviDiffPair *pair;
+  GList *before;
+  OviWindow *golden_window = NULL;
+  g_autofree char *mine_path = NULL, *golden_path = NULL;
+
+  f->window = open_diff (f->mine, f->golden);
+  resize_to (f->window, 1280, 900);
+  wait_result (f->window);
+  pair_view = ovi_diff_page_get_pair_view (ovi_window_get_diff_page (f->window));
+  WAIT_UNTIL (ovi_diff_pair_view_get_pair (pair_view) != NULL);
+  ovi_test_wait_still ();
+  pair = ovi_diff_pair_view_get_pair (pair_view);
+  mine_path = g_strdup (pair->mine.path);
+  golden_path = g_strdup (pair->golden.path);
+  g_assert_true (g_str_has_prefix (mine_path, f->mine));
+  g_assert_true (g_str_has_prefix (golden_path, f->golden));
+  grid = template_child (pair_view, OVI_TYPE_DIFF_PAIR_VIEW, "stats_grid");
+
+  /* Mine: the Add's output 0 (its second tensor) on the Operators page. */
+  g_assert_true (gtk_widget_activate (gtk_grid_get_child_at (grid, 7, 1)));
+  WAIT_UNTIL (page_shown (f->window, "operators") && selected_file_is (f->window, mine_path));
+  g_assert_cmpuint (pair->mine.position, ==, 1);
+
+  /* Golden: a window of its own, on the golden Add. */
+  before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (ovi_test_app)));
+  g_assert_true (gtk_widget_activate (gtk_grid_get_child_at (grid, 7, 2)));
+  WAIT_UNTIL (g_list_length (gtk_application_get_windows (GTK_APPLICATION (ovi_test_app))) >
+              g_list_length (before));
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (ovi_test_app)); l; l = l->next)
+    if (g_list_find (before, l->data) == NULL)
+      golden_window = g_object_ref (l->data);
+  g_list_free (before);
+  g_assert_nonnull (golden_window);
+  WAIT_UNTIL (page_shown (golden_window, "operators") &&
+              selected_file_is (golden_window, golden_path));
+  gtk_window_destroy (GTK_WINDOW (golden_window));
+  ovi_test_wait_finalized (golden_window, TRUE);
+}
+
+/* A file of the golden run that cannot be read is listed under the
+ * problems, by name; the rest is compared. */
+static void
+test_problems (DiffFixture *f, gconstpointer data)
+{
+  g_autofree char *broken =
+      g_build_filename (f->golden, "0", "model", "1", "Mul.net_Mul.9.7.1764670500000900", NULL);
+  GtkExpander *expander;
+  GtkLabel *label;
+
+  g_assert_true (g_file_set_contents (broken, "\x10\0\0\0\0\0\0\0trunc", 13, NULL));
+  f->window = open_diff (f->mine, f->golden);
+  wait_result (f->window);
+  expander = template_child (ovi_window_get_diff_page (f->window), OVI_TYPE_DIFF_PAGE,
+                             "problems_expander");
+  label =
+      template_child (ovi_window_get_diff_page (f->window), OVI_TYPE_DIFF_PAGE, "problems_label");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (expander)));
+  g_assert_cmpstr (gtk_expander_get_label (expander), ==, "1 problem");
+  g_test_message ("%s", gtk_label_get_text (label));
+  g_assert_nonnull (strstr (gtk_label_get_text (label), "Mul.net_Mul.9.7.1764670500000900"));
+  g_assert_cmpstr (ovi_diff_operator_get_name (ovi_diff_result_get_first_divergence (
+                       ovi_diff_state_get_result (diff_state (f->window)))),
+                   ==, OVI_DIFF_FIXTURE_FIRST);
+}
+
 /* With the Diff page the switcher has six pages: Alt+6 reaches the last. */
 static void
 test_page_keys (DiffFixture *f, gconstpointer data)
@@ -309,6 +390,9 @@ main (int argc, char *argv[])
   g_test_add ("/app/diff-page/first-divergence", DiffFixture, NULL, diff_setup,
               test_first_divergence, diff_teardown);
   g_test_add ("/app/diff-page/filters", DiffFixture, NULL, diff_setup, test_filters, diff_teardown);
+  g_test_add ("/app/diff-page/show", DiffFixture, NULL, diff_setup, test_show, diff_teardown);
+  g_test_add ("/app/diff-page/problems", DiffFixture, NULL, diff_setup, test_problems,
+              diff_teardown);
   g_test_add ("/app/diff-page/page-keys", DiffFixture, NULL, diff_setup, test_page_keys,
               diff_teardown);
   g_test_add ("/app/diff-page/missing-golden", DiffFixture, NULL, diff_setup, test_missing_golden,
