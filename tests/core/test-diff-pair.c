@@ -189,6 +189,52 @@ test_npy_golden (OviTmpDir *f, gconstpointer data)
   g_assert_nonnull (strstr (error->message, f->dir));
 }
 
+/* A golden saved with the vendor's names, {op}.{i}.{timestamp}.npy, with
+ * two executions of the operator: output 1 of the execution asked for,
+ * not of the other one. */
+static void
+test_vendor_npy (OviTmpDir *f, gconstpointer data)
+{
+  const guint64 shape[] = { 4 };
+  const double a[] = { 1, 2, 3, 4 }, b[] = { 1, 2, 3, 5 }, c[] = { 9, 9, 9, 9 };
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/mul");
+  g_autoptr (OviDumpFile) golden = NULL;
+  g_autofree char *mine_path = NULL, *golden_path = NULL;
+  const char *names[] = { "net_mul.0.100.npy", "net_mul.1.100.npy", "net_mul.1.200.npy" };
+  g_autoptr (OviDiffPair) pair = NULL;
+  g_autoptr (GError) error = NULL;
+
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
+  mine_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Mul.mul.1.1.1");
+  g_clear_pointer (&w, ovi_dump_writer_free);
+  w = ovi_dump_writer_new ("net/mul");
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, b);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, c);
+  golden_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Mul.golden.1.1.1");
+  golden = ovi_dump_file_load (golden_path, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *npy = g_build_filename (f->dir, names[i], NULL);
+
+      g_assert_true (ovi_export_tensor (g_ptr_array_index (ovi_dump_file_get_tensors (golden), i),
+                                        OVI_EXPORT_NPY, npy, OVI_EXPORT_FLAGS_NONE, &error));
+      g_assert_no_error (error);
+    }
+  {
+    g_autofree char *first = g_build_filename (f->dir, names[0], NULL);
+    g_autofree char *expected = g_build_filename (f->dir, names[1], NULL);
+
+    pair = ovi_diff_pair_compute (mine_path, first, OVI_TENSOR_OUTPUT, 1, 0, 0, 4, 4, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (pair->golden.path, ==, expected);
+    g_assert_cmpuint (pair->out_of_tolerance, ==, 1);
+    g_assert_cmpfloat (pair->golden.max, ==, 5);
+  }
+}
+
 /* Errors name the file: a missing tensor, sides of different sizes. */
 static void
 test_errors (OviTmpDir *f, gconstpointer data)
@@ -222,6 +268,8 @@ main (int argc, char *argv[])
   g_test_add ("/diff-pair/device-layout", OviTmpDir, NULL, ovi_tmp_dir_setup, test_device_layout,
               ovi_tmp_dir_teardown);
   g_test_add ("/diff-pair/npy-golden", OviTmpDir, NULL, ovi_tmp_dir_setup, test_npy_golden,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/diff-pair/vendor-npy", OviTmpDir, NULL, ovi_tmp_dir_setup, test_vendor_npy,
               ovi_tmp_dir_teardown);
   g_test_add ("/diff-pair/errors", OviTmpDir, NULL, ovi_tmp_dir_setup, test_errors,
               ovi_tmp_dir_teardown);

@@ -215,23 +215,19 @@ find_npy (const char *path, OviTensorKind kind, guint index)
       name = g_strdup_printf ("%s.%s.%u.npy", prefix, kind_name, index);
       return g_build_filename (dir, name, NULL);
     }
-  /* The vendor's form: {op}.{i}.{timestamp}.npy, outputs only. */
+  /* The vendor's form: {op}.{i}.{timestamp}.npy, outputs only; the same
+   * execution (timestamp) as the operator's first file. */
   if (n >= 4 && kind == OVI_TENSOR_OUTPUT)
     {
-      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
       g_autofree char *op = NULL;
-      g_autofree char *prefix = NULL;
-      const char *entry;
+      g_autofree char *name = NULL;
       char *saved = parts[n - 3];
 
       parts[n - 3] = NULL;
       op = g_strjoinv (".", parts);
       parts[n - 3] = saved;
-      prefix = g_strdup_printf ("%s.%u.", op, index);
-      while (d != NULL && (entry = g_dir_read_name (d)) != NULL)
-        if (g_str_has_prefix (entry, prefix) && g_str_has_suffix (entry, ".npy") &&
-            strchr (entry + strlen (prefix), '.') == entry + strlen (entry) - 4)
-          return g_build_filename (dir, entry, NULL);
+      name = g_strdup_printf ("%s.%u.%s.npy", op, index, parts[n - 2]);
+      return g_build_filename (dir, name, NULL);
     }
   return index == 0 && kind == OVI_TENSOR_OUTPUT ? g_strdup (path) : NULL;
 }
