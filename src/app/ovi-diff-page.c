@@ -429,6 +429,8 @@ show_problems (OviDiffPage *self, OviDiffResult *result)
   /* No mnemonic: Alt+1… show the pages. */
   title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u problem", "%u problems", n), n);
   gtk_expander_set_label (self->problems_expander, title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->problems_expander),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   gtk_label_set_text (self->problems_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->problems_expander), n > 0);
 }
