@@ -315,6 +315,65 @@ test_problems (DiffFixture *f, gconstpointer data)
                    ==, OVI_DIFF_FIXTURE_FIRST);
 }
 
+static gboolean
+menu_has_action (GMenuModel *menu, const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr (GMenuLinkIter) links = g_menu_model_iterate_item_links (menu, i);
+      GMenuModel *linked;
+      gboolean found = FALSE;
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name) &&
+          g_str_equal (name, action))
+        return TRUE;
+      while (!found && g_menu_link_iter_get_next (links, NULL, &linked))
+        {
+          found = menu_has_action (linked, action);
+          g_object_unref (linked);
+        }
+      if (found)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* From a window showing a run, as the main menu's "Compare With Another
+ * Run…" does once a folder is chosen; opening another folder ends the
+ * comparison and hides the page. */
+static void
+test_compare_with (DiffFixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) mine = g_file_new_for_path (f->mine);
+  g_autoptr (GFile) golden = g_file_new_for_path (f->golden);
+  AdwViewStackPage *page;
+
+  f->window = g_object_ref_sink (ovi_window_new (ovi_test_app));
+  resize_to (f->window, 1280, 900);
+  g_assert_true (menu_has_action (ovi_window_get_main_menu (f->window), "win.compare-with"));
+  ovi_window_open_file (f->window, mine);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_false (ovi_diff_state_get_active (diff_state (f->window)));
+  page = adw_view_stack_get_page (f->window->view_stack,
+                                  GTK_WIDGET (ovi_window_get_diff_page (f->window)));
+  g_assert_false (adw_view_stack_page_get_visible (page));
+
+  ovi_window_compare_with (f->window, golden);
+  g_assert_true (ovi_diff_state_get_active (diff_state (f->window)));
+  wait_result (f->window);
+  g_assert_true (adw_view_stack_page_get_visible (page));
+
+  /* F5 keeps the comparison; another folder ends it. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_nonnull (ovi_diff_state_get_result (diff_state (f->window)));
+  ovi_window_open_file (f->window, golden);
+  WAIT_UNTIL (!ovi_window_get_busy (f->window));
+  g_assert_false (ovi_diff_state_get_active (diff_state (f->window)));
+  g_assert_false (adw_view_stack_page_get_visible (page));
+}
+
 /* With the Diff page the switcher has six pages: Alt+6 reaches the last. */
 static void
 test_page_keys (DiffFixture *f, gconstpointer data)
@@ -390,6 +449,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/diff-page/first-divergence", DiffFixture, NULL, diff_setup,
               test_first_divergence, diff_teardown);
   g_test_add ("/app/diff-page/filters", DiffFixture, NULL, diff_setup, test_filters, diff_teardown);
+  g_test_add ("/app/diff-page/compare-with", DiffFixture, NULL, diff_setup, test_compare_with,
+              diff_teardown);
   g_test_add ("/app/diff-page/show", DiffFixture, NULL, diff_setup, test_show, diff_teardown);
   g_test_add ("/app/diff-page/problems", DiffFixture, NULL, diff_setup, test_problems,
               diff_teardown);
