@@ -79,7 +79,7 @@ test_own_writer (Fixture *f, gconstpointer data)
     { OVI_DTYPE_UINT16, OVI_DTYPE_UINT16 },    { OVI_DTYPE_INT4, OVI_DTYPE_INT8 },
     { OVI_DTYPE_BOOL, OVI_DTYPE_BOOL },
   };
-  const double values[] = { 1, -2, 3, 0, 5, -6 };
+  const double values[] = { 1, 2, 3, 0, 5, 6 }; /* unsigned types too */
   const guint64 shape[] = { 2, 3 };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
