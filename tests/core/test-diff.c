@@ -239,6 +239,42 @@ test_float16_golden_npy (Fixture *f, gconstpointer data)
   assert_class (result, "net/Mul", OVI_DIFF_OP_ORIGIN);
 }
 
+/* A big-endian float64 golden (numpy on another machine, or '>f8' by
+ * choice): read a chunk at a time and swapped; identical to my float32
+ * values that it holds exactly. */
+static void
+test_big_endian_golden (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = side (f, "mine");
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  const double values[] = { 0.5, -1.25, 3, 1024, -0.125, 7, 8.5, -65504 };
+  g_autoptr (GString) npy = g_string_new_len ("\x93NUMPY\x01\x00\x76\x00", 10);
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autofree char *file = NULL;
+
+  write_op (mine, "Mul", "net/Mul", 1, OVI_DTYPE_FLOAT32, values, values);
+  g_string_append (npy, "{'descr': '>f8', 'fortran_order': False, 'shape': (2, 4), }");
+  while (npy->len < 127)
+    g_string_append_c (npy, ' ');
+  g_string_append_c (npy, '\n');
+  for (guint i = 0; i < 8; i++)
+    {
+      guint64 bits;
+      memcpy (&bits, &values[i], 8);
+      bits = GUINT64_TO_BE (bits);
+      g_string_append_len (npy, (const char *) &bits, 8);
+    }
+  file = g_strdup_printf ("net_Mul.0.%" G_GUINT64_FORMAT ".npy", T0 + 100);
+  g_free (ovi_fixture_write_bytes (golden, file, npy->str, npy->len));
+
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  assert_class (result, "net/Mul", OVI_DIFF_OP_IDENTICAL);
+  g_assert_cmpint (ovi_diff_operator_get_tensor (find (result, "net/Mul"), 0)->golden_dtype, ==,
+                   OVI_DTYPE_FLOAT64);
+}
+
 /* NC1HWC0 float16 with original shape (1, 20, 2, 2) against a logical
  * NCHW golden: the padding of C1·C0 = 32 channels is dropped. */
 static void
@@ -483,6 +519,7 @@ main (int argc, char **argv)
   ADD ("/core/diff/chain", test_chain);
   ADD ("/core/diff/repeated", test_repeated);
   ADD ("/core/diff/float16-golden-npy", test_float16_golden_npy);
+  ADD ("/core/diff/big-endian-golden", test_big_endian_golden);
   ADD ("/core/diff/device-layout", test_device_layout);
   ADD ("/core/diff/slices", test_slices);
   ADD ("/core/diff/mapping-and-leftovers", test_mapping_and_leftovers);
