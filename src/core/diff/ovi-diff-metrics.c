@@ -118,11 +118,13 @@ ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc)
 }
 
 /* The KL scaling of one value of a side: (v − min) / (max − min), or v
- * itself when max = min, raised to float32's ε. */
+ * itself when max = min, raised to float32's ε. @scale is 1 / (max − min),
+ * or 0 for v itself: a multiplication rather than a division an element
+ * (at most one unit in the last place apart). */
 static inline double
-kl_scaled (double v, double min, double range)
+kl_scaled (double v, double min, double scale)
 {
-  double s = range != 0 ? (v - min) / range : v;
+  double s = scale != 0 ? (v - min) * scale : v;
   return MAX (s, (double) FLT_EPSILON);
 }
 
@@ -163,6 +165,7 @@ ovi_diff_accumulator_pass2 (
    * element (the arrays might alias it). */
   const double min_x = acc->min_x, min_y = acc->min_y, mean_x = acc->mean_x, mean_y = acc->mean_y;
   const double range_x = acc->max_x - acc->min_x, range_y = acc->max_y - acc->min_y;
+  const double scale_x = range_x != 0 ? 1 / range_x : 0, scale_y = range_y != 0 ? 1 / range_y : 0;
   const double rtol = acc->rtol, atol = acc->atol;
   double dot = 0, xx = 0, yy = 0, dd = 0, abs_sum = 0, abs_max = acc->abs_max, rel_sum = 0;
   double rel_max = acc->rel_max, dev_x = 0, dev_y = 0, kl_px = 0, kl_py = 0, kl_sum = 0;
@@ -200,8 +203,8 @@ ovi_diff_accumulator_pass2 (
       rel_max = MAX (rel_max, r);
       dev_x += (x - mean_x) * (x - mean_x);
       dev_y += (y - mean_y) * (y - mean_y);
-      p = kl_scaled (x, min_x, range_x);
-      q = kl_scaled (y, min_y, range_y);
+      p = kl_scaled (x, min_x, scale_x);
+      q = kl_scaled (y, min_y, scale_y);
       kl_px += p;
       kl_py += q;
       if (p != q) /* log (1) = 0: most elements of agreeing tensors */
