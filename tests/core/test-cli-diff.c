@@ -252,6 +252,26 @@ test_tolerance_options (Fixture *f, gconstpointer data)
                    ==, 5);
 }
 
+/* An Inf where the golden run has a number: out of tolerance, and said,
+ * since the metrics are over the positions finite on both sides. */
+static void
+test_nonfinite (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  const double in[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+  const double a[] = { 1, INFINITY, NAN, 4, 5, 6, 7, 8 };
+  const double b[] = { 1, 2, NAN, 4, 5, 6, 7, 8 };
+  g_autofree char *out = NULL;
+
+  write_op (mine, "Exp", "net/Exp", 1, OVI_DTYPE_FLOAT32, in, a);
+  write_op (golden, "Exp", "net/Exp", 1, OVI_DTYPE_FLOAT32, in, b);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, NULL, "diff", mine, golden, NULL), ==, 5);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "the first at 1 (0, 1): inf against 2"));
+  g_assert_nonnull (strstr (out, "out of tolerance 1/8  NaN/Inf not matching 1"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -265,6 +285,7 @@ main (int argc, char **argv)
   ADD ("/cli/diff/errors", test_errors);
   ADD ("/cli/diff/problems", test_problems);
   ADD ("/cli/diff/tolerance-options", test_tolerance_options);
+  ADD ("/cli/diff/nonfinite", test_nonfinite);
 #undef ADD
   return g_test_run ();
 }

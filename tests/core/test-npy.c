@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovi-fixtures.h"
 
@@ -79,7 +80,7 @@ test_own_writer (Fixture *f, gconstpointer data)
     { OVI_DTYPE_UINT16, OVI_DTYPE_UINT16 },    { OVI_DTYPE_INT4, OVI_DTYPE_INT8 },
     { OVI_DTYPE_BOOL, OVI_DTYPE_BOOL },
   };
-  const double values[] = { 1, -2, 3, 0, 5, -6 };
+  const double values[] = { 1, 2, 3, 0, 5, 6 }; /* unsigned types too */
   const guint64 shape[] = { 2, 3 };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -136,6 +137,8 @@ test_endianness (void)
   const guint8 be_f4[8] = { 0x3f, 0xc0, 0, 0, 0xc0, 0, 0, 0 }; /* 1.5, -2 */
   const guint8 be_i2[4] = { 0x01, 0x02, 0xff, 0xfe };          /* 258, -2 */
   const guint8 be_c8[8] = { 0x3f, 0x80, 0, 0, 0x40, 0, 0, 0 }; /* 1+2j */
+  const guint8 be_f8[8] = { 0x3f, 0xf8, 0, 0, 0, 0, 0, 0 };    /* 1.5 */
+  const guint8 be_i8[8] = { 0, 0, 0, 0, 0, 0, 0x01, 0x02 };    /* 258 */
   g_autoptr (GBytes) f4 =
       build (1, "{\"descr\": \">f4\", \"fortran_order\": False, \"shape\": (2,)}", be_f4, 8);
   g_autoptr (GBytes) i2 =
@@ -144,6 +147,12 @@ test_endianness (void)
       build (1, "{'descr': '>c8', 'fortran_order': False, 'shape': (), }", be_c8, 8);
   g_autoptr (GBytes) u1 =
       build (1, "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2), }", be_i2, 4);
+  g_autoptr (GBytes) f8 =
+      build (1, "{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", be_f8, 8);
+  g_autoptr (GBytes) i8 =
+      build (1, "{'descr': '>i8', 'fortran_order': False, 'shape': (1,), }", be_i8, 8);
+  g_autoptr (OviNpy) e = parse_ok (f8);
+  g_autoptr (OviNpy) g = parse_ok (i8);
   g_autoptr (OviNpy) a = parse_ok (f4);
   g_autoptr (OviNpy) b = parse_ok (i2);
   g_autoptr (OviNpy) c = parse_ok (c8);
@@ -152,6 +161,8 @@ test_endianness (void)
   const gint16 *ib = g_bytes_get_data (b->data, NULL);
   const float *fc = g_bytes_get_data (c->data, NULL);
 
+  g_assert_cmpfloat (*(const double *) g_bytes_get_data (e->data, NULL), ==, 1.5);
+  g_assert_cmpint (*(const gint64 *) g_bytes_get_data (g->data, NULL), ==, 258);
   g_assert_cmpfloat (fa[0], ==, 1.5f);
   g_assert_cmpfloat (fa[1], ==, -2.0f);
   g_assert_cmpint (ib[0], ==, 258);
@@ -162,6 +173,47 @@ test_endianness (void)
   g_assert_cmpfloat (fc[1], ==, 2.0f);
   g_assert_cmpint (d->dtype, ==, OVI_DTYPE_UINT8);
   g_assert_cmpmem (g_bytes_get_data (d->data, NULL), 4, be_i2, 4);
+}
+
+/* The header alone, for reading the data a part at a time. */
+static void
+test_open (Fixture *f, gconstpointer data)
+{
+  const guint8 be_f4[8] = { 0x3f, 0xc0, 0, 0, 0xc0, 0, 0, 0 }; /* 1.5, -2 */
+  g_autoptr (GBytes) bytes =
+      build (2, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", be_f4, 8);
+  g_autoptr (GBytes) cut = g_bytes_new_from_bytes (bytes, 0, g_bytes_get_size (bytes) - 1);
+  g_autofree char *path = NULL, *cut_path = NULL;
+  g_autoptr (OviNpy) npy = NULL, none = NULL;
+  g_autoptr (GError) error = NULL;
+  guint8 read_back[8];
+  float values[2];
+  int fd = -1;
+
+  path = ovi_fixture_write_bytes (f->dir, "be.npy", g_bytes_get_data (bytes, NULL),
+                                  g_bytes_get_size (bytes));
+  cut_path = ovi_fixture_write_bytes (f->dir, "cut.npy", g_bytes_get_data (cut, NULL),
+                                      g_bytes_get_size (cut));
+  npy = ovi_npy_open (path, &fd, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_null (npy->data);
+  g_assert_cmpuint (npy->data_offset, ==, 128); /* 12 + 58, padded to 64 */
+  g_assert_cmpuint (npy->item_size, ==, 4);
+  g_assert_true (npy->big_endian);
+  g_assert_cmpint (pread (fd, read_back, 8, npy->data_offset), ==, 8);
+  close (fd);
+  ovi_npy_to_little_endian (npy, read_back, 2);
+  memcpy (values, read_back, 8);
+  g_assert_cmpfloat (values[0], ==, 1.5f);
+  g_assert_cmpfloat (values[1], ==, -2.0f);
+
+  /* The size is checked against the file's, as when it is read whole. */
+  fd = -1;
+  none = ovi_npy_open (cut_path, &fd, &error);
+  g_assert_null (none);
+  g_assert_cmpint (fd, ==, -1);
+  g_assert_error (error, OVI_NPY_ERROR, OVI_NPY_ERROR_SIZE);
 }
 
 /* Fortran order is the same as C order with at most one long dimension. */
@@ -239,6 +291,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/npy/versions", test_versions);
   g_test_add_func ("/core/npy/endianness", test_endianness);
   g_test_add_func ("/core/npy/fortran-order", test_fortran_order);
+  g_test_add ("/core/npy/open", Fixture, NULL, ovi_tmp_dir_setup, test_open, ovi_tmp_dir_teardown);
   g_test_add_func ("/core/npy/broken", test_broken);
   g_test_add ("/core/npy/missing-file", Fixture, NULL, ovi_tmp_dir_setup, test_missing_file,
               ovi_tmp_dir_teardown);

@@ -211,6 +211,17 @@ load_dump_side (OviDiffSide *side, GCancellable *cancellable)
     g_ptr_array_add (side->problems, g_list_model_get_item (problems, i));
 }
 
+/* The first @n parts joined with dots. */
+static char *
+join_first (GStrv parts, guint n)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? "." : "", parts[i]);
+  return g_string_free (s, FALSE);
+}
+
 /* "{op_name}.{output_index}.{timestamp}.npy" (the vendor's golden files)
  * or "{dump file name}.{input|output}.{i}.npy" (what convert writes). */
 static gboolean
@@ -234,9 +245,7 @@ parse_npy_name (
       if (*end || !*parts[n - 2])
         return FALSE;
       *kind = g_str_equal (parts[n - 3], "input") ? OVI_TENSOR_INPUT : OVI_TENSOR_OUTPUT;
-      g_free (parts[n - 3]);
-      parts[n - 3] = NULL;
-      dump = g_strjoinv (".", parts);
+      dump = join_first (parts, n - 3);
       if (ovi_file_name_parse (dump, &fn) && fn.kind == OVI_FILE_KIND_OP_DUMP)
         {
           *name = g_strdup (fn.op_name);
@@ -260,9 +269,7 @@ parse_npy_name (
 
       if (*end1 || *end2 || !*parts[n - 2] || !*parts[n - 3])
         return FALSE;
-      g_free (parts[n - 3]);
-      parts[n - 3] = NULL;
-      *name = g_strjoinv (".", parts);
+      *name = join_first (parts, n - 3);
       *kind = OVI_TENSOR_OUTPUT;
       *index = idx;
       *order = ts;
@@ -320,7 +327,16 @@ scan_npy_dir (OviDiffSide *side,
           continue;
         }
       if (!g_str_has_suffix (base, ".npy"))
-        continue;
+        {
+          OviFileName fn = { 0 };
+          /* A dump file among .npy files is not left out in silence. */
+          if (ovi_file_name_parse (base, &fn) && fn.kind != OVI_FILE_KIND_NONE)
+            add_npy_problem (side, rel,
+                             _ ("a dump file in a folder of .npy files: not compared (compare "
+                                "the dump folder on its own)"));
+          ovi_file_name_clear (&fn);
+          continue;
+        }
       if (!parse_npy_name (base, &name, &kind, &index, &order, &type))
         {
           add_npy_problem (side, rel,
@@ -447,6 +463,10 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
 
       side->folder = ovi_dump_folder_new (root);
       ovi_dump_folder_set_analyze (side->folder, FALSE);
+      /* Records found in the data (no Opdebug file) would read every
+       * tensor once more before the comparison reads them: the diff
+       * compares NaN and Inf itself. */
+      ovi_dump_folder_set_data_records (side->folder, FALSE);
       if (!ovi_dump_folder_load (side->folder, cancellable, error))
         return NULL;
       load_dump_side (side, cancellable);

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovi-diff-private.h"
 #include "ovi-dtype.h"
 #include "ovi-layout.h"
 #include "ovi-npy.h"
+#include "ovi-tensor-private.h"
 #include "ovi-tensor.h"
 
 /* One tensor pair compared: both sides read in logical order (device
@@ -19,10 +22,18 @@
 
 #define CHUNK 65536
 
+/* A side's values: in memory (a device layout mapped, FFTS+ slices
+ * joined, the old layout), or read from the file a chunk at a time, so
+ * that a large tensor is never all in memory. */
 typedef struct
 {
   OviDtype dtype;
-  GBytes *data; /* logical order */
+  GBytes *data; /* logical order, or NULL: read from fd */
+  int fd;
+  guint64 offset;
+  guint item;
+  OviNpy *npy; /* a .npy file, for its byte order */
+  guint8 *buffer;
   guint64 count;
   guint64 *shape;
   guint n_dims;
@@ -33,6 +44,11 @@ static void
 values_clear (Values *v)
 {
   g_clear_pointer (&v->data, g_bytes_unref);
+  if (v->fd >= 0)
+    close (v->fd);
+  v->fd = -1;
+  g_clear_pointer (&v->npy, ovi_npy_free);
+  g_clear_pointer (&v->buffer, g_free);
   g_clear_pointer (&v->shape, g_free);
   g_clear_pointer (&v->reason, g_free);
 }
@@ -89,7 +105,7 @@ static gboolean
 read_npy (const char *path, Values *v)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (OviNpy) npy = ovi_npy_load (path, &error);
+  g_autoptr (OviNpy) npy = ovi_npy_open (path, &v->fd, &error);
 
   if (npy == NULL)
     {
@@ -100,10 +116,12 @@ read_npy (const char *path, Values *v)
   if (!comparable_dtype (npy->dtype, &v->reason))
     return FALSE;
   v->dtype = npy->dtype;
-  v->data = g_bytes_ref (npy->data);
+  v->offset = npy->data_offset;
+  v->item = npy->item_size;
   v->count = npy->count;
   v->n_dims = npy->n_dims;
   v->shape = g_memdup2 (npy->shape, sizeof (guint64) * MAX (1, npy->n_dims));
+  v->npy = g_steal_pointer (&npy);
   return TRUE;
 }
 
@@ -150,9 +168,38 @@ read_tensor (OviTensor *t, guint64 **shape, guint *n_dims, char **reason)
 
 /* A dump tensor, or the same tensor of every FFTS+ slice one after the
  * other (shaped by their first dimension where the rest agree). */
+/* One tensor stored as bytes of its own, in its logical order: read from
+ * the file as the comparison goes. */
+static gboolean
+open_dump (OviTensor *t, Values *v)
+{
+  g_autoptr (GError) error = NULL;
+  OviDtype dtype = ovi_tensor_get_dtype (t);
+  guint n;
+  const guint64 *shape = ovi_tensor_get_shape (t, &n);
+
+  if (ovi_tensor_get_is_logical (t) || ovi_tensor_get_statistics_only (t) ||
+      !comparable_dtype (dtype, &v->reason) || ovi_dtype_bits (dtype) % 8 != 0)
+    {
+      g_clear_pointer (&v->reason, g_free);
+      return FALSE;
+    }
+  v->fd = ovi_tensor_open_data (t, &v->offset, &error);
+  if (v->fd < 0)
+    return FALSE; /* the old layout: read whole, the error said there */
+  v->dtype = dtype;
+  v->item = ovi_dtype_bits (dtype) / 8;
+  v->count = ovi_tensor_get_count (t);
+  v->n_dims = n;
+  v->shape = g_memdup2 (shape, sizeof (guint64) * MAX (1, n));
+  return TRUE;
+}
+
 static gboolean
 read_dump (GPtrArray *tensors, Values *v)
 {
+  if (tensors->len == 1 && open_dump (g_ptr_array_index (tensors, 0), v))
+    return TRUE;
   GByteArray *joined = NULL;
   gboolean same_rest = TRUE;
   guint64 first = 0;
@@ -248,13 +295,82 @@ widen (OviDtype dtype, const guint8 *d, guint64 i)
     }
 }
 
-static void
-widen_chunk (const Values *v, guint64 start, guint64 n, double *out)
+/* float16 by table: the conversion is most of widening otherwise. */
+static const float *
+half_table (void)
 {
-  const guint8 *d = g_bytes_get_data (v->data, NULL);
+  static float *table;
 
-  for (guint64 i = 0; i < n; i++)
-    out[i] = widen (v->dtype, d, start + i);
+  if (g_once_init_enter (&table))
+    {
+      float *t = g_new (float, 65536);
+      for (guint i = 0; i < 65536; i++)
+        t[i] = ovi_half_to_float (i);
+      g_once_init_leave (&table, t);
+    }
+  return table;
+}
+
+/* @n elements of @dtype at @d as doubles, a loop per common type. */
+static void
+widen_elements (OviDtype dtype, const guint8 *d, guint64 first, guint64 n, double *out)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT32:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = ovi_load_f32 (d, first + i);
+      return;
+    case OVI_DTYPE_FLOAT16:
+      {
+        const float *t = half_table ();
+        for (guint64 i = 0; i < n; i++)
+          out[i] = t[ovi_load_u16 (d, first + i)];
+      }
+      return;
+    case OVI_DTYPE_BFLOAT16:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = ovi_bfloat16_to_float (ovi_load_u16 (d, first + i));
+      return;
+    case OVI_DTYPE_FLOAT64:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = ovi_load_f64 (d, first + i);
+      return;
+    default:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = widen (dtype, d, first + i);
+    }
+}
+
+/* Elements [start, start + n) as doubles; FALSE with v->reason when the
+ * file can no longer be read. */
+static gboolean
+widen_chunk (Values *v, guint64 start, guint64 n, double *out)
+{
+  guint64 want = n * v->item, done = 0;
+
+  if (v->data)
+    {
+      widen_elements (v->dtype, g_bytes_get_data (v->data, NULL), start, n, out);
+      return TRUE;
+    }
+  if (v->buffer == NULL)
+    v->buffer = g_malloc (CHUNK * v->item);
+  while (done < want)
+    {
+      gssize got = pread (v->fd, v->buffer + done, want - done, v->offset + start * v->item + done);
+      if (got <= 0)
+        {
+          v->reason = g_strdup (got < 0 ? g_strerror (errno)
+                                        : _ ("the file is shorter than when it was read"));
+          return FALSE;
+        }
+      done += got;
+    }
+  if (v->npy)
+    ovi_npy_to_little_endian (v->npy, v->buffer, n);
+  widen_elements (v->dtype, v->buffer, 0, n, out);
+  return TRUE;
 }
 
 /* Shapes agree when they are equal once dimensions of 1 are left out, or
@@ -366,7 +482,7 @@ ovi_diff_compare_sources (OviDiffSource *mine,
                           guint top_n,
                           OviDiffTensor *out)
 {
-  Values a = { 0 }, b = { 0 };
+  Values a = { .fd = -1 }, b = { .fd = -1 };
   OviDiffAccumulator acc;
   g_autofree double *x = NULL, *y = NULL;
   double drtol, datol;
@@ -426,16 +542,17 @@ ovi_diff_compare_sources (OviDiffSource *mine,
   for (guint64 i = 0; i < a.count; i += CHUNK)
     {
       guint64 n = MIN (CHUNK, a.count - i);
-      widen_chunk (&a, i, n, x);
-      widen_chunk (&b, i, n, y);
+      if (!widen_chunk (&a, i, n, x) || !widen_chunk (&b, i, n, y))
+        goto unreadable;
       ovi_diff_accumulator_pass1 (&acc, x, y, n);
     }
   ovi_diff_accumulator_begin_pass2 (&acc);
   for (guint64 i = 0; i < a.count; i += CHUNK)
     {
       guint64 n = MIN (CHUNK, a.count - i);
-      widen_chunk (&a, i, n, x);
-      widen_chunk (&b, i, n, y);
+      /* A tensor of one chunk is widened once for both passes. */
+      if (a.count > CHUNK && (!widen_chunk (&a, i, n, x) || !widen_chunk (&b, i, n, y)))
+        goto unreadable;
       ovi_diff_accumulator_pass2 (&acc, x, y, n, i);
     }
   ovi_diff_accumulator_finish (&acc, &out->metrics);
@@ -456,6 +573,12 @@ ovi_diff_compare_sources (OviDiffSource *mine,
                       : acc.out_of_tolerance == 0 ? OVI_DIFF_TENSOR_WITHIN_TOLERANCE
                                                   : OVI_DIFF_TENSOR_DIFFERS;
   ovi_diff_accumulator_clear (&acc);
+  goto done;
+unreadable:
+  /* The file changed or went away while it was compared. */
+  ovi_diff_accumulator_clear (&acc);
+  out->reason = g_strdup_printf (a.reason ? _ ("my %s: %s") : _ ("golden %s: %s"), kind_name,
+                                 a.reason ? a.reason : b.reason);
 done:
   values_clear (&a);
   values_clear (&b);

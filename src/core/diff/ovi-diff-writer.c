@@ -157,9 +157,15 @@ ovi_diff_result_to_text (OviDiffResult *result)
           g_string_append_printf (s, "  (%s)", reason);
         }
       else if (t)
-        g_string_append_printf (s, "  %s %s  %s %s  %s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
-                                _ ("cosine"), cos, _ ("max abs"), mae, _ ("out of tolerance"),
-                                t->out_of_tolerance, t->count);
+        {
+          g_string_append_printf (s, "  %s %s  %s %s  %s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                                  _ ("cosine"), cos, _ ("max abs"), mae, _ ("out of tolerance"),
+                                  t->out_of_tolerance, t->count);
+          /* The metrics leave them out: say so. */
+          if (t->nonfinite_mismatch)
+            g_string_append_printf (s, "  %s %" G_GUINT64_FORMAT, _ ("NaN/Inf not matching"),
+                                    t->nonfinite_mismatch);
+        }
       g_string_append_c (s, '\n');
     }
   (void) any_only;

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-error.h"
 #include "ovi-npy.h"
@@ -234,11 +238,11 @@ parse_dict (
   return TRUE;
 }
 
+/* Each element's bytes reversed; a complex value's two parts each. */
 static void
-swap_bytes (guint8 *d, guint64 count, guint size)
+swap_bytes (guint8 *d, guint64 count, guint size, gboolean complex)
 {
-  /* Complex values swap each of their two parts. */
-  guint part = size == 16 || size == 8 ? (size == 16 ? 8 : 4) : size;
+  guint part = complex ? size / 2 : size;
   guint64 n = count * (size / part);
 
   for (guint64 i = 0; i < n; i++)
@@ -253,18 +257,11 @@ swap_bytes (guint8 *d, guint64 count, guint size)
     }
 }
 
-/**
- * ovi_npy_parse:
- * @contents: a whole .npy file
- *
- * Returns: (transfer full): the array, its data a part of @contents (or a
- *   byte-swapped copy); NULL with @error (OVI_NPY_ERROR) saying what is wrong
- */
-OviNpy *
-ovi_npy_parse (GBytes *contents, GError **error)
+/* @d holds the first @available bytes of a .npy file of @length bytes
+ * (all of them when @contents is given: the data is then attached). */
+static OviNpy *
+parse (const guint8 *d, gsize available, guint64 length, GBytes *contents, GError **error)
 {
-  gsize length;
-  const guint8 *d = g_bytes_get_data (contents, &length);
   guint major, prefix;
   guint64 header_length, data_offset, count = 1, size;
   g_autofree char *descr = NULL;
@@ -275,7 +272,7 @@ ovi_npy_parse (GBytes *contents, GError **error)
   guint long_dims = 0;
   const char *code;
 
-  if (length < MAGIC_LEN + 2 || memcmp (d, MAGIC, MAGIC_LEN) != 0)
+  if (available < MAGIC_LEN + 2 || memcmp (d, MAGIC, MAGIC_LEN) != 0)
     {
       g_set_error_literal (error, OVI_NPY_ERROR, OVI_NPY_ERROR_NOT_NPY,
                            _ ("not a .npy file: it does not start with “\\x93NUMPY”"));
@@ -290,7 +287,7 @@ ovi_npy_parse (GBytes *contents, GError **error)
       return NULL;
     }
   prefix = major == 1 ? 10 : 12;
-  if (length < prefix)
+  if (available < prefix)
     {
       g_set_error_literal (error, OVI_NPY_ERROR, OVI_NPY_ERROR_SIZE,
                            _ ("the .npy file ends inside its header"));
@@ -299,7 +296,7 @@ ovi_npy_parse (GBytes *contents, GError **error)
   header_length = major == 1 ? (guint64) d[8] | (guint64) d[9] << 8
                              : (guint64) d[8] | (guint64) d[9] << 8 | (guint64) d[10] << 16 |
                                    (guint64) d[11] << 24;
-  if (header_length > MAX_HEADER || prefix + header_length > length)
+  if (header_length > MAX_HEADER || prefix + header_length > available)
     {
       g_set_error_literal (error, OVI_NPY_ERROR, OVI_NPY_ERROR_SIZE,
                            _ ("the .npy file ends inside its header"));
@@ -366,15 +363,86 @@ ovi_npy_parse (GBytes *contents, GError **error)
   self->count = count;
   self->version = major;
   self->fortran_order = fortran;
+  self->data_offset = data_offset;
+  self->big_endian = swap;
+  self->item_size = type.size;
+  if (contents == NULL)
+    return self;
   if (swap)
     {
       guint8 *copy = g_memdup2 (d + data_offset, size);
-      swap_bytes (copy, count, type.size);
+      swap_bytes (copy, count, type.size, ovi_dtype_is_complex (type.dtype));
       self->data = g_bytes_new_take (copy, size);
     }
   else
     self->data = g_bytes_new_from_bytes (contents, data_offset, size);
   return self;
+}
+
+/**
+ * ovi_npy_parse:
+ * @contents: a whole .npy file
+ *
+ * Returns: (transfer full): the array, its data a part of @contents (or a
+ *   byte-swapped copy); NULL with @error (OVI_NPY_ERROR) saying what is wrong
+ */
+OviNpy *
+ovi_npy_parse (GBytes *contents, GError **error)
+{
+  gsize length;
+  const guint8 *d = g_bytes_get_data (contents, &length);
+
+  return parse (d, length, length, contents, error);
+}
+
+/**
+ * ovi_npy_open:
+ * @fd: (out): the file, open for reading, to be closed by the caller
+ *
+ * Reads only the header of the .npy file at @path, for a caller that
+ * reads the data a part at a time (at OviNpy.data_offset, big-endian
+ * where OviNpy.big_endian) rather than all of it into memory.
+ *
+ * Returns: (transfer full): the array without its data, or NULL with @error
+ */
+OviNpy *
+ovi_npy_open (const char *path, int *fd, GError **error)
+{
+  int f = open (path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  guint8 start[12];
+  g_autofree guint8 *header = NULL;
+  gssize got;
+  guint64 want;
+  OviNpy *npy;
+
+  if (f < 0 || fstat (f, &st) != 0)
+    {
+      int errsv = errno;
+      if (f >= 0)
+        close (f);
+      g_set_error_literal (error, OVI_NPY_ERROR, OVI_NPY_ERROR_IO, g_strerror (errsv));
+      return NULL;
+    }
+  got = pread (f, start, sizeof start, 0);
+  if (got < 0)
+    got = 0;
+  /* The header's length is at 8, two bytes in version 1, four after. */
+  want = (gsize) got < sizeof start ? (guint64) got
+         : start[6] == 1            ? 10 + ((guint64) start[8] | (guint64) start[9] << 8)
+                                    : 12 + ((guint64) start[8] | (guint64) start[9] << 8 |
+                                 (guint64) start[10] << 16 | (guint64) start[11] << 24);
+  want = MIN (MIN (want, (guint64) st.st_size), (guint64) MAX_HEADER + 12);
+  header = g_malloc (MAX (want, 1));
+  got = want ? pread (f, header, want, 0) : 0;
+  npy = parse (header, got < 0 ? 0 : (gsize) got, st.st_size, NULL, error);
+  if (npy == NULL)
+    {
+      close (f);
+      return NULL;
+    }
+  *fd = f;
+  return npy;
 }
 
 /**
@@ -398,6 +466,14 @@ ovi_npy_load (const char *path, GError **error)
     }
   contents = g_mapped_file_get_bytes (mapped);
   return ovi_npy_parse (contents, error);
+}
+
+/* @n elements read from the file of @self, in place, little-endian. */
+void
+ovi_npy_to_little_endian (const OviNpy *self, guint8 *elements, guint64 n)
+{
+  if (self->big_endian)
+    swap_bytes (elements, n, self->item_size, ovi_dtype_is_complex (self->dtype));
 }
 
 void
