@@ -220,6 +220,11 @@ test_filters (DiffFixture *f, gconstpointer data)
   gtk_toggle_button_set_active (divergent, FALSE);
   WAIT_UNTIL (n_rows (page) == 7);
 
+  /* Ctrl+F on this page searches this page's table. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.search", NULL);
+  WAIT_UNTIL (focus_inside (f->window, search));
+  g_assert_true (page_shown (f->window, "diff"));
+
   /* The search matches the name or the type. */
   gtk_editable_set_text (search, "matmul");
   WAIT_UNTIL (n_rows (page) == 1);
