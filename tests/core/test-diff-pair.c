@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "ovi-diff-pair.h"
 #include "ovi-fixtures.h"
@@ -235,6 +236,49 @@ test_vendor_npy (OviTmpDir *f, gconstpointer data)
   }
 }
 
+/* FFTS+ thread slices, one file per thread, read as the diff joins them:
+ * thread 0's and thread 1's halves one after the other, shaped [2, 4],
+ * against a golden of the whole tensor. */
+static void
+test_slices (OviTmpDir *f, gconstpointer data)
+{
+  const double in[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+  double changed[8];
+  const guint64 half[] = { 1, 4 }, whole[] = { 2, 4 };
+  g_autofree char *mine_dir = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *first = NULL, *golden_path = NULL;
+  g_autoptr (OviDiffPair) pair = NULL;
+  g_autoptr (GError) error = NULL;
+
+  memcpy (changed, in, sizeof in);
+  changed[6] = -7; /* in thread 1's half */
+  for (guint thread = 0; thread < 2; thread++)
+    {
+      g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/conv");
+      g_autofree char *name =
+          g_strdup_printf ("Conv2D.net_conv.120.5.%u.4.1.%u.0", 1000 + thread, thread);
+      g_autofree char *path = NULL;
+
+      ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, half, 2, changed + 4 * thread);
+      path = ovi_fixture_write (w, OVI_LAYOUT_NEW, mine_dir, name);
+      if (thread == 0)
+        first = g_steal_pointer (&path);
+    }
+  {
+    g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/conv");
+
+    ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, whole, 2, in);
+    golden_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Conv2D.net_conv.120.5.1000");
+  }
+  pair = ovi_diff_pair_compute (first, golden_path, OVI_TENSOR_INPUT, 0, 0, 0, 4, 8, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (pair->count, ==, 8);
+  g_assert_cmpstr (pair->mine.shape, ==, "[2, 4]");
+  g_assert_cmpuint (pair->out_of_tolerance, ==, 1);
+  g_assert_cmpuint (pair->strip[6], ==, 1);
+  g_assert_cmpfloat (pair->mine.min, ==, -7);
+}
+
 /* Errors name the file: a missing tensor, sides of different sizes. */
 static void
 test_errors (OviTmpDir *f, gconstpointer data)
@@ -270,6 +314,8 @@ main (int argc, char *argv[])
   g_test_add ("/diff-pair/npy-golden", OviTmpDir, NULL, ovi_tmp_dir_setup, test_npy_golden,
               ovi_tmp_dir_teardown);
   g_test_add ("/diff-pair/vendor-npy", OviTmpDir, NULL, ovi_tmp_dir_setup, test_vendor_npy,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/diff-pair/slices", OviTmpDir, NULL, ovi_tmp_dir_setup, test_slices,
               ovi_tmp_dir_teardown);
   g_test_add ("/diff-pair/errors", OviTmpDir, NULL, ovi_tmp_dir_setup, test_errors,
               ovi_tmp_dir_teardown);

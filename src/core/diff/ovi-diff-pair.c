@@ -10,8 +10,10 @@
 #include "ovi-diff-metrics.h"
 #include "ovi-diff-pair.h"
 #include "ovi-dump-file.h"
+#include "ovi-file-name.h"
 #include "ovi-layout.h"
 #include "ovi-npy.h"
+#include "ovi-shape.h"
 #include "ovi-tensor.h"
 #include "ovi-worker.h"
 
@@ -143,33 +145,41 @@ find_tensor (OviDumpFile *file, OviTensorKind kind, guint index, guint *position
   return NULL;
 }
 
-static gboolean
-read_dump (const char *path, OviTensorKind kind, guint index, Widened *out, GError **error)
+/* One tensor of one dump file in logical order, with its dtype and
+ * logical shape. */
+static GBytes *
+read_file_tensor (const char *path,
+                  OviTensorKind kind,
+                  guint index,
+                  OviDtype *dtype,
+                  GArray *shape,
+                  guint *position,
+                  GError **error)
 {
   g_autofree char *name = g_path_get_basename (path);
   g_autoptr (OviDumpFile) file = ovi_dump_file_load (path, name, error);
   g_autoptr (GBytes) data = NULL;
   OviTensor *tensor;
-  const guint64 *shape;
+  const guint64 *dims;
   guint n_dims;
 
   if (file == NULL)
-    return FALSE;
-  tensor = find_tensor (file, kind, index, &out->position);
+    return NULL;
+  tensor = find_tensor (file, kind, index, position);
   if (tensor == NULL)
     {
       g_set_error (error, OVI_DIFF_PAIR_ERROR, OVI_DIFF_PAIR_ERROR_NO_TENSOR,
                    kind == OVI_TENSOR_INPUT ? _ ("%s has no input %u") : _ ("%s has no output %u"),
                    path, index);
-      return FALSE;
+      return NULL;
     }
   if ((data = ovi_tensor_load_data (tensor, error)) == NULL)
-    return FALSE;
+    return NULL;
   if (ovi_tensor_get_is_logical (tensor))
     {
       const guint64 *stored, *original;
       guint n_stored, n_original;
-      g_autoptr (GBytes) logical = NULL;
+      GBytes *logical;
 
       stored = ovi_tensor_get_shape (tensor, &n_stored);
       original = ovi_tensor_get_original_shape (tensor, &n_original);
@@ -177,15 +187,152 @@ read_dump (const char *path, OviTensorKind kind, guint index, Widened *out, GErr
           ovi_layout_to_logical (ovi_tensor_get_format (tensor), ovi_tensor_get_dtype (tensor),
                                  stored, n_stored, original, n_original, data, error);
       if (logical == NULL)
-        return FALSE;
+        return NULL;
       g_bytes_unref (data);
-      data = g_steal_pointer (&logical);
+      data = logical;
     }
-  shape = ovi_tensor_get_logical_shape (tensor, &n_dims);
-  if (!widen (path, ovi_tensor_get_dtype (tensor), data, ovi_tensor_get_logical_count (tensor), out,
-              error))
+  dims = ovi_tensor_get_logical_shape (tensor, &n_dims);
+  g_array_set_size (shape, 0);
+  g_array_append_vals (shape, dims, n_dims);
+  *dtype = ovi_tensor_get_dtype (tensor);
+  return g_steal_pointer (&data);
+}
+
+static int
+compare_thread (gconstpointer a, gconstpointer b)
+{
+  const OviFileName *x = *(OviFileName *const *) a, *y = *(OviFileName *const *) b;
+
+  return x->thread_id < y->thread_id ? -1 : x->thread_id > y->thread_id;
+}
+
+static void
+file_name_free (OviFileName *name)
+{
+  ovi_file_name_clear (name);
+  g_free (name);
+}
+
+/* The FFTS+ thread slices of the execution @path belongs to (the same op
+ * type, op name, task, stream and context id, as the scan groups them),
+ * their paths in thread order; NULL when @path is not one of several. */
+static GPtrArray *
+slice_paths (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) file_name_free);
+  g_autoptr (GDir) d = NULL;
+  OviFileName self = { 0 };
+  GPtrArray *paths = NULL;
+  const char *entry;
+
+  if (!ovi_file_name_parse (base, &self) || self.kind != OVI_FILE_KIND_OP_DUMP ||
+      !self.has_context || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    {
+      ovi_file_name_clear (&self);
+      return NULL;
+    }
+  while ((entry = g_dir_read_name (d)) != NULL)
+    {
+      OviFileName *n = g_new0 (OviFileName, 1);
+
+      if (ovi_file_name_parse (entry, n) && n->kind == OVI_FILE_KIND_OP_DUMP && n->has_context &&
+          g_strcmp0 (n->op_type, self.op_type) == 0 && g_strcmp0 (n->op_name, self.op_name) == 0 &&
+          n->task_id == self.task_id && n->stream_id == self.stream_id &&
+          n->context_id == self.context_id)
+        {
+          /* the name, kept for the sort: op_type is unused from here */
+          g_free (n->op_type);
+          n->op_type = g_build_filename (dir, entry, NULL);
+          g_ptr_array_add (names, n);
+        }
+      else
+        file_name_free (n);
+    }
+  ovi_file_name_clear (&self);
+  if (names->len < 2)
+    return NULL;
+  g_ptr_array_sort (names, compare_thread);
+  paths = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < names->len; i++)
+    g_ptr_array_add (paths, g_strdup (((OviFileName *) g_ptr_array_index (names, i))->op_type));
+  return paths;
+}
+
+/* A dump file's tensor, or the same tensor of every FFTS+ thread slice
+ * one after the other, as the diff joins them (shaped by their first
+ * dimension where the others agree, flat otherwise). */
+static gboolean
+read_dump (const char *path, OviTensorKind kind, guint index, Widened *out, GError **error)
+{
+  g_autoptr (GPtrArray) slices = slice_paths (path);
+  g_autoptr (GArray) shape = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GArray) first_shape = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GByteArray) joined = NULL;
+  g_autoptr (GBytes) data = NULL;
+  OviDtype dtype = OVI_DTYPE_UNDEFINED;
+  guint64 count = 0, first_dim = 0;
+  gboolean same_rest = TRUE;
+
+  if (slices == NULL)
+    {
+      if ((data = read_file_tensor (path, kind, index, &dtype, shape, &out->position, error)) ==
+          NULL)
+        return FALSE;
+      if (!ovi_shape_count ((const guint64 *) shape->data, shape->len, &count))
+        count = 0;
+      if (!widen (path, dtype, data, count, out, error))
+        return FALSE;
+      out->shape = shape_string ((const guint64 *) shape->data, shape->len);
+      out->path = g_strdup (path);
+      return TRUE;
+    }
+  joined = g_byte_array_new ();
+  for (guint i = 0; i < slices->len; i++)
+    {
+      const char *slice = g_ptr_array_index (slices, i);
+      OviDtype slice_dtype;
+      guint position;
+      guint64 n;
+      g_autoptr (GBytes) part =
+          read_file_tensor (slice, kind, index, &slice_dtype, shape, &position, error);
+
+      if (part == NULL)
+        return FALSE;
+      if (!ovi_shape_count ((const guint64 *) shape->data, shape->len, &n))
+        n = 0;
+      if (i == 0)
+        {
+          dtype = slice_dtype;
+          out->position = position;
+          g_array_append_vals (first_shape, shape->data, shape->len);
+        }
+      else if (slice_dtype != dtype)
+        {
+          g_set_error (error, OVI_DIFF_PAIR_ERROR, OVI_DIFF_PAIR_ERROR_NOT_COMPARABLE,
+                       _ ("%s: the thread slices have different dtypes"), slice);
+          return FALSE;
+        }
+      else
+        same_rest &= shape->len == first_shape->len && shape->len > 0 &&
+                     memcmp (shape->data + sizeof (guint64), first_shape->data + sizeof (guint64),
+                             sizeof (guint64) * (shape->len - 1)) == 0;
+      first_dim += shape->len > 0 ? g_array_index (shape, guint64, 0) : 1;
+      count += n;
+      g_byte_array_append (joined, g_bytes_get_data (part, NULL), g_bytes_get_size (part));
+    }
+  if (same_rest && first_shape->len > 0)
+    g_array_index (first_shape, guint64, 0) = first_dim;
+  else
+    {
+      g_array_set_size (first_shape, 1);
+      g_array_index (first_shape, guint64, 0) = count;
+    }
+  data = g_byte_array_free_to_bytes (g_steal_pointer (&joined));
+  if (!widen (path, dtype, data, count, out, error))
     return FALSE;
-  out->shape = shape_string (shape, n_dims);
+  out->shape = shape_string ((const guint64 *) first_shape->data, first_shape->len);
   out->path = g_strdup (path);
   return TRUE;
 }
