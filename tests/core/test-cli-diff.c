@@ -272,6 +272,23 @@ test_nonfinite (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (out, "out of tolerance 1/8  NaN/Inf not matching 1"));
 }
 
+/* What convert writes, F.{input|output}.{i}.npy, is a golden run: every
+ * operator pairs with its own .npy files, inputs included. */
+static void
+test_convert_output_golden (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = write_run (f, "mine", FALSE);
+  g_autofree char *out = g_build_filename (f->dir, "npy", NULL);
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, NULL, NULL, "convert", "--output", out, mine, NULL), ==, 0);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &text, NULL, "diff", mine, out, NULL), ==, 0);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "identical              Add net/Add"));
+  g_assert_nonnull (strstr (text, "Summary: identical 3; problems 0"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -286,6 +303,7 @@ main (int argc, char **argv)
   ADD ("/cli/diff/problems", test_problems);
   ADD ("/cli/diff/tolerance-options", test_tolerance_options);
   ADD ("/cli/diff/nonfinite", test_nonfinite);
+  ADD ("/cli/diff/convert-output-golden", test_convert_output_golden);
 #undef ADD
   return g_test_run ();
 }

@@ -380,6 +380,7 @@ test_mapping_and_leftovers (Fixture *f, gconstpointer data)
   g_autofree char *map = g_build_filename (f->dir, "map.csv", NULL);
   const double v[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
   const double v12[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+  const double w[] = { 8, 7, 6, 5, 4, 3, 2, 1 };
   const guint64 shape34[] = { 3, 4 };
   g_autoptr (OviDiff) plain = NULL, mapped = NULL;
   g_autoptr (OviDiffResult) r1 = NULL, r2 = NULL;
@@ -399,8 +400,15 @@ test_mapping_and_leftovers (Fixture *f, gconstpointer data)
     g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, golden, file));
   }
 
+  /* Inputs only, and they differ: neither absorbed nor propagated. */
+  write_op (mine, "Assign", "net/Assign", 5, OVI_DTYPE_FLOAT32, v, NULL);
+  write_op (golden, "Assign", "net/Assign", 5, OVI_DTYPE_FLOAT32, w, NULL);
+
   plain = ovi_diff_new (mine, golden);
   r1 = run_diff (plain);
+  assert_class (r1, "net/Assign", OVI_DIFF_OP_NOT_COMPARABLE);
+  g_assert_true (g_str_has_prefix (ovi_diff_operator_get_reason (find (r1, "net/Assign")),
+                                   "the inputs differ and no output"));
   assert_class (r1, "fused/AddRelu", OVI_DIFF_OP_ONLY_MINE);
   assert_class (r1, "orig/Add", OVI_DIFF_OP_ONLY_GOLDEN);
   assert_class (r1, "net/OnlyMine", OVI_DIFF_OP_ONLY_MINE);

@@ -640,7 +640,18 @@ classify (OviDiffOperator *op)
         }
     }
   if (op->worst == G_MAXUINT)
-    op->worst = 0;
+    {
+      op->worst = 0;
+      /* Only inputs: nothing tells whether the operator passes a
+       * difference on or masks it. */
+      if (!inputs_agree)
+        {
+          op->op_class = OVI_DIFF_OP_NOT_COMPARABLE;
+          op->reason = g_strdup (_ ("the inputs differ and no output was dumped to tell what "
+                                    "the operator made of them"));
+          return;
+        }
+    }
   if (identical)
     op->op_class = OVI_DIFF_OP_IDENTICAL;
   else if (inputs_agree && outputs_agree)
