@@ -222,13 +222,17 @@ test_problems (Fixture *f, gconstpointer data)
   ovi_statistic_writer_add (w, OVI_TENSOR_OUTPUT, 0, OVI_DTYPE_FLOAT16, shape22, 2, clean);
   g_free (ovi_statistic_writer_write (w, mine, "Exp.net_Exp.8.7.1764670500000800.csv"));
 
-  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "diff", mine, golden, NULL), ==, 5);
+  /* Paths relative to the working folder, as typed. */
+  g_assert_cmpint (ovi_fixture_run_cli_va (f->dir, &out, &err, "diff", "mine/0/model/1",
+                                           "golden/0/model/1", NULL),
+                   ==, 5);
   g_test_message ("%s\n%s", out, err);
   /* Each problem on standard error with its path, and in the text. */
-  g_assert_nonnull (strstr (err, nano));
-  g_assert_nonnull (strstr (err, "nano"));
-  g_assert_nonnull (strstr (err, broken));
+  g_assert_nonnull (strstr (err, "mine/0/model/1/Mul.nano.8.3.750: this is a nano"));
+  g_assert_nonnull (strstr (err, "golden/0/model/1/Sub.net_Sub.9.7.1764670500000900: truncated"));
   g_assert_nonnull (strstr (out, "Problems (files not compared):"));
+  g_assert_true (g_str_has_prefix (
+      err, "mine/0/model/1/Exp.net_Exp.8.7.1764670500000800.csv: a statistics-mode dump"));
   /* The statistics-only operator: in my run only, said to hold statistics. */
   g_assert_nonnull (strstr (out, "net_Exp  (the dump holds statistics only, no tensor values)"));
   /* The rest compared. */

@@ -191,6 +191,43 @@ test_tolerance (void)
   ovi_diff_accumulator_clear (&acc);
 }
 
+/* The second pass of two equal sides gives what the general one gives. */
+static void
+test_same (void)
+{
+  const double x[] = { 1.5, -2, NAN, 1e-3, INFINITY, 7, 0, -0.25, 3e5 };
+  OviDiffAccumulator general, same;
+  OviDiffMetrics a, b;
+  g_autofree char *sa = NULL, *sb = NULL;
+
+  ovi_diff_accumulator_init (&general, 0, 0, 4, FALSE);
+  ovi_diff_accumulator_init (&same, 0, 0, 4, FALSE);
+  ovi_diff_accumulator_pass1 (&general, x, x, G_N_ELEMENTS (x));
+  ovi_diff_accumulator_pass1 (&same, x, x, G_N_ELEMENTS (x));
+  ovi_diff_accumulator_begin_pass2 (&general);
+  ovi_diff_accumulator_begin_pass2 (&same);
+  ovi_diff_accumulator_pass2 (&general, x, x, G_N_ELEMENTS (x), 0);
+  ovi_diff_accumulator_pass2_same (&same, x, G_N_ELEMENTS (x));
+  ovi_diff_accumulator_finish (&general, &a);
+  ovi_diff_accumulator_finish (&same, &b);
+  g_assert_true (general.identical && same.identical);
+  g_assert_cmpuint (a.n, ==, 7);
+  g_assert_cmpuint (b.n, ==, 7);
+  g_assert_cmpfloat (a.cosine, ==, b.cosine);
+  g_assert_cmpfloat (a.kl_divergence, ==, 0);
+  g_assert_cmpfloat (b.kl_divergence, ==, 0);
+  g_assert_cmpfloat (a.relative_euclidean_distance, ==, b.relative_euclidean_distance);
+  g_assert_cmpfloat (a.mine_std, ==, b.mine_std);
+  g_assert_cmpfloat (a.golden_mean, ==, b.golden_mean);
+  g_assert_cmpfloat (b.max_absolute_error, ==, 0);
+  g_assert_cmpfloat (b.mean_relative_error, ==, 0);
+  sa = ovi_diff_format_standard_deviation (&a);
+  sb = ovi_diff_format_standard_deviation (&b);
+  g_assert_cmpstr (sa, ==, sb);
+  ovi_diff_accumulator_clear (&general);
+  ovi_diff_accumulator_clear (&same);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -200,5 +237,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/diff-metrics/all-zero", test_all_zero);
   g_test_add_func ("/core/diff-metrics/nonfinite", test_nonfinite);
   g_test_add_func ("/core/diff-metrics/tolerance", test_tolerance);
+  g_test_add_func ("/core/diff-metrics/same", test_same);
   return g_test_run ();
 }

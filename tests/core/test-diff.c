@@ -275,6 +275,43 @@ test_big_endian_golden (Fixture *f, gconstpointer data)
                    OVI_DTYPE_FLOAT64);
 }
 
+/* Equal bytes take a shorter way: their metrics, the CSV's cells, are
+ * the same as those of the same values compared the long way (float32
+ * against float64 holding them exactly). */
+static void
+test_same_bytes (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = side (f, "mine"), *same = side (f, "same"), *wide = side (f, "wide");
+  const double v[] = { 1.5, -2, NAN, 0.0009765625, INFINITY, 7, 0, -0.25 }; /* float32 exactly */
+  g_autoptr (OviDiff) d1 = NULL, d2 = NULL;
+  g_autoptr (OviDiffResult) r1 = NULL, r2 = NULL;
+  const OviDiffTensor *a, *b;
+
+  write_op (mine, "Exp", "net/Exp", 1, OVI_DTYPE_FLOAT32, v, v);
+  write_op (same, "Exp", "net/Exp", 1, OVI_DTYPE_FLOAT32, v, v);
+  write_op (wide, "Exp", "net/Exp", 1, OVI_DTYPE_FLOAT64, v, v);
+  d1 = ovi_diff_new (mine, same);
+  d2 = ovi_diff_new (mine, wide);
+  r1 = run_diff (d1);
+  r2 = run_diff (d2);
+  assert_class (r1, "net/Exp", OVI_DIFF_OP_IDENTICAL);
+  assert_class (r2, "net/Exp", OVI_DIFF_OP_IDENTICAL);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *s1 = NULL, *s2 = NULL;
+      a = ovi_diff_operator_get_tensor (find (r1, "net/Exp"), i);
+      b = ovi_diff_operator_get_tensor (find (r2, "net/Exp"), i);
+      g_assert_cmpuint (a->metrics.n, ==, 6);
+      g_assert_cmpuint (b->metrics.n, ==, 6);
+      g_assert_cmpfloat (a->metrics.cosine, ==, b->metrics.cosine);
+      g_assert_cmpfloat (a->metrics.kl_divergence, ==, b->metrics.kl_divergence);
+      g_assert_cmpfloat (a->metrics.root_mean_square_error, ==, 0);
+      s1 = ovi_diff_format_standard_deviation (&a->metrics);
+      s2 = ovi_diff_format_standard_deviation (&b->metrics);
+      g_assert_cmpstr (s1, ==, s2);
+    }
+}
+
 /* NC1HWC0 float16 with original shape (1, 20, 2, 2) against a logical
  * NCHW golden: the padding of C1·C0 = 32 channels is dropped. */
 static void
@@ -528,6 +565,7 @@ main (int argc, char **argv)
   ADD ("/core/diff/repeated", test_repeated);
   ADD ("/core/diff/float16-golden-npy", test_float16_golden_npy);
   ADD ("/core/diff/big-endian-golden", test_big_endian_golden);
+  ADD ("/core/diff/same-bytes", test_same_bytes);
   ADD ("/core/diff/device-layout", test_device_layout);
   ADD ("/core/diff/slices", test_slices);
   ADD ("/core/diff/mapping-and-leftovers", test_mapping_and_leftovers);

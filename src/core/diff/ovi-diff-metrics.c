@@ -238,6 +238,41 @@ ovi_diff_accumulator_pass2 (
   acc->identical = identical;
 }
 
+/**
+ * ovi_diff_accumulator_pass2_same:
+ *
+ * The second pass over a chunk whose two sides are the same values (the
+ * first pass was given them as both sides): what ovi_diff_accumulator_pass2
+ * would sum, without the differences, which are all 0, and without the
+ * logarithms of KL, whose ratios are all 1.
+ */
+void
+ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, gsize n)
+{
+  const double mean = acc->mean_x;
+  double xx = 0, dev = 0;
+  guint64 finite = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double x = values[i];
+
+      if (!isfinite (x))
+        continue;
+      finite++;
+      xx += x * x;
+      dev += (x - mean) * (x - mean);
+    }
+  acc->dot += xx;
+  acc->xx += xx;
+  acc->yy += xx;
+  acc->dev_x += dev;
+  acc->dev_y += dev;
+  /* KL: P = Q and every p/q = 1; any equal positive sums give 0. */
+  acc->kl_px += finite;
+  acc->kl_py += finite;
+}
+
 static double
 small_as_zero (double v)
 {

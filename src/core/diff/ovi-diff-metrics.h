@@ -67,6 +67,7 @@ void ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
 void ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc);
 void ovi_diff_accumulator_pass2 (
     OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n, guint64 base);
+void ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, gsize n);
 void ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *metrics);
 
 void ovi_diff_metrics_compute (
