@@ -115,6 +115,16 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
   g_autoptr (GPtrArray) together = g_ptr_array_new ();
   OviWindow *first = NULL;
 
+  /* `--diff MINE GOLDEN`: a window on mine, compared with golden. */
+  if (g_strcmp0 (hint, "diff") == 0 && n_files == 2)
+    {
+      OviWindow *window = new_window (OVI_APPLICATION (app));
+
+      ovi_window_open_file (window, files[0]);
+      ovi_window_compare_with (window, files[1]);
+      return;
+    }
+
   for (int i = 0; i < n_files; i++)
     {
       OviWindow *window;
@@ -139,6 +149,60 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
   if (first == NULL)
     first = new_window (OVI_APPLICATION (app));
   ovi_window_open_files (first, (GFile *const *) together->pdata, together->len);
+}
+
+/* `--diff MINE GOLDEN` is taken here rather than by GApplication's parser,
+ * so that the two runs reach open() (in this process or the one already
+ * running) with the hint "diff". Anything else is GApplication's. */
+static gboolean
+ovi_application_local_command_line (GApplication *app, char ***arguments, int *exit_status)
+{
+  char **argv = *arguments;
+  g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GError) error = NULL;
+  gboolean diff = FALSE, options_end = FALSE;
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    if (!options_end && g_str_equal (argv[i], "--"))
+      options_end = TRUE;
+    else if (!options_end && g_str_equal (argv[i], "--diff"))
+      diff = TRUE;
+  if (!diff)
+    return G_APPLICATION_CLASS (ovi_application_parent_class)
+        ->local_command_line (app, arguments, exit_status);
+
+  options_end = FALSE;
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      if (!options_end && g_str_equal (argv[i], "--"))
+        options_end = TRUE;
+      else if (!options_end && g_str_equal (argv[i], "--diff"))
+        continue;
+      else if (!options_end && argv[i][0] == '-')
+        {
+          /* Translators: %s is a command-line option */
+          g_printerr (_ ("overflow-inspector: %s cannot be given with --diff\n"), argv[i]);
+          *exit_status = 2;
+          return TRUE;
+        }
+      else
+        g_ptr_array_add (runs, g_file_new_for_commandline_arg (argv[i]));
+    }
+  if (runs->len != 2)
+    {
+      g_printerr (_ ("overflow-inspector: --diff takes two runs: MINE GOLDEN\n"));
+      *exit_status = 2;
+      return TRUE;
+    }
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("overflow-inspector: %s\n", error->message);
+      *exit_status = 1;
+      return TRUE;
+    }
+  g_application_open (app, (GFile **) runs->pdata, 2, "diff");
+  *exit_status = 0;
+  return TRUE;
 }
 
 static void
@@ -245,6 +309,7 @@ ovi_application_startup (GApplication *app)
     { "win.show-page(3)", { "<Alt>3", NULL } },
     { "win.show-page(4)", { "<Alt>4", NULL } },
     { "win.show-page(5)", { "<Alt>5", NULL } },
+    { "win.show-page(6)", { "<Alt>6", NULL } }, /* with the Diff page */
     { "win.next-page", { "<Control>Page_Down", NULL } },
     { "win.previous-page", { "<Control>Page_Up", NULL } },
   };
@@ -278,6 +343,7 @@ ovi_application_class_init (OviApplicationClass *klass)
   object_class->dispose = ovi_application_dispose;
   app_class->activate = ovi_application_activate;
   app_class->open = ovi_application_open;
+  app_class->local_command_line = ovi_application_local_command_line;
   app_class->startup = ovi_application_startup;
 }
 
@@ -290,6 +356,12 @@ ovi_application_init (OviApplication *self)
       /* Translators: the arguments of overflow-inspector; keep FOLDER,
        * FILE and REPORT.json as they are */
       _ ("[FOLDER…|FILE…] [REPORT.json…]"));
+  /* Listed by --help; taken by ovi_application_local_command_line(). */
+  g_application_add_main_option (G_APPLICATION (self), "diff", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_NONE,
+                                 _ ("Compare two runs: --diff MINE GOLDEN opens MINE and shows "
+                                    "where it starts to differ from GOLDEN"),
+                                 NULL);
   g_application_set_option_context_summary (
       G_APPLICATION (self),
       _ ("Folders given together open in one window, one root each (copies from several "

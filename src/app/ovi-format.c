@@ -24,6 +24,24 @@ ovi_format_count (guint64 count)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, count);
 }
 
+/* A count with its thousands grouped, "1,024": counts of elements that
+ * are read in a sentence. */
+char *
+ovi_format_count_grouped (guint64 count)
+{
+  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  GString *text = g_string_new (NULL);
+  gsize n = strlen (digits);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append_c (text, ',');
+      g_string_append_c (text, digits[i]);
+    }
+  return g_string_free (text, FALSE);
+}
+
 /* The largest magnitude of an operator: "…" until it is known, "—" when
  * no value is finite. */
 char *

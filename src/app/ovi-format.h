@@ -8,6 +8,7 @@ G_BEGIN_DECLS
 /* How the app writes numbers, in one place: tables, details and charts. */
 char *ovi_format_double (double value);
 char *ovi_format_count (guint64 count);
+char *ovi_format_count_grouped (guint64 count);
 char *ovi_format_timestamp (guint64 timestamp);
 char *ovi_format_gap (gint64 gap);
 char *ovi_format_path (const char *path, const char *home);

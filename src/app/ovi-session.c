@@ -27,6 +27,7 @@ struct _OviSession
    * finds it again or ends without it. */
   char *reselect_record;
   char *reselect_file;
+  OviDiffState *diff;     /* the run shown against a golden one: the Diff page */
   OviCluster *cluster;    /* the timeline: the folder's devices, and those of report
                            * files from other machines (kept over reloads) */
   GStrv cluster_roots;    /* the folder's roots as the cluster has them */
@@ -47,6 +48,7 @@ enum
   PROP_BUSY,
   PROP_CANCELLED,
   PROP_CLUSTER,
+  PROP_DIFF,
   PROP_FOLDER,
   PROP_FOLDER_GONE,
   PROP_FOLLOWING,
@@ -421,6 +423,9 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_CLUSTER:
       g_value_set_object (value, self->cluster);
       break;
+    case PROP_DIFF:
+      g_value_set_object (value, self->diff);
+      break;
     case PROP_FOLDER:
       g_value_set_object (value, self->folder);
       break;
@@ -546,6 +551,9 @@ ovi_session_dispose (GObject *object)
   ovi_scheduler_remove (self->cluster_task);
   self->cluster_task = 0;
   g_clear_object (&self->cluster);
+  if (self->diff != NULL)
+    ovi_diff_state_clear (self->diff);
+  g_clear_object (&self->diff);
   g_clear_pointer (&self->cluster_roots, g_strfreev);
   g_clear_object (&self->operators);
   g_clear_object (&self->settings);
@@ -571,6 +579,9 @@ ovi_session_class_init (OviSessionClass *klass)
   /* Every device of the folder and of the report files, for the timeline:
    * one object for the session's life. */
   properties[PROP_CLUSTER] = g_param_spec_object ("cluster", NULL, NULL, OVI_TYPE_CLUSTER, ro);
+  /* The diff against a golden run (ovi-diff-state.c): one object for the
+   * session's life, cleared when another folder is opened. */
+  properties[PROP_DIFF] = g_param_spec_object ("diff", NULL, NULL, OVI_TYPE_DIFF_STATE, ro);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
   /* How many devices and roots the folder's files come from: the tables
    * say which a row comes from when there is more than one. */
@@ -627,6 +638,7 @@ ovi_session_init (OviSession *self)
   self->unit_filter = -1;
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cluster = ovi_cluster_new ();
+  self->diff = ovi_diff_state_new ();
   self->operators =
       gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (is_op_dump, NULL, NULL)));
 }
@@ -636,6 +648,13 @@ ovi_session_new (GSettings *settings)
 {
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
   return g_object_new (OVI_TYPE_SESSION, "settings", settings, NULL);
+}
+
+OviDiffState *
+ovi_session_get_diff (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->diff;
 }
 
 GSettings *
@@ -742,7 +761,10 @@ ovi_session_load_roots (OviSession *self, GFile *const *roots, guint n_roots)
   ovi_session_close (self);
   /* Report files go with the folder they were opened with, over reloads. */
   if (!same)
-    ovi_cluster_clear (self->cluster);
+    {
+      ovi_cluster_clear (self->cluster);
+      ovi_diff_state_clear (self->diff);
+    }
 
   name = n_roots == 1
              ? g_file_get_basename (roots[0])

@@ -20,6 +20,8 @@ _ovi_window_update_actions (OviWindow *self)
   gtk_widget_action_set_enabled (widget, "win.reload",
                                  ovi_session_get_folder (self->session) != NULL);
   gtk_widget_action_set_enabled (widget, "win.cancel", ovi_session_get_busy (self->session));
+  gtk_widget_action_set_enabled (widget, "win.compare-with",
+                                 ovi_session_get_folder (self->session) != NULL);
   _ovi_window_update_export_actions (self);
 }
 
@@ -237,6 +239,148 @@ ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
   ovi_window_show_page (self, "timeline");
 }
 
+/* --- the diff ------------------------------------------------------------- */
+
+/**
+ * ovi_window_compare_with:
+ * @golden: the run to compare the one shown with: a dump folder at any
+ *   level, one dump file, or a folder of .npy files
+ *
+ * Runs the diff of the folder shown (mine) against @golden and shows the
+ * Diff page.
+ */
+void
+ovi_window_compare_with (OviWindow *self, GFile *golden)
+{
+  OviDumpFolder *folder;
+  g_autofree char *golden_path = NULL;
+
+  g_return_if_fail (OVI_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (golden));
+
+  folder = ovi_session_get_folder (self->session);
+  if (folder == NULL)
+    {
+      _ovi_window_show_open_error (self, _ ("Open a run first, then compare it with another"));
+      return;
+    }
+  if (ovi_dump_folder_get_n_roots (folder) != 1)
+    {
+      _ovi_window_show_open_error (
+          self, _ ("Folders opened together cannot be compared: open one run to compare it"));
+      return;
+    }
+  golden_path = g_file_get_path (golden);
+  if (golden_path == NULL ||
+      g_file_query_file_type (golden, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_UNKNOWN)
+    {
+      g_autofree char *name = g_file_get_parse_name (golden);
+      g_autofree char *message =
+          g_strdup_printf (_ ("Cannot compare with “%s”: it does not exist"), name);
+
+      _ovi_window_show_open_error (self, message);
+      return;
+    }
+  ovi_diff_state_start (ovi_session_get_diff (self->session),
+                        ovi_dump_folder_get_root_path (folder), golden_path);
+  ovi_window_show_page (self, "diff");
+}
+
+static void
+golden_chosen (GFile *file, gpointer user_data)
+{
+  if (file != NULL)
+    ovi_window_compare_with (OVI_WINDOW (user_data), file);
+}
+
+/* "Compare With Another Run…": the golden run, chosen as a folder. */
+static void
+compare_with_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Compare With"),
+                                  NULL, golden_chosen, g_object_ref (widget), g_object_unref);
+}
+
+/* Shows a tensor of a window's folder once its scan has listed the file. */
+typedef struct
+{
+  OviWindow *window; /* weak */
+  char *path;
+  guint index;
+  gulong handler;
+  GListModel *operators;
+} PendingTensor;
+
+static void
+pending_tensor_free (PendingTensor *pending)
+{
+  if (pending->window != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (pending->window), (gpointer *) &pending->window);
+  g_free (pending->path);
+  g_free (pending);
+}
+
+/* Disconnects first: showing the tensor sets the session's selection,
+ * whose notifications would call this again. */
+static void
+pending_tensor_check (PendingTensor *pending)
+{
+  g_autoptr (OviWindow) window = NULL;
+  g_autoptr (OviDumpFile) file = NULL;
+  gulong handler = pending->handler;
+  guint index = pending->index;
+
+  if (pending->window == NULL || handler == 0)
+    return;
+  file = ovi_session_find_file (pending->window->session, pending->path);
+  if (file == NULL)
+    return;
+  g_object_ref (file);
+  window = g_object_ref (pending->window);
+  pending->handler = 0;
+  g_signal_handler_disconnect (window->session, handler); /* frees pending */
+  ovi_window_show_tensor (window, file, index);
+}
+
+/* win.show-golden-tensor ("(su)": a file of the golden run and the
+ * tensor's place among its tensors). The golden run is not the folder
+ * this window shows: its dump file opens in a window of its own, on that
+ * tensor, as "Open Dump File…" would open it. A .npy golden cannot be
+ * opened: a toast says where it is. */
+static void
+show_golden_tensor_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviWindow *self = OVI_WINDOW (widget);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  const char *path;
+  guint index;
+  OviWindow *window;
+  PendingTensor *pending;
+  g_autoptr (GFile) file = NULL;
+
+  g_variant_get (parameter, "(&su)", &path, &index);
+  if (index == G_MAXUINT)
+    {
+      g_autofree char *message =
+          g_strdup_printf (_ ("The golden tensor is the .npy file %s"), path);
+
+      _ovi_window_show_toast (self, message);
+      return;
+    }
+  window = ovi_window_new (OVI_APPLICATION (app));
+  gtk_window_present (GTK_WINDOW (window));
+  file = g_file_new_for_path (path);
+  ovi_window_open_file (window, file);
+  pending = g_new0 (PendingTensor, 1);
+  pending->window = window;
+  pending->path = g_strdup (path);
+  pending->index = index;
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &pending->window);
+  pending->handler =
+      g_signal_connect_data (window->session, "notify", G_CALLBACK (pending_tensor_check), pending,
+                             (GClosureNotify) pending_tensor_free, G_CONNECT_SWAPPED);
+}
+
 /* --- navigation ----------------------------------------------------------- */
 
 static void
@@ -248,6 +392,8 @@ search_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     return;
   if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "operators") == 0)
     ovi_operators_page_focus_search (self->operators_page);
+  else if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "diff") == 0)
+    ovi_diff_page_focus_search (self->diff_page);
   else
     {
       ovi_window_show_page (self, "overflows");
@@ -414,5 +560,8 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.next-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
+  gtk_widget_class_install_action (widget_class, "win.show-golden-tensor", "(su)",
+                                   show_golden_tensor_action);
   _ovi_window_class_add_export_actions (widget_class);
 }

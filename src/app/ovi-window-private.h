@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ovi-compare-page.h"
+#include "ovi-diff-page.h"
 #include "ovi-live-button.h"
 #include "ovi-notifier.h"
 #include "ovi-operators-page.h"
@@ -47,6 +48,7 @@ struct _OviWindow
   AdwButtonContent *problems_content;
   OviProblemsPage *problems_page;
   OviTimelinePage *timeline_page;
+  OviDiffPage *diff_page;
   AdwViewStackPage *problems_stack_page;
   OviScanBar *scan_bar;
   OviSidebar *sidebar;
@@ -86,6 +88,7 @@ OviOverflowsPage *ovi_window_get_overflows_page (OviWindow *self);
 OviOperatorsPage *ovi_window_get_operators_page (OviWindow *self);
 OviProblemsPage *ovi_window_get_problems_page (OviWindow *self);
 OviTimelinePage *ovi_window_get_timeline_page (OviWindow *self);
+OviDiffPage *ovi_window_get_diff_page (OviWindow *self);
 OviComparePage *ovi_window_get_compare_view (OviWindow *self);
 OviSidebar *ovi_window_get_sidebar (OviWindow *self);
 OviScanBar *ovi_window_get_scan_bar (OviWindow *self);

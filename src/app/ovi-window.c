@@ -457,6 +457,8 @@ ovi_window_class_init (OviWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (OVI_TYPE_COMPARE_PAGE);
+  g_type_ensure (OVI_TYPE_DIFF_PAGE);
+  g_type_ensure (OVI_TYPE_DIFF_STATE);
   g_type_ensure (OVI_TYPE_LIVE_BUTTON);
   g_type_ensure (OVI_TYPE_OPERATORS_PAGE);
   g_type_ensure (OVI_TYPE_OVERFLOWS_PAGE);
@@ -481,6 +483,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_content);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, timeline_page);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, diff_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_stack_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, scan_bar);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, sidebar);
@@ -657,6 +660,13 @@ ovi_window_get_timeline_page (OviWindow *self)
 {
   g_return_val_if_fail (OVI_IS_WINDOW (self), NULL);
   return self->timeline_page;
+}
+
+OviDiffPage *
+ovi_window_get_diff_page (OviWindow *self)
+{
+  g_return_val_if_fail (OVI_IS_WINDOW (self), NULL);
+  return self->diff_page;
 }
 
 OviProblemsPage *

@@ -21,6 +21,8 @@ static const struct
 } commands[] = {
   { "convert", ovi_cli_convert,
     N_ ("Convert dump files to .npy, .txt or .bin, and overflow files to JSON") },
+  { "diff", ovi_cli_diff,
+    N_ ("Compare two runs operator by operator and name the first divergence") },
   { "merge", ovi_cli_merge,
     N_ ("Merge the JSON reports of several machines into one cluster report") },
   { "report", ovi_cli_report,

@@ -12,8 +12,10 @@ G_BEGIN_DECLS
 #define OVI_EXIT_USAGE 2
 #define OVI_EXIT_NO_DUMP 3  /* report: the path holds no dump file at all */
 #define OVI_EXIT_OVERFLOW 4 /* watch --exit-on-first: an overflow was recorded */
+#define OVI_EXIT_DIVERGE 5  /* diff: the runs diverge */
 
 int ovi_cli_convert (int argc, char **argv);
+int ovi_cli_diff (int argc, char **argv);
 int ovi_cli_merge (int argc, char **argv);
 int ovi_cli_report (int argc, char **argv);
 int ovi_cli_stats (int argc, char **argv);

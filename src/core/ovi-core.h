@@ -20,6 +20,7 @@
 #include "ovi-json.h"
 #include "ovi-layout.h"
 #include "ovi-mapping-csv.h"
+#include "ovi-npy.h"
 #include "ovi-overflow-fields.h"
 #include "ovi-shape.h"
 #include "ovi-statistic-csv.h"
@@ -54,3 +55,8 @@
 #include "ovi-export.h"
 #include "ovi-report-enums.h"
 #include "ovi-report.h"
+/* diff */
+#include "ovi-diff-enums.h"
+#include "ovi-diff-metrics.h"
+#include "ovi-diff-writer.h"
+#include "ovi-diff.h"

@@ -5,7 +5,8 @@
 #
 #   tests/app/take-screenshots.sh [BUILD_DIR]
 #     the README's: /app/window/screenshots goes through the main views and saves
-#     each in data/screenshots.
+#     each in data/screenshots; /app/diff-page/screenshot saves the Diff page
+#     of two generated runs as diff.png and diff-zh_CN.png.
 #   tests/app/take-screenshots.sh --sizes [BUILD_DIR]
 #     every page (Overflows, Operators, tensor view, Compare, Timeline,
 #     Problems) at 800x600, 1200x800 and 1920x1080, in English and in
@@ -24,6 +25,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$src/_build}" && pwd)
 
 # run_test SCREEN LANGUAGE TEST_PATH VARIABLE=VALUE...
+# (the test executable is test-window, or $test when set)
 run_test() {
   screen=$1 language=$2 path=$3
   shift 3
@@ -39,7 +41,7 @@ run_test() {
         GTK_A11Y=none \
         NO_AT_BRIDGE=1 \
         LC_ALL=C.UTF-8 \
-    "$build/tests/app/test-window" -p "$path"
+    "$build/tests/app/${test:-test-window}" -p "$path"
 }
 
 ninja -C "$build"
@@ -53,5 +55,9 @@ else
   out="$src/data/screenshots"
   mkdir -p "$out"
   run_test 1600x1024 "" /app/window/screenshots OVI_SCREENSHOT_DIR="$out"
+  for language in "" zh_CN; do
+    test=test-diff-page run_test 1600x1024 "$language" /app/diff-page/screenshot \
+      OVI_SCREENSHOT_DIR="$out"
+  done
 fi
 ls -l "$out"

@@ -10,7 +10,7 @@
 
 /* Writes the seed corpora of the fuzz targets from the fixture writer:
  * `ovi-make-fuzz-seeds DIR` fills
- * DIR/{file-name,dump-file,overflow,mapping,folder,nano,csv}. */
+ * DIR/{file-name,dump-file,overflow,mapping,folder,nano,csv,npy}. */
 
 static void
 seed (const char *dir, const char *target, const char *name, const void *data, gsize length)
@@ -203,6 +203,56 @@ main (int argc, char **argv)
       seed (dir, "nano", name, input->data, input->len);
       g_byte_array_free (input, TRUE);
     }
+
+  /* .npy files as convert writes them (version 1), and by hand: version
+   * 2 and 3 headers, big-endian data, Fortran order, a scalar. */
+  {
+    static const int npy_dtypes[] = { OVI_DTYPE_FLOAT32, OVI_DTYPE_FLOAT16, OVI_DTYPE_BFLOAT16,
+                                      OVI_DTYPE_INT64,   OVI_DTYPE_BOOL,    OVI_DTYPE_COMPLEX64 };
+    static const char *const dicts[] = {
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }",
+      "{'descr': '>f8', 'fortran_order': False, 'shape': (4,), }",
+      "{'descr': '<c8', 'fortran_order': True, 'shape': (1, 4), }",
+      "{'descr': '|u1', 'fortran_order': False, 'shape': (), }",
+    };
+    g_autofree char *npy_dir = g_build_filename (dir, "npy", NULL);
+
+    g_mkdir_with_parents (npy_dir, 0755);
+    for (guint i = 0; i < G_N_ELEMENTS (npy_dtypes); i++)
+      {
+        g_autoptr (GBytes) raw = ovi_fixture_encode (npy_dtypes[i], values, 8);
+        g_autofree char *path =
+            g_strdup_printf ("%s/npy-%s", npy_dir, ovi_dtype_name (npy_dtypes[i]));
+        g_autoptr (GError) error = NULL;
+
+        if (!ovi_export_tensor_data (npy_dtypes[i], shape, 2, raw, OVI_EXPORT_NPY, path,
+                                     OVI_EXPORT_FLAGS_OVERWRITE, &error))
+          g_error ("%s", error->message);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (dicts); i++)
+      {
+        GByteArray *a = g_byte_array_new ();
+        g_autoptr (GString) header = g_string_new (dicts[i]);
+        guint version = i + 1 > 3 ? 1 : i + 1, prefix = version == 1 ? 10 : 12;
+        guint8 v[4] = { version, 0, 0, 0 };
+        g_autofree char *name = g_strdup_printf ("npy-hand-%u", i);
+        guint8 body[64] = { 0x3f, 0xc0 };
+
+        while ((prefix + header->len + 1) % 64)
+          g_string_append_c (header, ' ');
+        g_string_append_c (header, '\n');
+        g_byte_array_append (a, (const guint8 *) "\x93NUMPY", 6);
+        g_byte_array_append (a, v, 2);
+        v[0] = header->len & 0xff;
+        v[1] = header->len >> 8;
+        v[2] = 0;
+        g_byte_array_append (a, v, version == 1 ? 2 : 4);
+        g_byte_array_append (a, (const guint8 *) header->str, header->len);
+        g_byte_array_append (a, body, i == 0 ? 32 : i == 3 ? 1 : 32);
+        seed (dir, "npy", name, a->data, a->len);
+        g_byte_array_free (a, TRUE);
+      }
+  }
 
   for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)
     g_bytes_unref (payloads[i]);

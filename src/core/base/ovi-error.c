@@ -11,4 +11,6 @@ G_DEFINE_QUARK (ovi-overflow-error-quark, ovi_overflow_error)
 G_DEFINE_QUARK (ovi-stats-error-quark, ovi_stats_error)
 G_DEFINE_QUARK (ovi-export-error-quark, ovi_export_error)
 G_DEFINE_QUARK (ovi-folder-error-quark, ovi_folder_error)
+G_DEFINE_QUARK (ovi-npy-error-quark, ovi_npy_error)
+G_DEFINE_QUARK (ovi-diff-error-quark, ovi_diff_error)
 /* clang-format on */

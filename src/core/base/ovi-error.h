@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 #define OVI_STATS_ERROR (ovi_stats_error_quark ())
 #define OVI_EXPORT_ERROR (ovi_export_error_quark ())
 #define OVI_FOLDER_ERROR (ovi_folder_error_quark ())
+#define OVI_NPY_ERROR (ovi_npy_error_quark ())
+#define OVI_DIFF_ERROR (ovi_diff_error_quark ())
 
 typedef enum
 {
@@ -58,10 +60,29 @@ typedef enum
   OVI_FOLDER_ERROR_OUTPUT_INSIDE, /* an output lands in a folder being read */
 } OviFolderError;
 
+typedef enum
+{
+  OVI_NPY_ERROR_IO,
+  OVI_NPY_ERROR_NOT_NPY, /* no magic string, or a version this reader does not know */
+  OVI_NPY_ERROR_HEADER,  /* the header dictionary cannot be read */
+  OVI_NPY_ERROR_DTYPE,   /* a dtype the inspector does not compare */
+  OVI_NPY_ERROR_ORDER,   /* Fortran order of more than one dimension */
+  OVI_NPY_ERROR_SIZE,    /* the data is shorter or longer than the shape says */
+} OviNpyError;
+
+typedef enum
+{
+  OVI_DIFF_ERROR_NOT_FOUND, /* a side that does not exist or holds nothing to compare */
+  OVI_DIFF_ERROR_MAPPING,   /* a mapping file that cannot be read */
+  OVI_DIFF_ERROR_CANCELLED,
+} OviDiffError;
+
 GQuark ovi_dump_file_error_quark (void);
 GQuark ovi_overflow_error_quark (void);
 GQuark ovi_stats_error_quark (void);
 GQuark ovi_export_error_quark (void);
 GQuark ovi_folder_error_quark (void);
+GQuark ovi_npy_error_quark (void);
+GQuark ovi_diff_error_quark (void);
 
 G_END_DECLS

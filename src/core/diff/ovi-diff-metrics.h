@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The ten metrics of the vendor's comparison (msaccucmp's algorithms),
+ * computed in float64 over the positions that are finite on both sides,
+ * with NaN and ±Inf compared by position, and the tolerance test
+ * |mine − golden| ≤ atol + rtol·|golden|. Pure functions over doubles: the
+ * caller widens the tensors and feeds them in chunks, twice (the first pass
+ * finds what the second needs: means, minimum and maximum). */
+
+typedef struct
+{
+  guint64 n;                          /* positions finite on both sides */
+  double cosine;                      /* CosineSimilarity; NaN when one side is all zero */
+  double max_absolute_error;          /* MaxAbsoluteError */
+  double accumulated_relative_error;  /* AccumulatedRelativeError */
+  double relative_euclidean_distance; /* RelativeEuclideanDistance */
+  double kl_divergence;               /* KullbackLeiblerDivergence */
+  double mine_mean, mine_std;         /* StandardDeviation: both sides' mean and */
+  double golden_mean, golden_std;     /*   population deviation, |v| < 0.001 as 0 */
+  double mean_absolute_error;         /* MeanAbsoluteError */
+  double root_mean_square_error;      /* RootMeanSquareError */
+  double max_relative_error;          /* MaxRelativeError */
+  double mean_relative_error;         /* MeanRelativeError */
+  const char *cosine_note;            /* why cosine is NaN or 1 by rule, untranslated */
+} OviDiffMetrics;
+
+typedef struct
+{
+  double difference;
+  double mine, golden;
+  guint64 index;
+} OviDiffTop;
+
+typedef struct
+{
+  /* settings */
+  double rtol, atol;
+  gboolean scalar;
+  guint top_n;
+  /* pass one */
+  guint64 n, matching_nonfinite, nonfinite_mismatch;
+  double sum_x, sum_y, min_x, max_x, min_y, max_y;
+  /* pass two */
+  double mean_x, mean_y, dev_x, dev_y;
+  double dot, xx, yy, dd, abs_sum, abs_max, rel_sum, rel_max;
+  double kl_px, kl_py, kl_sum;
+  guint64 out_of_tolerance;
+  gint64 first_difference;
+  double first_mine, first_golden;
+  gboolean identical;
+  OviDiffTop *top; /* top_n entries, largest first */
+  guint n_top;
+} OviDiffAccumulator;
+
+void ovi_diff_accumulator_init (
+    OviDiffAccumulator *acc, double rtol, double atol, guint top_n, gboolean scalar);
+void ovi_diff_accumulator_clear (OviDiffAccumulator *acc);
+void ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
+                                 const double *mine,
+                                 const double *golden,
+                                 gsize n);
+void ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc);
+void ovi_diff_accumulator_pass2 (
+    OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n, guint64 base);
+void ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, gsize n);
+void ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *metrics);
+
+void ovi_diff_metrics_compute (
+    const double *mine, const double *golden, gsize n, gboolean scalar, OviDiffMetrics *metrics);
+
+static inline gboolean
+ovi_diff_within (double mine, double golden, double rtol, double atol)
+{
+  double d = mine - golden;
+  return (d < 0 ? -d : d) <= atol + rtol * (golden < 0 ? -golden : golden);
+}
+
+char *ovi_diff_format_value (double value);
+char *ovi_diff_format_standard_deviation (const OviDiffMetrics *metrics);
+
+G_END_DECLS

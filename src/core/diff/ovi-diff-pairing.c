@@ -1,0 +1,667 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "ovi-diff-private.h"
+#include "ovi-dump-file.h"
+#include "ovi-error.h"
+#include "ovi-file-name.h"
+#include "ovi-overflow-record.h"
+#include "ovi-problem.h"
+
+/* The two runs as read: each side a dump folder at any level, one op dump
+ * file, or a folder of .npy files; its operators grouped by device, model
+ * and iteration folder in run order; the groups of the two sides paired,
+ * then the operators of each pair matched. */
+
+static void
+source_free (OviDiffSource *s)
+{
+  g_clear_pointer (&s->tensors, g_ptr_array_unref);
+  g_free (s->npy_path);
+  g_free (s);
+}
+
+static OviDiffSource *
+source_new (OviTensorKind kind, guint index)
+{
+  OviDiffSource *s = g_new0 (OviDiffSource, 1);
+
+  s->kind = kind;
+  s->index = index;
+  s->tensors = g_ptr_array_new_with_free_func (g_object_unref);
+  return s;
+}
+
+static void
+side_op_free (OviDiffSideOp *op)
+{
+  g_free (op->name);
+  g_free (op->key);
+  g_free (op->op_type);
+  g_free (op->path);
+  g_free (op->problem);
+  g_ptr_array_unref (op->inputs);
+  g_ptr_array_unref (op->outputs);
+  g_free (op);
+}
+
+static OviDiffSideOp *
+side_op_new (const char *name)
+{
+  OviDiffSideOp *op = g_new0 (OviDiffSideOp, 1);
+
+  op->name = g_strdup (name);
+  op->key = ovi_file_name_form (name);
+  op->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  op->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  return op;
+}
+
+static void
+group_free (OviDiffGroup *g)
+{
+  g_free (g->device);
+  g_free (g->model);
+  g_free (g->iteration);
+  g_free (g->path);
+  g_ptr_array_unref (g->ops);
+  g_free (g);
+}
+
+void
+ovi_diff_side_free (OviDiffSide *side)
+{
+  if (side == NULL)
+    return;
+  g_free (side->root);
+  g_ptr_array_unref (side->groups);
+  g_ptr_array_unref (side->problems);
+  g_clear_object (&side->folder);
+  g_free (side);
+}
+
+/* The source of (kind, index) in @list, made when missing; the list stays
+ * sorted by index. */
+static OviDiffSource *
+source_for (GPtrArray *list, OviTensorKind kind, guint index)
+{
+  guint at = 0;
+  OviDiffSource *s;
+
+  for (; at < list->len; at++)
+    {
+      s = g_ptr_array_index (list, at);
+      if (s->index == index)
+        return s;
+      if (s->index > index)
+        break;
+    }
+  s = source_new (kind, index);
+  g_ptr_array_insert (list, at, s);
+  return s;
+}
+
+static int
+compare_ops (gconstpointer a, gconstpointer b)
+{
+  const OviDiffSideOp *x = *(OviDiffSideOp *const *) a, *y = *(OviDiffSideOp *const *) b;
+
+  if (x->order != y->order)
+    return x->order < y->order ? -1 : 1;
+  return g_strcmp0 (x->path, y->path);
+}
+
+static OviDiffGroup *
+group_for (GHashTable *groups,
+           GPtrArray *order,
+           const char *device,
+           const char *model,
+           const char *iteration,
+           const char *path)
+{
+  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%s", device, model, iteration);
+  OviDiffGroup *g = g_hash_table_lookup (groups, key);
+
+  if (g == NULL)
+    {
+      g = g_new0 (OviDiffGroup, 1);
+      g->device = g_strdup (device);
+      g->model = g_strdup (model);
+      g->iteration = g_strdup (iteration);
+      g->path = g_strdup (path);
+      g->ops = g_ptr_array_new_with_free_func ((GDestroyNotify) side_op_free);
+      g_hash_table_insert (groups, g_steal_pointer (&key), g);
+      g_ptr_array_add (order, g);
+    }
+  return g;
+}
+
+static OviDiffSideOp *
+op_from_dump (OviDumpFile *file)
+{
+  const char *name = ovi_dump_file_get_op_name (file);
+  const OviFileName *fn = ovi_dump_file_get_file_name (file);
+  OviDiffSideOp *op;
+  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+
+  /* The header's name, the file name's where the header has none. */
+  if (name == NULL || *name == '\0')
+    name = fn && fn->op_name ? fn->op_name : ovi_dump_file_get_name (file);
+  op = side_op_new (name);
+  op->op_type = g_strdup (ovi_dump_file_get_op_type (file));
+  op->path = g_strdup (ovi_dump_file_get_path (file));
+  op->order = ovi_dump_file_get_timestamp (file);
+  if (ovi_dump_file_get_statistics_only (file))
+    op->problem = g_strdup (_ ("the dump holds statistics only, no tensor values"));
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      OviTensorKind kind = ovi_tensor_get_kind (t);
+      OviDiffSource *s;
+
+      if (kind != OVI_TENSOR_INPUT && kind != OVI_TENSOR_OUTPUT)
+        continue;
+      /* FFTS+ slices: the same index once per slice, in thread order. */
+      s = source_for (kind == OVI_TENSOR_INPUT ? op->inputs : op->outputs, kind,
+                      ovi_tensor_get_index (t));
+      g_ptr_array_add (s->tensors, g_object_ref (t));
+    }
+  return op;
+}
+
+static void
+load_dump_side (OviDiffSide *side, GCancellable *cancellable)
+{
+  GListModel *files = ovi_dump_folder_get_files (side->folder);
+  GListModel *records = ovi_dump_folder_get_records (side->folder);
+  GListModel *problems = ovi_dump_folder_get_problems (side->folder);
+  g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) by_file = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+      g_autofree char *dir = NULL;
+      OviDiffGroup *g;
+      OviDiffSideOp *op;
+
+      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
+        continue;
+      dir = g_path_get_dirname (ovi_dump_file_get_path (file));
+      g = group_for (groups, side->groups, ovi_dump_file_get_device (file) ?: "",
+                     ovi_dump_file_get_model (file) ?: "", ovi_dump_file_get_iteration (file) ?: "",
+                     dir);
+      op = op_from_dump (file);
+      g_ptr_array_add (g->ops, op);
+      /* A statistics-mode dump is listed among the problems too. */
+      if (ovi_dump_file_get_statistics_only (file))
+        {
+          g_autoptr (GError) error = g_error_new_literal (
+              OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
+              _ ("a statistics-mode dump: it keeps no tensor values, so its operator is not "
+                 "compared"));
+          g_ptr_array_add (side->problems,
+                           ovi_problem_new (ovi_dump_file_get_path_in_root (file), error));
+        }
+      g_hash_table_insert (by_file, file, op);
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (records); i++)
+    {
+      g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
+      OviDumpFile *file = ovi_overflow_record_get_op (r);
+      OviDiffSideOp *op = file ? g_hash_table_lookup (by_file, file) : NULL;
+
+      if (op)
+        op->overflows++;
+    }
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    g_ptr_array_add (side->problems, g_list_model_get_item (problems, i));
+}
+
+/* The first @n parts joined with dots. */
+static char *
+join_first (GStrv parts, guint n)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? "." : "", parts[i]);
+  return g_string_free (s, FALSE);
+}
+
+/* "{op_name}.{output_index}.{timestamp}.npy" (the vendor's golden files)
+ * or "{dump file name}.{input|output}.{i}.npy" (what convert writes). */
+static gboolean
+parse_npy_name (
+    const char *base, char **name, OviTensorKind *kind, guint *index, guint64 *order, char **type)
+{
+  g_auto (GStrv) parts = NULL;
+  guint n;
+  OviFileName fn = { 0 };
+
+  if (!g_str_has_suffix (base, ".npy"))
+    return FALSE;
+  parts = g_strsplit (base, ".", -1);
+  n = g_strv_length (parts);
+  if (n >= 4 && (g_str_equal (parts[n - 3], "input") || g_str_equal (parts[n - 3], "output")))
+    {
+      g_autofree char *dump = NULL;
+      char *end;
+
+      *index = strtoul (parts[n - 2], &end, 10);
+      if (*end || !*parts[n - 2])
+        return FALSE;
+      *kind = g_str_equal (parts[n - 3], "input") ? OVI_TENSOR_INPUT : OVI_TENSOR_OUTPUT;
+      dump = join_first (parts, n - 3);
+      if (ovi_file_name_parse (dump, &fn) && fn.kind == OVI_FILE_KIND_OP_DUMP)
+        {
+          *name = g_strdup (fn.op_name);
+          *type = g_strdup (fn.op_type);
+          *order = fn.timestamp;
+        }
+      else
+        {
+          *name = g_steal_pointer (&dump);
+          *type = NULL;
+          *order = 0;
+        }
+      ovi_file_name_clear (&fn);
+      return TRUE;
+    }
+  if (n >= 4)
+    {
+      char *end1, *end2;
+      guint64 ts = g_ascii_strtoull (parts[n - 2], &end1, 10);
+      guint idx = strtoul (parts[n - 3], &end2, 10);
+
+      if (*end1 || *end2 || !*parts[n - 2] || !*parts[n - 3])
+        return FALSE;
+      *name = join_first (parts, n - 3);
+      *kind = OVI_TENSOR_OUTPUT;
+      *index = idx;
+      *order = ts;
+      *type = NULL;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+add_npy_problem (OviDiffSide *side, const char *relative, const char *message)
+{
+  g_autoptr (GError) error = g_error_new_literal (OVI_NPY_ERROR, OVI_NPY_ERROR_HEADER, message);
+  g_ptr_array_add (side->problems, ovi_problem_new (relative, error));
+}
+
+/* A folder of .npy files, read below as far as it goes: one group per
+ * folder, its last three names taken as device, model and iteration. */
+static void
+scan_npy_dir (OviDiffSide *side,
+              const char *dir,
+              const char *relative,
+              GHashTable *groups,
+              guint depth,
+              GCancellable *cancellable)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GHashTable) execs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *entry;
+  OviDiffGroup *g = NULL;
+
+  if (d == NULL || depth > 16 || g_cancellable_is_cancelled (cancellable))
+    return;
+  while ((entry = g_dir_read_name (d)))
+    g_ptr_array_add (names, g_strdup (entry));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *base = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (dir, base, NULL);
+      g_autofree char *rel = *relative ? g_build_filename (relative, base, NULL) : g_strdup (base);
+      g_autofree char *name = NULL, *type = NULL, *exec_key = NULL;
+      OviTensorKind kind;
+      guint index;
+      guint64 order;
+      OviDiffSideOp *op;
+      OviDiffSource *s;
+
+      if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        continue;
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          scan_npy_dir (side, path, rel, groups, depth + 1, cancellable);
+          continue;
+        }
+      if (!g_str_has_suffix (base, ".npy"))
+        {
+          OviFileName fn = { 0 };
+          /* A dump file among .npy files is not left out in silence. */
+          if (ovi_file_name_parse (base, &fn) && fn.kind != OVI_FILE_KIND_NONE)
+            add_npy_problem (side, rel,
+                             _ ("a dump file in a folder of .npy files: not compared (compare "
+                                "the dump folder on its own)"));
+          ovi_file_name_clear (&fn);
+          continue;
+        }
+      if (!parse_npy_name (base, &name, &kind, &index, &order, &type))
+        {
+          add_npy_problem (side, rel,
+                           _ ("the name is neither {op_name}.{output_index}.{timestamp}.npy nor "
+                              "{dump file}.{input|output}.{index}.npy"));
+          continue;
+        }
+      if (g == NULL)
+        {
+          g_auto (GStrv) levels = g_strsplit (relative, G_DIR_SEPARATOR_S, -1);
+          guint n = g_strv_length (levels);
+          g_autofree char *key = g_strdup (relative);
+
+          g = g_new0 (OviDiffGroup, 1);
+          g->device = g_strdup (n >= 3 ? levels[n - 3] : "");
+          g->model = g_strdup (n >= 2 ? levels[n - 2] : "");
+          g->iteration = g_strdup (n >= 1 ? levels[n - 1] : "");
+          g->path = g_strdup (dir);
+          g->ops = g_ptr_array_new_with_free_func ((GDestroyNotify) side_op_free);
+          g_ptr_array_add (side->groups, g);
+          g_hash_table_insert (groups, g_steal_pointer (&key), g);
+        }
+      /* One execution: the op name and its timestamp. */
+      exec_key = g_strdup_printf ("%s\x1f%" G_GUINT64_FORMAT, name, order);
+      op = g_hash_table_lookup (execs, exec_key);
+      if (op == NULL)
+        {
+          op = side_op_new (name);
+          op->op_type = g_steal_pointer (&type);
+          op->path = g_strdup (path);
+          op->order = order;
+          op->no_inputs_kept = TRUE;
+          g_ptr_array_add (g->ops, op);
+          g_hash_table_insert (execs, g_strdup (exec_key), op);
+        }
+      if (kind == OVI_TENSOR_INPUT)
+        op->no_inputs_kept = FALSE;
+      s = source_for (kind == OVI_TENSOR_INPUT ? op->inputs : op->outputs, kind, index);
+      if (s->npy_path)
+        {
+          add_npy_problem (side, rel, _ ("a second file for the same tensor: left out"));
+          continue;
+        }
+      s->npy_path = g_steal_pointer (&path);
+    }
+}
+
+static gboolean
+holds_npy (const char *path)
+{
+  g_autoptr (GDir) d = NULL;
+  const char *entry;
+
+  if (g_str_has_suffix (path, ".npy") && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return TRUE;
+  if ((d = g_dir_open (path, 0, NULL)) == NULL)
+    return FALSE;
+  while ((entry = g_dir_read_name (d)))
+    {
+      g_autofree char *child = g_build_filename (path, entry, NULL);
+      if (g_str_has_suffix (entry, ".npy"))
+        return TRUE;
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        {
+          g_autoptr (GDir) sub = g_dir_open (child, 0, NULL);
+          const char *e;
+          while (sub && (e = g_dir_read_name (sub)))
+            if (g_str_has_suffix (e, ".npy"))
+              return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/**
+ * ovi_diff_side_load:
+ * @path: a dump folder at any level, one op dump file, or a folder of .npy
+ *   files
+ *
+ * Reads one run: its operators grouped and in run order, and the files
+ * that could not be read as problems.
+ */
+OviDiffSide *
+ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (OviDiffSide) side = g_new0 (OviDiffSide, 1);
+  guint n_ops = 0;
+
+  side->root = g_strdup (path);
+  side->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
+  side->problems = g_ptr_array_new_with_free_func (g_object_unref);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
+                   _ ("%s: no such file or folder"), path);
+      return NULL;
+    }
+  if (holds_npy (path))
+    {
+      g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+      side->npy = TRUE;
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        scan_npy_dir (side, path, "", groups, 0, cancellable);
+      else
+        {
+          g_autofree char *dir = g_path_get_dirname (path);
+          g_autofree char *base = g_path_get_basename (path);
+          g_autofree char *one = g_build_filename (dir, base, NULL);
+          /* One .npy file: a group of one operator. */
+          scan_npy_dir (side, dir, "", groups, 0, cancellable);
+          for (guint i = 0; i < side->groups->len; i++)
+            {
+              OviDiffGroup *g = g_ptr_array_index (side->groups, i);
+              for (guint k = g->ops->len; k > 0; k--)
+                if (!g_str_equal (((OviDiffSideOp *) g_ptr_array_index (g->ops, k - 1))->path, one))
+                  g_ptr_array_remove_index (g->ops, k - 1);
+            }
+        }
+    }
+  else
+    {
+      g_autoptr (GFile) root = g_file_new_for_path (path);
+
+      side->folder = ovi_dump_folder_new (root);
+      ovi_dump_folder_set_analyze (side->folder, FALSE);
+      /* Records found in the data (no Opdebug file) would read every
+       * tensor once more before the comparison reads them: the diff
+       * compares NaN and Inf itself. */
+      ovi_dump_folder_set_data_records (side->folder, FALSE);
+      if (!ovi_dump_folder_load (side->folder, cancellable, error))
+        return NULL;
+      load_dump_side (side, cancellable);
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+  for (guint i = 0; i < side->groups->len; i++)
+    {
+      OviDiffGroup *g = g_ptr_array_index (side->groups, i);
+      g_ptr_array_sort (g->ops, compare_ops);
+      n_ops += g->ops->len;
+    }
+  if (n_ops == 0 && side->problems->len == 0)
+    {
+      g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
+                   _ ("%s: no op dump file and no .npy file to compare"), path);
+      return NULL;
+    }
+  return g_steal_pointer (&side);
+}
+
+/* "device 0, model resnet50_train, iteration 3", or the folder's name. */
+char *
+ovi_diff_group_label (const OviDiffGroup *g)
+{
+  GString *s = g_string_new (NULL);
+
+  if (*g->device)
+    g_string_append_printf (s, _ ("device %s"), g->device);
+  if (*g->model)
+    {
+      if (s->len)
+        g_string_append (s, ", ");
+      g_string_append_printf (s, _ ("model %s"), g->model);
+    }
+  if (*g->iteration)
+    {
+      if (s->len)
+        g_string_append (s, ", ");
+      g_string_append_printf (s, _ ("iteration %s"), g->iteration);
+    }
+  if (s->len == 0)
+    g_string_append (s, g->path);
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+same_group (const OviDiffGroup *a, const OviDiffGroup *b)
+{
+  return g_str_equal (a->device, b->device) && g_str_equal (a->model, b->model) &&
+         g_str_equal (a->iteration, b->iteration);
+}
+
+/**
+ * ovi_diff_pair_groups:
+ *
+ * Pairs the device / model / iteration folders of both sides by their
+ * names; where each side has exactly one, those two pair whatever their
+ * names. Folders without partner are listed with the other side NULL.
+ *
+ * Returns: (transfer full) (element-type OviDiffGroupPair): in my run's order
+ */
+GArray *
+ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden)
+{
+  GArray *pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffGroupPair));
+  g_autofree gboolean *taken = g_new0 (gboolean, golden->groups->len + 1);
+
+  if (mine->groups->len == 1 && golden->groups->len == 1)
+    {
+      OviDiffGroupPair p = { g_ptr_array_index (mine->groups, 0),
+                             g_ptr_array_index (golden->groups, 0) };
+      g_array_append_val (pairs, p);
+      return pairs;
+    }
+  for (guint i = 0; i < mine->groups->len; i++)
+    {
+      OviDiffGroupPair p = { g_ptr_array_index (mine->groups, i), NULL };
+
+      for (guint k = 0; k < golden->groups->len && !p.golden; k++)
+        if (!taken[k] && same_group (p.mine, g_ptr_array_index (golden->groups, k)))
+          {
+            p.golden = g_ptr_array_index (golden->groups, k);
+            taken[k] = TRUE;
+          }
+      g_array_append_val (pairs, p);
+    }
+  for (guint k = 0; k < golden->groups->len; k++)
+    if (!taken[k])
+      {
+        OviDiffGroupPair p = { NULL, g_ptr_array_index (golden->groups, k) };
+        g_array_append_val (pairs, p);
+      }
+  return pairs;
+}
+
+/* The first golden operator not yet taken among those with @name (or its
+ * file-name form). */
+static OviDiffSideOp *
+take (GHashTable *by_name, GHashTable *by_key, const char *name)
+{
+  GPtrArray *list = g_hash_table_lookup (by_name, name);
+  g_autofree char *key = NULL;
+
+  for (guint i = 0; list && i < list->len; i++)
+    {
+      OviDiffSideOp *op = g_ptr_array_index (list, i);
+      if (!op->taken)
+        return op;
+    }
+  key = ovi_file_name_form (name);
+  list = g_hash_table_lookup (by_key, key);
+  for (guint i = 0; list && i < list->len; i++)
+    {
+      OviDiffSideOp *op = g_ptr_array_index (list, i);
+      if (!op->taken)
+        return op;
+    }
+  return NULL;
+}
+
+static void
+index_op (GHashTable *table, const char *name, OviDiffSideOp *op)
+{
+  GPtrArray *list = g_hash_table_lookup (table, name);
+
+  if (list == NULL)
+    {
+      list = g_ptr_array_new ();
+      g_hash_table_insert (table, g_strdup (name), list);
+    }
+  g_ptr_array_add (list, op);
+}
+
+/**
+ * ovi_diff_match_ops:
+ * @mapping: (nullable): my op name → golden op name
+ *
+ * Matches the operators of two paired groups: by the mapping file's name
+ * where it has one, else by op name, then by its file-name form; repeated
+ * executions of one name in run order. Operators of one side only come
+ * with the other NULL: mine where they ran, the golden run's after.
+ *
+ * Returns: (transfer full) (element-type OviDiffOpPair)
+ */
+GArray *
+ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mapping)
+{
+  GArray *pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffOpPair));
+  g_autoptr (GHashTable) by_name =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GHashTable) by_key =
+      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+
+  for (guint i = 0; golden && i < golden->ops->len; i++)
+    {
+      OviDiffSideOp *op = g_ptr_array_index (golden->ops, i);
+      op->taken = FALSE;
+      index_op (by_name, op->name, op);
+      index_op (by_key, op->key, op);
+    }
+  for (guint i = 0; mine && i < mine->ops->len; i++)
+    {
+      OviDiffSideOp *op = g_ptr_array_index (mine->ops, i);
+      const char *mapped = mapping ? g_hash_table_lookup (mapping, op->name) : NULL;
+      OviDiffOpPair p = { op, NULL };
+
+      if (mapping && mapped == NULL)
+        {
+          g_autofree char *key = ovi_file_name_form (op->name);
+          mapped = g_hash_table_lookup (mapping, key);
+        }
+      p.golden = take (by_name, by_key, mapped ? mapped : op->name);
+      if (p.golden)
+        p.golden->taken = TRUE;
+      g_array_append_val (pairs, p);
+    }
+  for (guint i = 0; golden && i < golden->ops->len; i++)
+    {
+      OviDiffSideOp *op = g_ptr_array_index (golden->ops, i);
+      if (!op->taken)
+        {
+          OviDiffOpPair p = { NULL, op };
+          g_array_append_val (pairs, p);
+        }
+    }
+  return pairs;
+}

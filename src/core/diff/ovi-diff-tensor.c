@@ -1,0 +1,671 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ovi-diff-private.h"
+#include "ovi-dtype.h"
+#include "ovi-layout.h"
+#include "ovi-npy.h"
+#include "ovi-tensor-private.h"
+#include "ovi-tensor.h"
+
+/* One tensor pair compared: both sides read in logical order (device
+ * layouts mapped back to their original shape, padding dropped; FFTS+
+ * slices one after the other), widened to float64 a chunk at a time, and
+ * fed twice to the metrics' accumulator. */
+
+#define CHUNK 65536
+
+/* A side's values: in memory (a device layout mapped, FFTS+ slices
+ * joined, the old layout), or read from the file a chunk at a time, so
+ * that a large tensor is never all in memory. */
+typedef struct
+{
+  OviDtype dtype;
+  GBytes *data; /* logical order, or NULL: read from fd */
+  int fd;
+  guint64 offset;
+  guint item;
+  OviNpy *npy; /* a .npy file, for its byte order */
+  guint8 *buffer;
+  guint64 count;
+  guint64 *shape;
+  guint n_dims;
+  char *reason; /* why the values cannot be read, translated */
+} Values;
+
+static void
+values_clear (Values *v)
+{
+  g_clear_pointer (&v->data, g_bytes_unref);
+  if (v->fd >= 0)
+    close (v->fd);
+  v->fd = -1;
+  g_clear_pointer (&v->npy, ovi_npy_free);
+  g_clear_pointer (&v->buffer, g_free);
+  g_clear_pointer (&v->shape, g_free);
+  g_clear_pointer (&v->reason, g_free);
+}
+
+char *
+ovi_diff_dup_position (const guint64 *shape, guint n_dims, guint64 index)
+{
+  GString *s = g_string_new (NULL);
+  g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
+  guint64 rest = index;
+
+  for (guint i = n_dims; i > 0; i--)
+    {
+      guint64 dim = MAX (shape[i - 1], 1);
+      coords[i - 1] = rest % dim;
+      rest /= dim;
+    }
+  g_string_append_printf (s, "%" G_GUINT64_FORMAT " (", index);
+  for (guint i = 0; i < n_dims; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
+}
+
+static char *
+shape_string (const guint64 *shape, guint n_dims)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint i = 0; i < n_dims; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", shape[i]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+comparable_dtype (OviDtype dtype, char **reason)
+{
+  if (!ovi_dtype_is_supported (dtype))
+    {
+      g_autofree char *label = ovi_dtype_dup_label (dtype);
+      *reason = g_strdup_printf (_ ("%s values cannot be read"), label);
+      return FALSE;
+    }
+  if (ovi_dtype_is_complex (dtype))
+    {
+      *reason = g_strdup (_ ("complex tensors are not compared"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_npy (const char *path, Values *v)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviNpy) npy = ovi_npy_open (path, &v->fd, &error);
+
+  if (npy == NULL)
+    {
+      g_autofree char *base = g_path_get_basename (path);
+      v->reason = g_strdup_printf ("%s: %s", base, error->message);
+      return FALSE;
+    }
+  if (!comparable_dtype (npy->dtype, &v->reason))
+    return FALSE;
+  v->dtype = npy->dtype;
+  v->offset = npy->data_offset;
+  v->item = npy->item_size;
+  v->count = npy->count;
+  v->n_dims = npy->n_dims;
+  v->shape = g_memdup2 (npy->shape, sizeof (guint64) * MAX (1, npy->n_dims));
+  v->npy = g_steal_pointer (&npy);
+  return TRUE;
+}
+
+/* One tensor of a dump file, in logical order. */
+static GBytes *
+read_tensor (OviTensor *t, guint64 **shape, guint *n_dims, char **reason)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) data = NULL;
+  OviDtype dtype = ovi_tensor_get_dtype (t);
+  guint n, n_orig;
+  const guint64 *stored = ovi_tensor_get_shape (t, &n);
+  const guint64 *orig = ovi_tensor_get_original_shape (t, &n_orig);
+
+  if (ovi_tensor_get_statistics_only (t))
+    {
+      *reason = g_strdup (_ ("the dump holds statistics only, no tensor values"));
+      return NULL;
+    }
+  if (!comparable_dtype (dtype, reason))
+    return NULL;
+  if ((data = ovi_tensor_load_data (t, &error)) == NULL)
+    {
+      *reason = g_strdup (error->message);
+      return NULL;
+    }
+  if (ovi_tensor_get_is_logical (t))
+    {
+      GBytes *logical = ovi_layout_to_logical (ovi_tensor_get_format (t), dtype, stored, n, orig,
+                                               n_orig, data, &error);
+      if (logical == NULL)
+        {
+          *reason = g_strdup (error->message);
+          return NULL;
+        }
+      *shape = g_memdup2 (orig, sizeof (guint64) * MAX (1, n_orig));
+      *n_dims = n_orig;
+      return logical;
+    }
+  *shape = g_memdup2 (stored, sizeof (guint64) * MAX (1, n));
+  *n_dims = n;
+  return g_steal_pointer (&data);
+}
+
+/* A dump tensor, or the same tensor of every FFTS+ slice one after the
+ * other (shaped by their first dimension where the rest agree). */
+/* One tensor stored as bytes of its own, in its logical order: read from
+ * the file as the comparison goes. */
+static gboolean
+open_dump (OviTensor *t, Values *v)
+{
+  g_autoptr (GError) error = NULL;
+  OviDtype dtype = ovi_tensor_get_dtype (t);
+  guint n;
+  const guint64 *shape = ovi_tensor_get_shape (t, &n);
+
+  if (ovi_tensor_get_is_logical (t) || ovi_tensor_get_statistics_only (t) ||
+      !comparable_dtype (dtype, &v->reason) || ovi_dtype_bits (dtype) % 8 != 0)
+    {
+      g_clear_pointer (&v->reason, g_free);
+      return FALSE;
+    }
+  v->fd = ovi_tensor_open_data (t, &v->offset, &error);
+  if (v->fd < 0)
+    return FALSE; /* the old layout: read whole, the error said there */
+  v->dtype = dtype;
+  v->item = ovi_dtype_bits (dtype) / 8;
+  v->count = ovi_tensor_get_count (t);
+  v->n_dims = n;
+  v->shape = g_memdup2 (shape, sizeof (guint64) * MAX (1, n));
+  return TRUE;
+}
+
+static gboolean
+read_dump (GPtrArray *tensors, Values *v)
+{
+  if (tensors->len == 1 && open_dump (g_ptr_array_index (tensors, 0), v))
+    return TRUE;
+  GByteArray *joined = NULL;
+  gboolean same_rest = TRUE;
+  guint64 first = 0;
+
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (tensors, i);
+      g_autofree guint64 *shape = NULL;
+      guint n_dims = 0;
+      g_autoptr (GBytes) data = read_tensor (t, &shape, &n_dims, &v->reason);
+      guint64 count = 1;
+
+      if (data == NULL)
+        {
+          if (joined)
+            g_byte_array_unref (joined);
+          return FALSE;
+        }
+      for (guint k = 0; k < n_dims; k++)
+        count *= shape[k];
+      if (i == 0)
+        {
+          v->dtype = ovi_tensor_get_dtype (t);
+          v->item = ovi_dtype_bits (v->dtype) % 8 == 0 ? ovi_dtype_bits (v->dtype) / 8 : 0;
+          v->shape = g_steal_pointer (&shape);
+          v->n_dims = n_dims;
+          v->count = count;
+          first = n_dims ? v->shape[0] : 1;
+          if (tensors->len == 1)
+            {
+              v->data = g_steal_pointer (&data);
+              return TRUE;
+            }
+          joined = g_byte_array_new ();
+        }
+      else
+        {
+          if (ovi_tensor_get_dtype (t) != v->dtype)
+            {
+              v->reason = g_strdup (_ ("the thread slices have different dtypes"));
+              g_byte_array_unref (joined);
+              return FALSE;
+            }
+          same_rest &= n_dims == v->n_dims && n_dims > 0 &&
+                       memcmp (shape + 1, v->shape + 1, sizeof (guint64) * (n_dims - 1)) == 0;
+          first += n_dims ? shape[0] : 1;
+          v->count += count;
+        }
+      g_byte_array_append (joined, g_bytes_get_data (data, NULL), g_bytes_get_size (data));
+    }
+  if (same_rest && v->n_dims > 0)
+    v->shape[0] = first;
+  else
+    {
+      v->n_dims = 1;
+      v->shape[0] = v->count;
+    }
+  v->data = g_byte_array_free_to_bytes (joined);
+  return TRUE;
+}
+
+static gboolean
+read_source (OviDiffSource *s, Values *v)
+{
+  if (s->npy_path)
+    return read_npy (s->npy_path, v);
+  return read_dump (s->tensors, v);
+}
+
+/* Element @i of a tensor of any comparable dtype, as a double. */
+static inline double
+widen (OviDtype dtype, const guint8 *d, guint64 i)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT16:
+      return ovi_half_to_float (ovi_load_u16 (d, i));
+    case OVI_DTYPE_BFLOAT16:
+      return ovi_bfloat16_to_float (ovi_load_u16 (d, i));
+    case OVI_DTYPE_INT16:
+    case OVI_DTYPE_UINT16:
+      return ovi_dtype_decode_pattern (dtype, ovi_load_u16 (d, i));
+    case OVI_DTYPE_INT4:
+      return ovi_dtype_decode_pattern (dtype, (d[i / 2] >> (4 * (i & 1))) & 0xf);
+    case OVI_DTYPE_FLOAT32:
+    case OVI_DTYPE_FLOAT64:
+    case OVI_DTYPE_INT32:
+    case OVI_DTYPE_UINT32:
+    case OVI_DTYPE_INT64:
+    case OVI_DTYPE_UINT64:
+      return ovi_load_wide (dtype, d, i);
+    default: /* every 8-bit type */
+      return ovi_dtype_decode_pattern (dtype, d[i]);
+    }
+}
+
+/* float16 by table: the conversion is most of widening otherwise. */
+static const float *
+half_table (void)
+{
+  static float *table;
+
+  if (g_once_init_enter (&table))
+    {
+      float *t = g_new (float, 65536);
+      for (guint i = 0; i < 65536; i++)
+        t[i] = ovi_half_to_float (i);
+      g_once_init_leave (&table, t);
+    }
+  return table;
+}
+
+/* @n elements of @dtype at @d as doubles, a loop per common type. */
+static void
+widen_elements (OviDtype dtype, const guint8 *d, guint64 first, guint64 n, double *out)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT32:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = ovi_load_f32 (d, first + i);
+      return;
+    case OVI_DTYPE_FLOAT16:
+      {
+        const float *t = half_table ();
+        for (guint64 i = 0; i < n; i++)
+          out[i] = t[ovi_load_u16 (d, first + i)];
+      }
+      return;
+    case OVI_DTYPE_BFLOAT16:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = ovi_bfloat16_to_float (ovi_load_u16 (d, first + i));
+      return;
+    case OVI_DTYPE_FLOAT64:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = ovi_load_f64 (d, first + i);
+      return;
+    default:
+      for (guint64 i = 0; i < n; i++)
+        out[i] = widen (dtype, d, first + i);
+    }
+}
+
+/* Elements [start, start + n) as doubles; FALSE with v->reason when the
+ * file can no longer be read. */
+static gboolean
+widen_chunk (Values *v, guint64 start, guint64 n, double *out)
+{
+  guint64 want = n * v->item, done = 0;
+
+  if (v->data)
+    {
+      widen_elements (v->dtype, g_bytes_get_data (v->data, NULL), start, n, out);
+      return TRUE;
+    }
+  if (v->buffer == NULL)
+    v->buffer = g_malloc (CHUNK * v->item);
+  while (done < want)
+    {
+      gssize got = pread (v->fd, v->buffer + done, want - done, v->offset + start * v->item + done);
+      if (got <= 0)
+        {
+          v->reason = g_strdup (got < 0 ? g_strerror (errno)
+                                        : _ ("the file is shorter than when it was read"));
+          return FALSE;
+        }
+      done += got;
+    }
+  if (v->npy)
+    ovi_npy_to_little_endian (v->npy, v->buffer, n);
+  widen_elements (v->dtype, v->buffer, 0, n, out);
+  return TRUE;
+}
+
+/* The bytes of elements [start, start + n) of a side, little-endian; NULL
+ * with v->reason when the file can no longer be read. Only for types of
+ * whole bytes. */
+static const guint8 *
+raw_chunk (Values *v, guint64 start, guint64 n)
+{
+  guint64 want = n * v->item, done = 0;
+
+  if (v->data)
+    return (const guint8 *) g_bytes_get_data (v->data, NULL) + start * v->item;
+  if (v->buffer == NULL)
+    v->buffer = g_malloc (CHUNK * v->item);
+  while (done < want)
+    {
+      gssize got = pread (v->fd, v->buffer + done, want - done, v->offset + start * v->item + done);
+      if (got <= 0)
+        {
+          v->reason = g_strdup (got < 0 ? g_strerror (errno)
+                                        : _ ("the file is shorter than when it was read"));
+          return NULL;
+        }
+      done += got;
+    }
+  if (v->npy)
+    ovi_npy_to_little_endian (v->npy, v->buffer, n);
+  return v->buffer;
+}
+
+/* Two sides of one dtype whose bytes are the same, the common case before
+ * the first divergence: the metrics from one side, read twice, with none
+ * of the work of differences. Returns 1 when they are and @acc is filled,
+ * 0 when they are not (@acc untouched), -1 when a file cannot be read. */
+static int
+compare_same_bytes (Values *a, Values *b, OviDiffAccumulator *acc, double *x)
+{
+  if (a->dtype != b->dtype || a->item == 0 || ovi_dtype_bits (a->dtype) != 8 * a->item)
+    return 0;
+  for (guint64 i = 0; i < a->count; i += CHUNK)
+    {
+      guint64 n = MIN (CHUNK, a->count - i);
+      const guint8 *ra = raw_chunk (a, i, n), *rb = ra ? raw_chunk (b, i, n) : NULL;
+
+      if (rb == NULL)
+        return -1;
+      if (memcmp (ra, rb, n * a->item) != 0)
+        return 0;
+    }
+  /* Equal: now the passes, over one side. */
+  for (guint64 i = 0; i < a->count; i += CHUNK)
+    {
+      guint64 n = MIN (CHUNK, a->count - i);
+      const guint8 *ra = raw_chunk (a, i, n);
+
+      if (ra == NULL)
+        return -1;
+      widen_elements (a->dtype, ra, 0, n, x);
+      ovi_diff_accumulator_pass1 (acc, x, x, n);
+    }
+  ovi_diff_accumulator_begin_pass2 (acc);
+  for (guint64 i = 0; i < a->count; i += CHUNK)
+    {
+      guint64 n = MIN (CHUNK, a->count - i);
+      const guint8 *ra = a->count > CHUNK ? raw_chunk (a, i, n) : NULL;
+
+      if (a->count > CHUNK)
+        {
+          if (ra == NULL)
+            return -1;
+          widen_elements (a->dtype, ra, 0, n, x);
+        }
+      ovi_diff_accumulator_pass2_same (acc, x, n);
+    }
+  return 1;
+}
+
+/* Shapes agree when they are equal once dimensions of 1 are left out, or
+ * when one side is flat. */
+static gboolean
+shapes_agree (const Values *a, const Values *b)
+{
+  guint i = 0, k = 0;
+
+  if (a->n_dims <= 1 || b->n_dims <= 1)
+    return TRUE;
+  for (;;)
+    {
+      while (i < a->n_dims && a->shape[i] == 1)
+        i++;
+      while (k < b->n_dims && b->shape[k] == 1)
+        k++;
+      if (i == a->n_dims || k == b->n_dims)
+        return i == a->n_dims && k == b->n_dims;
+      if (a->shape[i++] != b->shape[k++])
+        return FALSE;
+    }
+}
+
+/* The defaults of the lower precision of the two: torch.testing's for the
+ * types it knows (float64, float32, float16, bfloat16), one unit in the
+ * last place of the mantissa for float8 and hifloat8, exact for integers
+ * and float8_e8m0 (a power of two: one step doubles the value). */
+static guint
+precision_rank (OviDtype dtype, double *rtol, double *atol)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT64:
+      *rtol = 1e-7, *atol = 1e-7;
+      return 5;
+    case OVI_DTYPE_FLOAT32:
+      *rtol = 1.3e-6, *atol = 1e-5;
+      return 4;
+    case OVI_DTYPE_FLOAT16:
+      *rtol = 1e-3, *atol = 1e-5;
+      return 3;
+    case OVI_DTYPE_BFLOAT16:
+      *rtol = 1.6e-2, *atol = 1e-5;
+      return 2;
+    case OVI_DTYPE_FLOAT8_E4M3FN:
+      *rtol = 0.125, *atol = 1.0 / 512; /* 3 mantissa bits; smallest subnormal 2^-9 */
+      return 1;
+    case OVI_DTYPE_FLOAT8_E5M2:
+      *rtol = 0.25, *atol = 1.0 / 65536; /* 2 mantissa bits; 2^-16 */
+      return 1;
+    case OVI_DTYPE_HIFLOAT8:
+      *rtol = 0.25, *atol = 1.0 / 8388608; /* 2 mantissa bits in its middle range; 2^-23 */
+      return 1;
+    default: /* integers, bool, float8_e8m0: exact */
+      *rtol = 0, *atol = 0;
+      return 0;
+    }
+}
+
+/**
+ * ovi_diff_default_tolerance:
+ *
+ * The tolerance of a pair of dtypes: that of the lower precision, so that
+ * float16 against a float32 golden is not divergent for float16 rounding.
+ * A float type against an integer one takes the float's.
+ */
+void
+ovi_diff_default_tolerance (OviDtype mine, OviDtype golden, double *rtol, double *atol)
+{
+  double r1, a1, r2, a2;
+  guint p1 = precision_rank (mine, &r1, &a1), p2 = precision_rank (golden, &r2, &a2);
+
+  if (p1 == 0 || p2 == 0)
+    {
+      /* An integer side: the float side's, or exact when both are. */
+      *rtol = p1 ? r1 : r2;
+      *atol = p1 ? a1 : a2;
+      return;
+    }
+  *rtol = p1 < p2 ? r1 : r2;
+  *atol = p1 < p2 ? a1 : a2;
+}
+
+void
+ovi_diff_tensor_clear (OviDiffTensor *t)
+{
+  g_clear_pointer (&t->mine_shape, g_free);
+  g_clear_pointer (&t->golden_shape, g_free);
+  g_clear_pointer (&t->reason, g_free);
+  g_clear_pointer (&t->first_position, g_free);
+  g_clear_pointer (&t->top, g_array_unref);
+}
+
+/**
+ * ovi_diff_compare_sources:
+ * @mine: (nullable): NULL when my operator has no such tensor
+ * @golden: (nullable): NULL when the golden operator has none
+ * @rtol: NaN for the dtype's default
+ * @atol: NaN for the dtype's default
+ *
+ * Compares one tensor pair into @out.
+ */
+void
+ovi_diff_compare_sources (OviDiffSource *mine,
+                          OviDiffSource *golden,
+                          double rtol,
+                          double atol,
+                          guint top_n,
+                          OviDiffTensor *out)
+{
+  Values a = { .fd = -1 }, b = { .fd = -1 };
+  OviDiffAccumulator acc;
+  g_autofree double *x = NULL, *y = NULL;
+  double drtol, datol;
+  const char *kind_name;
+
+  memset (out, 0, sizeof *out);
+  out->kind = (mine ? mine : golden)->kind;
+  out->index = (mine ? mine : golden)->index;
+  out->first_difference = -1;
+  out->top = g_array_new (FALSE, TRUE, sizeof (OviDiffElement));
+  out->tensor_class = OVI_DIFF_TENSOR_NOT_COMPARABLE;
+  kind_name = out->kind == OVI_TENSOR_INPUT ? _ ("input") : _ ("output");
+  memset (&out->metrics, 0, sizeof out->metrics);
+  out->metrics.cosine = NAN;
+  out->metrics.max_absolute_error = NAN;
+
+  if (mine == NULL || golden == NULL)
+    {
+      out->reason =
+          g_strdup_printf (mine ? _ ("the golden run has no %s %u") : _ ("my run has no %s %u"),
+                           kind_name, out->index);
+      return;
+    }
+  if (!read_source (mine, &a))
+    {
+      out->reason = g_strdup_printf (_ ("my %s: %s"), kind_name, a.reason);
+      goto done;
+    }
+  if (!read_source (golden, &b))
+    {
+      out->reason = g_strdup_printf (_ ("golden %s: %s"), kind_name, b.reason);
+      goto done;
+    }
+  out->mine_dtype = a.dtype;
+  out->golden_dtype = b.dtype;
+  out->mine_shape = shape_string (a.shape, a.n_dims);
+  out->golden_shape = shape_string (b.shape, b.n_dims);
+  if (a.count != b.count)
+    {
+      out->reason = g_strdup_printf (_ ("%" PRIu64 " elements %s against %" PRIu64 " elements %s"),
+                                     a.count, out->mine_shape, b.count, out->golden_shape);
+      goto done;
+    }
+  if (!shapes_agree (&a, &b))
+    {
+      out->reason = g_strdup_printf (_ ("shape %s against %s"), out->mine_shape, out->golden_shape);
+      goto done;
+    }
+
+  ovi_diff_default_tolerance (a.dtype, b.dtype, &drtol, &datol);
+  out->rtol = isnan (rtol) ? drtol : rtol;
+  out->atol = isnan (atol) ? datol : atol;
+  out->count = a.count;
+  ovi_diff_accumulator_init (&acc, out->rtol, out->atol, top_n, a.count == 1);
+  x = g_new (double, MIN (a.count, CHUNK) + 1);
+  y = g_new (double, MIN (a.count, CHUNK) + 1);
+  switch (compare_same_bytes (&a, &b, &acc, x))
+    {
+    case 1:
+      goto finish;
+    case -1:
+      goto unreadable;
+    default:
+      break;
+    }
+  for (guint64 i = 0; i < a.count; i += CHUNK)
+    {
+      guint64 n = MIN (CHUNK, a.count - i);
+      if (!widen_chunk (&a, i, n, x) || !widen_chunk (&b, i, n, y))
+        goto unreadable;
+      ovi_diff_accumulator_pass1 (&acc, x, y, n);
+    }
+  ovi_diff_accumulator_begin_pass2 (&acc);
+  for (guint64 i = 0; i < a.count; i += CHUNK)
+    {
+      guint64 n = MIN (CHUNK, a.count - i);
+      /* A tensor of one chunk is widened once for both passes. */
+      if (a.count > CHUNK && (!widen_chunk (&a, i, n, x) || !widen_chunk (&b, i, n, y)))
+        goto unreadable;
+      ovi_diff_accumulator_pass2 (&acc, x, y, n, i);
+    }
+finish:
+  ovi_diff_accumulator_finish (&acc, &out->metrics);
+  out->out_of_tolerance = acc.out_of_tolerance;
+  out->nonfinite_mismatch = acc.nonfinite_mismatch;
+  out->first_difference = acc.first_difference;
+  out->first_mine = acc.first_mine;
+  out->first_golden = acc.first_golden;
+  if (acc.first_difference >= 0)
+    out->first_position = ovi_diff_dup_position (a.shape, a.n_dims, acc.first_difference);
+  for (guint i = 0; i < acc.n_top; i++)
+    {
+      OviDiffElement e = { acc.top[i].index, acc.top[i].mine, acc.top[i].golden,
+                           acc.top[i].difference };
+      g_array_append_val (out->top, e);
+    }
+  out->tensor_class = acc.identical               ? OVI_DIFF_TENSOR_IDENTICAL
+                      : acc.out_of_tolerance == 0 ? OVI_DIFF_TENSOR_WITHIN_TOLERANCE
+                                                  : OVI_DIFF_TENSOR_DIFFERS;
+  ovi_diff_accumulator_clear (&acc);
+  goto done;
+unreadable:
+  /* The file changed or went away while it was compared. */
+  ovi_diff_accumulator_clear (&acc);
+  out->reason = g_strdup_printf (a.reason ? _ ("my %s: %s") : _ ("golden %s: %s"), kind_name,
+                                 a.reason ? a.reason : b.reason);
+done:
+  values_clear (&a);
+  values_clear (&b);
+}
