@@ -15,7 +15,8 @@
  *   ovi-make-diff-runs cases MY GOLDEN
  *     one operator per case the comparison test checks (dtypes, an
  *     injected difference, Inf and NaN, all-zero and constant tensors,
- *     values near 1e20, a device layout, an operator on one side only);
+ *     values near 1e20, a device layout, float16 against a float32
+ *     golden, shapes that differ, an operator on each side only);
  *   ovi-make-diff-runs bench MY GOLDEN N_OPS BIG_COUNT
  *     N_OPS operators in a chain, float16 and float32, one of them with a
  *     float32 output of BIG_COUNT elements, and one injected difference
@@ -119,6 +120,36 @@ write_pair (Runs *runs,
     }
   add (mw, OVI_TENSOR_OUTPUT, out, my_out);
   add (gw, OVI_TENSOR_OUTPUT, out, golden_out);
+  save (mw, runs->my_dir, type, name, runs);
+  save (gw, runs->golden_dir, type, name, runs);
+  runs->time += 10;
+  runs->task++;
+}
+
+/* One operator whose output has another dtype on each side (the input is
+ * the same float32 on both). */
+static void
+write_pair_mixed (Runs *runs,
+                  const char *type,
+                  const char *name,
+                  const Desc *my_out,
+                  const double *my_values,
+                  const Desc *golden_out,
+                  const double *golden_values)
+{
+  const Desc in = { OVI_DTYPE_FLOAT32, OVI_FORMAT_ND, 2, { 8, 16 } };
+  g_autoptr (OviDumpWriter) mw = ovi_dump_writer_new (name);
+  g_autoptr (OviDumpWriter) gw = ovi_dump_writer_new (name);
+  g_autofree double *x = g_new0 (double, 128);
+
+  for (guint i = 0; i < 128; i++)
+    x[i] = i / 64.0 - 1;
+  ovi_dump_writer_set_dump_time (mw, runs->time);
+  ovi_dump_writer_set_dump_time (gw, runs->time);
+  add (mw, OVI_TENSOR_INPUT, &in, x);
+  add (gw, OVI_TENSOR_INPUT, &in, x);
+  add (mw, OVI_TENSOR_OUTPUT, my_out, my_values);
+  add (gw, OVI_TENSOR_OUTPUT, golden_out, golden_values);
   save (mw, runs->my_dir, type, name, runs);
   save (gw, runs->golden_dir, type, name, runs);
   runs->time += 10;
@@ -296,6 +327,39 @@ make_cases (const char *my_dir, const char *golden_dir)
               md[at] = m[flat];
             }
     write_pair (&runs, "TransData", "trans1_nc1hwc0", NULL, NULL, NULL, &dev, md, gd);
+  }
+  /* float16 on my side against a float32 golden */
+  {
+    g_autofree double *g = noise ("widen", N, 1.0);
+    write_pair_mixed (&runs, "Cast", "cast2_f16_vs_f32", &f16, g, &f32, g);
+  }
+  /* output shapes that differ: (8, 16) against (16, 8) */
+  {
+    const Desc t = { OVI_DTYPE_FLOAT32, OVI_FORMAT_ND, 2, { 16, 8 } };
+    g_autofree double *g = noise ("reshape", N, 1.0);
+    g_autoptr (OviDumpWriter) mw = ovi_dump_writer_new ("reshape1_mismatch");
+    g_autoptr (OviDumpWriter) gw = ovi_dump_writer_new ("reshape1_mismatch");
+    ovi_dump_writer_set_dump_time (mw, runs.time);
+    ovi_dump_writer_set_dump_time (gw, runs.time);
+    add (mw, OVI_TENSOR_INPUT, &f32, x);
+    add (gw, OVI_TENSOR_INPUT, &f32, x);
+    add (mw, OVI_TENSOR_OUTPUT, &f32, g);
+    add (gw, OVI_TENSOR_OUTPUT, &t, g);
+    save (mw, my_dir, "Reshape", "reshape1_mismatch", &runs);
+    save (gw, golden_dir, "Reshape", "reshape1_mismatch", &runs);
+    runs.time += 10;
+    runs.task++;
+  }
+  /* an operator in the golden run only */
+  {
+    g_autofree double *y = noise ("only_golden", N, 1.0);
+    g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("neg1_only_golden");
+    ovi_dump_writer_set_dump_time (w, runs.time);
+    add (w, OVI_TENSOR_INPUT, &f32, x);
+    add (w, OVI_TENSOR_OUTPUT, &f32, y);
+    save (w, golden_dir, "Neg", "neg1_only_golden", &runs);
+    runs.time += 10;
+    runs.task++;
   }
   /* an operator in my run only */
   {
