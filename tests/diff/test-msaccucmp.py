@@ -296,6 +296,9 @@ def main():
                   (o.returncode, "a CSV" if os.path.exists(ours_csv) else "no CSV"))
             return 1
         o_header, o_rows = read_csv(ours_csv)
+        with open(ours_csv, "rb") as f:
+            if not f.readline().endswith(b"\r\n"):
+                failures.append("our CSV's lines do not end in \\r\\n as the vendor's (Python's csv) do")
         if o_header[:len(HEADER)] != HEADER:
             failures.append("our header differs from the vendor's:\n  ours   %s\n  vendor %s" % (o_header, HEADER))
         elif len(o_header) > len(HEADER):
