@@ -51,16 +51,18 @@ for path in (cli, make, os.path.join(args.msaccucmp, "msaccucmp.py")):
 
 
 def timed(cmd, cwd=None):
-    """Wall time and peak RSS (bytes) of one command, which must succeed
+    """Wall time, peak RSS (bytes) and CPU time (user + system, children
+    included) of one command, which must succeed
     (the vendor exits 0, 1 or 2 when it compared, our diff 0 or 5)."""
     with tempfile.NamedTemporaryFile("r") as rss:
         start = time.perf_counter()
-        p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd, cwd=cwd,
+        p = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", rss.name] + cmd, cwd=cwd,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         wall = time.perf_counter() - start
         if p.returncode not in (0, 1, 5):
             sys.exit("bench-diff: %s exited %d:\n%s" % (cmd, p.returncode, p.stderr[-2000:]))
-        return wall, int(rss.read().split()[-1]) * 1024
+        kib, user, system = rss.read().split()[-3:]
+        return wall, int(kib) * 1024, float(user) + float(system)
 
 
 def rows(path):
@@ -96,26 +98,29 @@ def main():
 
         print("two runs of %d operators, %.1f MB in all; largest tensor pair %.1f MB (float32 x %d, both sides)"
               % (args.ops, size / 1e6, pair / 1e6, args.big))
-        v_wall = statistics.median(w for w, _, _ in vendor)
-        v_rss = max(r for _, r, _ in vendor)
-        print("msaccucmp compare:  median %.2f s (runs: %s), peak RSS %.1f MB"
-              % (v_wall, ", ".join("%.2f" % w for w, _, _ in vendor), v_rss / 1e6))
+        v_wall = statistics.median(w for w, _, _, _ in vendor)
+        v_rss = max(r for _, r, _, _ in vendor)
+        v_cpu = statistics.median(c for _, _, c, _ in vendor)
+        print("msaccucmp compare:  median %.2f s (runs: %s), CPU %.2f s, peak RSS %.1f MB"
+              % (v_wall, ", ".join("%.2f" % w for w, _, _, _ in vendor), v_cpu, v_rss / 1e6))
         if not ours_ready:
             print("overflow-inspector-cli diff: not measured (this CLI has no diff command)")
             return 0
-        o_wall = statistics.median(w for w, _, _ in ours)
-        o_rss = max(r for _, r, _ in ours)
-        print("inspector diff:     median %.3f s (runs: %s), peak RSS %.1f MB"
-              % (o_wall, ", ".join("%.3f" % w for w, _, _ in ours), o_rss / 1e6))
+        o_wall = statistics.median(w for w, _, _, _ in ours)
+        o_rss = max(r for _, r, _, _ in ours)
+        o_cpu = statistics.median(c for _, _, c, _ in ours)
+        print("inspector diff:     median %.3f s (runs: %s), CPU %.2f s, peak RSS %.1f MB"
+              % (o_wall, ", ".join("%.3f" % w for w, _, _, _ in ours), o_cpu, o_rss / 1e6))
         ratio = v_wall / o_wall
-        print("ratio msaccucmp / inspector: %.1fx (target >= 20x: %s)" % (ratio, "met" if ratio >= 20 else "missed"))
+        print("ratio msaccucmp / inspector: %.1fx wall time (target >= 20x: %s), %.1fx CPU time"
+              % (ratio, "met" if ratio >= 20 else "missed", v_cpu / o_cpu))
         print("inspector peak RSS / largest tensor pair: %.2f (target < 2: %s)"
               % (o_rss / pair, "met" if o_rss < 2 * pair else "missed"))
         # the same rows as the vendor's, or the timing compares different work
-        if sorted(rows(ours[0][2])) != sorted(rows(vendor[0][2])):
+        if sorted(rows(ours[0][3])) != sorted(rows(vendor[0][3])):
             print("bench-diff: our CSV does not have the vendor's rows")
             return 1
-        print("rows: the same %d as the vendor's" % len(rows(ours[0][2])))
+        print("rows: the same %d as the vendor's" % len(rows(ours[0][3])))
     return 0
 
 
