@@ -16,7 +16,8 @@
  *     one operator per case the comparison test checks (dtypes, an
  *     injected difference, Inf and NaN, all-zero and constant tensors,
  *     values near 1e20, a device layout, float16 against a float32
- *     golden, shapes that differ, an operator on each side only);
+ *     golden, shapes that differ, an operator on each side only, one
+ *     run twice);
  *   ovi-make-diff-runs bench MY GOLDEN N_OPS BIG_COUNT
  *     N_OPS operators in a chain, float16 and float32, one of them with a
  *     float32 output of BIG_COUNT elements, and one injected difference
@@ -371,6 +372,15 @@ make_cases (const char *my_dir, const char *golden_dir)
     save (w, my_dir, "Identity", "identity1_only_my", &runs);
     runs.time += 10;
     runs.task++;
+  }
+  /* one operator run twice, last in the run: its first execution differs,
+   * its second does not */
+  {
+    g_autofree double *g = noise ("twice", N, 1.0);
+    g_autofree double *m = copy (g, N);
+    m[64] += 1.0;
+    write_pair (&runs, "MatMul", "matmul1_twice", &f32, x, x, &f32, m, g);
+    write_pair (&runs, "MatMul", "matmul1_twice", &f32, x, x, &f32, g, g);
   }
   return 0;
 }
