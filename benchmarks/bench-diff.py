@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""`overflow-inspector-cli diff` against the vendor's `msaccucmp compare`,
+side by side in one run, on the same two runs.
+
+    benchmarks/bench-diff.py [--build DIR] [--msaccucmp DIR] [--runs N]
+                             [--ops N] [--big COUNT] [--tmp DIR]
+
+The two runs are written by the project's writer (tests/diff/ovi-make-diff-runs
+bench): N operators each (default 1000), float16 and float32 tensors of 1 024
+to 8 192 elements, one operator with a float32 output of COUNT elements
+(default 5 000 000, so about 52 MB a run), a difference injected from the
+middle operator on. The sides alternate (ours, then the vendor's), each run
+into a fresh output folder, and the table gives the median wall times, their
+ratio, and each side's peak resident memory (/usr/bin/time) against the
+largest tensor pair (the COUNT-element output on both sides, as stored).
+
+The vendor's msaccucmp is the folder tests/diff/setup-msaccucmp.sh made:
+--msaccucmp, else $OVI_MSACCUCMP, else ref/msaccucmp beside the checkout.
+Where our CLI has no `diff` command yet, the vendor's side is measured alone.
+"""
+import argparse
+import csv
+import glob
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+top = os.path.dirname(here)
+parser = argparse.ArgumentParser()
+parser.add_argument("--build", default=os.path.join(top, "_build-bench"))
+parser.add_argument("--msaccucmp", default=os.environ.get("OVI_MSACCUCMP")
+                    or os.path.join(os.path.dirname(top), "ref", "msaccucmp"))
+parser.add_argument("--runs", type=int, default=3)
+parser.add_argument("--ops", type=int, default=1000)
+parser.add_argument("--big", type=int, default=5000000)
+parser.add_argument("--tmp", default=None, help="where to write the runs (default: a temporary folder)")
+args = parser.parse_args()
+
+python = "/usr/bin/python3"
+cli = os.path.join(args.build, "src", "cli", "overflow-inspector-cli")
+make = os.path.join(args.build, "tests", "diff", "ovi-make-diff-runs")
+for path in (cli, make, os.path.join(args.msaccucmp, "msaccucmp.py")):
+    if not os.path.exists(path):
+        sys.exit("bench-diff: %s not found (build the project; set up msaccucmp with "
+                 "tests/diff/setup-msaccucmp.sh)" % path)
+
+
+def timed(cmd, cwd=None):
+    """Wall time, peak RSS (bytes) and CPU time (user + system, children
+    included) of one command, which must succeed
+    (the vendor exits 0, 1 or 2 when it compared, our diff 0 or 5)."""
+    with tempfile.NamedTemporaryFile("r") as rss:
+        start = time.perf_counter()
+        p = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", rss.name] + cmd, cwd=cwd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - start
+        if p.returncode not in (0, 1, 5):
+            sys.exit("bench-diff: %s exited %d:\n%s" % (cmd, p.returncode, p.stderr[-2000:]))
+        kib, user, system = rss.read().split()[-3:]
+        return wall, int(kib) * 1024, float(user) + float(system)
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        r = list(csv.reader(f))
+    return [(row[2], row[8]) for row in r[1:]]
+
+
+def has_diff():
+    p = subprocess.run([cli, "diff", "--help"], capture_output=True, text=True)
+    return p.returncode == 0
+
+
+def main():
+    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
+        my, golden = os.path.join(tmp, "my"), os.path.join(tmp, "golden")
+        subprocess.run([make, "bench", my, golden, str(args.ops), str(args.big)], check=True)
+        size = sum(os.path.getsize(os.path.join(d, f)) for d in (my, golden) for f in os.listdir(d))
+        pair = 2 * 4 * args.big
+        ours_ready = has_diff()
+        ours, vendor = [], []
+        for i in range(args.runs):
+            if ours_ready:
+                out = os.path.join(tmp, "ours-%d.csv" % i)
+                subprocess.run(["sync"])
+                ours.append(timed([cli, "diff", "--csv", out, my, golden]) + (out,))
+            out = os.path.join(tmp, "vendor-%d" % i)
+            os.mkdir(out)
+            subprocess.run(["sync"])
+            v = timed([python, "msaccucmp.py", "compare", "-m", my, "-g", golden, "-out", out],
+                      cwd=args.msaccucmp)
+            vendor.append(v + (glob.glob(os.path.join(out, "result_*.csv"))[0],))
+
+        print("two runs of %d operators, %.1f MB in all; largest tensor pair %.1f MB (float32 x %d, both sides)"
+              % (args.ops, size / 1e6, pair / 1e6, args.big))
+        v_wall = statistics.median(w for w, _, _, _ in vendor)
+        v_rss = max(r for _, r, _, _ in vendor)
+        v_cpu = statistics.median(c for _, _, c, _ in vendor)
+        print("msaccucmp compare:  median %.2f s (runs: %s), CPU %.2f s, peak RSS %.1f MB"
+              % (v_wall, ", ".join("%.2f" % w for w, _, _, _ in vendor), v_cpu, v_rss / 1e6))
+        if not ours_ready:
+            print("overflow-inspector-cli diff: not measured (this CLI has no diff command)")
+            return 0
+        o_wall = statistics.median(w for w, _, _, _ in ours)
+        o_rss = max(r for _, r, _, _ in ours)
+        o_cpu = statistics.median(c for _, _, c, _ in ours)
+        print("inspector diff:     median %.3f s (runs: %s), CPU %.2f s, peak RSS %.1f MB"
+              % (o_wall, ", ".join("%.3f" % w for w, _, _, _ in ours), o_cpu, o_rss / 1e6))
+        ratio = v_wall / o_wall
+        print("ratio msaccucmp / inspector: %.1fx wall time (target >= 20x: %s), %.1fx CPU time"
+              % (ratio, "met" if ratio >= 20 else "missed", v_cpu / o_cpu))
+        print("inspector peak RSS / largest tensor pair: %.2f (target < 2: %s)"
+              % (o_rss / pair, "met" if o_rss < 2 * pair else "missed"))
+        # the same rows as the vendor's, or the timing compares different work
+        if sorted(rows(ours[0][3])) != sorted(rows(vendor[0][3])):
+            print("bench-diff: our CSV does not have the vendor's rows")
+            return 1
+        print("rows: the same %d as the vendor's" % len(rows(ours[0][3])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
