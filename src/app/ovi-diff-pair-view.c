@@ -352,8 +352,8 @@ update (OviDiffPairView *self)
   if (mine == NULL || golden == NULL || t->tensor_class == OVI_DIFF_TENSOR_NOT_COMPARABLE)
     return;
   self->cancellable = g_cancellable_new ();
-  ovi_diff_pair_compute_async (mine, golden, t->kind, t->index, t->rtol, t->atol, N_BINS, N_STRIP,
-                               self->cancellable, pair_computed, g_object_ref (self));
+  ovi_diff_pair_compute_async (self->op, self->tensor, N_BINS, N_STRIP, self->cancellable,
+                               pair_computed, g_object_ref (self));
 }
 
 static void

@@ -5,11 +5,56 @@
 #include <string.h>
 
 #include "ovi-diff-pair.h"
+#include "ovi-diff.h"
 #include "ovi-fixtures.h"
 
 /* The pair view's data (ovi-diff-pair.c): both sides over one set of
  * bins, the differences, and the strip of where they differ, on pairs
- * written with the fixture writer whose differences are known. */
+ * written with the fixture writer whose differences are known, read from
+ * what the diff of the two runs compared. */
+
+/* Diffs @mine against @golden, then computes the pair view's data of the
+ * operator's tensor pair @kind @index (the first operator that has one);
+ * without such a pair, the error of asking for one past the last. A NaN
+ * @rtol keeps the dtypes' default tolerance. */
+static OviDiffPair *
+compute (const char *mine,
+         const char *golden,
+         OviTensorKind kind,
+         guint index,
+         double rtol,
+         double atol,
+         guint n_bins,
+         guint n_strip,
+         GError **error)
+{
+  g_autoptr (OviDiff) diff = ovi_diff_new (mine, golden);
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autoptr (OviDiffOperator) first = NULL;
+  GListModel *ops;
+
+  if (!isnan (rtol))
+    ovi_diff_set_tolerance (diff, rtol, atol);
+  result = ovi_diff_run (diff, NULL, error);
+  g_assert_nonnull (result);
+  ops = ovi_diff_result_get_operators (result);
+  g_assert_cmpuint (g_list_model_get_n_items (ops), >, 0);
+  first = g_list_model_get_item (ops, 0);
+  for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
+    {
+      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+
+      for (guint t = 0; t < ovi_diff_operator_get_n_tensors (op); t++)
+        {
+          const OviDiffTensor *pair = ovi_diff_operator_get_tensor (op, t);
+
+          if (pair->kind == kind && pair->index == index)
+            return ovi_diff_pair_compute (op, t, n_bins, n_strip, NULL, error);
+        }
+    }
+  return ovi_diff_pair_compute (first, ovi_diff_operator_get_n_tensors (first), n_bins, n_strip,
+                                NULL, error);
+}
 
 static guint64
 histogram_total (const OviHistogram *h)
@@ -65,8 +110,7 @@ test_bins_and_strip (OviTmpDir *f, gconstpointer data)
   golden_path = write_op (f->dir, "Add.golden.1.1.1", OVI_DTYPE_FLOAT32, OVI_FORMAT_ND, shape, 2,
                           golden, 64, NULL, 0);
 
-  pair = ovi_diff_pair_compute (mine_path, golden_path, OVI_TENSOR_OUTPUT, 0, 1e-6, 1e-6, 8, 4,
-                                NULL, &error);
+  pair = compute (mine_path, golden_path, OVI_TENSOR_OUTPUT, 0, 1e-6, 1e-6, 8, 4, &error);
   g_assert_no_error (error);
   g_assert_nonnull (pair);
   g_assert_cmpuint (pair->count, ==, 64);
@@ -127,8 +171,7 @@ test_device_layout (OviTmpDir *f, gconstpointer data)
                         stored, 64, logical, 4);
   golden_path = write_op (f->dir, "Conv.golden.1.1.1", OVI_DTYPE_FLOAT32, OVI_FORMAT_NCHW, logical,
                           4, values, 16, NULL, 0);
-  pair = ovi_diff_pair_compute (mine_path, golden_path, OVI_TENSOR_INPUT, 0, 1e-3, 1e-5, 16, 64,
-                                NULL, &error);
+  pair = compute (mine_path, golden_path, OVI_TENSOR_INPUT, 0, NAN, NAN, 16, 64, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (pair->count, ==, 16);
   g_assert_cmpuint (pair->out_of_tolerance, ==, 0);
@@ -140,99 +183,99 @@ test_device_layout (OviTmpDir *f, gconstpointer data)
   g_assert_cmpfloat (pair->mine.max, ==, 3.75);
 }
 
-/* A golden saved as convert's .npy files: output 1 is found next to the
- * operator's first .npy file. */
+/* Writes the operator net/mul's dump file @name into @dir with one
+ * float32 output per row of @values (@n outputs of 8 values). */
+static char *
+write_mul (const char *dir, const char *name, const double (*values)[8], guint n)
+{
+  const guint64 shape[] = { 8 };
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/mul");
+
+  for (guint i = 0; i < n; i++)
+    ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, values[i]);
+  return ovi_fixture_write (w, OVI_LAYOUT_NEW, dir, name);
+}
+
+/* Exports tensor @i of dump file @path as the .npy file @dir/@name. */
+static char *
+export_npy (const char *path, guint i, const char *dir, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviDumpFile) file = ovi_dump_file_load (path, NULL, &error);
+  char *npy = g_build_filename (dir, name, NULL);
+
+  g_assert_no_error (error);
+  g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
+  g_assert_true (ovi_export_tensor (g_ptr_array_index (ovi_dump_file_get_tensors (file), i),
+                                    OVI_EXPORT_NPY, npy, OVI_EXPORT_FLAGS_NONE, &error));
+  g_assert_no_error (error);
+  return npy;
+}
+
+/* A golden saved as convert's .npy files: output 1 read from its own
+ * file; no input was saved, so there is no input pair. */
 static void
 test_npy_golden (OviTmpDir *f, gconstpointer data)
 {
-  const guint64 shape[] = { 8 };
-  const double a[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, b[] = { 1, 2, 3, 4, 5, 6, 7, 9 };
-  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/mul");
-  g_autoptr (OviDumpFile) golden = NULL;
-  g_autofree char *mine_path = NULL, *golden_path = NULL, *npy0 = NULL, *npy1 = NULL;
+  const double mine[][8] = { { 1, 2, 3, 4, 5, 6, 7, 8 }, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+  const double golden[][8] = { { 1, 2, 3, 4, 5, 6, 7, 8 }, { 1, 2, 3, 4, 5, 6, 7, 9 } };
+  g_autofree char *mine_dir = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden_dir = g_build_filename (f->dir, "golden", NULL);
+  g_autofree char *npy_dir = g_build_filename (f->dir, "npy", NULL);
+  g_autofree char *mine_path = write_mul (mine_dir, "Mul.net_mul.1.1.1", mine, 2);
+  g_autofree char *golden_path = write_mul (golden_dir, "Mul.net_mul.1.1.2", golden, 2);
+  g_autofree char *npy0 = export_npy (golden_path, 0, npy_dir, "Mul.net_mul.1.1.2.output.0.npy");
+  g_autofree char *npy1 = export_npy (golden_path, 1, npy_dir, "Mul.net_mul.1.1.2.output.1.npy");
   g_autoptr (OviDiffPair) pair = NULL;
   g_autoptr (GError) error = NULL;
-  GPtrArray *tensors;
 
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
-  mine_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Mul.mul.1.1.1");
-  g_clear_pointer (&w, ovi_dump_writer_free);
-  w = ovi_dump_writer_new ("net/mul");
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, b);
-  golden_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Mul.golden.1.1.1");
-  golden = ovi_dump_file_load (golden_path, NULL, &error);
-  g_assert_no_error (error);
-  tensors = ovi_dump_file_get_tensors (golden);
-  npy0 = g_build_filename (f->dir, "Mul.golden.1.1.1.output.0.npy", NULL);
-  npy1 = g_build_filename (f->dir, "Mul.golden.1.1.1.output.1.npy", NULL);
-  g_assert_true (ovi_export_tensor (g_ptr_array_index (tensors, 0), OVI_EXPORT_NPY, npy0,
-                                    OVI_EXPORT_FLAGS_NONE, &error));
-  g_assert_true (ovi_export_tensor (g_ptr_array_index (tensors, 1), OVI_EXPORT_NPY, npy1,
-                                    OVI_EXPORT_FLAGS_NONE, &error));
-  g_assert_no_error (error);
-
-  pair = ovi_diff_pair_compute (mine_path, npy0, OVI_TENSOR_OUTPUT, 1, 0, 0, 4, 8, NULL, &error);
+  pair = compute (mine_path, npy_dir, OVI_TENSOR_OUTPUT, 1, 0, 0, 4, 8, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (pair->golden.path, ==, npy1);
   g_assert_cmpuint (pair->golden.position, ==, G_MAXUINT);
+  g_assert_cmpstr (pair->mine.path, ==, mine_path);
   g_assert_cmpuint (pair->mine.position, ==, 1);
   g_assert_cmpuint (pair->out_of_tolerance, ==, 1);
   g_assert_cmpuint (pair->strip[7], ==, 1);
   g_assert_cmpfloat (pair->golden.max, ==, 9);
 
-  /* No input was saved: the error names the folder. */
+  /* No input was saved: the error names my file. */
   g_clear_pointer (&pair, ovi_diff_pair_free);
-  pair = ovi_diff_pair_compute (mine_path, npy0, OVI_TENSOR_INPUT, 0, 0, 0, 4, 8, NULL, &error);
+  pair = compute (mine_path, npy_dir, OVI_TENSOR_INPUT, 0, 0, 0, 4, 8, &error);
   g_assert_null (pair);
   g_assert_error (error, OVI_DIFF_PAIR_ERROR, OVI_DIFF_PAIR_ERROR_NO_TENSOR);
-  g_assert_nonnull (strstr (error->message, f->dir));
+  g_assert_nonnull (strstr (error->message, mine_path));
 }
 
 /* A golden saved with the vendor's names, {op}.{i}.{timestamp}.npy, with
- * two executions of the operator: output 1 of the execution asked for,
- * not of the other one. */
+ * two executions of the operator: my one execution pairs with the first,
+ * and output 1 is read from that execution's file, not the other's. */
 static void
 test_vendor_npy (OviTmpDir *f, gconstpointer data)
 {
-  const guint64 shape[] = { 4 };
-  const double a[] = { 1, 2, 3, 4 }, b[] = { 1, 2, 3, 5 }, c[] = { 9, 9, 9, 9 };
-  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/mul");
-  g_autoptr (OviDumpFile) golden = NULL;
-  g_autofree char *mine_path = NULL, *golden_path = NULL;
+  const double mine[][8] = { { 1, 2, 3, 4, 5, 6, 7, 8 }, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+  const double golden[][8] = { { 1, 2, 3, 4, 5, 6, 7, 8 },
+                               { 1, 2, 3, 4, 5, 6, 7, 5 },
+                               { 9, 9, 9, 9, 9, 9, 9, 9 } };
   const char *names[] = { "net_mul.0.100.npy", "net_mul.1.100.npy", "net_mul.1.200.npy" };
+  g_autofree char *mine_dir = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden_dir = g_build_filename (f->dir, "golden", NULL);
+  g_autofree char *npy_dir = g_build_filename (f->dir, "vendor", NULL);
+  g_autofree char *mine_path = write_mul (mine_dir, "Mul.net_mul.1.1.1", mine, 2);
+  g_autofree char *golden_path = write_mul (golden_dir, "Mul.net_mul.1.1.2", golden, 3);
   g_autoptr (OviDiffPair) pair = NULL;
   g_autoptr (GError) error = NULL;
 
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
-  mine_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Mul.mul.1.1.1");
-  g_clear_pointer (&w, ovi_dump_writer_free);
-  w = ovi_dump_writer_new ("net/mul");
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, a);
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, b);
-  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, c);
-  golden_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Mul.golden.1.1.1");
-  golden = ovi_dump_file_load (golden_path, NULL, &error);
-  g_assert_no_error (error);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *npy = g_build_filename (f->dir, names[i], NULL);
-
-      g_assert_true (ovi_export_tensor (g_ptr_array_index (ovi_dump_file_get_tensors (golden), i),
-                                        OVI_EXPORT_NPY, npy, OVI_EXPORT_FLAGS_NONE, &error));
-      g_assert_no_error (error);
-    }
+    g_free (export_npy (golden_path, i, npy_dir, names[i]));
   {
-    g_autofree char *first = g_build_filename (f->dir, names[0], NULL);
-    g_autofree char *expected = g_build_filename (f->dir, names[1], NULL);
+    g_autofree char *expected = g_build_filename (npy_dir, names[1], NULL);
 
-    pair = ovi_diff_pair_compute (mine_path, first, OVI_TENSOR_OUTPUT, 1, 0, 0, 4, 4, NULL, &error);
+    pair = compute (mine_path, npy_dir, OVI_TENSOR_OUTPUT, 1, 0, 0, 4, 4, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (pair->golden.path, ==, expected);
     g_assert_cmpuint (pair->out_of_tolerance, ==, 1);
-    g_assert_cmpfloat (pair->golden.max, ==, 5);
+    g_assert_cmpfloat (pair->golden.max, ==, 7);
   }
 }
 
@@ -270,13 +313,14 @@ test_slices (OviTmpDir *f, gconstpointer data)
     ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, whole, 2, in);
     golden_path = ovi_fixture_write (w, OVI_LAYOUT_NEW, f->dir, "Conv2D.net_conv.120.5.1000");
   }
-  pair = ovi_diff_pair_compute (first, golden_path, OVI_TENSOR_INPUT, 0, 0, 0, 4, 8, NULL, &error);
+  pair = compute (mine_dir, golden_path, OVI_TENSOR_INPUT, 0, 0, 0, 4, 8, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (pair->count, ==, 8);
   g_assert_cmpstr (pair->mine.shape, ==, "[2, 4]");
   g_assert_cmpuint (pair->out_of_tolerance, ==, 1);
   g_assert_cmpuint (pair->strip[6], ==, 1);
   g_assert_cmpfloat (pair->mine.min, ==, -7);
+  g_assert_cmpstr (pair->mine.path, ==, first); /* "Show" opens thread 0's file */
 }
 
 /* Errors name the file: a missing tensor, sides of different sizes. */
@@ -291,12 +335,12 @@ test_errors (OviTmpDir *f, gconstpointer data)
 
   p8 = write_op (f->dir, "A.a.1.1.1", OVI_DTYPE_FLOAT32, OVI_FORMAT_ND, s8, 1, v, 8, NULL, 0);
   p4 = write_op (f->dir, "A.b.1.1.1", OVI_DTYPE_FLOAT32, OVI_FORMAT_ND, s4, 1, v, 4, NULL, 0);
-  pair = ovi_diff_pair_compute (p8, p4, OVI_TENSOR_OUTPUT, 3, 0, 0, 4, 4, NULL, &error);
+  pair = compute (p8, p4, OVI_TENSOR_OUTPUT, 3, 0, 0, 4, 4, &error);
   g_assert_null (pair);
   g_assert_error (error, OVI_DIFF_PAIR_ERROR, OVI_DIFF_PAIR_ERROR_NO_TENSOR);
   g_assert_nonnull (strstr (error->message, p8));
   g_clear_error (&error);
-  pair = ovi_diff_pair_compute (p8, p4, OVI_TENSOR_OUTPUT, 0, 0, 0, 4, 4, NULL, &error);
+  pair = compute (p8, p4, OVI_TENSOR_OUTPUT, 0, 0, 0, 4, 4, &error);
   g_assert_null (pair);
   g_assert_error (error, OVI_DIFF_PAIR_ERROR, OVI_DIFF_PAIR_ERROR_NOT_COMPARABLE);
   g_assert_nonnull (strstr (error->message, p8));

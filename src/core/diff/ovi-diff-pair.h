@@ -9,9 +9,8 @@
 G_BEGIN_DECLS
 
 /* What the Diff page's pair view draws for one tensor pair of a compared
- * operator: both sides read again, widened to float64 in their logical
- * shape, then both sides' histograms over one set of bins, a histogram of
- * the differences (mine − golden) and a strip of where along the flat
+ * operator: both sides read again as the diff read them, then both sides' histograms over one set
+ * of bins, a histogram of the differences (mine − golden) and a strip of where along the flat
  * logical index the elements out of tolerance are. Computed on the worker
  * pool; the page only draws it. */
 
@@ -20,8 +19,8 @@ GQuark ovi_diff_pair_error_quark (void);
 
 typedef enum
 {
-  OVI_DIFF_PAIR_ERROR_NO_TENSOR,   /* the file has no such tensor */
-  OVI_DIFF_PAIR_ERROR_UNSUPPORTED, /* a dtype that is not widened (complex, 4- or 6-bit floats) */
+  OVI_DIFF_PAIR_ERROR_NO_TENSOR,      /* one side has no such tensor */
+  OVI_DIFF_PAIR_ERROR_UNSUPPORTED,    /* its values cannot be read (the reason says why) */
   OVI_DIFF_PAIR_ERROR_NOT_COMPARABLE, /* the sides hold different numbers of elements */
 } OviDiffPairError;
 
@@ -56,23 +55,15 @@ typedef struct
 void ovi_diff_pair_free (OviDiffPair *pair);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviDiffPair, ovi_diff_pair_free)
 
-OviDiffPair *ovi_diff_pair_compute (const char *mine_path,
-                                    const char *golden_path,
-                                    OviTensorKind kind,
-                                    guint index,
-                                    double rtol,
-                                    double atol,
+OviDiffPair *ovi_diff_pair_compute (OviDiffOperator *op,
+                                    guint tensor,
                                     guint n_bins,
                                     guint n_strip,
                                     GCancellable *cancellable,
                                     GError **error);
 
-void ovi_diff_pair_compute_async (const char *mine_path,
-                                  const char *golden_path,
-                                  OviTensorKind kind,
-                                  guint index,
-                                  double rtol,
-                                  double atol,
+void ovi_diff_pair_compute_async (OviDiffOperator *op,
+                                  guint tensor,
                                   guint n_bins,
                                   guint n_strip,
                                   GCancellable *cancellable,

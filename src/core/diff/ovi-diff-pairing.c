@@ -16,12 +16,44 @@
  * and iteration folder in run order; the groups of the two sides paired,
  * then the operators of each pair matched. */
 
-static void
-source_free (OviDiffSource *s)
+void
+ovi_diff_source_free (OviDiffSource *s)
 {
+  if (s == NULL)
+    return;
   g_clear_pointer (&s->tensors, g_ptr_array_unref);
+  g_clear_pointer (&s->files, g_ptr_array_unref);
   g_free (s->npy_path);
   g_free (s);
+}
+
+/**
+ * ovi_diff_source_keep:
+ *
+ * Returns: (transfer full): a copy of @source holding its tensors' dump
+ * files, which a tensor does not: they stay readable after the run's
+ * folder has gone.
+ */
+OviDiffSource *
+ovi_diff_source_keep (const OviDiffSource *source)
+{
+  OviDiffSource *s = g_new0 (OviDiffSource, 1);
+
+  s->kind = source->kind;
+  s->index = source->index;
+  s->npy_path = g_strdup (source->npy_path);
+  s->tensors = g_ptr_array_new_with_free_func (g_object_unref);
+  s->files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; source->tensors != NULL && i < source->tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (source->tensors, i);
+      OviDumpFile *file = ovi_tensor_get_file (t);
+
+      g_ptr_array_add (s->tensors, g_object_ref (t));
+      if (file != NULL)
+        g_ptr_array_add (s->files, g_object_ref (file));
+    }
+  return s;
 }
 
 static OviDiffSource *
@@ -55,8 +87,8 @@ side_op_new (const char *name)
 
   op->name = g_strdup (name);
   op->key = ovi_file_name_form (name);
-  op->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
-  op->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  op->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_diff_source_free);
+  op->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_diff_source_free);
   return op;
 }
 

@@ -3,6 +3,7 @@
 
 #include "ovi-diff.h"
 #include "ovi-dump-folder.h"
+#include "ovi-npy.h"
 
 G_BEGIN_DECLS
 
@@ -17,7 +18,21 @@ typedef struct
   guint index;
   GPtrArray *tensors; /* OviTensor: one, or one per slice in thread order */
   char *npy_path;
+  GPtrArray *files; /* OviDumpFile of the tensors, held by a kept copy; else NULL */
 } OviDiffSource;
+
+/* A copy an operator keeps of a source it was compared from, holding the
+ * dump files so that the tensors can be read again once the runs' folders
+ * are gone (the pair view). */
+OviDiffSource *ovi_diff_source_keep (const OviDiffSource *source);
+void ovi_diff_source_free (OviDiffSource *source);
+
+/* The sources of tensor pair @tensor of @op (either NULL where that side
+ * has no such tensor); FALSE when @op has no such pair. */
+gboolean ovi_diff_operator_get_sources (OviDiffOperator *op,
+                                        guint tensor,
+                                        OviDiffSource **mine,
+                                        OviDiffSource **golden);
 
 /* One execution of an operator on one side. */
 typedef struct
@@ -69,6 +84,38 @@ typedef struct
 } OviDiffOpPair;
 
 GArray *ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mapping);
+
+/* The elements of one side, read as the comparison reads them
+ * (ovi-diff-tensor.c): in logical order (device layouts mapped back to
+ * their original shape, padding dropped; FFTS+ slices one after the
+ * other), widened to float64 a chunk at a time. In memory when a layout
+ * was mapped or slices joined, else read from the file as it goes, so
+ * that a large tensor is never all in memory. */
+#define OVI_DIFF_CHUNK 65536
+
+typedef struct
+{
+  OviDtype dtype;
+  GBytes *data; /* logical order, or NULL: read from fd */
+  int fd;
+  guint64 offset;
+  guint item;
+  OviNpy *npy; /* a .npy file, for its byte order */
+  guint8 *buffer;
+  guint64 count;
+  guint64 *shape;
+  guint n_dims;
+  char *reason; /* why the values cannot be read, translated */
+} OviDiffValues;
+
+#define OVI_DIFF_VALUES_INIT                                                                       \
+  {                                                                                                \
+    .fd = -1                                                                                       \
+  }
+
+gboolean ovi_diff_values_open (OviDiffValues *v, OviDiffSource *source);
+gboolean ovi_diff_values_widen (OviDiffValues *v, guint64 start, guint64 n, double *out);
+void ovi_diff_values_clear (OviDiffValues *v);
 
 void ovi_diff_compare_sources (OviDiffSource *mine,
                                OviDiffSource *golden,

@@ -20,28 +20,8 @@
  * slices one after the other), widened to float64 a chunk at a time, and
  * fed twice to the metrics' accumulator. */
 
-#define CHUNK 65536
-
-/* A side's values: in memory (a device layout mapped, FFTS+ slices
- * joined, the old layout), or read from the file a chunk at a time, so
- * that a large tensor is never all in memory. */
-typedef struct
-{
-  OviDtype dtype;
-  GBytes *data; /* logical order, or NULL: read from fd */
-  int fd;
-  guint64 offset;
-  guint item;
-  OviNpy *npy; /* a .npy file, for its byte order */
-  guint8 *buffer;
-  guint64 count;
-  guint64 *shape;
-  guint n_dims;
-  char *reason; /* why the values cannot be read, translated */
-} Values;
-
-static void
-values_clear (Values *v)
+void
+ovi_diff_values_clear (OviDiffValues *v)
 {
   g_clear_pointer (&v->data, g_bytes_unref);
   if (v->fd >= 0)
@@ -102,7 +82,7 @@ comparable_dtype (OviDtype dtype, char **reason)
 }
 
 static gboolean
-read_npy (const char *path, Values *v)
+read_npy (const char *path, OviDiffValues *v)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (OviNpy) npy = ovi_npy_open (path, &v->fd, &error);
@@ -171,7 +151,7 @@ read_tensor (OviTensor *t, guint64 **shape, guint *n_dims, char **reason)
 /* One tensor stored as bytes of its own, in its logical order: read from
  * the file as the comparison goes. */
 static gboolean
-open_dump (OviTensor *t, Values *v)
+open_dump (OviTensor *t, OviDiffValues *v)
 {
   g_autoptr (GError) error = NULL;
   OviDtype dtype = ovi_tensor_get_dtype (t);
@@ -196,7 +176,7 @@ open_dump (OviTensor *t, Values *v)
 }
 
 static gboolean
-read_dump (GPtrArray *tensors, Values *v)
+read_dump (GPtrArray *tensors, OviDiffValues *v)
 {
   if (tensors->len == 1 && open_dump (g_ptr_array_index (tensors, 0), v))
     return TRUE;
@@ -261,8 +241,14 @@ read_dump (GPtrArray *tensors, Values *v)
   return TRUE;
 }
 
-static gboolean
-read_source (OviDiffSource *s, Values *v)
+/**
+ * ovi_diff_values_open:
+ *
+ * Opens a source's values as the comparison reads them: FALSE with
+ * @v->reason (translated) when they cannot be read.
+ */
+gboolean
+ovi_diff_values_open (OviDiffValues *v, OviDiffSource *s)
 {
   if (s->npy_path)
     return read_npy (s->npy_path, v);
@@ -343,10 +329,10 @@ widen_elements (OviDtype dtype, const guint8 *d, guint64 first, guint64 n, doubl
     }
 }
 
-/* Elements [start, start + n) as doubles; FALSE with v->reason when the
- * file can no longer be read. */
-static gboolean
-widen_chunk (Values *v, guint64 start, guint64 n, double *out)
+/* Elements [start, start + n) as doubles, n at most OVI_DIFF_CHUNK; FALSE
+ * with v->reason when the file can no longer be read. */
+gboolean
+ovi_diff_values_widen (OviDiffValues *v, guint64 start, guint64 n, double *out)
 {
   guint64 want = n * v->item, done = 0;
 
@@ -356,7 +342,7 @@ widen_chunk (Values *v, guint64 start, guint64 n, double *out)
       return TRUE;
     }
   if (v->buffer == NULL)
-    v->buffer = g_malloc (CHUNK * v->item);
+    v->buffer = g_malloc (OVI_DIFF_CHUNK * v->item);
   while (done < want)
     {
       gssize got = pread (v->fd, v->buffer + done, want - done, v->offset + start * v->item + done);
@@ -378,14 +364,14 @@ widen_chunk (Values *v, guint64 start, guint64 n, double *out)
  * with v->reason when the file can no longer be read. Only for types of
  * whole bytes. */
 static const guint8 *
-raw_chunk (Values *v, guint64 start, guint64 n)
+raw_chunk (OviDiffValues *v, guint64 start, guint64 n)
 {
   guint64 want = n * v->item, done = 0;
 
   if (v->data)
     return (const guint8 *) g_bytes_get_data (v->data, NULL) + start * v->item;
   if (v->buffer == NULL)
-    v->buffer = g_malloc (CHUNK * v->item);
+    v->buffer = g_malloc (OVI_DIFF_CHUNK * v->item);
   while (done < want)
     {
       gssize got = pread (v->fd, v->buffer + done, want - done, v->offset + start * v->item + done);
@@ -407,13 +393,13 @@ raw_chunk (Values *v, guint64 start, guint64 n)
  * of the work of differences. Returns 1 when they are and @acc is filled,
  * 0 when they are not (@acc untouched), -1 when a file cannot be read. */
 static int
-compare_same_bytes (Values *a, Values *b, OviDiffAccumulator *acc, double *x)
+compare_same_bytes (OviDiffValues *a, OviDiffValues *b, OviDiffAccumulator *acc, double *x)
 {
   if (a->dtype != b->dtype || a->item == 0 || ovi_dtype_bits (a->dtype) != 8 * a->item)
     return 0;
-  for (guint64 i = 0; i < a->count; i += CHUNK)
+  for (guint64 i = 0; i < a->count; i += OVI_DIFF_CHUNK)
     {
-      guint64 n = MIN (CHUNK, a->count - i);
+      guint64 n = MIN (OVI_DIFF_CHUNK, a->count - i);
       const guint8 *ra = raw_chunk (a, i, n), *rb = ra ? raw_chunk (b, i, n) : NULL;
 
       if (rb == NULL)
@@ -422,9 +408,9 @@ compare_same_bytes (Values *a, Values *b, OviDiffAccumulator *acc, double *x)
         return 0;
     }
   /* Equal: now the passes, over one side. */
-  for (guint64 i = 0; i < a->count; i += CHUNK)
+  for (guint64 i = 0; i < a->count; i += OVI_DIFF_CHUNK)
     {
-      guint64 n = MIN (CHUNK, a->count - i);
+      guint64 n = MIN (OVI_DIFF_CHUNK, a->count - i);
       const guint8 *ra = raw_chunk (a, i, n);
 
       if (ra == NULL)
@@ -433,12 +419,12 @@ compare_same_bytes (Values *a, Values *b, OviDiffAccumulator *acc, double *x)
       ovi_diff_accumulator_pass1 (acc, x, x, n);
     }
   ovi_diff_accumulator_begin_pass2 (acc);
-  for (guint64 i = 0; i < a->count; i += CHUNK)
+  for (guint64 i = 0; i < a->count; i += OVI_DIFF_CHUNK)
     {
-      guint64 n = MIN (CHUNK, a->count - i);
-      const guint8 *ra = a->count > CHUNK ? raw_chunk (a, i, n) : NULL;
+      guint64 n = MIN (OVI_DIFF_CHUNK, a->count - i);
+      const guint8 *ra = a->count > OVI_DIFF_CHUNK ? raw_chunk (a, i, n) : NULL;
 
-      if (a->count > CHUNK)
+      if (a->count > OVI_DIFF_CHUNK)
         {
           if (ra == NULL)
             return -1;
@@ -452,7 +438,7 @@ compare_same_bytes (Values *a, Values *b, OviDiffAccumulator *acc, double *x)
 /* Shapes agree when they are equal once dimensions of 1 are left out, or
  * when one side is flat. */
 static gboolean
-shapes_agree (const Values *a, const Values *b)
+shapes_agree (const OviDiffValues *a, const OviDiffValues *b)
 {
   guint i = 0, k = 0;
 
@@ -558,7 +544,7 @@ ovi_diff_compare_sources (OviDiffSource *mine,
                           guint top_n,
                           OviDiffTensor *out)
 {
-  Values a = { .fd = -1 }, b = { .fd = -1 };
+  OviDiffValues a = OVI_DIFF_VALUES_INIT, b = OVI_DIFF_VALUES_INIT;
   OviDiffAccumulator acc;
   g_autofree double *x = NULL, *y = NULL;
   double drtol, datol;
@@ -582,12 +568,12 @@ ovi_diff_compare_sources (OviDiffSource *mine,
                            kind_name, out->index);
       return;
     }
-  if (!read_source (mine, &a))
+  if (!ovi_diff_values_open (&a, mine))
     {
       out->reason = g_strdup_printf (_ ("my %s: %s"), kind_name, a.reason);
       goto done;
     }
-  if (!read_source (golden, &b))
+  if (!ovi_diff_values_open (&b, golden))
     {
       out->reason = g_strdup_printf (_ ("golden %s: %s"), kind_name, b.reason);
       goto done;
@@ -613,8 +599,8 @@ ovi_diff_compare_sources (OviDiffSource *mine,
   out->atol = isnan (atol) ? datol : atol;
   out->count = a.count;
   ovi_diff_accumulator_init (&acc, out->rtol, out->atol, top_n, a.count == 1);
-  x = g_new (double, MIN (a.count, CHUNK) + 1);
-  y = g_new (double, MIN (a.count, CHUNK) + 1);
+  x = g_new (double, MIN (a.count, OVI_DIFF_CHUNK) + 1);
+  y = g_new (double, MIN (a.count, OVI_DIFF_CHUNK) + 1);
   switch (compare_same_bytes (&a, &b, &acc, x))
     {
     case 1:
@@ -624,19 +610,20 @@ ovi_diff_compare_sources (OviDiffSource *mine,
     default:
       break;
     }
-  for (guint64 i = 0; i < a.count; i += CHUNK)
+  for (guint64 i = 0; i < a.count; i += OVI_DIFF_CHUNK)
     {
-      guint64 n = MIN (CHUNK, a.count - i);
-      if (!widen_chunk (&a, i, n, x) || !widen_chunk (&b, i, n, y))
+      guint64 n = MIN (OVI_DIFF_CHUNK, a.count - i);
+      if (!ovi_diff_values_widen (&a, i, n, x) || !ovi_diff_values_widen (&b, i, n, y))
         goto unreadable;
       ovi_diff_accumulator_pass1 (&acc, x, y, n);
     }
   ovi_diff_accumulator_begin_pass2 (&acc);
-  for (guint64 i = 0; i < a.count; i += CHUNK)
+  for (guint64 i = 0; i < a.count; i += OVI_DIFF_CHUNK)
     {
-      guint64 n = MIN (CHUNK, a.count - i);
+      guint64 n = MIN (OVI_DIFF_CHUNK, a.count - i);
       /* A tensor of one chunk is widened once for both passes. */
-      if (a.count > CHUNK && (!widen_chunk (&a, i, n, x) || !widen_chunk (&b, i, n, y)))
+      if (a.count > OVI_DIFF_CHUNK &&
+          (!ovi_diff_values_widen (&a, i, n, x) || !ovi_diff_values_widen (&b, i, n, y)))
         goto unreadable;
       ovi_diff_accumulator_pass2 (&acc, x, y, n, i);
     }
@@ -666,6 +653,6 @@ unreadable:
   out->reason = g_strdup_printf (a.reason ? _ ("my %s: %s") : _ ("golden %s: %s"), kind_name,
                                  a.reason ? a.reason : b.reason);
 done:
-  values_clear (&a);
-  values_clear (&b);
+  ovi_diff_values_clear (&a);
+  ovi_diff_values_clear (&b);
 }

@@ -24,8 +24,9 @@ struct _OviDiffOperator
   char *name, *golden_name, *op_type, *mine_path, *golden_path, *pair;
   OviDiffOpClass op_class;
   char *reason;
-  GArray *tensors; /* OviDiffTensor */
-  guint worst;     /* index into tensors, G_MAXUINT when none */
+  GArray *tensors;    /* OviDiffTensor */
+  GPtrArray *sources; /* OviDiffSource kept (or NULL): mine, golden of each tensor */
+  guint worst;        /* index into tensors, G_MAXUINT when none */
   guint mine_overflows, golden_overflows;
 };
 
@@ -64,6 +65,7 @@ ovi_diff_operator_finalize (GObject *object)
   for (guint i = 0; i < self->tensors->len; i++)
     ovi_diff_tensor_clear (&g_array_index (self->tensors, OviDiffTensor, i));
   g_array_unref (self->tensors);
+  g_ptr_array_unref (self->sources);
   G_OBJECT_CLASS (ovi_diff_operator_parent_class)->finalize (object);
 }
 
@@ -139,7 +141,30 @@ static void
 ovi_diff_operator_init (OviDiffOperator *self)
 {
   self->tensors = g_array_new (FALSE, TRUE, sizeof (OviDiffTensor));
+  self->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_diff_source_free);
   self->worst = G_MAXUINT;
+}
+
+/**
+ * ovi_diff_operator_get_sources:
+ * @mine: (out) (transfer none) (nullable)
+ * @golden: (out) (transfer none) (nullable)
+ *
+ * What tensor pair @tensor was compared from, for reading it again.
+ */
+gboolean
+ovi_diff_operator_get_sources (OviDiffOperator *self,
+                               guint tensor,
+                               OviDiffSource **mine,
+                               OviDiffSource **golden)
+{
+  g_return_val_if_fail (OVI_IS_DIFF_OPERATOR (self), FALSE);
+
+  if (tensor >= self->tensors->len)
+    return FALSE;
+  *mine = g_ptr_array_index (self->sources, 2 * tensor);
+  *golden = g_ptr_array_index (self->sources, 2 * tensor + 1);
+  return TRUE;
 }
 
 /* Run order over both runs, from 0. */
@@ -586,6 +611,8 @@ compare_kind (Work *w, GPtrArray *mine, GPtrArray *golden)
         continue;
       ovi_diff_compare_sources (a, b, w->diff->rtol, w->diff->atol, w->diff->top_n, &t);
       g_array_append_val (w->op->tensors, t);
+      g_ptr_array_add (w->op->sources, a ? ovi_diff_source_keep (a) : NULL);
+      g_ptr_array_add (w->op->sources, b ? ovi_diff_source_keep (b) : NULL);
     }
 }
 
