@@ -106,10 +106,11 @@ record_row_name (gpointer unused,
 
   if (is_first)
     /* Translators: %s is the unit, e.g. AI Core */
-    title = g_strdup_printf (_ ("First overflow, %s"), unit ? unit : "");
+    title = g_strdup_printf (_ ("First overflow, %s"), unit ? ovi_unit_label (unit) : "");
   else
     /* Translators: %u is the position in time order, %s the unit */
-    title = g_strdup_printf (_ ("Overflow %u, %s"), position + 1, unit ? unit : "");
+    title =
+        g_strdup_printf (_ ("Overflow %u, %s"), position + 1, unit ? ovi_unit_label (unit) : "");
   if (op_type != NULL && *op_type != '\0')
     {
       g_autofree char *with_type = g_strdup_printf ("%s %s", op_type, op);
@@ -530,7 +531,7 @@ ovi_overflows_page_init (OviOverflowsPage *self)
 
   gtk_string_list_append (self->unit_list, _ ("All Units"));
   for (OviUnit unit = 0; unit <= OVI_UNIT_LAST; unit++)
-    gtk_string_list_append (self->unit_list, ovi_unit_name (unit));
+    gtk_string_list_append (self->unit_list, ovi_unit_label (ovi_unit_name (unit)));
 
   g_signal_connect_swapped (self->record_search, "stop-search", G_CALLBACK (search_stopped), self);
   g_signal_connect_swapped (self->record_view, "activate", G_CALLBACK (row_activated), self);

@@ -154,7 +154,7 @@ status_text (gpointer unused, const char *unit, const char *summary)
 {
   if (unit == NULL || !*unit)
     return g_strdup ("—");
-  return g_strdup_printf ("%s: %s", unit, summary ? summary : "");
+  return g_strdup_printf ("%s: %s", ovi_unit_label (unit), summary ? summary : "");
 }
 
 static char *

@@ -864,12 +864,13 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
                               ovi_overflow_record_get_is_first (r) ? _ (" (first overflow)") : "",
                               ovi_overflow_record_get_ignored (r) ? _ (" (ignored)") : "", _ ("in"),
                               dir);
-      g_string_append_printf (
-          s,
-          "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT "  task %" G_GUINT64_FORMAT
-          "  status %s\n",
-          ovi_overflow_record_get_unit_name (r), ovi_overflow_record_get_model_id (r),
-          ovi_overflow_record_get_stream_id (r), ovi_overflow_record_get_task_id (r), summary);
+      g_string_append_printf (s,
+                              "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT
+                              "  task %" G_GUINT64_FORMAT "  status %s\n",
+                              ovi_unit_label (ovi_overflow_record_get_unit_name (r)),
+                              ovi_overflow_record_get_model_id (r),
+                              ovi_overflow_record_get_stream_id (r),
+                              ovi_overflow_record_get_task_id (r), summary);
       if (ovi_unit_has_status_bits (unit))
         {
           g_autoptr (GArray) bits = ovi_status_split (mask);
@@ -1318,8 +1319,8 @@ ovi_report_record_headline (OviOverflowRecord *record)
         g_strdup_printf ("%s %s", ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op));
   else
     /* Translators: the unit that reported an overflow, e.g. AI Core */
-    what =
-        g_strdup_printf (_ ("%s, operator not found"), ovi_overflow_record_get_unit_name (record));
+    what = g_strdup_printf (_ ("%s, operator not found"),
+                            ovi_unit_label (ovi_overflow_record_get_unit_name (record)));
   /* Translators: where (“Overflow on device 3, iteration 12”), which
    * operator, what its status says */
   return g_strdup_printf (_ ("%s: %s, %s"), where, what, status);
