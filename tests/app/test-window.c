@@ -823,9 +823,14 @@ test_export_selection_tensors (Fixture *f, gconstpointer data)
 {
   g_autoptr (GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *out = g_build_filename (f->tmpdir, "selection", NULL);
+  g_autofree char *cli_out = g_build_filename (f->tmpdir, "cli", NULL);
+  g_autofree char *example = ovi_application_dup_example_dir ();
   GListModel *tree = ovi_window_get_tree_model (f->window);
   g_autoptr (GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) converted = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *iteration_dir = NULL;
   OviTreeNode *iteration = NULL;
+  const char *cli = g_getenv ("OVI_CLI");
   guint expected = 0;
 
   for (guint i = 0; i < g_list_model_get_n_items (tree) && iteration == NULL; i++)
@@ -851,9 +856,12 @@ test_export_selection_tensors (Fixture *f, gconstpointer data)
         if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OP_DUMP &&
             ovi_tree_node_matches (iteration, file) && !ovi_dump_file_get_statistics_only (file))
           expected += ovi_dump_file_get_tensors (file)->len;
+        if (ovi_tree_node_matches (iteration, file) && iteration_dir == NULL)
+          iteration_dir = g_strdup (ovi_dump_file_get_relative_dir (file));
       }
   }
   g_assert_cmpuint (expected, >, 2);
+  g_assert_nonnull (iteration_dir);
 
   g_assert_no_errno (g_mkdir (out, 0700));
   ovi_window_export_tensors (f->window, OVI_WINDOW_EXPORT_SELECTION_TENSORS, out);
@@ -864,11 +872,95 @@ test_export_selection_tensors (Fixture *f, gconstpointer data)
                  g_str_equal (last, out)));
   }
   list_files (out, "", written);
-  g_assert_cmpuint (written->len, ==, expected);
+  g_ptr_array_sort (written, compare_strings);
   for (guint i = 0; i < written->len; i++)
     g_assert_nonnull (
         strstr (g_ptr_array_index (written, i), G_DIR_SEPARATOR_S "4" G_DIR_SEPARATOR_S));
+
+  /* The same files as `convert` writes for that iteration: its tensors
+   * and the vendor JSON of its overflow files, byte for byte. */
+  g_assert_nonnull (cli);
+  {
+    const char *argv[] = { cli, "convert", "-o", cli_out, example, NULL };
+    g_autoptr (GError) error = NULL;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                 NULL, NULL, NULL, NULL, &error));
+    g_assert_no_error (error);
+  }
+  list_files (cli_out, iteration_dir, converted);
+  g_ptr_array_sort (converted, compare_strings);
+  g_assert_cmpuint (converted->len, >, expected);
+  for (guint i = 0; i < MAX (written->len, converted->len); i++)
+    {
+      const char *ours = i < written->len ? g_ptr_array_index (written, i) : "(none)";
+      const char *theirs = i < converted->len ? g_ptr_array_index (converted, i) : "(none)";
+      g_autofree char *ours_path = g_build_filename (out, ours, NULL);
+      g_autofree char *theirs_path = g_build_filename (cli_out, theirs, NULL);
+      g_autofree char *ours_data = NULL;
+      g_autofree char *theirs_data = NULL;
+      gsize ours_length, theirs_length;
+
+      g_assert_cmpstr (ours, ==, theirs);
+      g_assert_true (g_file_get_contents (ours_path, &ours_data, &ours_length, NULL));
+      g_assert_true (g_file_get_contents (theirs_path, &theirs_data, &theirs_length, NULL));
+      g_assert_cmpmem (ours_data, ours_length, theirs_data, theirs_length);
+    }
   remove_tree (out);
+  remove_tree (cli_out);
+}
+
+#if !GTK_CHECK_VERSION(4, 10, 0)
+/* The mapped file chooser dialog, the fallback GtkFileChooserNative shows
+ * outside a sandbox; NULL while there is none. */
+static GtkWidget *
+shown_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_mapped (window))
+        return window;
+    }
+  return NULL;
+}
+#endif
+
+/* The folder chooser of both "All Tensors" exports says what its button
+ * does: it exports into the folder, it does not open it. */
+static void
+test_export_chooser (Fixture *f, gconstpointer data)
+{
+#if GTK_CHECK_VERSION(4, 10, 0)
+  g_test_skip ("GtkFileDialog shows the desktop's chooser, which the test cannot read");
+#else
+  const char *actions[] = { "win.export-operator-tensors", "win.export-selection-tensors" };
+  OviOverflowRecord *record = find_record (f->window, 272);
+
+  g_assert_true (ovi_window_select_record (f->window, record));
+  WAIT_UNTIL (ovi_session_get_selected_record (ovi_window_get_session (f->window)) == record);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      GtkWidget *dialog = NULL;
+      GtkWidget *accept;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), actions[i], NULL));
+      WAIT_UNTIL ((dialog = shown_file_chooser ()) != NULL);
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      accept = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+      g_assert_nonnull (accept);
+      g_test_message ("%s: the chooser's button reads “%s”", actions[i],
+                      gtk_button_get_label (GTK_BUTTON (accept)));
+      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (accept)), ==, _ ("_Export"));
+      gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      WAIT_UNTIL (shown_file_chooser () == NULL);
+    }
+#endif
 }
 
 /* Two machines' folders and a third machine's report, opened together as
@@ -1247,6 +1339,7 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/window/open-recent", test_open_recent);
   OVI_TEST_ADD ("/app/window/export-all-tensors", test_export_all_tensors);
   OVI_TEST_ADD ("/app/window/export-selection-tensors", test_export_selection_tensors);
+  OVI_TEST_ADD ("/app/window/export-chooser", test_export_chooser);
   g_test_add_func ("/app/window/several-folders", test_several_folders);
   OVI_TEST_ADD ("/app/window/narrow-window", test_narrow_window);
   OVI_TEST_ADD ("/app/window/shm-pool", test_shm_pool);

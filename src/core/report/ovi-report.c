@@ -1090,9 +1090,28 @@ ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* Says, in @error, that @file was not exported because of @local: @path
+ * exists, or another reason. */
+static void
+set_export_error (GError **error, OviDumpFile *file, const char *path, GError *local)
+{
+  if (g_error_matches (local, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS))
+    /* Translators: the first %s is a dump file, the second the file
+     * an export of its tensors would have written */
+    g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+                 _ ("%s: not exported, %s already exists. Choose another folder."),
+                 ovi_dump_file_get_relative_path (file), path);
+  else
+    /* Translators: an export of all tensors failed: the dump file it
+     * read (a path), then why */
+    g_set_error (error, local->domain, local->code, _ ("%s: %s"),
+                 ovi_dump_file_get_relative_path (file), local->message);
+}
+
 /* Writes the tensors of @file below @output, as `overflow-inspector-cli
  * convert` does: in the file's folder relative to the dump folder, named
- * F.input.N.npy... (raw .bin for types only bytes can hold). */
+ * F.input.N.npy... (raw .bin for types only bytes can hold); for an
+ * overflow file, its record as the vendor's JSON, F.output.0.json. */
 static gboolean
 export_file_tensors (OviDumpFolder *folder,
                      OviDumpFile *file,
@@ -1108,8 +1127,11 @@ export_file_tensors (OviDumpFolder *folder,
   gboolean ok = TRUE;
   int source_fd;
 
+  gboolean overflow = ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW;
+
   /* A statistics-mode dump has no values, and nothing is wrong with it. */
-  if (ovi_dump_file_get_statistics_only (file) || tensors == NULL || tensors->len == 0)
+  if (!overflow &&
+      (ovi_dump_file_get_statistics_only (file) || tensors == NULL || tensors->len == 0))
     return TRUE;
   /* A folder already there may be a link into the inspected folder. */
   if (!refuse_inside (folder, dir, error))
@@ -1120,6 +1142,20 @@ export_file_tensors (OviDumpFolder *folder,
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    _ ("cannot create folder %s: %s"), dir, g_strerror (errsv));
       return FALSE;
+    }
+  if (overflow)
+    {
+      g_autofree char *name = ovi_export_overflow_file_name (file);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (GError) local = NULL;
+
+      if (!ovi_export_overflow_json (file, path, OVI_EXPORT_FLAGS_NONE, &local))
+        {
+          set_export_error (error, file, path, local);
+          return FALSE;
+        }
+      (*n_written)++;
+      return TRUE;
     }
   source_fd = ovi_export_open_source (file, NULL);
   source_data = ovi_export_read_source (file, source_fd);
@@ -1147,17 +1183,7 @@ export_file_tensors (OviDumpFolder *folder,
           (*n_written)++;
           continue;
         }
-      if (g_error_matches (local, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS))
-        /* Translators: the first %s is a dump file, the second the file
-         * an export of its tensors would have written */
-        g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
-                     _ ("%s: not exported, %s already exists. Choose another folder."),
-                     ovi_dump_file_get_relative_path (file), path);
-      else
-        /* Translators: an export of all tensors failed: the dump file it
-         * read (a path), then why */
-        g_set_error (error, local->domain, local->code, _ ("%s: %s"),
-                     ovi_dump_file_get_relative_path (file), local->message);
+      set_export_error (error, file, path, local);
       ok = FALSE;
     }
   if (source_fd >= 0)
@@ -1167,12 +1193,13 @@ export_file_tensors (OviDumpFolder *folder,
 
 /**
  * ovi_report_export_tensors:
- * @files: (element-type OviDumpFile): op dump files of @folder
+ * @files: (element-type OviDumpFile): op dump files and overflow files of @folder
  * @output: an existing folder outside @folder
  * @n_written: (out) (optional): the number of files written
  *
- * Writes every tensor of @files below @output, the files and folders
- * `overflow-inspector-cli convert` writes for them; an existing file is
+ * Writes every tensor of @files below @output, and the vendor's JSON of
+ * each overflow file, the files and folders `overflow-inspector-cli
+ * convert` writes for them; an existing file is
  * not overwritten. Stops at the first failure, with an error naming the
  * dump file. Reads tensors: call it off the main thread, or use
  * ovi_report_export_tensors_async().
