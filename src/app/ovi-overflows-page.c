@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ovi-accessible-row.h"
+#include "ovi-columns.h"
 #include "ovi-format.h"
 #include "ovi-overflows-page.h"
 #include "ovi-scheduler.h"
@@ -423,10 +424,11 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
 /* The record details pane, beside or below the table. */
 #define DETAILS_WIDTH 360
 
-/* A table this much wider than its view scrolls rather than lose a column
- * or the details beside it: at the default 1200 px window every column
- * stays. */
-#define SCROLL_SLACK 80
+/* A table wider than its view would hide its last columns past the edge
+ * (at the default 1200 px window, "Since Previous"): no column is left to
+ * scrolling, the details show what a hidden column would. The pixels the
+ * paned's handle and the table's border take are kept free. */
+#define SCROLL_SLACK (-4)
 
 /* The sum of the columns' widths: what the table needs to show them all
  * without scrolling. */
@@ -507,6 +509,10 @@ fit_layout_cb (gint64 deadline, gpointer data)
 {
   OviOverflowsPage *self = data;
 
+  /* No header cut, in any language: once the headers are laid out. */
+  if (!ovi_columns_fit_titles (self->record_view) &&
+      gtk_widget_get_mapped (GTK_WIDGET (self->record_view)))
+    return TRUE;
   self->fit_task = 0;
   fit_layout (self);
   return FALSE;

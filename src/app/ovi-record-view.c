@@ -145,6 +145,10 @@ add_status_row (
   GtkWidget *row = one_line_row_new (title, subtitle);
   GtkWidget *check = gtk_check_button_new ();
 
+  /* A bit's description is a sentence that the pane's width cuts
+   * ("Integer add, subtract, multiply or multiply-ad…"): it wraps. Six
+   * rows at most, so the layouts a wrapping label costs stay few. */
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), set);
   /* A checklist to read, not to edit. */
   gtk_widget_set_can_target (check, FALSE);
