@@ -13,7 +13,8 @@
  * cut with "…" must have its full text in a tooltip, and some never may
  * be cut (the sidebar's names, sentences that wrap); no column ends past
  * the edge of its table or the window, no header is narrower than its
- * title, no widget ends past the window's edge. */
+ * title, no widget ends past the window's edge; the Ctrl+O popover is a
+ * menu's width. */
 
 /* The window sizes people use: a small laptop, the default, a full HD screen. */
 static const struct
@@ -234,11 +235,34 @@ check_page (OviWindow *window, const char *page, int width, int height)
   return n_failed;
 }
 
+/* The Ctrl+O popover, with a long recent folder among the recent ones: a
+ * menu of three items, no wider than one. */
+static guint
+check_open_popover (OviWindow *window)
+{
+  GtkWidget *popover = NULL;
+  int popover_width;
+
+  adw_split_button_popup (window->open_button);
+  WAIT_UNTIL ((popover = GTK_WIDGET (adw_split_button_get_popover (window->open_button))) != NULL &&
+              gtk_widget_get_mapped (popover));
+  ovi_test_wait_still ();
+  popover_width = gtk_widget_get_width (popover);
+  g_test_message ("the Ctrl+O popover is %d px wide", popover_width);
+  adw_split_button_popdown (window->open_button);
+  WAIT_UNTIL (!gtk_widget_get_mapped (popover));
+  if (popover_width <= 450)
+    return 0;
+  g_printerr ("the Ctrl+O popover is %d px wide, more than 450\n", popover_width);
+  return 1;
+}
+
 /* Every page, at the three sizes, in the language the test runs in, over
  * the example folder and, in a second window, two folders (node-a of the
  * example cluster and the example) with node-b's report: no label is cut
  * without its full text in a tooltip, no column or widget ends past the
- * window's edge, the sidebar and the details included. With OVI_SIZES_DIR set, each is also saved
+ * window's edge, the sidebar and the details included, and the Ctrl+O
+ * popover is a menu's width. With OVI_SIZES_DIR set, each is also saved
  * as PAGE-WxH[-LANGUAGE].png (tests/app/take-screenshots.sh --sizes). */
 static void
 test_sizes (Fixture *f, gconstpointer data)
@@ -247,9 +271,14 @@ test_sizes (Fixture *f, gconstpointer data)
   OviOverflowRecord *first = find_record (window, 272);
   OviDumpFile *op = ovi_overflow_record_get_op (first);
   g_autoptr (OviWindow) cluster_window = NULL;
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *example = g_path_get_dirname (g_getenv ("OVI_EXAMPLE_DIR"));
   g_autofree char *node_a = g_build_filename (example, "example-cluster", "node-a", NULL);
   g_autofree char *node_b = g_build_filename (example, "example-cluster", "node-b.json", NULL);
+  const char *recent[] = { g_getenv ("OVI_EXAMPLE_DIR"),
+                           "/home/engineer/experiments/resnet50-imagenet-bs256-lr0.1-fp16-"
+                           "loss-scale-65536/overflow-dumps/20251202101500/0/resnet50_train/11",
+                           NULL };
   GFile *files[3];
   guint n_failed = 0;
   guint bad_index = 0;
@@ -285,6 +314,9 @@ test_sizes (Fixture *f, gconstpointer data)
   WAIT_UNTIL (!ovi_window_get_busy (cluster_window));
   WAIT_UNTIL (ovi_cluster_get_n_roots (
                   ovi_session_get_cluster (ovi_window_get_session (cluster_window))) == 3);
+
+  g_settings_set_strv (settings, "recent-folders", recent);
+  n_failed += check_open_popover (window);
 
   for (guint s = 0; s < G_N_ELEMENTS (window_sizes); s++)
     {
@@ -350,6 +382,7 @@ test_sizes (Fixture *f, gconstpointer data)
           gtk_widget_set_visible (GTK_WIDGET (cluster_window->sidebar), FALSE);
         }
     }
+  g_settings_reset (settings, "recent-folders");
   g_clear_pointer (&uncut_texts, g_ptr_array_unref);
   gtk_window_destroy (GTK_WINDOW (cluster_window));
   ovi_test_wait_finalized (g_steal_pointer (&cluster_window), TRUE);
