@@ -32,6 +32,10 @@ main (int argc, char *argv[])
   g_autoptr (OviApplication) app = NULL;
 
   ovi_i18n_init ();
+  /* The locale is set: GTK would set it again from the environment, and
+   * where the environment's locale is missing fall back to "C", in which
+   * nothing is translated (ovi_i18n_init() runs in C.UTF-8 instead). */
+  gtk_disable_setlocale ();
   choose_renderer ();
   app = ovi_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);

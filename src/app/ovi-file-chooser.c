@@ -70,11 +70,13 @@ native_response (GtkNativeDialog *dialog, int response, gpointer data)
 }
 #endif
 
-/* A folder, or with @choose CHOOSE_FILE one file, to read: @initial_folder
- * (nullable) is where the dialog starts. */
+/* A folder, or with @choose CHOOSE_FILE one file: @accept labels the
+ * button that takes it, @initial_folder (nullable) is where the dialog
+ * starts. */
 static void
 choose_to_open (GtkWindow *parent,
                 const char *title,
+                const char *accept,
                 Choose choose,
                 GFile *initial_folder,
                 OviFileChosenFunc func,
@@ -87,6 +89,7 @@ choose_to_open (GtkWindow *parent,
   g_autoptr (GtkFileDialog) dialog = gtk_file_dialog_new ();
 
   gtk_file_dialog_set_title (dialog, title);
+  gtk_file_dialog_set_accept_label (dialog, accept);
   if (initial_folder != NULL)
     gtk_file_dialog_set_initial_folder (dialog, initial_folder);
   if (choose == CHOOSE_FILE)
@@ -97,7 +100,7 @@ choose_to_open (GtkWindow *parent,
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
       title, parent,
       choose == CHOOSE_FILE ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-      _ ("_Open"), _ ("_Cancel"));
+      accept, _ ("_Cancel"));
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   if (initial_folder != NULL)
@@ -107,15 +110,23 @@ choose_to_open (GtkWindow *parent,
 #endif
 }
 
+/**
+ * ovi_file_chooser_select_folder:
+ * @accept: the label of the button that takes the folder, saying what
+ *   happens to it ("_Export"), not "Open"
+ *
+ * Lets the user pick one folder to write into.
+ */
 void
 ovi_file_chooser_select_folder (GtkWindow *parent,
                                 const char *title,
+                                const char *accept,
                                 GFile *initial_folder,
                                 OviFileChosenFunc func,
                                 gpointer user_data,
                                 GDestroyNotify destroy)
 {
-  choose_to_open (parent, title, CHOOSE_FOLDER, initial_folder, func, user_data, destroy);
+  choose_to_open (parent, title, accept, CHOOSE_FOLDER, initial_folder, func, user_data, destroy);
 }
 
 void
@@ -125,7 +136,7 @@ ovi_file_chooser_open_file (GtkWindow *parent,
                             gpointer user_data,
                             GDestroyNotify destroy)
 {
-  choose_to_open (parent, title, CHOOSE_FILE, NULL, func, user_data, destroy);
+  choose_to_open (parent, title, _ ("_Open"), CHOOSE_FILE, NULL, func, user_data, destroy);
 }
 
 void

@@ -12,6 +12,7 @@ typedef void (*OviFileChosenFunc) (GFile *file, gpointer user_data);
  * version split lives here and nowhere else. */
 void ovi_file_chooser_select_folder (GtkWindow *parent,
                                      const char *title,
+                                     const char *accept,
                                      GFile *initial_folder,
                                      OviFileChosenFunc func,
                                      gpointer user_data,

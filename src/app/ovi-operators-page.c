@@ -4,9 +4,11 @@
 #include <glib/gi18n.h>
 
 #include "ovi-accessible-row.h"
+#include "ovi-columns.h"
 #include "ovi-format.h"
 #include "ovi-operators-page.h"
 #include "ovi-row-menu.h"
+#include "ovi-scheduler.h"
 
 /* Every op dump file of the session's folder with the summary core
  * computes for it (class, largest magnitude, NaN / Inf / saturated
@@ -22,6 +24,16 @@ struct _OviOperatorsPage
   GtkSingleSelection *op_selection;
   GtkSortListModel *op_sort_model;
   GtkColumnView *op_view;
+  /* hidden, in this order, when the table is narrower than its columns */
+  GtkColumnViewColumn *op_timestamp_column;
+  GtkColumnViewColumn *op_stream_column;
+  GtkColumnViewColumn *op_task_column;
+  GtkColumnViewColumn *op_inputs_column;
+  GtkColumnViewColumn *op_outputs_column;
+  GtkColumnViewColumn *op_iteration_column;
+  GtkColumnViewColumn *op_max_abs_column;
+  guint fit_task;
+  int fitted_width;
   GtkSorter *run_order_sorter;
   OviTensorView *tensor_view;
 
@@ -366,6 +378,63 @@ restore_widths (OviOperatorsPage *self)
   self->restoring_widths = FALSE;
 }
 
+/* --- fitting the page's width -------------------------------------------- */
+
+/* The table shows every column it can in the page's width and none past
+ * its edge: the columns that matter least for finding the operator that
+ * overflowed go first (the time, the stream and task, the tensor counts,
+ * the iteration, which the sidebar and the tensor view give too, and the
+ * largest magnitude), so that the type, name, class and the NaN, Inf and
+ * saturated counts always show. A header is never narrower than its
+ * title. */
+static gboolean
+fit_columns_cb (gint64 deadline, gpointer data)
+{
+  OviOperatorsPage *self = data;
+  GtkColumnViewColumn *optional[] = {
+    self->op_timestamp_column, self->op_stream_column,  self->op_task_column,
+    self->op_inputs_column,    self->op_outputs_column, self->op_iteration_column,
+    self->op_max_abs_column,
+  };
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  gboolean titles_fitted;
+
+  if (width <= 0 || width == self->fitted_width)
+    {
+      self->fit_task = 0;
+      return G_SOURCE_REMOVE;
+    }
+  /* Not the user's widths: not saved. */
+  self->restoring_widths = TRUE;
+  titles_fitted = ovi_columns_fit_titles (self->op_view);
+  self->restoring_widths = FALSE;
+  /* The headers are laid out at the next frame. */
+  if (!titles_fitted && gtk_widget_get_mapped (GTK_WIDGET (self->op_view)))
+    return G_SOURCE_CONTINUE;
+  self->fit_task = 0;
+  self->fitted_width = width;
+  /* The pixels of the table's border and scrollbar edge stay free. */
+  ovi_columns_hide_to_fit (self->op_view, optional, G_N_ELEMENTS (optional), width - 4);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+width_changed (OviOperatorsPage *self)
+{
+  if (self->fit_task == 0 && gtk_widget_get_width (GTK_WIDGET (self)) != self->fitted_width)
+    self->fit_task = ovi_scheduler_add (fit_columns_cb, self, NULL);
+}
+
+/* A width the user drags is fitted again. */
+static void
+user_width_changed (OviOperatorsPage *self)
+{
+  if (self->restoring_widths)
+    return;
+  self->fitted_width = 0;
+  width_changed (self);
+}
+
 static void
 ovi_operators_page_session_changed (OviPage *page, OviSession *old_session)
 {
@@ -422,6 +491,9 @@ ovi_operators_page_dispose (GObject *object)
   if (self->focus_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->op_view), self->focus_tick);
   self->focus_tick = 0;
+  if (self->fit_task != 0)
+    ovi_scheduler_remove (self->fit_task);
+  self->fit_task = 0;
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_OPERATORS_PAGE);
   self->custom_filter = NULL;
   G_OBJECT_CLASS (ovi_operators_page_parent_class)->dispose (object);
@@ -556,6 +628,13 @@ ovi_operators_page_class_init (OviOperatorsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_selection);
   gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_sort_model);
   gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_view);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_timestamp_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_stream_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_task_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_inputs_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_outputs_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_iteration_column);
+  gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, op_max_abs_column);
   gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, run_order_sorter);
   gtk_widget_class_bind_template_child (widget_class, OviOperatorsPage, tensor_view);
 
@@ -611,7 +690,16 @@ ovi_operators_page_init (OviOperatorsPage *self)
 
       g_signal_connect_object (column, "notify::fixed-width", G_CALLBACK (column_width_changed),
                                self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (column, "notify::fixed-width", G_CALLBACK (user_width_changed), self,
+                               G_CONNECT_SWAPPED);
     }
+  /* The table's width follows the page's: its adjustment says when it
+   * changed (as on the Overflows page). */
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->op_view)),
+                           "changed", G_CALLBACK (width_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->op_view)),
+                           "notify::page-size", G_CALLBACK (width_changed), self,
+                           G_CONNECT_SWAPPED);
 
   self->custom_filter = gtk_custom_filter_new (op_visible, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->custom_filter));

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ovi-accessible-row.h"
+#include "ovi-columns.h"
 #include "ovi-format.h"
 #include "ovi-overflows-page.h"
 #include "ovi-row-menu.h"
@@ -123,10 +124,11 @@ record_row_name (gpointer unused,
 
   if (is_first)
     /* Translators: %s is the unit, e.g. AI Core */
-    title = g_strdup_printf (_ ("First overflow, %s"), unit ? unit : "");
+    title = g_strdup_printf (_ ("First overflow, %s"), unit ? ovi_unit_label (unit) : "");
   else
     /* Translators: %u is the position in time order, %s the unit */
-    title = g_strdup_printf (_ ("Overflow %u, %s"), position + 1, unit ? unit : "");
+    title =
+        g_strdup_printf (_ ("Overflow %u, %s"), position + 1, unit ? ovi_unit_label (unit) : "");
   if (op_type != NULL && *op_type != '\0')
     {
       g_autofree char *with_type = g_strdup_printf ("%s %s", op_type, op);
@@ -600,10 +602,11 @@ ovi_overflows_page_class_init (OviOverflowsPageClass *klass)
 /* The record details pane, beside or below the table. */
 #define DETAILS_WIDTH 360
 
-/* A table this much wider than its view scrolls rather than lose a column
- * or the details beside it: at the default 1200 px window every column
- * stays. */
-#define SCROLL_SLACK 80
+/* A table wider than its view would hide its last columns past the edge
+ * (at the default 1200 px window, "Since Previous"): no column is left to
+ * scrolling, the details show what a hidden column would. The pixels the
+ * paned's handle and the table's border take are kept free. */
+#define SCROLL_SLACK (-4)
 
 /* The sum of the columns' widths: what the table needs to show them all
  * without scrolling. */
@@ -687,6 +690,10 @@ fit_layout_cb (gint64 deadline, gpointer data)
 {
   OviOverflowsPage *self = data;
 
+  /* No header cut, in any language: once the headers are laid out. */
+  if (!ovi_columns_fit_titles (self->record_view) &&
+      gtk_widget_get_mapped (GTK_WIDGET (self->record_view)))
+    return TRUE;
   self->fit_task = 0;
   fit_layout (self);
   return FALSE;
@@ -719,7 +726,7 @@ ovi_overflows_page_init (OviOverflowsPage *self)
 
   gtk_string_list_append (self->unit_list, _ ("All Units"));
   for (OviUnit unit = 0; unit <= OVI_UNIT_LAST; unit++)
-    gtk_string_list_append (self->unit_list, ovi_unit_name (unit));
+    gtk_string_list_append (self->unit_list, ovi_unit_label (ovi_unit_name (unit)));
 
   g_signal_connect_swapped (self->record_search, "stop-search", G_CALLBACK (search_stopped), self);
   g_signal_connect_swapped (self->record_view, "activate", G_CALLBACK (row_activated), self);

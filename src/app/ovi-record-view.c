@@ -158,6 +158,10 @@ add_status_row (
   GtkWidget *row = one_line_row_new (title, subtitle);
   GtkWidget *check = gtk_check_button_new ();
 
+  /* A bit's description is a sentence that the pane's width cuts
+   * ("Integer add, subtract, multiply or multiply-ad…"): it wraps. Six
+   * rows at most, so the layouts a wrapping label costs stay few. */
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), set);
   /* A checklist to read, not to edit. */
   gtk_widget_set_can_target (check, FALSE);
@@ -193,7 +197,7 @@ show_status (OviRecordView *self, OviOverflowRecord *record)
       description = g_strdup_printf (
           _ ("%s = %llu: a status greater than zero means an overflow in the %s unit."), hex,
           (unsigned long long) ovi_overflow_record_get_status (record),
-          ovi_overflow_record_get_unit_name (record));
+          ovi_unit_label (ovi_overflow_record_get_unit_name (record)));
       adw_preferences_group_set_description (self->status_group, description);
       return;
     }
@@ -517,11 +521,12 @@ update_title (OviRecordView *self)
     return;
   if (ovi_overflow_record_get_is_first (record))
     /* Translators: %s is the unit, e.g. AI Core */
-    title = g_strdup_printf (_ ("First overflow, %s"), ovi_overflow_record_get_unit_name (record));
+    title = g_strdup_printf (_ ("First overflow, %s"),
+                             ovi_unit_label (ovi_overflow_record_get_unit_name (record)));
   else
     /* Translators: %u is the position in time order, %s the unit */
     title = g_strdup_printf (_ ("Overflow %u, %s"), ovi_overflow_record_get_position (record) + 1,
-                             ovi_overflow_record_get_unit_name (record));
+                             ovi_unit_label (ovi_overflow_record_get_unit_name (record)));
   if (ovi_overflow_record_get_ignored (record))
     {
       /* Translators: appended to a record's title when its operator is ignored */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ovi-accessible-row.h"
+#include "ovi-columns.h"
 #include "ovi-file-chooser.h"
 #include "ovi-scheduler.h"
 #include "ovi-timeline-page.h"
@@ -45,6 +46,18 @@ struct _OviTimelinePage
   guint64 span_first; /* the iterations the strips show */
   guint64 span_last;
   guint grow_task; /* gives the table more rows, ovi-scheduler.c's */
+  /* the columns whose width the page shares out (fit_columns_cb) */
+  GtkColumnViewColumn *machine_column;
+  GtkColumnViewColumn *device_column;
+  GtkColumnViewColumn *iteration_column;
+  GtkColumnViewColumn *time_column;
+  GtkColumnViewColumn *op_column;
+  GtkColumnViewColumn *status_column;
+  GtkColumnViewColumn *role_column;
+  GtkColumnViewColumn *strip_column;
+  guint fit_task;
+  int fitted_width;
+  int time_width; /* the time column's, when it was last shown */
 };
 
 enum
@@ -153,7 +166,7 @@ status_text (gpointer unused, const char *unit, const char *summary)
 {
   if (unit == NULL || !*unit)
     return g_strdup ("—");
-  return g_strdup_printf ("%s: %s", unit, summary ? summary : "");
+  return g_strdup_printf ("%s: %s", ovi_unit_label (unit), summary ? summary : "");
 }
 
 static char *
@@ -701,6 +714,157 @@ ranks_changed (OviTimelinePage *self, guint position, guint removed, guint added
   g_list_store_splice (self->rank_copy, position, removed, items->pdata, items->len);
 }
 
+/* --- sharing the width ------------------------------------------------------ */
+
+/* The strip gives way before text does, but keeps a share of the table
+ * to be read: this part of its width, and never less than STRIP_MIN. */
+#define STRIP_SHARE 5
+#define STRIP_MIN 120
+/* A text column cut to make room still shows this much. */
+#define TEXT_MIN 60
+/* How many rows the widths of the text columns are measured on. */
+#define ROWS_MEASURED 200
+
+/* The width the table is shown in (it scrolls if its columns are wider). */
+static int
+table_width (OviTimelinePage *self)
+{
+  return (int) gtk_adjustment_get_page_size (
+      gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->rank_view)));
+}
+
+static int
+text_width (PangoLayout *layout, const char *text)
+{
+  int width = 0;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+/* What the machine, operator and status columns need to show their
+ * texts whole, over the first rows. */
+static void
+wanted_widths (OviTimelinePage *self, int padding, int wanted[3])
+{
+  GListModel *ranks = G_LIST_MODEL (self->rank_copy);
+  g_autoptr (PangoLayout) layout =
+      gtk_widget_create_pango_layout (GTK_WIDGET (self->rank_view), NULL);
+  g_autofree char *collective = collective_label (NULL);
+  /* the tag: its text, its padding and the space before it */
+  int tag = text_width (layout, collective) + 16 + 6;
+
+  wanted[0] = wanted[1] = wanted[2] = 0;
+  for (guint i = 0; i < MIN (g_list_model_get_n_items (ranks), ROWS_MEASURED); i++)
+    {
+      g_autoptr (OviRank) rank = g_list_model_get_item (ranks, i);
+      g_autofree char *machine =
+          machine_text (NULL, ovi_rank_get_host (rank), ovi_rank_get_root (rank));
+      g_autofree char *op =
+          op_text (NULL, ovi_rank_get_op_type (rank), ovi_rank_get_op_name (rank));
+      g_autofree char *status =
+          status_text (NULL, ovi_rank_get_unit (rank), ovi_rank_get_status_summary (rank));
+
+      wanted[0] = MAX (wanted[0], text_width (layout, machine));
+      wanted[1] =
+          MAX (wanted[1], text_width (layout, op) + (ovi_rank_get_collective (rank) ? tag : 0));
+      wanted[2] = MAX (wanted[2], text_width (layout, status));
+    }
+  for (guint i = 0; i < 3; i++)
+    wanted[i] += padding;
+}
+
+/* Shares the table's width out: the columns GTK sizes by their cells
+ * (device, iteration, time, role) keep theirs; the machine, operator and
+ * status get what their texts need; the strip takes the rest, at least
+ * its share. When the texts cannot all have their width, the strip keeps
+ * its share and they share what is left in proportion to their needs,
+ * each cut in a way its tooltip makes whole, never narrower than its
+ * header. When even that does not fit (800 px), the time goes: the
+ * details below the table give it for the selected device. */
+static gboolean
+fit_columns_cb (gint64 deadline, gpointer data)
+{
+  OviTimelinePage *self = data;
+  GtkColumnViewColumn *sized[] = { self->device_column, self->iteration_column, self->role_column };
+  GtkColumnViewColumn *shared[] = { self->machine_column, self->op_column, self->status_column };
+  int width = table_width (self);
+  int padding = ovi_columns_cell_padding (self->rank_view);
+  int wanted[3], least[3], total = 0, total_least = 0, fixed = 0, budget, available, strip;
+  gboolean show_time;
+
+  if (width <= 0 || width == self->fitted_width)
+    {
+      self->fit_task = 0;
+      return FALSE;
+    }
+  /* The headers are laid out at the next frame. */
+  if (padding == 0)
+    return gtk_widget_get_mapped (GTK_WIDGET (self->rank_view));
+  for (guint i = 0; i < G_N_ELEMENTS (sized); i++)
+    {
+      int column_width = ovi_columns_laid_out_width (self->rank_view, sized[i]);
+
+      if (column_width == 0)
+        return TRUE;
+      fixed += column_width;
+    }
+  if (gtk_column_view_column_get_visible (self->time_column))
+    {
+      if ((self->time_width = ovi_columns_laid_out_width (self->rank_view, self->time_column)) == 0)
+        return TRUE;
+    }
+  self->fit_task = 0;
+  self->fitted_width = width;
+  wanted_widths (self, padding, wanted);
+  strip = MAX (MAX (STRIP_MIN, width / STRIP_SHARE),
+               ovi_columns_title_width (self->rank_view, self->strip_column));
+  for (guint i = 0; i < 3; i++)
+    {
+      least[i] = MAX (TEXT_MIN, ovi_columns_title_width (self->rank_view, shared[i]));
+      total += wanted[i];
+      total_least += least[i];
+    }
+  /* The border and the scrollbar's edge stay free. */
+  budget = width - 4 - fixed - strip;
+  show_time = budget - self->time_width >= total_least;
+  if (show_time)
+    budget -= self->time_width;
+  if (gtk_column_view_column_get_visible (self->time_column) != show_time)
+    gtk_column_view_column_set_visible (self->time_column, show_time);
+  available = budget;
+  for (guint i = 0; i < 3; i++)
+    {
+      int share = total <= available || total == 0 ? wanted[i] : wanted[i] * available / total;
+
+      share = MAX (share, least[i]);
+      gtk_column_view_column_set_fixed_width (shared[i], share);
+      budget -= share;
+    }
+  /* What the texts left (the column expands into it), never less than its
+   * header. */
+  gtk_column_view_column_set_fixed_width (
+      self->strip_column,
+      MAX (strip + budget, ovi_columns_title_width (self->rank_view, self->strip_column)));
+  return FALSE;
+}
+
+static void
+refit_columns (OviTimelinePage *self)
+{
+  self->fitted_width = 0;
+  if (self->fit_task == 0)
+    self->fit_task = ovi_scheduler_add (fit_columns_cb, self, NULL);
+}
+
+static void
+width_changed (OviTimelinePage *self)
+{
+  if (self->fit_task == 0 && table_width (self) != self->fitted_width)
+    self->fit_task = ovi_scheduler_add (fit_columns_cb, self, NULL);
+}
+
 /* --- the session ---------------------------------------------------------- */
 
 static void
@@ -746,6 +910,8 @@ cluster_changed (OviTimelinePage *self)
   gtk_stack_set_visible_child_name (self->stack, n ? "table" : "empty");
   update_match_state (self);
   selection_changed (self);
+  /* Other texts: other widths. */
+  refit_columns (self);
 }
 
 static void
@@ -820,6 +986,9 @@ ovi_timeline_page_dispose (GObject *object)
   self->grow_task = 0;
   if (self->rank_filter_model != NULL)
     g_signal_handlers_disconnect_by_data (self->rank_filter_model, self);
+  if (self->fit_task != 0)
+    ovi_scheduler_remove (self->fit_task);
+  self->fit_task = 0;
   gtk_widget_dispose_template (GTK_WIDGET (object), OVI_TYPE_TIMELINE_PAGE);
   self->rank_slice = NULL;
   self->rank_filter_model = NULL;
@@ -865,6 +1034,14 @@ ovi_timeline_page_class_init (OviTimelinePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, no_match_page);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_filter_model);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, rank_stack);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, machine_column);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, device_column);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, iteration_column);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, time_column);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, op_column);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, status_column);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, role_column);
+  gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, strip_column);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_box);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, remote_text);
   gtk_widget_class_bind_template_child (widget_class, OviTimelinePage, search_entry);
@@ -916,6 +1093,10 @@ ovi_timeline_page_init (OviTimelinePage *self)
   gtk_slice_list_model_set_size (self->rank_slice, G_MAXUINT);
   gtk_widget_set_visible (self->details, FALSE);
   set_span (self, 0, 0);
+  /* The table's width follows the page's: its adjustment says when. */
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->rank_view)),
+                           "notify::page-size", G_CALLBACK (width_changed), self,
+                           G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ovi-file-chooser.h"
 #include "ovi-ignore-window.h"
@@ -79,6 +80,56 @@ escape_underscores (const char *text)
   return g_strjoinv ("__", parts);
 }
 
+/* The longest a recent folder's menu label gets, in characters: a menu
+ * cannot wrap or ellipsize its items, and one long path would make the
+ * whole Ctrl+O popover (its pages share one width) as wide as itself. */
+#define RECENT_LABEL_MAX 40
+
+/* @path as the menu shows it: the home folder as "~", and of a long path
+ * its end, which tells runs apart ("…/resnet50_train/11"); a last folder
+ * longer than the label keeps its start and its end. */
+static char *
+recent_label (const char *path)
+{
+  g_autofree char *display = g_filename_display_name (path);
+  const char *home = g_get_home_dir ();
+  g_auto (GStrv) parts = NULL;
+  g_autoptr (GString) tail = NULL;
+  glong length;
+  guint n;
+
+  if (home != NULL && strlen (home) > 1 && g_str_has_prefix (display, home) &&
+      display[strlen (home)] == '/')
+    {
+      char *tilde = g_strconcat ("~", display + strlen (home), NULL);
+
+      g_free (display);
+      display = tilde;
+    }
+  if (g_utf8_strlen (display, -1) <= RECENT_LABEL_MAX)
+    return g_steal_pointer (&display);
+  parts = g_strsplit (display, "/", -1);
+  n = g_strv_length (parts);
+  tail = g_string_new (parts[n - 1]);
+  for (guint i = n - 1; i-- > 0;)
+    {
+      if (g_utf8_strlen (tail->str, -1) + g_utf8_strlen (parts[i], -1) + 3 > RECENT_LABEL_MAX)
+        break;
+      g_string_prepend_c (tail, '/');
+      g_string_prepend (tail, parts[i]);
+    }
+  length = g_utf8_strlen (tail->str, -1);
+  if (length + 2 > RECENT_LABEL_MAX)
+    {
+      glong half = (RECENT_LABEL_MAX - 1) / 2;
+      g_autofree char *start = g_utf8_substring (tail->str, 0, half);
+      g_autofree char *end = g_utf8_substring (tail->str, length - half, length);
+
+      return g_strconcat (start, "…", end, NULL);
+    }
+  return g_strconcat ("…/", tail->str, NULL);
+}
+
 void
 _ovi_window_update_recent (OviWindow *self)
 {
@@ -87,7 +138,7 @@ _ovi_window_update_recent (OviWindow *self)
   g_menu_remove_all (self->recent_menu);
   for (guint i = 0; recent[i] != NULL; i++)
     {
-      g_autofree char *display = g_filename_display_name (recent[i]);
+      g_autofree char *display = recent_label (recent[i]);
       g_autofree char *label = escape_underscores (display);
       g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
 

@@ -262,7 +262,8 @@ static GPtrArray *
 tensor_export_files (OviWindow *self, OviWindowExport what)
 {
   GPtrArray *files = g_ptr_array_new_with_free_func (g_object_unref);
-  GListModel *operators = ovi_session_get_operators (self->session);
+  OviDumpFolder *folder = ovi_session_get_folder (self->session);
+  GListModel *all = folder ? ovi_dump_folder_get_files (folder) : NULL;
 
   if (what == OVI_WINDOW_EXPORT_OPERATOR_TENSORS)
     {
@@ -272,15 +273,19 @@ tensor_export_files (OviWindow *self, OviWindowExport what)
         g_ptr_array_add (files, g_object_ref (op));
       return files;
     }
-  /* Every operator below the sidebar's node (all of them without one). */
-  for (guint i = 0; operators != NULL && i < g_list_model_get_n_items (operators); i++)
+  /* Every operator below the sidebar's node (all of them without one),
+   * and every overflow file there: `convert` of that folder writes their
+   * vendor JSON beside the tensors. */
+  for (guint i = 0; all != NULL && i < g_list_model_get_n_items (all); i++)
     {
-      OviDumpFile *op = g_list_model_get_item (operators, i);
+      OviDumpFile *file = g_list_model_get_item (all, i);
+      OviFileKind kind = ovi_dump_file_get_kind (file);
 
-      if (ovi_session_in_selected_node (self->session, op))
-        g_ptr_array_add (files, op);
+      if ((kind == OVI_FILE_KIND_OP_DUMP || kind == OVI_FILE_KIND_OVERFLOW) &&
+          ovi_session_in_selected_node (self->session, file))
+        g_ptr_array_add (files, file);
       else
-        g_object_unref (op);
+        g_object_unref (file);
     }
   return files;
 }
@@ -408,8 +413,8 @@ export_tensors_action (GtkWidget *widget, const char *action_name, GVariant *par
   request->what = g_str_equal (action_name, "win.export-operator-tensors")
                       ? OVI_WINDOW_EXPORT_OPERATOR_TENSORS
                       : OVI_WINDOW_EXPORT_SELECTION_TENSORS;
-  ovi_file_chooser_select_folder (GTK_WINDOW (self), _ ("Export All Tensors Into"), start,
-                                  tensor_folder_chosen, request, tensor_request_free);
+  ovi_file_chooser_select_folder (GTK_WINDOW (self), _ ("Export All Tensors Into"), _ ("_Export"),
+                                  start, tensor_folder_chosen, request, tensor_request_free);
 }
 
 static void

@@ -141,6 +141,10 @@ guint n_visible_rows (GtkColumnView *view);
 /* The text in @column of row @row of visible_rows(). */
 char *cell (GPtrArray *rows, guint row, guint column);
 
+/* Folds the sidebar (F9): the tables then have the window's width, and show
+ * the columns a test reads by their place. */
+void fold_sidebar (OviWindow *window);
+
 /* The column of @view titled @title (fails when there is none). */
 GtkColumnViewColumn *column_by_title (GtkColumnView *view, const char *title);
 

@@ -11,7 +11,7 @@
 #     every page (Overflows, Operators, tensor view, Compare, Timeline,
 #     Problems) at 800x600, 1200x800 and 1920x1080, in English and in
 #     Chinese, as data/screenshots/sizes/PAGE-WxH[-zh_CN].png. The test
-#     /app/window/sizes also fails if a needed label is ellipsized.
+#     test-sizes also fails if a label is cut or a column ends past the edge.
 #
 # BUILD_DIR defaults to _build.
 set -eu
@@ -24,11 +24,10 @@ fi
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$src/_build}" && pwd)
 
-# run_test SCREEN LANGUAGE TEST_PATH VARIABLE=VALUE...
-# (the test executable is test-window, or $test when set)
+# run_test SCREEN LANGUAGE EXECUTABLE TEST_PATH VARIABLE=VALUE...
 run_test() {
-  screen=$1 language=$2 path=$3
-  shift 3
+  screen=$1 language=$2 executable=$3 path=$4
+  shift 4
   dbus-run-session -- xvfb-run -a -s "-screen 0 ${screen}x24" \
     env "$@" \
         OVI_EXAMPLE_DIR="$src/data/example-dump" \
@@ -41,7 +40,7 @@ run_test() {
         GTK_A11Y=none \
         NO_AT_BRIDGE=1 \
         LC_ALL=C.UTF-8 \
-    "$build/tests/app/${test:-test-window}" -p "$path"
+    "$build/tests/app/$executable" -p "$path"
 }
 
 ninja -C "$build"
@@ -49,14 +48,14 @@ if $sizes; then
   out="$src/data/screenshots/sizes"
   mkdir -p "$out"
   for language in "" zh_CN; do
-    run_test 2000x1200 "$language" /app/window/sizes OVI_SIZES_DIR="$out"
+    run_test 2000x1200 "$language" test-sizes /app/sizes/every-page OVI_SIZES_DIR="$out"
   done
 else
   out="$src/data/screenshots"
   mkdir -p "$out"
-  run_test 1600x1024 "" /app/window/screenshots OVI_SCREENSHOT_DIR="$out"
+  run_test 1600x1024 "" test-window /app/window/screenshots OVI_SCREENSHOT_DIR="$out"
   for language in "" zh_CN; do
-    test=test-diff-page run_test 1600x1024 "$language" /app/diff-page/screenshot \
+    run_test 1600x1024 "$language" test-diff-page /app/diff-page/screenshot \
       OVI_SCREENSHOT_DIR="$out"
   done
 fi

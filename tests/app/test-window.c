@@ -14,8 +14,8 @@
 
 /* The window as a whole: shortcuts and page keys, opening (several
  * files, a drop, recent folders), cancelling a scan, several folders at
- * once, narrow windows and every page at the sizes people use, the
- * shared-memory pool, exports and screenshots.  With OVI_SCREENSHOT_DIR
+ * once, narrow windows, the shared-memory pool, exports and screenshots
+ * (every page at the sizes people use: test-sizes.c).  With OVI_SCREENSHOT_DIR
  * set, /app/window/screenshots saves PNGs of the main views there
  * (tests/app/take-screenshots.sh). */
 
@@ -94,93 +94,6 @@ names_contain (GPtrArray *names, const char *text)
     if (strstr (g_ptr_array_index (names, i), text) != NULL)
       return TRUE;
   return FALSE;
-}
-
-/* The window sizes people use: a small laptop, the default, a full HD screen. */
-static const struct
-{
-  int width, height;
-} window_sizes[] = { { 800, 600 }, { 1200, 800 }, { 1920, 1080 } };
-
-/* Collects the mapped labels under @widget whose text is cut with "…". */
-static void
-collect_ellipsized (GtkWidget *widget, GPtrArray *out)
-{
-  if (!gtk_widget_get_mapped (widget) || !gtk_widget_get_child_visible (widget))
-    return;
-  if (GTK_IS_LABEL (widget) &&
-      gtk_label_get_ellipsize (GTK_LABEL (widget)) != PANGO_ELLIPSIZE_NONE &&
-      pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    collect_ellipsized (child, out);
-}
-
-/* A short name of where @widget is: its nearest ancestor with a name or a
- * project type, for the test's messages. */
-static const char *
-widget_place (GtkWidget *widget)
-{
-  for (GtkWidget *w = widget; w; w = gtk_widget_get_parent (w))
-    if (g_str_has_prefix (G_OBJECT_TYPE_NAME (w), "Ovi") || GTK_IS_COLUMN_VIEW (w))
-      return G_OBJECT_TYPE_NAME (w);
-  return "window";
-}
-
-/* Whether @text is in the tooltip of @widget or, when it has none, of its
- * nearest ancestor that has one. */
-static gboolean
-text_in_tooltip (GtkWidget *widget, const char *text)
-{
-  for (GtkWidget *w = widget; w; w = gtk_widget_get_parent (w))
-    if (ovi_widget_get_tooltip (w) != NULL)
-      return strstr (ovi_widget_get_tooltip (w), text) != NULL;
-  return FALSE;
-}
-
-/* Saves @window as PAGE-WxH[-LANGUAGE].png in OVI_SIZES_DIR, when set. */
-static void
-grab_size (OviWindow *window, const char *page, int width, int height)
-{
-  const char *dir = g_getenv ("OVI_SIZES_DIR");
-  const char *language = g_getenv ("LANGUAGE");
-  g_autofree char *name = NULL;
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    return;
-  name = g_strdup_printf ("%s-%dx%d%s%s.png", page, width, height, language && *language ? "-" : "",
-                          language ? language : "");
-  path = g_build_filename (dir, name, NULL);
-  save_widget_png (GTK_WIDGET (window), path);
-}
-
-/* Fails for every ellipsized label on @page that is not in the allow-list. */
-static guint
-check_ellipsized (OviWindow *window, const char *page, int width, int height)
-{
-  g_autoptr (GPtrArray) cut = g_ptr_array_new ();
-  guint n_failed = 0;
-
-  collect_ellipsized (GTK_WIDGET (window), cut);
-  for (guint i = 0; i < cut->len; i++)
-    {
-      GtkWidget *label = g_ptr_array_index (cut, i);
-      const char *place = widget_place (label);
-      const char *text = gtk_label_get_text (GTK_LABEL (label));
-
-      /* Allowed: a label whose full text is in its tooltip, or in that of
-       * the widget it is part of (table cells, which the user can also
-       * widen; the sidebar's node names, cut in the middle so both ends
-       * show; the window's subtitle, a path). */
-      if (text_in_tooltip (label, text))
-        continue;
-      g_printerr ("%s at %dx%d: ellipsized in %s: \"%s\"\n", page, width, height, place,
-                  gtk_label_get_text (GTK_LABEL (label)));
-      n_failed++;
-    }
-  return n_failed;
 }
 
 /* The resident size (Rss, KiB) of this process's System V segment of
@@ -823,9 +736,14 @@ test_export_selection_tensors (Fixture *f, gconstpointer data)
 {
   g_autoptr (GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *out = g_build_filename (f->tmpdir, "selection", NULL);
+  g_autofree char *cli_out = g_build_filename (f->tmpdir, "cli", NULL);
+  g_autofree char *example = ovi_application_dup_example_dir ();
   GListModel *tree = ovi_window_get_tree_model (f->window);
   g_autoptr (GPtrArray) written = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) converted = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *iteration_dir = NULL;
   OviTreeNode *iteration = NULL;
+  const char *cli = g_getenv ("OVI_CLI");
   guint expected = 0;
 
   for (guint i = 0; i < g_list_model_get_n_items (tree) && iteration == NULL; i++)
@@ -851,9 +769,12 @@ test_export_selection_tensors (Fixture *f, gconstpointer data)
         if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OP_DUMP &&
             ovi_tree_node_matches (iteration, file) && !ovi_dump_file_get_statistics_only (file))
           expected += ovi_dump_file_get_tensors (file)->len;
+        if (ovi_tree_node_matches (iteration, file) && iteration_dir == NULL)
+          iteration_dir = g_strdup (ovi_dump_file_get_relative_dir (file));
       }
   }
   g_assert_cmpuint (expected, >, 2);
+  g_assert_nonnull (iteration_dir);
 
   g_assert_no_errno (g_mkdir (out, 0700));
   ovi_window_export_tensors (f->window, OVI_WINDOW_EXPORT_SELECTION_TENSORS, out);
@@ -864,11 +785,95 @@ test_export_selection_tensors (Fixture *f, gconstpointer data)
                  g_str_equal (last, out)));
   }
   list_files (out, "", written);
-  g_assert_cmpuint (written->len, ==, expected);
+  g_ptr_array_sort (written, compare_strings);
   for (guint i = 0; i < written->len; i++)
     g_assert_nonnull (
         strstr (g_ptr_array_index (written, i), G_DIR_SEPARATOR_S "4" G_DIR_SEPARATOR_S));
+
+  /* The same files as `convert` writes for that iteration: its tensors
+   * and the vendor JSON of its overflow files, byte for byte. */
+  g_assert_nonnull (cli);
+  {
+    const char *argv[] = { cli, "convert", "-o", cli_out, example, NULL };
+    g_autoptr (GError) error = NULL;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL,
+                                 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                 NULL, NULL, NULL, NULL, &error));
+    g_assert_no_error (error);
+  }
+  list_files (cli_out, iteration_dir, converted);
+  g_ptr_array_sort (converted, compare_strings);
+  g_assert_cmpuint (converted->len, >, expected);
+  for (guint i = 0; i < MAX (written->len, converted->len); i++)
+    {
+      const char *ours = i < written->len ? g_ptr_array_index (written, i) : "(none)";
+      const char *theirs = i < converted->len ? g_ptr_array_index (converted, i) : "(none)";
+      g_autofree char *ours_path = g_build_filename (out, ours, NULL);
+      g_autofree char *theirs_path = g_build_filename (cli_out, theirs, NULL);
+      g_autofree char *ours_data = NULL;
+      g_autofree char *theirs_data = NULL;
+      gsize ours_length, theirs_length;
+
+      g_assert_cmpstr (ours, ==, theirs);
+      g_assert_true (g_file_get_contents (ours_path, &ours_data, &ours_length, NULL));
+      g_assert_true (g_file_get_contents (theirs_path, &theirs_data, &theirs_length, NULL));
+      g_assert_cmpmem (ours_data, ours_length, theirs_data, theirs_length);
+    }
   remove_tree (out);
+  remove_tree (cli_out);
+}
+
+#if !GTK_CHECK_VERSION(4, 10, 0)
+/* The mapped file chooser dialog, the fallback GtkFileChooserNative shows
+ * outside a sandbox; NULL while there is none. */
+static GtkWidget *
+shown_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_mapped (window))
+        return window;
+    }
+  return NULL;
+}
+#endif
+
+/* The folder chooser of both "All Tensors" exports says what its button
+ * does: it exports into the folder, it does not open it. */
+static void
+test_export_chooser (Fixture *f, gconstpointer data)
+{
+#if GTK_CHECK_VERSION(4, 10, 0)
+  g_test_skip ("GtkFileDialog shows the desktop's chooser, which the test cannot read");
+#else
+  const char *actions[] = { "win.export-operator-tensors", "win.export-selection-tensors" };
+  OviOverflowRecord *record = find_record (f->window, 272);
+
+  g_assert_true (ovi_window_select_record (f->window, record));
+  WAIT_UNTIL (ovi_session_get_selected_record (ovi_window_get_session (f->window)) == record);
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      GtkWidget *dialog = NULL;
+      GtkWidget *accept;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f->window), actions[i], NULL));
+      WAIT_UNTIL ((dialog = shown_file_chooser ()) != NULL);
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      accept = gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+      g_assert_nonnull (accept);
+      g_test_message ("%s: the chooser's button reads “%s”", actions[i],
+                      gtk_button_get_label (GTK_BUTTON (accept)));
+      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (accept)), ==, _ ("_Export"));
+      gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      WAIT_UNTIL (shown_file_chooser () == NULL);
+    }
+#endif
 }
 
 /* Two machines' folders and a third machine's report, opened together as
@@ -1132,99 +1137,6 @@ test_shm_pool (Fixture *f, gconstpointer data)
   }
 }
 
-/* Every page, at the three sizes, in the language the test runs in: no
- * label whose text is needed is ellipsized. With OVI_SIZES_DIR set, each is
- * also saved as PAGE-WxH[-LANGUAGE].png (tests/app/take-screenshots.sh --sizes). */
-static void
-test_sizes (Fixture *f, gconstpointer data)
-{
-  OviWindow *window = f->window;
-  OviOverflowRecord *first = find_record (window, 272);
-  OviDumpFile *op = ovi_overflow_record_get_op (first);
-  g_autoptr (OviWindow) cluster_window = NULL;
-  g_autofree char *example = g_path_get_dirname (g_getenv ("OVI_EXAMPLE_DIR"));
-  g_autofree char *node_a = g_build_filename (example, "example-cluster", "node-a", NULL);
-  g_autofree char *node_b = g_build_filename (example, "example-cluster", "node-b.json", NULL);
-  g_autoptr (GFile) file_a = g_file_new_for_path (node_a);
-  GFile *reports[1];
-  guint n_failed = 0;
-  guint bad_index = 0;
-
-  /* The tensor with non-finite values: its first-bad-value buttons show. */
-  for (guint i = 0; i < ovi_dump_file_get_tensors (op)->len; i++)
-    {
-      g_autoptr (OviAnalysis) analysis =
-          ovi_tensor_analyze (g_ptr_array_index (ovi_dump_file_get_tensors (op), i), NULL);
-
-      if (analysis && ovi_analysis_get_stats (analysis)->first_nonfinite >= 0)
-        bad_index = i;
-    }
-
-  /* The timeline of two machines, in a window of its own. */
-  cluster_window = g_object_ref_sink (ovi_window_new (ovi_test_app));
-  gtk_window_set_default_size (GTK_WINDOW (cluster_window), 1200, 800);
-  gtk_window_present (GTK_WINDOW (cluster_window));
-  ovi_window_open_file (cluster_window, file_a);
-  WAIT_UNTIL (!ovi_window_get_busy (cluster_window));
-  ovi_window_show_page (cluster_window, "timeline");
-  reports[0] = g_file_new_for_path (node_b);
-  ovi_window_add_reports (cluster_window, reports, 1);
-  g_object_unref (reports[0]);
-  WAIT_UNTIL (ovi_cluster_get_n_roots (
-                  ovi_session_get_cluster (ovi_window_get_session (cluster_window))) == 2);
-
-  for (guint s = 0; s < G_N_ELEMENTS (window_sizes); s++)
-    {
-      int width = window_sizes[s].width, height = window_sizes[s].height;
-
-      gtk_window_present (GTK_WINDOW (window));
-      resize_to (window, width, height);
-
-      ovi_window_show_page (window, "overflows");
-      g_assert_true (ovi_window_select_record (window, first));
-      wait_details (window, first);
-      n_failed += check_ellipsized (window, "overflows", width, height);
-      grab_size (window, "overflows", width, height);
-
-      ovi_window_show_page (window, "operators");
-      ovi_session_set_selected_file (ovi_window_get_session (window), NULL);
-      wait_operators_listed (window);
-      n_failed += check_ellipsized (window, "operators", width, height);
-      grab_size (window, "operators", width, height);
-
-      ovi_window_show_tensor (window, op, bad_index);
-      WAIT_UNTIL (ovi_tensor_view_get_file (ovi_window_get_tensor_view (window)) == op &&
-                  !ovi_tensor_view_get_busy (ovi_window_get_tensor_view (window)));
-      ovi_test_wait_still ();
-      n_failed += check_ellipsized (window, "tensor", width, height);
-      grab_size (window, "tensor", width, height);
-
-      ovi_window_show_page (window, "compare");
-      ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
-      WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
-      ovi_test_wait_still ();
-      n_failed += check_ellipsized (window, "compare", width, height);
-      grab_size (window, "compare", width, height);
-
-      ovi_window_show_page (window, "problems");
-      WAIT_UNTIL (gtk_widget_get_mapped (
-          GTK_WIDGET (ovi_problems_page_get_column_view (ovi_window_get_problems_page (window)))));
-      ovi_test_wait_still ();
-      n_failed += check_ellipsized (window, "problems", width, height);
-      grab_size (window, "problems", width, height);
-
-      gtk_window_present (GTK_WINDOW (cluster_window));
-      resize_to (cluster_window, width, height);
-      WAIT_UNTIL (timeline_fed (ovi_window_get_timeline_page (cluster_window)));
-      ovi_test_wait_still ();
-      n_failed += check_ellipsized (cluster_window, "timeline", width, height);
-      grab_size (cluster_window, "timeline", width, height);
-    }
-  gtk_window_destroy (GTK_WINDOW (cluster_window));
-  ovi_test_wait_finalized (g_steal_pointer (&cluster_window), TRUE);
-  g_assert_cmpuint (n_failed, ==, 0);
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -1247,9 +1159,9 @@ main (int argc, char *argv[])
   OVI_TEST_ADD ("/app/window/open-recent", test_open_recent);
   OVI_TEST_ADD ("/app/window/export-all-tensors", test_export_all_tensors);
   OVI_TEST_ADD ("/app/window/export-selection-tensors", test_export_selection_tensors);
+  OVI_TEST_ADD ("/app/window/export-chooser", test_export_chooser);
   g_test_add_func ("/app/window/several-folders", test_several_folders);
   OVI_TEST_ADD ("/app/window/narrow-window", test_narrow_window);
   OVI_TEST_ADD ("/app/window/shm-pool", test_shm_pool);
-  OVI_TEST_ADD ("/app/window/sizes", test_sizes);
   return ovi_test_run ();
 }

@@ -2,7 +2,9 @@
 #include "config.h"
 
 #include <json-glib/json-glib.h>
+#include <locale.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "ovi-fixtures.h"
 #include "ovi-i18n.h"
@@ -114,6 +116,46 @@ test_cli (Fixture *f, gconstpointer data)
   g_assert_null (strstr (json, "头部"));
 }
 
+/* The README's `LANG=zh_CN.UTF-8` on a machine where that locale was never
+ * generated (most servers and containers: `locale -a` lists C and
+ * C.UTF-8 only): the C library refuses it, yet the report is in Chinese,
+ * the unit of the record found in the data ("Data") too. */
+static void
+test_cli_missing_locale (void)
+{
+  const char *cli = g_getenv ("OVI_CLI");
+  g_autofree char *example =
+      g_build_filename (g_getenv ("SOURCE_ROOT"), "data", "example-dump", NULL);
+  const char *argv[] = { cli, "report", "--records-only", example, NULL };
+  g_auto (GStrv) env = g_get_environ ();
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  g_assert_nonnull (cli);
+  if (setlocale (LC_ALL, "zh_CN.UTF-8") != NULL)
+    g_test_message ("zh_CN.UTF-8 is generated here: the fallback is not what is tested");
+  else
+    g_test_message ("zh_CN.UTF-8 is not generated here: the fallback is tested");
+  setlocale (LC_ALL, "C.UTF-8");
+  env = g_environ_unsetenv (env, "LANGUAGE");
+  env = g_environ_unsetenv (env, "LC_ALL");
+  env = g_environ_unsetenv (env, "LC_MESSAGES");
+  env = g_environ_setenv (env, "LANG", "zh_CN.UTF-8", TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &text, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (text);
+  g_test_message ("%s", text);
+  /* The example has one unreadable file: exit status 1. */
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) <= 1);
+  g_assert_nonnull (strstr (text, "无法读取的文件："));
+  g_assert_null (strstr (text, "Files that could not be read"));
+  /* Iteration 12's record, found in the data. */
+  g_assert_nonnull (strstr (text, "  数据  "));
+  g_assert_null (strstr (text, "  Data  "));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -130,5 +172,6 @@ main (int argc, char *argv[])
   g_test_add ("/core/i18n/tensor-labels", Fixture, NULL, ovi_tmp_dir_setup, test_tensor_labels,
               ovi_tmp_dir_teardown);
   g_test_add ("/core/i18n/cli", Fixture, NULL, ovi_tmp_dir_setup, test_cli, ovi_tmp_dir_teardown);
+  g_test_add_func ("/core/i18n/cli-missing-locale", test_cli_missing_locale);
   return g_test_run ();
 }

@@ -8,6 +8,12 @@ not in English.
   test-chinese.py --build DIR --folder PATH --po po/zh_CN.po
                   --page NAME=MSGID;MSGID... ...
                   [--shown NAME=TEXT ...] [--not-shown NAME=TEXT ...]
+                  [--lang LOCALE]
+
+With --lang the window is started as the README says, LANG=LOCALE with no
+LANGUAGE, rather than LANG=C.UTF-8 LANGUAGE=zh_CN: with LOCALE
+zh_CN.UTF-8 on a machine that never generated it (`locale -a`), the C
+library refuses the locale and the inspector must still speak Chinese.
 
 --shown and --not-shown check text that no single msgid holds, such as a
 problem's reason or a tensor label built by core from a format.
@@ -21,6 +27,7 @@ import argparse
 import os
 import re
 import socket
+import subprocess
 import sys
 import time
 
@@ -110,6 +117,14 @@ def texts(specs, page):
 def one(args):
     catalog = read_po(args.po)
     env = ovi_e2e.app_env(args.display, args.build, "cairo", "zh_CN")
+    if args.lang:
+        for k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+            env.pop(k, None)
+        env["LANG"] = args.lang
+        generated = subprocess.run(["locale", "-a"], capture_output=True, text=True).stdout
+        wanted = args.lang.lower().replace("-", "")
+        print("LANG=%s, no LANGUAGE; `locale -a` %s it" %
+              (args.lang, "lists" if wanted in generated.lower().split() else "does not list"))
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
     proc = ovi_e2e.start_app([app, args.folder], env)
     # Left alone until the inspector and the X server are idle: the scan is
@@ -155,7 +170,8 @@ def one(args):
                 failures.append("%s: %r is not shown" % (page, text))
         for text in texts(args.not_shown, page):
             if text in seen:
-                failures.append("%s: %r is shown" % (page, text))
+                failures.append("%s: %r is shown, in %r" %
+                                (page, text, [t for t in strings if text in t][:3]))
         print("%s %s (%s): %d strings read" % ("ok  " if not failures else "....", page, tab_name,
                                                len(strings)))
     ovi_e2e.stop_app(proc)
@@ -172,6 +188,7 @@ def main():
     p.add_argument("--page", action="append", default=[])
     p.add_argument("--shown", action="append", default=[])
     p.add_argument("--not-shown", action="append", default=[])
+    p.add_argument("--lang")
     p.add_argument("--one", action="store_true")
     p.add_argument("--display")
     args = p.parse_args()

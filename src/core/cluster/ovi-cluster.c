@@ -949,7 +949,7 @@ ovi_cluster_to_text (OviCluster *self)
       if (rank->collective)
         /* Translators: shown after an operator that moves data between devices */
         g_string_append_printf (s, " [%s]", _ ("collective"));
-      g_string_append_printf (s, "  %s %s  %s", rank->unit ? rank->unit : "",
+      g_string_append_printf (s, "  %s %s  %s", rank->unit ? ovi_unit_label (rank->unit) : "",
                               rank->status_summary ? rank->status_summary : "",
                               role_label (rank->role));
       if (rank->earliest)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "ovi-unit.h"
 
 static const char *const unit_names[] = {
@@ -12,6 +14,26 @@ ovi_unit_name (OviUnit unit)
 {
   g_return_val_if_fail (unit <= OVI_UNIT_LAST, NULL);
   return unit_names[unit];
+}
+
+/**
+ * ovi_unit_label:
+ * @name: a unit's name as ovi_unit_name() gives it, or as a report file
+ *   from another machine holds it
+ *
+ * Returns: the name the user reads: the hardware units keep the names the
+ *   vendor's documents give them; "Data" (a record found in the tensors'
+ *   data) is a word, in the user's language. Reports for programs (JSON)
+ *   keep ovi_unit_name().
+ */
+const char *
+ovi_unit_label (const char *name)
+{
+  if (g_strcmp0 (name, unit_names[OVI_UNIT_DATA]) == 0)
+    /* Translators: the unit of an overflow record that no hardware unit
+     * reported: it was found in the tensors' data */
+    return C_ ("unit", "Data");
+  return name;
 }
 
 /**

@@ -21,6 +21,7 @@ typedef enum
 #define OVI_UNIT_LAST OVI_UNIT_DATA
 
 const char *ovi_unit_name (OviUnit unit);
+const char *ovi_unit_label (const char *name);
 gboolean ovi_unit_has_status_bits (OviUnit unit);
 gboolean ovi_unit_has_pc (OviUnit unit);
 gboolean ovi_unit_has_block (OviUnit unit);

@@ -36,6 +36,7 @@ enum
 {
   PROP_0,
   PROP_UNIT_NAME,
+  PROP_UNIT_LABEL,
   PROP_MODEL_ID,
   PROP_STREAM_ID,
   PROP_TASK_ID,
@@ -96,6 +97,9 @@ ovi_overflow_record_get_property (GObject *object, guint prop_id, GValue *value,
     {
     case PROP_UNIT_NAME:
       g_value_set_string (value, ovi_unit_name (self->f.unit));
+      break;
+    case PROP_UNIT_LABEL:
+      g_value_set_string (value, ovi_unit_label (ovi_unit_name (self->f.unit)));
       break;
     case PROP_MODEL_ID:
       g_value_set_uint64 (value, self->f.model_id);
@@ -184,6 +188,8 @@ ovi_overflow_record_class_init (OviOverflowRecordClass *klass)
   properties[id] = g_param_spec_uint64 (name, NULL, NULL, 0, G_MAXUINT64, 0, flags)
 #define STR(id, name) properties[id] = g_param_spec_string (name, NULL, NULL, NULL, flags)
   STR (PROP_UNIT_NAME, "unit-name");
+  /* what the user reads: "Data" in the user's language (ovi_unit_label()) */
+  STR (PROP_UNIT_LABEL, "unit-label");
   U64 (PROP_MODEL_ID, "model-id");
   U64 (PROP_STREAM_ID, "stream-id");
   U64 (PROP_TASK_ID, "task-id");

@@ -828,12 +828,13 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
                               ovi_overflow_record_get_is_first (r) ? _ (" (first overflow)") : "",
                               ovi_overflow_record_get_ignored (r) ? _ (" (ignored)") : "", _ ("in"),
                               dir);
-      g_string_append_printf (
-          s,
-          "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT "  task %" G_GUINT64_FORMAT
-          "  status %s\n",
-          ovi_overflow_record_get_unit_name (r), ovi_overflow_record_get_model_id (r),
-          ovi_overflow_record_get_stream_id (r), ovi_overflow_record_get_task_id (r), summary);
+      g_string_append_printf (s,
+                              "  %s  model %" G_GUINT64_FORMAT "  stream %" G_GUINT64_FORMAT
+                              "  task %" G_GUINT64_FORMAT "  status %s\n",
+                              ovi_unit_label (ovi_overflow_record_get_unit_name (r)),
+                              ovi_overflow_record_get_model_id (r),
+                              ovi_overflow_record_get_stream_id (r),
+                              ovi_overflow_record_get_task_id (r), summary);
       if (ovi_unit_has_status_bits (unit))
         {
           g_autoptr (GArray) bits = ovi_status_split (mask);
@@ -1062,9 +1063,28 @@ ovi_report_export_finish (OviDumpFolder *folder, GAsyncResult *result, GError **
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* Says, in @error, that @file was not exported because of @local: @path
+ * exists, or another reason. */
+static void
+set_export_error (GError **error, OviDumpFile *file, const char *path, GError *local)
+{
+  if (g_error_matches (local, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS))
+    /* Translators: the first %s is a dump file, the second the file
+     * an export of its tensors would have written */
+    g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
+                 _ ("%s: not exported, %s already exists. Choose another folder."),
+                 ovi_dump_file_get_relative_path (file), path);
+  else
+    /* Translators: an export of all tensors failed: the dump file it
+     * read (a path), then why */
+    g_set_error (error, local->domain, local->code, _ ("%s: %s"),
+                 ovi_dump_file_get_relative_path (file), local->message);
+}
+
 /* Writes the tensors of @file below @output, as `overflow-inspector-cli
  * convert` does: in the file's folder relative to the dump folder, named
- * F.input.N.npy... (raw .bin for types only bytes can hold). */
+ * F.input.N.npy... (raw .bin for types only bytes can hold); for an
+ * overflow file, its record as the vendor's JSON, F.output.0.json. */
 static gboolean
 export_file_tensors (OviDumpFolder *folder,
                      OviDumpFile *file,
@@ -1080,8 +1100,11 @@ export_file_tensors (OviDumpFolder *folder,
   gboolean ok = TRUE;
   int source_fd;
 
+  gboolean overflow = ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OVERFLOW;
+
   /* A statistics-mode dump has no values, and nothing is wrong with it. */
-  if (ovi_dump_file_get_statistics_only (file) || tensors == NULL || tensors->len == 0)
+  if (!overflow &&
+      (ovi_dump_file_get_statistics_only (file) || tensors == NULL || tensors->len == 0))
     return TRUE;
   /* A folder already there may be a link into the inspected folder. */
   if (!refuse_inside (folder, dir, error))
@@ -1092,6 +1115,20 @@ export_file_tensors (OviDumpFolder *folder,
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    _ ("cannot create folder %s: %s"), dir, g_strerror (errsv));
       return FALSE;
+    }
+  if (overflow)
+    {
+      g_autofree char *name = ovi_export_overflow_file_name (file);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (GError) local = NULL;
+
+      if (!ovi_export_overflow_json (file, path, OVI_EXPORT_FLAGS_NONE, &local))
+        {
+          set_export_error (error, file, path, local);
+          return FALSE;
+        }
+      (*n_written)++;
+      return TRUE;
     }
   source_fd = ovi_export_open_source (file, NULL);
   source_data = ovi_export_read_source (file, source_fd);
@@ -1119,17 +1156,7 @@ export_file_tensors (OviDumpFolder *folder,
           (*n_written)++;
           continue;
         }
-      if (g_error_matches (local, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS))
-        /* Translators: the first %s is a dump file, the second the file
-         * an export of its tensors would have written */
-        g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_EXISTS,
-                     _ ("%s: not exported, %s already exists. Choose another folder."),
-                     ovi_dump_file_get_relative_path (file), path);
-      else
-        /* Translators: an export of all tensors failed: the dump file it
-         * read (a path), then why */
-        g_set_error (error, local->domain, local->code, _ ("%s: %s"),
-                     ovi_dump_file_get_relative_path (file), local->message);
+      set_export_error (error, file, path, local);
       ok = FALSE;
     }
   if (source_fd >= 0)
@@ -1139,12 +1166,13 @@ export_file_tensors (OviDumpFolder *folder,
 
 /**
  * ovi_report_export_tensors:
- * @files: (element-type OviDumpFile): op dump files of @folder
+ * @files: (element-type OviDumpFile): op dump files and overflow files of @folder
  * @output: an existing folder outside @folder
  * @n_written: (out) (optional): the number of files written
  *
- * Writes every tensor of @files below @output, the files and folders
- * `overflow-inspector-cli convert` writes for them; an existing file is
+ * Writes every tensor of @files below @output, and the vendor's JSON of
+ * each overflow file, the files and folders `overflow-inspector-cli
+ * convert` writes for them; an existing file is
  * not overwritten. Stops at the first failure, with an error naming the
  * dump file. Reads tensors: call it off the main thread, or use
  * ovi_report_export_tensors_async().
@@ -1291,8 +1319,8 @@ ovi_report_record_headline (OviOverflowRecord *record)
         g_strdup_printf ("%s %s", ovi_dump_file_get_op_type (op), ovi_dump_file_get_op_name (op));
   else
     /* Translators: the unit that reported an overflow, e.g. AI Core */
-    what =
-        g_strdup_printf (_ ("%s, operator not found"), ovi_overflow_record_get_unit_name (record));
+    what = g_strdup_printf (_ ("%s, operator not found"),
+                            ovi_unit_label (ovi_overflow_record_get_unit_name (record)));
   /* Translators: where (“Overflow on device 3, iteration 12”), which
    * operator, what its status says */
   return g_strdup_printf (_ ("%s: %s, %s"), where, what, status);
