@@ -348,8 +348,11 @@ golden_chosen (GFile *file, gpointer user_data)
 static void
 compare_with_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
+  /* Translators: the button of the folder chooser that picks the golden
+   * run, which the open folder is then compared with */
   ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Compare With"),
-                                  NULL, golden_chosen, g_object_ref (widget), g_object_unref);
+                                  _ ("_Compare"), NULL, golden_chosen, g_object_ref (widget),
+                                  g_object_unref);
 }
 
 /* Shows a tensor of a window's folder once its scan has listed the file. */

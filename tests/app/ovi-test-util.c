@@ -460,20 +460,6 @@ row_widgets (GtkColumnView *view)
   return widgets;
 }
 
-static int
-compare_x (gconstpointer a, gconstpointer b)
-{
-  graphene_point_t pa, pb;
-  GtkWidget *wa = *(GtkWidget **) a, *wb = *(GtkWidget **) b;
-  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (wa));
-
-  if (!gtk_widget_compute_point (wa, root, &GRAPHENE_POINT_INIT (0, 0), &pa))
-    pa.x = 0;
-  if (!gtk_widget_compute_point (wb, root, &GRAPHENE_POINT_INIT (0, 0), &pb))
-    pb.x = 0;
-  return pa.x < pb.x ? -1 : pa.x > pb.x;
-}
-
 GPtrArray *
 visible_rows (GtkColumnView *view)
 {
