@@ -547,8 +547,8 @@ cell_text (const char *title, OviDumpFile *file)
  * ovi_operators_page_dup_row_text:
  *
  * Returns: (nullable): the selected operator as one line, its cells in
- *   the order of the table's columns, separated by tabs; %NULL when none
- *   is selected
+ *   the order of the table's columns it shows, separated by tabs; %NULL
+ *   when none is selected
  */
 char *
 ovi_operators_page_dup_row_text (OviOperatorsPage *self)
@@ -564,12 +564,16 @@ ovi_operators_page_dup_row_text (OviOperatorsPage *self)
     return NULL;
   text = g_string_new (NULL);
   columns = gtk_column_view_get_columns (self->op_view);
-  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+  for (guint i = 0, n = 0; i < g_list_model_get_n_items (columns); i++)
     {
       g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
-      g_autofree char *cell = cell_text (gtk_column_view_column_get_title (column), file);
+      g_autofree char *cell = NULL;
 
-      g_string_append_printf (text, "%s%s", i > 0 ? "\t" : "", cell ? cell : "");
+      /* What the table shows: not the columns a narrow window hides. */
+      if (!gtk_column_view_column_get_visible (column))
+        continue;
+      cell = cell_text (gtk_column_view_column_get_title (column), file);
+      g_string_append_printf (text, "%s%s", n++ > 0 ? "\t" : "", cell ? cell : "");
     }
   return g_string_free (text, FALSE);
 }

@@ -423,8 +423,9 @@ cell_text (OviOverflowsPage *self, GtkColumnViewColumn *column, OviOverflowRecor
  * ovi_overflows_page_dup_row_text:
  *
  * Returns: (nullable): the selected record as one line, its cells in the
- *   order of the table's columns, separated by tabs (Folder and Device
- *   only when the table shows them); %NULL when none is selected
+ *   order of the table's columns, separated by tabs: the columns the
+ *   table shows (Folder and Device only when several are open, and not
+ *   those a narrow window hides); %NULL when none is selected
  */
 char *
 ovi_overflows_page_dup_row_text (OviOverflowsPage *self)
@@ -445,8 +446,7 @@ ovi_overflows_page_dup_row_text (OviOverflowsPage *self)
       g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
       g_autofree char *cell = NULL;
 
-      if ((column == self->record_root_column || column == self->record_device_column) &&
-          !gtk_column_view_column_get_visible (column))
+      if (!gtk_column_view_column_get_visible (column))
         continue;
       cell = cell_text (self, column, record);
       g_string_append_printf (text, "%s%s", n_cells++ > 0 ? "\t" : "", cell ? cell : "");
