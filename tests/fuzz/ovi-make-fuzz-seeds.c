@@ -121,7 +121,12 @@ main (int argc, char **argv)
       seed_bytes (dir, "dump-file", file_name, file);
     }
 
-  seed (dir, "mapping", "mapping-0", "1,Add.very_long_name.1.2.3\n2,Mul.x.4.5.6\r\n", 44);
+  {
+    /* Its 42 bytes, not one past its end. */
+    static const char mapping[] = "1,Add.very_long_name.1.2.3\n2,Mul.x.4.5.6\r\n";
+
+    seed (dir, "mapping", "mapping-0", mapping, sizeof mapping - 1);
+  }
   seed (dir, "mapping", "mapping-1", "short,\n,x\nno comma\n", 20);
 
   /* Statistics CSV files in both writers' forms, and a damaged one. */
