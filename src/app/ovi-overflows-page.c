@@ -780,6 +780,14 @@ ovi_overflows_page_focus_search (OviOverflowsPage *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->record_search));
 }
 
+/* The keyboard on the table: its selected record, or the first. */
+void
+ovi_overflows_page_focus_table (OviOverflowsPage *self)
+{
+  g_return_if_fail (OVI_IS_OVERFLOWS_PAGE (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->record_view));
+}
+
 GtkColumnView *
 ovi_overflows_page_get_column_view (OviOverflowsPage *self)
 {

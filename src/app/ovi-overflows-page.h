@@ -14,6 +14,7 @@ G_DECLARE_FINAL_TYPE (OviOverflowsPage, ovi_overflows_page, OVI, OVERFLOWS_PAGE,
 
 gboolean ovi_overflows_page_select_record (OviOverflowsPage *self, OviOverflowRecord *record);
 void ovi_overflows_page_focus_search (OviOverflowsPage *self);
+void ovi_overflows_page_focus_table (OviOverflowsPage *self);
 GtkColumnView *ovi_overflows_page_get_column_view (OviOverflowsPage *self);
 OviRecordView *ovi_overflows_page_get_record_view (OviOverflowsPage *self);
 const char *ovi_overflows_page_get_state (OviOverflowsPage *self);

@@ -139,11 +139,29 @@ cluster_changed (OviWindow *self)
   ovi_window_show_page (self, "timeline");
 }
 
+/* A folder listed puts the keyboard on its records, as a file manager puts
+ * it on the files, unless it is already in what the window shows (the user
+ * put it there): not on the header's first button, fifteen Tabs away. */
+static void
+focus_records (OviWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (focus != NULL && gtk_widget_get_mapped (focus) &&
+      (gtk_widget_is_ancestor (focus, GTK_WIDGET (self->main_stack)) ||
+       gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL))
+    return;
+  if (g_strcmp0 (adw_view_stack_get_visible_child_name (self->view_stack), "overflows") == 0)
+    ovi_overflows_page_focus_table (self->overflows_page);
+}
+
 static void
 load_finished (OviWindow *self, const GError *error)
 {
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     _ovi_window_show_open_error (self, error->message);
+  else
+    focus_records (self);
 }
 
 static void

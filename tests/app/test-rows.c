@@ -344,6 +344,20 @@ tabbed (GPtrArray *rows, guint row)
   return g_strjoinv ("\t", cells);
 }
 
+/* A folder opened and listed: the keyboard is on the first record, not on
+ * the header's first button (the issue counted 15 Tabs from there). */
+static void
+test_first_record_focused (Fixture *f, gconstpointer data)
+{
+  GtkColumnView *records = ovi_window_get_record_view (f->window);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (f->window));
+
+  g_test_message ("focus: %s", focus ? G_OBJECT_TYPE_NAME (focus) : "none");
+  g_assert_nonnull (focus);
+  g_assert_true (focus == row_widget (records, 0) ||
+                 gtk_widget_is_ancestor (focus, row_widget (records, 0)));
+}
+
 /* Ctrl+C copies the selected row of the table, its cells in the columns'
  * order; in the details, the focused field's value. A right click on a
  * row selects it and opens its menu: Copy Row, and Show in Files with the
@@ -652,6 +666,7 @@ main (int argc, char *argv[])
   if (!ovi_test_init (&argc, &argv, TRUE, &exit_code))
     return exit_code;
   OVI_TEST_ADD ("/app/rows/device-and-folder-columns", test_device_and_folder_columns);
+  OVI_TEST_ADD ("/app/rows/first-record-focused", test_first_record_focused);
   OVI_TEST_ADD ("/app/rows/details-tab-stops", test_details_tab_stops);
   OVI_TEST_ADD ("/app/rows/copy-and-menu", test_copy_and_menu);
   OVI_TEST_ADD ("/app/rows/copy-operator", test_copy_operator);
