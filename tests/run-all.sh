@@ -6,7 +6,7 @@
 # then the Flatpak in its sandbox when its runtime is cached. Each stage
 # says how long it took.
 # Ends with "N passed, N failed, N skipped" over all of them.
-#   OVI_FUZZ_SECONDS   seconds per fuzz target (default 30)
+#   OVI_FUZZ_SECONDS   seconds per fuzz target (default 15)
 #   OVI_SKIP_SANITIZERS=1  only the normal build
 set -uo pipefail
 
@@ -96,12 +96,12 @@ if [ "${OVI_SKIP_SANITIZERS:-0}" != 1 ]; then
     meson setup _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dfuzzing=true
 
   # Two targets at a time, one per core: the machine has two.
-  echo "== fuzzing, ${OVI_FUZZ_SECONDS:-30} s per target, two at a time"
+  echo "== fuzzing, ${OVI_FUZZ_SECONDS:-15} s per target, two at a time"
   fuzz_one () {
     local target=$1 corpus
     corpus=$(mktemp -d)
     TMPDIR=/dev/shm ASAN_OPTIONS=max_malloc_fill_size=0:quarantine_size_mb=8:detect_leaks=1 \
-      _build-asan/tests/fuzz/fuzz-$target -max_total_time="${OVI_FUZZ_SECONDS:-30}" \
+      _build-asan/tests/fuzz/fuzz-$target -max_total_time="${OVI_FUZZ_SECONDS:-15}" \
         -print_final_stats=1 "$corpus" "tests/fuzz/corpus/$target" >"_build-asan/fuzz-$target.log" 2>&1
     echo $? >"_build-asan/fuzz-$target.rc"
     rm -rf "$corpus"
