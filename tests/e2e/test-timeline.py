@@ -5,7 +5,7 @@ from the build tree on one machine's dump folder and another machine's
 report (`overflow-inspector node-a node-b.json`), sent no input, read
 through AT-SPI and a screen grab.
 
-  test-timeline.py --build DIR --cluster data/example-cluster [--shots DIR]
+  test-timeline.py --build DIR --cluster data/example-cluster [--shots DIR [--language zh_CN]]
 
 The timeline must list the 16 devices of the two machines, the earliest
 first and marked (node-a's device 3, its own Cast), every other device as
@@ -19,6 +19,7 @@ devices on the timeline with node-a's device 3 first.
 """
 
 import argparse
+import gettext
 import re
 import os
 import shutil
@@ -40,13 +41,21 @@ def cells_of(row):
 
 
 def one(args):
-    env = ovi_e2e.app_env(args.display, args.build, "cairo")
+    env = ovi_e2e.app_env(args.display, args.build, "cairo", args.language)
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
     node_a = os.path.join(args.cluster, "node-a")
     node_b = os.path.join(args.cluster, "node-b.json")
+    # The pointer off the window: no tooltip in the screen grab.
+    ovi_e2e.move_pointer(args.display, ovi_e2e.WIDTH - 1, ovi_e2e.HEIGHT - 1)
     proc = ovi_e2e.start_app([app, node_a, node_b], env)
     failures = []
-    rows, _ = wait_for_rows(16)
+    table = TABLE
+    if args.language:
+        # Only for a screen grab in that language: the checks below read
+        # the English words.
+        table = gettext.translation("overflow-inspector", os.path.join(args.build, "po"),
+                                    [args.language]).gettext(TABLE)
+    rows, _ = wait_for_rows(16, table)
     if args.shots:
         ovi_e2e.grab(args.display, os.path.join(args.shots, "timeline.png"))
     err = ovi_e2e.stop_app(proc)
@@ -81,14 +90,14 @@ def one(args):
     return 1 if failures else 0
 
 
-def wait_for_rows(count):
+def wait_for_rows(count, table=TABLE):
     """The timeline's rows and the tree they were read from, once it has
     @count rows (or the last read, after ovi_e2e's ceiling)."""
     last = [None, None]
 
     def probe():
         tree = ovi_e2e.application()
-        rows = ovi_e2e.table_rows(tree, TABLE)
+        rows = ovi_e2e.table_rows(tree, table)
         last[:] = [[cells_of(r) for r in rows] if rows else rows, tree]
         return rows and len(rows) >= count
 
@@ -97,7 +106,7 @@ def wait_for_rows(count):
 
 
 def several(args):
-    env = ovi_e2e.app_env(args.display, args.build, "cairo")
+    env = ovi_e2e.app_env(args.display, args.build, "cairo", args.language)
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -144,6 +153,7 @@ def main():
     p.add_argument("--build", required=True)
     p.add_argument("--cluster", required=True)
     p.add_argument("--shots")
+    p.add_argument("--language")  # zh_CN: the README's Chinese screen grab
     p.add_argument("--one", action="store_true")
     p.add_argument("--display")
     args = p.parse_args()
