@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ovi-diff-fixture.h"
 #include "ovi-fixtures.h"
 #include "ovi-layout-reference.h"
 
@@ -15,9 +16,10 @@
 typedef OviTmpDir Fixture;
 
 static const guint64 shape24[] = { 2, 4 };
-static const guint64 T0 = G_GUINT64_CONSTANT (1764670500000000);
+static const guint64 T0 = OVI_DIFF_FIXTURE_T0;
 
-/* {type}.{name}.{task}.7.{timestamp} with one input and one output. */
+/* One input and one output of [2, 4]; ovi_fixture_write_op() names the
+ * file. */
 static void
 write_op (const char *dir,
           const char *type,
@@ -27,16 +29,7 @@ write_op (const char *dir,
           const double *in,
           const double *out)
 {
-  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new (name);
-  g_autofree char *form = ovi_file_name_form (name);
-  g_autofree char *file =
-      g_strdup_printf ("%s.%s.%u.7.%" G_GUINT64_FORMAT, type, form, task, T0 + task * 100);
-
-  if (in)
-    ovi_fixture_add (w, OVI_TENSOR_INPUT, dtype, shape24, 2, in);
-  if (out)
-    ovi_fixture_add (w, OVI_TENSOR_OUTPUT, dtype, shape24, 2, out);
-  g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, dir, file));
+  ovi_fixture_write_op (dir, type, name, task, dtype, shape24, 2, in, out);
 }
 
 static OviDiffResult *
