@@ -10,6 +10,7 @@
 #include "ovi-diff-pair.h"
 #include "ovi-diff-private.h"
 #include "ovi-dump-file.h"
+#include "ovi-shape.h"
 #include "ovi-worker.h"
 
 /* One tensor pair of a compared operator read again for the pair view,
@@ -23,17 +24,6 @@
 /* clang-format off */
 G_DEFINE_QUARK (ovi-diff-pair-error-quark, ovi_diff_pair_error)
 /* clang-format on */
-
-static char *
-shape_string (const guint64 *shape, guint n_dims)
-{
-  GString *s = g_string_new ("[");
-
-  for (guint i = 0; i < n_dims; i++)
-    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i > 0 ? ", " : "", shape[i]);
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
-}
 
 /* Where the user finds a side: the .npy file, or the (first slice's) dump
  * file and the tensor's place among its tensors. */
@@ -68,7 +58,7 @@ open_side (OviDiffSource *source, OviDiffValues *v, OviDiffPairSide *side, GErro
       return FALSE;
     }
   side->dtype = v->dtype;
-  side->shape = shape_string (v->shape, v->n_dims);
+  side->shape = ovi_shape_dup_string (v->shape, v->n_dims);
   side->count = v->count;
   side->min = INFINITY;
   side->max = -INFINITY;

@@ -124,6 +124,5 @@ void ovi_diff_compare_sources (OviDiffSource *mine,
                                guint top_n,
                                OviDiffTensor *out);
 void ovi_diff_tensor_clear (OviDiffTensor *tensor);
-char *ovi_diff_dup_position (const guint64 *shape, guint n_dims, guint64 index);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "ovi-dtype.h"
 #include "ovi-layout.h"
 #include "ovi-npy.h"
+#include "ovi-shape.h"
 #include "ovi-tensor-private.h"
 #include "ovi-tensor.h"
 
@@ -31,37 +32,6 @@ ovi_diff_values_clear (OviDiffValues *v)
   g_clear_pointer (&v->buffer, g_free);
   g_clear_pointer (&v->shape, g_free);
   g_clear_pointer (&v->reason, g_free);
-}
-
-char *
-ovi_diff_dup_position (const guint64 *shape, guint n_dims, guint64 index)
-{
-  GString *s = g_string_new (NULL);
-  g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
-  guint64 rest = index;
-
-  for (guint i = n_dims; i > 0; i--)
-    {
-      guint64 dim = MAX (shape[i - 1], 1);
-      coords[i - 1] = rest % dim;
-      rest /= dim;
-    }
-  g_string_append_printf (s, "%" G_GUINT64_FORMAT " (", index);
-  for (guint i = 0; i < n_dims; i++)
-    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
-  g_string_append_c (s, ')');
-  return g_string_free (s, FALSE);
-}
-
-static char *
-shape_string (const guint64 *shape, guint n_dims)
-{
-  GString *s = g_string_new ("[");
-
-  for (guint i = 0; i < n_dims; i++)
-    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", shape[i]);
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
 }
 
 static gboolean
@@ -255,33 +225,6 @@ ovi_diff_values_open (OviDiffValues *v, OviDiffSource *s)
   return read_dump (s->tensors, v);
 }
 
-/* Element @i of a tensor of any comparable dtype, as a double. */
-static inline double
-widen (OviDtype dtype, const guint8 *d, guint64 i)
-{
-  switch (dtype)
-    {
-    case OVI_DTYPE_FLOAT16:
-      return ovi_half_to_float (ovi_load_u16 (d, i));
-    case OVI_DTYPE_BFLOAT16:
-      return ovi_bfloat16_to_float (ovi_load_u16 (d, i));
-    case OVI_DTYPE_INT16:
-    case OVI_DTYPE_UINT16:
-      return ovi_dtype_decode_pattern (dtype, ovi_load_u16 (d, i));
-    case OVI_DTYPE_INT4:
-      return ovi_dtype_decode_pattern (dtype, (d[i / 2] >> (4 * (i & 1))) & 0xf);
-    case OVI_DTYPE_FLOAT32:
-    case OVI_DTYPE_FLOAT64:
-    case OVI_DTYPE_INT32:
-    case OVI_DTYPE_UINT32:
-    case OVI_DTYPE_INT64:
-    case OVI_DTYPE_UINT64:
-      return ovi_load_wide (dtype, d, i);
-    default: /* every 8-bit type */
-      return ovi_dtype_decode_pattern (dtype, d[i]);
-    }
-}
-
 /* float16 by table: the conversion is most of widening otherwise. */
 static const float *
 half_table (void)
@@ -325,7 +268,7 @@ widen_elements (OviDtype dtype, const guint8 *d, guint64 first, guint64 n, doubl
       return;
     default:
       for (guint64 i = 0; i < n; i++)
-        out[i] = widen (dtype, d, first + i);
+        out[i] = ovi_load_value (dtype, d, first + i);
     }
 }
 
@@ -580,8 +523,8 @@ ovi_diff_compare_sources (OviDiffSource *mine,
     }
   out->mine_dtype = a.dtype;
   out->golden_dtype = b.dtype;
-  out->mine_shape = shape_string (a.shape, a.n_dims);
-  out->golden_shape = shape_string (b.shape, b.n_dims);
+  out->mine_shape = ovi_shape_dup_string (a.shape, a.n_dims);
+  out->golden_shape = ovi_shape_dup_string (b.shape, b.n_dims);
   if (a.count != b.count)
     {
       out->reason = g_strdup_printf (_ ("%" PRIu64 " elements %s against %" PRIu64 " elements %s"),
@@ -635,7 +578,7 @@ finish:
   out->first_mine = acc.first_mine;
   out->first_golden = acc.first_golden;
   if (acc.first_difference >= 0)
-    out->first_position = ovi_diff_dup_position (a.shape, a.n_dims, acc.first_difference);
+    out->first_position = ovi_shape_dup_position (a.shape, a.n_dims, acc.first_difference);
   for (guint i = 0; i < acc.n_top; i++)
     {
       OviDiffElement e = { acc.top[i].index, acc.top[i].mine, acc.top[i].golden,

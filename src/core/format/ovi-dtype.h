@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <math.h>
 
 G_BEGIN_DECLS
 
@@ -118,6 +119,64 @@ ovi_load_wide (OviDtype dtype, const guint8 *d, guint64 i)
       return (double) ovi_load_i64 (d, i);
     case OVI_DTYPE_UINT64:
       return (double) ovi_load_u64 (d, i);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* The bit pattern of element @i of a tensor of 4-, 8- or 16-bit elements. */
+static inline guint32
+ovi_load_pattern (guint bits, const guint8 *d, guint64 i)
+{
+  switch (bits)
+    {
+    case 16:
+      return ovi_load_u16 (d, i);
+    case 8:
+      return d[i];
+    default:
+      return (d[i / 2] >> (4 * (i & 1))) & 0xf;
+    }
+}
+
+/* Element @i of a tensor of any supported dtype, as a double; a complex
+ * element as its magnitude. */
+static inline double
+ovi_load_value (OviDtype dtype, const guint8 *d, guint64 i)
+{
+  switch (dtype)
+    {
+    case OVI_DTYPE_FLOAT16:
+      return ovi_half_to_float (ovi_load_u16 (d, i));
+    case OVI_DTYPE_BFLOAT16:
+      return ovi_bfloat16_to_float (ovi_load_u16 (d, i));
+    case OVI_DTYPE_INT16:
+    case OVI_DTYPE_UINT16:
+      return ovi_dtype_decode_pattern (dtype, ovi_load_u16 (d, i));
+    case OVI_DTYPE_INT8:
+    case OVI_DTYPE_UINT8:
+    case OVI_DTYPE_BOOL:
+    case OVI_DTYPE_FLOAT8_E5M2:
+    case OVI_DTYPE_FLOAT8_E4M3FN:
+    case OVI_DTYPE_FLOAT8_E8M0:
+    case OVI_DTYPE_HIFLOAT8:
+      return ovi_dtype_decode_pattern (dtype, d[i]);
+    case OVI_DTYPE_INT4:
+      return ovi_dtype_decode_pattern (dtype, ovi_load_pattern (4, d, i));
+    case OVI_DTYPE_FLOAT32:
+    case OVI_DTYPE_FLOAT64:
+    case OVI_DTYPE_INT32:
+    case OVI_DTYPE_UINT32:
+    case OVI_DTYPE_INT64:
+    case OVI_DTYPE_UINT64:
+      return ovi_load_wide (dtype, d, i);
+    case OVI_DTYPE_COMPLEX32:
+      return hypot (ovi_half_to_float (ovi_load_u16 (d, 2 * i)),
+                    ovi_half_to_float (ovi_load_u16 (d, 2 * i + 1)));
+    case OVI_DTYPE_COMPLEX64:
+      return hypot (ovi_load_f32 (d, 2 * i), ovi_load_f32 (d, 2 * i + 1));
+    case OVI_DTYPE_COMPLEX128:
+      return hypot (ovi_load_f64 (d, 2 * i), ovi_load_f64 (d, 2 * i + 1));
     default:
       g_assert_not_reached ();
     }

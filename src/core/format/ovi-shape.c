@@ -34,3 +34,36 @@ ovi_shape_index_to_coords (guint64 index, const guint64 *shape, guint n_dims, gu
       index /= d;
     }
 }
+
+/**
+ * ovi_shape_dup_string:
+ * Returns: the shape as the reports write it, "[2, 3]"
+ */
+char *
+ovi_shape_dup_string (const guint64 *shape, guint n_dims)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint i = 0; i < n_dims; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", shape[i]);
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * ovi_shape_dup_position:
+ * Returns: flat @index and its coordinates in @shape, "30 (0, 0, 3, 6)"
+ */
+char *
+ovi_shape_dup_position (const guint64 *shape, guint n_dims, guint64 index)
+{
+  GString *s = g_string_new (NULL);
+  g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
+
+  ovi_shape_index_to_coords (index, shape, n_dims, coords);
+  g_string_append_printf (s, "%" G_GUINT64_FORMAT " (", index);
+  for (guint i = 0; i < n_dims; i++)
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
+}

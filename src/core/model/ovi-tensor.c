@@ -293,13 +293,7 @@ ovi_tensor_get_original_shape (OviTensor *self, guint *n_dims)
 char *
 ovi_tensor_dup_shape_string (OviTensor *self)
 {
-  GString *s = g_string_new ("[");
-
-  for (guint i = 0; i < self->shape->len; i++)
-    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "",
-                            g_array_index (self->shape, guint64, i));
-  g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
+  return ovi_shape_dup_string ((const guint64 *) self->shape->data, self->shape->len);
 }
 
 guint64
@@ -385,21 +379,8 @@ ovi_tensor_dup_position (OviTensor *self, guint64 index)
 {
   guint n_dims;
   const guint64 *shape = ovi_tensor_get_logical_shape (self, &n_dims);
-  GString *s = g_string_new (NULL);
-  g_autofree guint64 *coords = g_new0 (guint64, MAX (n_dims, 1));
-  guint64 rest = index;
 
-  for (guint i = n_dims; i > 0; i--)
-    {
-      guint64 dim = MAX (shape[i - 1], 1);
-      coords[i - 1] = rest % dim;
-      rest /= dim;
-    }
-  g_string_append_printf (s, "%" G_GUINT64_FORMAT " (", index);
-  for (guint i = 0; i < n_dims; i++)
-    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", coords[i]);
-  g_string_append_c (s, ')');
-  return g_string_free (s, FALSE);
+  return ovi_shape_dup_position (shape, n_dims, index);
 }
 
 /**

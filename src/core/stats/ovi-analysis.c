@@ -205,64 +205,6 @@ pattern_bits_for (OviDtype dtype, guint64 count)
     }
 }
 
-static inline guint32 element_pattern (guint bits, const guint8 *d, guint64 i);
-
-/* The value of element @i of any supported type. */
-static inline double
-element_value (OviDtype dtype, const guint8 *d, guint64 i)
-{
-  switch (dtype)
-    {
-    case OVI_DTYPE_FLOAT16:
-      return ovi_half_to_float (ovi_load_u16 (d, i));
-    case OVI_DTYPE_BFLOAT16:
-      return ovi_bfloat16_to_float (ovi_load_u16 (d, i));
-    case OVI_DTYPE_INT16:
-    case OVI_DTYPE_UINT16:
-      return ovi_dtype_decode_pattern (dtype, ovi_load_u16 (d, i));
-    case OVI_DTYPE_INT8:
-    case OVI_DTYPE_UINT8:
-    case OVI_DTYPE_BOOL:
-    case OVI_DTYPE_FLOAT8_E5M2:
-    case OVI_DTYPE_FLOAT8_E4M3FN:
-    case OVI_DTYPE_FLOAT8_E8M0:
-    case OVI_DTYPE_HIFLOAT8:
-      return ovi_dtype_decode_pattern (dtype, d[i]);
-    case OVI_DTYPE_INT4:
-      return ovi_dtype_decode_pattern (dtype, element_pattern (4, d, i));
-    case OVI_DTYPE_FLOAT32:
-    case OVI_DTYPE_FLOAT64:
-    case OVI_DTYPE_INT32:
-    case OVI_DTYPE_UINT32:
-    case OVI_DTYPE_INT64:
-    case OVI_DTYPE_UINT64:
-      return ovi_load_wide (dtype, d, i);
-    case OVI_DTYPE_COMPLEX32:
-      return hypot (ovi_half_to_float (ovi_load_u16 (d, 2 * i)),
-                    ovi_half_to_float (ovi_load_u16 (d, 2 * i + 1)));
-    case OVI_DTYPE_COMPLEX64:
-      return hypot (ovi_load_f32 (d, 2 * i), ovi_load_f32 (d, 2 * i + 1));
-    case OVI_DTYPE_COMPLEX128:
-      return hypot (ovi_load_f64 (d, 2 * i), ovi_load_f64 (d, 2 * i + 1));
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static inline guint32
-element_pattern (guint bits, const guint8 *d, guint64 i)
-{
-  switch (bits)
-    {
-    case 16:
-      return ovi_load_u16 (d, i);
-    case 8:
-      return d[i];
-    default:
-      return (d[i / 2] >> (4 * (i & 1))) & 0xf;
-    }
-}
-
 /* Reads a source a chunk at a time; one per thread. */
 typedef struct
 {
@@ -382,7 +324,7 @@ count_patterns (guint bits, const guint8 *d, guint64 n, guint32 *t0, guint32 *t1
         }
     }
   for (; i < n; i++)
-    t0[element_pattern (bits, d, i)]++;
+    t0[ovi_load_pattern (bits, d, i)]++;
 }
 
 /* Elements @base .. @base + @n, whose bytes are @d. */
@@ -444,7 +386,7 @@ scan_values (Partial *p,
     }
   else
     for (guint64 i = 0; i < n; i++)
-      partial_add (p, element_value (dtype, d, i), 1, base + i, shift, sat, map);
+      partial_add (p, ovi_load_value (dtype, d, i), 1, base + i, shift, sat, map);
 }
 
 /* One thread's share: [start, end) a chunk at a time. */
@@ -637,7 +579,7 @@ find_firsts (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpoint
       /* Stored order is not logical order: every one is a candidate. */
       for (guint64 i = 0; i < n; i++)
         {
-          gint8 k = search->kind[element_pattern (self->pattern_bits, d, i)];
+          gint8 k = search->kind[ovi_load_pattern (self->pattern_bits, d, i)];
           if (k >= 0 && search->need[k])
             *first[k] = first_of (*first[k], ovi_layout_map_to_logical (self->map, base + i));
         }
@@ -645,7 +587,7 @@ find_firsts (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpoint
     }
   for (guint64 i = 0; i < n; i++)
     {
-      gint8 k = search->kind[element_pattern (self->pattern_bits, d, i)];
+      gint8 k = search->kind[ovi_load_pattern (self->pattern_bits, d, i)];
       if (k >= 0 && search->need[k])
         {
           search->need[k] = FALSE;
@@ -718,7 +660,7 @@ find_finite (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpoint
 {
   for (guint64 i = 0; i < n; i++)
     {
-      double v = element_value (self->dtype, d, i);
+      double v = ovi_load_value (self->dtype, d, i);
       if (isfinite (v))
         {
           *(double *) data = v;
@@ -742,8 +684,8 @@ static double
 decode (const OviAnalysis *self, const guint8 *d, guint64 i)
 {
   return self->pattern_bits
-             ? ovi_dtype_decode_pattern (self->dtype, element_pattern (self->pattern_bits, d, i))
-             : element_value (self->dtype, d, i);
+             ? ovi_dtype_decode_pattern (self->dtype, ovi_load_pattern (self->pattern_bits, d, i))
+             : ovi_load_value (self->dtype, d, i);
 }
 
 static gboolean
@@ -1056,8 +998,8 @@ ovi_analysis_value_at (OviAnalysis *self, guint64 index)
   if (reader_open (&r, self, NULL) && (d = reader_get (&r, start, index - start + 1, NULL)))
     value = self->pattern_bits
                 ? ovi_dtype_decode_pattern (self->dtype,
-                                            element_pattern (self->pattern_bits, d, index - start))
-                : element_value (self->dtype, d, index - start);
+                                            ovi_load_pattern (self->pattern_bits, d, index - start))
+                : ovi_load_value (self->dtype, d, index - start);
   reader_close (&r);
   return value;
 }
@@ -1123,7 +1065,7 @@ static gboolean
 bin_values (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpointer data)
 {
   for (guint64 i = 0; i < n; i++)
-    bin_add (data, element_value (self->dtype, d, i), 1);
+    bin_add (data, ovi_load_value (self->dtype, d, i), 1);
   return TRUE;
 }
 
