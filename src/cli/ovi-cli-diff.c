@@ -96,13 +96,9 @@ ovi_cli_diff (int argc, char **argv)
   if (json)
     {
       g_autoptr (JsonNode) root = ovi_diff_result_to_json (result);
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
-      g_autofree char *text = NULL;
+      g_autofree char *text = ovi_json_to_text (root); /* as report --json writes it */
 
-      json_generator_set_pretty (gen, TRUE);
-      json_generator_set_root (gen, root);
-      text = json_generator_to_data (gen, NULL);
-      g_print ("%s\n", text);
+      g_print ("%s", text);
     }
   else
     {
