@@ -31,6 +31,7 @@ ovi_diff_find_first_divergence (GPtrArray *ops,
       if (op->op_class != OVI_DIFF_OP_ORIGIN)
         continue;
       out->op = op;
+      out->form = OVI_DIFF_DIVERGENCE_ORIGIN;
       for (guint k = 0; k < op->tensors->len; k++)
         {
           const OviDiffTensor *t = &g_array_index (op->tensors, OviDiffTensor, k);

@@ -24,6 +24,8 @@ enum
   OP_PROP_MAX_ABS_ERROR,
   OP_PROP_MINE_OVERFLOWS,
   OP_PROP_GOLDEN_OVERFLOWS,
+  OP_PROP_DEVICE,
+  OP_PROP_IS_FIRST_DIVERGENCE,
   OP_N_PROPS
 };
 
@@ -43,6 +45,7 @@ ovi_diff_operator_finalize (GObject *object)
   g_free (self->golden_path);
   g_free (self->pair);
   g_free (self->reason);
+  g_free (self->device);
   for (guint i = 0; i < self->tensors->len; i++)
     ovi_diff_tensor_clear (&g_array_index (self->tensors, OviDiffTensor, i));
   g_array_unref (self->tensors);
@@ -87,6 +90,12 @@ ovi_diff_operator_get_property (GObject *object, guint id, GValue *value, GParam
     case OP_PROP_GOLDEN_OVERFLOWS:
       g_value_set_uint (value, self->golden_overflows);
       break;
+    case OP_PROP_DEVICE:
+      g_value_set_string (value, self->device);
+      break;
+    case OP_PROP_IS_FIRST_DIVERGENCE:
+      g_value_set_boolean (value, self->is_first);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
     }
@@ -115,6 +124,9 @@ ovi_diff_operator_class_init (OviDiffOperatorClass *klass)
       g_param_spec_uint ("mine-overflows", NULL, NULL, 0, G_MAXUINT, 0, flags);
   op_props[OP_PROP_GOLDEN_OVERFLOWS] =
       g_param_spec_uint ("golden-overflows", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  op_props[OP_PROP_DEVICE] = g_param_spec_string ("device", NULL, NULL, NULL, flags);
+  op_props[OP_PROP_IS_FIRST_DIVERGENCE] =
+      g_param_spec_boolean ("is-first-divergence", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, OP_N_PROPS, op_props);
 }
 
@@ -124,6 +136,7 @@ ovi_diff_operator_init (OviDiffOperator *self)
   self->tensors = g_array_new (FALSE, TRUE, sizeof (OviDiffTensor));
   self->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) ovi_diff_source_free);
   self->worst = G_MAXUINT;
+  self->inputs_compared = TRUE;
 }
 
 /**
@@ -255,6 +268,21 @@ ovi_diff_operator_get_golden_overflows (OviDiffOperator *self)
   return self->golden_overflows;
 }
 
+/* The device folder the operator ran on ("0"), or NULL when the path
+ * names none. */
+const char *
+ovi_diff_operator_get_device (OviDiffOperator *self)
+{
+  return self->device;
+}
+
+/* Whether this is the result's first divergence. */
+gboolean
+ovi_diff_operator_get_is_first_divergence (OviDiffOperator *self)
+{
+  return self->is_first;
+}
+
 /* Whether a tensor pair agrees: identical or within tolerance. */
 gboolean
 ovi_diff_tensor_agrees (const OviDiffTensor *t)
@@ -337,8 +365,8 @@ const char *
 ovi_diff_op_class_name (OviDiffOpClass op_class)
 {
   static const char *const names[] = {
-    "identical", "within_tolerance", "origin",      "propagated",
-    "absorbed",  "only_mine",        "only_golden", "not_comparable",
+    "identical", "within_tolerance", "origin",         "propagated",     "absorbed",
+    "only_mine", "only_golden",      "not_comparable", "output_differs",
   };
   g_return_val_if_fail (op_class < G_N_ELEMENTS (names), "");
   return names[op_class];
@@ -364,6 +392,8 @@ ovi_diff_op_class_label (OviDiffOpClass op_class)
       return _ ("only in my run");
     case OVI_DIFF_OP_ONLY_GOLDEN:
       return _ ("only in the golden run");
+    case OVI_DIFF_OP_OUTPUT_DIFFERS:
+      return _ ("output differs, inputs not compared");
     case OVI_DIFF_OP_NOT_COMPARABLE:
     default:
       return _ ("not comparable");
@@ -377,4 +407,13 @@ ovi_diff_tensor_class_name (OviDiffTensorClass tensor_class)
                                        "not_comparable" };
   g_return_val_if_fail (tensor_class < G_N_ELEMENTS (names), "");
   return names[tensor_class];
+}
+
+/* The form as JSON writes it. */
+const char *
+ovi_diff_divergence_form_name (OviDiffDivergenceForm form)
+{
+  static const char *const names[] = { "none", "origin", "entered", "inputs_not_compared" };
+  g_return_val_if_fail (form < G_N_ELEMENTS (names), "");
+  return names[form];
 }

@@ -140,6 +140,10 @@ struct _OviDiffOperator
   GPtrArray *sources; /* OviDiffSource kept (or NULL): mine, golden of each tensor */
   guint worst;        /* index into tensors, G_MAXUINT when none */
   guint mine_overflows, golden_overflows;
+  char *device;  /* NULL when the path names none */
+  guint64 order; /* timestamp: run order, comparable across devices */
+  gboolean inputs_compared;
+  gboolean is_first;
 };
 
 struct _OviDiffResult
@@ -152,6 +156,8 @@ struct _OviDiffResult
   gboolean mine_npy, golden_npy;
   OviDiffOperator *first;
   guint first_tensor;
+  OviDiffDivergenceForm form;
+  guint first_input;
 };
 
 gboolean ovi_diff_tensor_agrees (const OviDiffTensor *t);
@@ -173,7 +179,10 @@ typedef gboolean (*OviDiffProducersFunc) (
 typedef struct
 {
   OviDiffOperator *op; /* NULL: no first divergence */
-  guint tensor;        /* index into the operator's tensors: its first output out of tolerance */
+  OviDiffDivergenceForm form;
+  guint tensor; /* index into the operator's tensors: the differing output, or the input the
+                   difference entered through */
+  guint input;  /* the index of that input (OVI_DIFF_DIVERGENCE_ENTERED), else G_MAXUINT */
 } OviDiffDivergence;
 
 void ovi_diff_find_first_divergence (GPtrArray *ops,

@@ -114,6 +114,7 @@ typedef struct
   OviDiffOpPair pair;
   OviDiffOperator *op;
   const char *label;
+  const char *device; /* "" when the path names none */
 } Work;
 
 static OviDiffSource *
@@ -167,6 +168,8 @@ run_work (guint index, gpointer data)
   op->mine_path = a ? g_strdup (a->path) : NULL;
   op->golden_path = b ? g_strdup (b->path) : NULL;
   op->pair = g_strdup (w->label);
+  op->device = *w->device ? g_strdup (w->device) : NULL;
+  op->order = (a ? a : b)->order;
   op->mine_overflows = a ? a->overflows : 0;
   op->golden_overflows = b ? b->overflows : 0;
   if (a == NULL || b == NULL)
@@ -251,7 +254,8 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
       g_ptr_array_add (labels, label);
       for (guint i = 0; i < ops->len; i++)
         {
-          Work w = { self, g_array_index (ops, OviDiffOpPair, i), NULL, label };
+          Work w = { self, g_array_index (ops, OviDiffOpPair, i), NULL, label,
+                     (gp->mine ? gp->mine : gp->golden)->device };
           g_array_append_val (work, w);
         }
     }
@@ -276,6 +280,9 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
     {
       result->first = g_object_ref (first.op);
       result->first_tensor = first.tensor;
+      result->form = first.form;
+      result->first_input = first.input;
+      first.op->is_first = TRUE;
     }
   g_list_store_splice (result->operators, 0, 0, operators->pdata, operators->len);
   return g_steal_pointer (&result);
