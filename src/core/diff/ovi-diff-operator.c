@@ -352,6 +352,8 @@ ovi_diff_operator_classify (OviDiffOperator *op)
     op->op_class = OVI_DIFF_OP_IDENTICAL;
   else if (inputs_agree && outputs_agree)
     op->op_class = OVI_DIFF_OP_WITHIN_TOLERANCE;
+  else if (inputs_agree && !op->inputs_compared)
+    op->op_class = OVI_DIFF_OP_OUTPUT_DIFFERS;
   else if (inputs_agree)
     op->op_class = OVI_DIFF_OP_ORIGIN;
   else if (!outputs_agree)

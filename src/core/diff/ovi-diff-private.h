@@ -171,8 +171,8 @@ gboolean ovi_diff_map_parse (
 /* ---- The first divergence (ovi-diff-divergence.c) ---- */
 
 /* Appends to @producers the indices (in @ops, guint) of the operators that
- * produced input @input of operator @op; FALSE when that is not known, and
- * run order decides. */
+ * produced input @input of operator @op (G_MAXUINT: any of its inputs);
+ * FALSE when that is not known, and run order decides. */
 typedef gboolean (*OviDiffProducersFunc) (
     GPtrArray *ops, guint op, guint input, GArray *producers, gpointer user_data);
 

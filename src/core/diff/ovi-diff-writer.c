@@ -98,10 +98,13 @@ ovi_diff_result_to_text (OviDiffResult *result)
                               _ ("max absolute error"), mae);
     }
 
-  /* Both runs' overflow records side by side. */
+  /* Both runs' overflow records side by side; a run of .npy files has
+   * none to read, and then nothing is "only" in the other. */
   for (guint side = 0; side < 2; side++)
     {
       GString *list = g_string_new (NULL);
+      gboolean other_npy = ovi_diff_result_get_is_npy (result, side == 0);
+
       for (guint i = 0; i < n_ops; i++)
         {
           g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
@@ -113,7 +116,13 @@ ovi_diff_result_to_text (OviDiffResult *result)
               g_string_append_printf (list, "%s%s", list->len ? ", " : "", name);
             }
         }
-      if (list->len)
+      if (list->len && other_npy)
+        g_string_append_printf (
+            s, "%s %s %s\n",
+            side == 0 ? _ ("Overflows in my run:") : _ ("Overflows in the golden run:"), list->str,
+            side == 0 ? _ ("(the golden run has no overflow records to compare)")
+                      : _ ("(my run has no overflow records to compare)"));
+      else if (list->len)
         g_string_append_printf (s, "%s %s\n",
                                 side == 0 ? _ ("Overflows only in my run:")
                                           : _ ("Overflows only in the golden run:"),
