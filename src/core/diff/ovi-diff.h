@@ -130,6 +130,5 @@ gboolean ovi_diff_check_output (OviDiff *self, const char *output, GError **erro
 const char *ovi_diff_op_class_name (OviDiffOpClass op_class);
 const char *ovi_diff_op_class_label (OviDiffOpClass op_class);
 const char *ovi_diff_tensor_class_name (OviDiffTensorClass tensor_class);
-void ovi_diff_default_tolerance (OviDtype mine, OviDtype golden, double *rtol, double *atol);
 
 G_END_DECLS
