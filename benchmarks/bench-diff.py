@@ -5,6 +5,7 @@ side by side in one run, on the same two runs.
 
     benchmarks/bench-diff.py [--build DIR] [--msaccucmp DIR] [--runs N]
                              [--ops N] [--big COUNT] [--tmp DIR]
+                             [--before DIR] [--no-vendor]
 
 The two runs are written by the project's writer (tests/diff/ovi-make-diff-runs
 bench): N operators each (default 1000), float16 and float32 tensors of 1 024
@@ -18,6 +19,11 @@ largest tensor pair (the COUNT-element output on both sides, as stored).
 The vendor's msaccucmp is the folder tests/diff/setup-msaccucmp.sh made:
 --msaccucmp, else $OVI_MSACCUCMP, else ref/msaccucmp beside the checkout.
 Where our CLI has no `diff` command yet, the vendor's side is measured alone.
+
+--before DIR is a build of earlier code: its `diff --csv` is timed on the
+same runs, alternating with ours (which goes first swaps each run), and the
+table gives both medians and their ratio: "no slower" measured side by side.
+--no-vendor leaves msaccucmp out.
 """
 import argparse
 import csv
@@ -39,12 +45,16 @@ parser.add_argument("--runs", type=int, default=3)
 parser.add_argument("--ops", type=int, default=1000)
 parser.add_argument("--big", type=int, default=5000000)
 parser.add_argument("--tmp", default=None, help="where to write the runs (default: a temporary folder)")
+parser.add_argument("--before", default=None, help="a build of earlier code, timed against this one")
+parser.add_argument("--no-vendor", action="store_true", help="leave msaccucmp out")
 args = parser.parse_args()
 
 python = "/usr/bin/python3"
 cli = os.path.join(args.build, "src", "cli", "overflow-inspector-cli")
 make = os.path.join(args.build, "tests", "diff", "ovi-make-diff-runs")
-for path in (cli, make, os.path.join(args.msaccucmp, "msaccucmp.py")):
+before_cli = os.path.join(args.before, "src", "cli", "overflow-inspector-cli") if args.before else None
+for path in [cli, make] + ([] if args.no_vendor else [os.path.join(args.msaccucmp, "msaccucmp.py")]) + \
+        ([before_cli] if before_cli else []):
     if not os.path.exists(path):
         sys.exit("bench-diff: %s not found (build the project; set up msaccucmp with "
                  "tests/diff/setup-msaccucmp.sh)" % path)
@@ -83,12 +93,17 @@ def main():
         size = sum(os.path.getsize(os.path.join(d, f)) for d in (my, golden) for f in os.listdir(d))
         pair = 2 * 4 * args.big
         ours_ready = has_diff()
-        ours, vendor = [], []
+        ours, vendor, before = [], [], []
         for i in range(args.runs):
-            if ours_ready:
-                out = os.path.join(tmp, "ours-%d.csv" % i)
+            sides = [(cli, "ours", ours)] if ours_ready else []
+            if before_cli:
+                sides.append((before_cli, "before", before))
+            for side_cli, name, times in (sides if i % 2 == 0 else sides[::-1]):
+                out = os.path.join(tmp, "%s-%d.csv" % (name, i))
                 subprocess.run(["sync"])
-                ours.append(timed([cli, "diff", "--csv", out, my, golden]) + (out,))
+                times.append(timed([side_cli, "diff", "--csv", out, my, golden]) + (out,))
+            if args.no_vendor:
+                continue
             out = os.path.join(tmp, "vendor-%d" % i)
             os.mkdir(out)
             subprocess.run(["sync"])
@@ -98,6 +113,20 @@ def main():
 
         print("two runs of %d operators, %.1f MB in all; largest tensor pair %.1f MB (float32 x %d, both sides)"
               % (args.ops, size / 1e6, pair / 1e6, args.big))
+        if before:
+            b_wall, a_wall = (statistics.median(w for w, _, _, _ in t) for t in (before, ours))
+            b_cpu, a_cpu = (statistics.median(c for _, _, c, _ in t) for t in (before, ours))
+            for name, t in (("before", before), ("after", ours)):
+                print("%-7s diff: median %.3f s (runs: %s), CPU %.2f s, peak RSS %.1f MB"
+                      % (name, statistics.median(w for w, _, _, _ in t),
+                         ", ".join("%.3f" % w for w, _, _, _ in t),
+                         statistics.median(c for _, _, c, _ in t), max(r for _, r, _, _ in t) / 1e6))
+            print("after / before: %.3f wall time, %.3f CPU time" % (a_wall / b_wall, a_cpu / b_cpu))
+            if sorted(rows(ours[0][3])) != sorted(rows(before[0][3])):
+                print("bench-diff: the two builds' CSVs do not have the same rows")
+                return 1
+        if args.no_vendor:
+            return 0
         v_wall = statistics.median(w for w, _, _, _ in vendor)
         v_rss = max(r for _, r, _, _ in vendor)
         v_cpu = statistics.median(c for _, _, c, _ in vendor)

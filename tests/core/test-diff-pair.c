@@ -149,6 +149,34 @@ test_bins_and_strip (OviTmpDir *f, gconstpointer data)
   g_assert_cmpuint (pair->golden.position, ==, 1); /* after the input */
 }
 
+/* Issue 36, case 8: values across the whole float64 range, where the
+ * bins' width overflows: all 4 binned (the statistics' builder and its
+ * guard). */
+static void
+test_wide_range (OviTmpDir *f, gconstpointer data)
+{
+  const guint64 shape[] = { 4 };
+  const double golden[] = { -1.5e308, 1.5e308, 0, 2 }, mine[] = { -1.5e308, 1.5e308, 0, 3 };
+  g_autofree char *golden_path = NULL, *mine_path = NULL;
+  g_autoptr (OviDiffPair) pair = NULL;
+  g_autoptr (GError) error = NULL;
+  guint64 in_bins = 0;
+
+  mine_path = write_op (f->dir, "Add.mine.1.1.1", OVI_DTYPE_FLOAT64, OVI_FORMAT_ND, shape, 1, mine,
+                        4, NULL, 0);
+  golden_path = write_op (f->dir, "Add.golden.1.1.1", OVI_DTYPE_FLOAT64, OVI_FORMAT_ND, shape, 1,
+                          golden, 4, NULL, 0);
+  pair = compute (mine_path, golden_path, OVI_TENSOR_OUTPUT, 0, NAN, NAN, 8, 4, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < pair->golden_histogram->n_bins; i++)
+    in_bins += pair->golden_histogram->counts[i];
+  g_assert_cmpuint (in_bins, ==, 4);
+  g_assert_cmpuint (pair->golden_histogram->counts[0], ==, 1);
+  g_assert_cmpuint (pair->golden_histogram->counts[7], ==, 1);
+  g_assert_cmpuint (histogram_total (pair->mine_histogram), ==, 4);
+  g_assert_cmpuint (histogram_total (pair->difference), ==, 1);
+}
+
 /* A float16 NC1HWC0 tensor against a float32 ND golden of its logical
  * shape: read without its padding, the same values, nothing out of
  * tolerance; the strip spans the 16 logical values, not the 64 stored. */
@@ -352,6 +380,8 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/diff-pair/bins-and-strip", OviTmpDir, NULL, ovi_tmp_dir_setup, test_bins_and_strip,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/diff-pair/wide-range", OviTmpDir, NULL, ovi_tmp_dir_setup, test_wide_range,
               ovi_tmp_dir_teardown);
   g_test_add ("/diff-pair/device-layout", OviTmpDir, NULL, ovi_tmp_dir_setup, test_device_layout,
               ovi_tmp_dir_teardown);

@@ -233,7 +233,7 @@ test_float16_golden_npy (Fixture *f, gconstpointer data)
   t = ovi_diff_operator_get_tensor (find (result, "net/Mul"), 0);
   g_assert_cmpint (t->mine_dtype, ==, OVI_DTYPE_FLOAT16);
   g_assert_cmpint (t->golden_dtype, ==, OVI_DTYPE_FLOAT32);
-  g_assert_cmpfloat (t->rtol, ==, 1e-3);
+  g_assert_cmpfloat (t->rtol, ==, 16 * 0x1p-11 + 4 * 64 * 0x1p-24); /* the model's, float16 */
   g_assert_cmpuint (t->out_of_tolerance, ==, 0);
   g_assert_cmpfloat (t->metrics.max_absolute_error, >, 0);
 

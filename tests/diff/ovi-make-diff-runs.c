@@ -291,6 +291,12 @@ make_cases (const char *my_dir, const char *golden_dir)
     double m = 2.5, g = 2.0;
     write_pair (&runs, "ReduceSum", "sum1_scalar", &f32, x, x, &one, &m, &g);
   }
+  /* one element of opposite signs: not cosine 1 */
+  {
+    const Desc one = { OVI_DTYPE_FLOAT32, OVI_FORMAT_ND, 1, { 1 } };
+    double m = -3, g = 1.5;
+    write_pair (&runs, "ReduceSum", "sum2_scalar_sign", &f32, x, x, &one, &m, &g);
+  }
   /* int32 output */
   {
     g_autofree double *g = g_new (double, N);

@@ -93,6 +93,10 @@ DOCUMENTED = {
     ("fill1_const", "output:0", "AccumulatedRelativeError"):
         "float32 against float64: 3.5/3 - 1 is 0.16666663 in float32, and 128 "
         "of them sum to 21.333324; in float64 the sum is 21.333333",
+    ("sum2_scalar_sign", "output:0", "CosineSimilarity"):
+        "a one-element tensor, -3 against 1.5: the vendor prints cosine "
+        "1.000000 for every one-element tensor; we give the cosine of the "
+        "two one-element vectors, -1.000000 (issue 36, case 8)",
     ("trans1_nc1hwc0", "output:0", "Shape"):
         "we print the logical NCHW shape, the vendor the stored NC1HWC0 shape",
 }
@@ -177,14 +181,14 @@ def model(x, y, shape):
         return {m: math.nan for m in METRICS}
     with np.errstate(all="ignore"):
         nx, ny = math.sqrt(np.dot(x, x)), math.sqrt(np.dot(y, y))
-        if sum(shape) == len(shape):
-            cos = 1.0
-        elif nx <= EPS and ny < EPS:
+        # (the vendor's cosine of a one-element tensor is 1 whatever the
+        # signs; ours is the sign of the product: DOCUMENTED)
+        if nx <= EPS and ny < EPS:
             cos = 1.0
         elif math.sqrt(nx) <= EPS or math.sqrt(ny) <= EPS:
             cos = math.nan
         else:
-            cos = min(float(np.dot(x, y)) / (nx * ny), 1.0)
+            cos = max(min(float(np.dot(x, y)) / (nx * ny), 1.0), -1.0)
         out["CosineSimilarity"] = cos
         d = np.abs(x - y)
         out["MaxAbsoluteError"] = float(d.max())

@@ -12,8 +12,10 @@
  *
  *   x: mine, y: golden, over the n positions finite on both sides
  *   ε = DBL_EPSILON (numpy's finfo(float).eps), ε32 = FLT_EPSILON
- *   CosineSimilarity  Σxy / (‖x‖‖y‖), at most 1; 1 for a scalar; 1 when
- *                     ‖x‖ ≤ ε and ‖y‖ < ε; NaN when √‖x‖ ≤ ε or √‖y‖ ≤ ε
+ *   CosineSimilarity  Σxy / (‖x‖‖y‖) in [−1, 1]; 1 when ‖x‖ ≤ ε and
+ *                     ‖y‖ < ε; NaN when √‖x‖ ≤ ε or √‖y‖ ≤ ε (the vendor
+ *                     gives a scalar 1 whatever its sign: here −3 against
+ *                     1.5 is −1, and a NaN stays NaN, never 1)
  *   MaxAbsoluteError  max |x − y|
  *   AccumulatedRelativeError  Σ r, r = |x/y − 1| where |y| > ε, else 0
  *   RelativeEuclideanDistance  √(Σ(x − y)² / Σy²), 0 when √Σy² ≤ ε
@@ -29,16 +31,19 @@
  * With no finite position left every metric is NaN. */
 
 #define MINIMUM_VALUE 0.001
+/* Pass one's sums of a chunk that overflows: ×2^-600 holds any finite
+ * double's square, and is exact down to 2^-422 (3e-127). */
+#define BIG 0x1p-600
+#define BIG_INVERSE 0x1p600
 
 void
-ovi_diff_accumulator_init (
-    OviDiffAccumulator *acc, double rtol, double atol, guint top_n, gboolean scalar)
+ovi_diff_accumulator_init (OviDiffAccumulator *acc, double rtol, double atol, guint top_n)
 {
   memset (acc, 0, sizeof *acc);
   acc->rtol = rtol;
   acc->atol = atol;
   acc->top_n = top_n;
-  acc->scalar = scalar;
+  acc->scale_x = acc->scale_y = acc->scale_d = 1;
   acc->min_x = acc->min_y = INFINITY;
   acc->max_x = acc->max_y = -INFINITY;
   acc->first_difference = -1;
@@ -76,7 +81,7 @@ ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
                             const double *golden,
                             gsize n)
 {
-  double sum_x = 0, sum_y = 0;
+  double sum_x = 0, sum_y = 0, sq_y = 0, max_d = acc->max_d;
   double min_x = acc->min_x, max_x = acc->max_x, min_y = acc->min_y, max_y = acc->max_y;
   guint64 finite = 0, matching = 0, mismatch = 0;
 
@@ -89,6 +94,8 @@ ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
           finite++;
           sum_x += x;
           sum_y += y;
+          sq_y += y * y;
+          max_d = MAX (max_d, fabs (x - y));
           min_x = MIN (min_x, x);
           max_x = MAX (max_x, x);
           min_y = MIN (min_y, y);
@@ -99,22 +106,84 @@ ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
       else
         mismatch++;
     }
+  if (!isfinite (sum_x) || !isfinite (sum_y) || !isfinite (sq_y))
+    {
+      /* Values above about 1e154: the chunk again, scaled. */
+      sum_x = sum_y = sq_y = 0;
+      for (gsize i = 0; i < n; i++)
+        {
+          double x = mine[i] * BIG, y = golden[i] * BIG;
+
+          if (isfinite (x) && isfinite (y))
+            {
+              sum_x += x;
+              sum_y += y;
+              sq_y += y * y;
+            }
+        }
+      acc->big_sum_x += sum_x;
+      acc->big_sum_y += sum_y;
+      acc->big_sq_y += sq_y;
+    }
+  else
+    {
+      acc->sum_x += sum_x;
+      acc->sum_y += sum_y;
+      acc->sq_y += sq_y;
+    }
+  acc->max_d = max_d;
   acc->n += finite;
   acc->matching_nonfinite += matching;
   acc->nonfinite_mismatch += mismatch;
-  acc->sum_x += sum_x;
-  acc->sum_y += sum_y;
   acc->min_x = min_x;
   acc->max_x = max_x;
   acc->min_y = min_y;
   acc->max_y = max_y;
 }
 
+/* A power of two that brings @max to below 1, or 1. */
+static double
+scale_of (double max)
+{
+  int e;
+
+  if (!(max > 0 && isfinite (max)))
+    return 1;
+  frexp (max, &e);
+  return ldexp (1, -e);
+}
+
 void
 ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc)
 {
-  acc->mean_x = acc->n ? acc->sum_x / acc->n : 0;
-  acc->mean_y = acc->n ? acc->sum_y / acc->n : 0;
+  double n = acc->n;
+
+  acc->mean_x = acc->n ? acc->sum_x / n + acc->big_sum_x / n * BIG_INVERSE : 0;
+  acc->mean_y = acc->n ? acc->sum_y / n + acc->big_sum_y / n * BIG_INVERSE : 0;
+  acc->scale_x = scale_of (MAX (fabs (acc->min_x), fabs (acc->max_x)));
+  acc->scale_y = scale_of (MAX (fabs (acc->min_y), fabs (acc->max_y)));
+  /* The differences by their own largest, unless one overflowed: then
+   * each side scaled, halved so that their difference cannot. */
+  acc->split = !isfinite (acc->max_d);
+  acc->scale_d = acc->split ? MIN (acc->scale_x, acc->scale_y) / 2 : scale_of (acc->max_d);
+}
+
+/**
+ * ovi_diff_accumulator_golden_rms:
+ *
+ * After pass one: the root mean square of the golden's values finite on
+ * both sides, the scale of the agreement model; 0 when there is none.
+ */
+double
+ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc)
+{
+  double n = acc->n;
+
+  if (acc->n == 0)
+    return 0;
+  if (acc->big_sq_y == 0)
+    return sqrt (acc->sq_y / n);
+  return sqrt (acc->sq_y / n * BIG * BIG + acc->big_sq_y / n) * BIG_INVERSE;
 }
 
 /* The KL scaling of one value of a side: (v − min) / (max − min), or v
@@ -150,22 +219,24 @@ keep_top (OviDiffAccumulator *acc, double difference, double x, double y, guint6
     acc->n_top++;
 }
 
-/**
- * ovi_diff_accumulator_pass2:
- * @base: the flat logical index of @mine[0]
- *
- * The second pass over the same chunk, in the same order: the sums of the
- * metrics, the tolerance test, the first and the largest differences.
- */
-void
-ovi_diff_accumulator_pass2 (
-    OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n, guint64 base)
+/* The second pass; @difference NULL: mine − golden. Inlined into each
+ * caller, so that the common one keeps no test of it. */
+static inline __attribute__ ((always_inline)) void
+pass2 (OviDiffAccumulator *acc,
+       const double *mine,
+       const double *golden,
+       const double *difference,
+       gsize n,
+       guint64 base)
 {
   /* The sums in locals: through @acc, every one would be stored at every
    * element (the arrays might alias it). */
-  const double min_x = acc->min_x, min_y = acc->min_y, mean_x = acc->mean_x, mean_y = acc->mean_y;
+  const double min_x = acc->min_x, min_y = acc->min_y;
   const double range_x = acc->max_x - acc->min_x, range_y = acc->max_y - acc->min_y;
   const double scale_x = range_x != 0 ? 1 / range_x : 0, scale_y = range_y != 0 ? 1 / range_y : 0;
+  const double sx = acc->scale_x, sy = acc->scale_y, sd = acc->scale_d;
+  const gboolean split = acc->split;
+  const double mean_x = acc->mean_x * sx, mean_y = acc->mean_y * sy;
   const double rtol = acc->rtol, atol = acc->atol;
   double dot = 0, xx = 0, yy = 0, dd = 0, abs_sum = 0, abs_max = acc->abs_max, rel_sum = 0;
   double rel_max = acc->rel_max, dev_x = 0, dev_y = 0, kl_px = 0, kl_py = 0, kl_sum = 0;
@@ -173,7 +244,7 @@ ovi_diff_accumulator_pass2 (
 
   for (gsize i = 0; i < n; i++)
     {
-      double x = mine[i], y = golden[i], d, r, p, q;
+      double x = mine[i], y = golden[i], d, ds, xs, ys, r, p, q;
 
       if (!(isfinite (x) && isfinite (y)))
         {
@@ -190,26 +261,30 @@ ovi_diff_accumulator_pass2 (
           keep_top (acc, INFINITY, x, y, base + i);
           continue;
         }
-      d = x - y;
+      d = difference ? difference[i] : x - y;
+      ds = split ? x * sd - y * sd : d * sd;
+      xs = x * sx;
+      ys = y * sy;
       identical &= d == 0;
-      dot += x * y;
-      xx += x * x;
-      yy += y * y;
-      dd += d * d;
-      abs_sum += fabs (d);
+      dot += xs * ys;
+      xx += xs * xs;
+      yy += ys * ys;
+      dd += ds * ds;
+      abs_sum += fabs (ds);
       abs_max = MAX (abs_max, fabs (d));
-      r = fabs (y) > DBL_EPSILON ? fabs (x / y - 1) : 0;
+      r = fabs (y) > DBL_EPSILON ? (difference ? fabs (d / y) : fabs (x / y - 1)) : 0;
       rel_sum += r;
       rel_max = MAX (rel_max, r);
-      dev_x += (x - mean_x) * (x - mean_x);
-      dev_y += (y - mean_y) * (y - mean_y);
+      dev_x += (xs - mean_x) * (xs - mean_x);
+      dev_y += (ys - mean_y) * (ys - mean_y);
       p = kl_scaled (x, min_x, scale_x);
       q = kl_scaled (y, min_y, scale_y);
       kl_px += p;
       kl_py += q;
       if (p != q) /* log (1) = 0: most elements of agreeing tensors */
         kl_sum += p * log (p / q);
-      if (!ovi_diff_within (x, y, rtol, atol))
+      /* the agreement model's test (ovi_diff_agrees()), d exact */
+      if (!(fabs (d) <= atol + rtol * fabs (y)))
         {
           acc->out_of_tolerance++;
           if (acc->first_difference < 0)
@@ -239,6 +314,38 @@ ovi_diff_accumulator_pass2 (
 }
 
 /**
+ * ovi_diff_accumulator_pass2:
+ * @base: the flat logical index of @mine[0]
+ *
+ * The second pass over the same chunk, in the same order: the sums of the
+ * metrics, the tolerance test, the first and the largest differences.
+ */
+void
+ovi_diff_accumulator_pass2 (
+    OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n, guint64 base)
+{
+  pass2 (acc, mine, golden, NULL, n, base);
+}
+
+/**
+ * ovi_diff_accumulator_pass2_exact:
+ * @difference: mine − golden, computed exactly (64-bit integers, which
+ *   float64 cannot all hold), so that no difference is rounded to 0
+ *
+ * ovi_diff_accumulator_pass2() with the differences given.
+ */
+void
+ovi_diff_accumulator_pass2_exact (OviDiffAccumulator *acc,
+                                  const double *mine,
+                                  const double *golden,
+                                  const double *difference,
+                                  gsize n,
+                                  guint64 base)
+{
+  pass2 (acc, mine, golden, difference, n, base);
+}
+
+/**
  * ovi_diff_accumulator_pass2_same:
  *
  * The second pass over a chunk whose two sides are the same values (the
@@ -249,13 +356,13 @@ ovi_diff_accumulator_pass2 (
 void
 ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, gsize n)
 {
-  const double mean = acc->mean_x;
+  const double s = acc->scale_x, mean = acc->mean_x * s;
   double xx = 0, dev = 0;
   guint64 finite = 0;
 
   for (gsize i = 0; i < n; i++)
     {
-      double x = values[i];
+      double x = values[i] * s;
 
       if (!isfinite (x))
         continue;
@@ -282,8 +389,10 @@ small_as_zero (double v)
 void
 ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *m)
 {
-  double n = acc->n;
-  double nx = sqrt (acc->xx), ny = sqrt (acc->yy);
+  double n = acc->n, sx = acc->scale_x, sy = acc->scale_y, sd = acc->scale_d;
+  /* the norms as they are, for the vendor's thresholds; their ratios
+   * from the scaled sums */
+  double nx = sqrt (acc->xx) / sx, ny = sqrt (acc->yy) / sy;
 
   memset (m, 0, sizeof *m);
   m->n = acc->n;
@@ -298,12 +407,7 @@ ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *m)
       return;
     }
 
-  if (acc->scalar)
-    {
-      m->cosine = 1;
-      m->cosine_note = "the tensor is a scalar";
-    }
-  else if (nx <= DBL_EPSILON && ny < DBL_EPSILON)
+  if (nx <= DBL_EPSILON && ny < DBL_EPSILON)
     {
       m->cosine = 1;
       m->cosine_note = "both sides are all zero";
@@ -319,11 +423,18 @@ ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *m)
       m->cosine_note = "the golden side is all zero";
     }
   else
-    m->cosine = MIN (acc->dot / (nx * ny), 1.0);
+    {
+      /* Rounding can take it past ±1; a NaN stays NaN (MIN would make it 1). */
+      m->cosine = acc->dot / (sqrt (acc->xx) * sqrt (acc->yy));
+      if (m->cosine > 1)
+        m->cosine = 1;
+      else if (m->cosine < -1)
+        m->cosine = -1;
+    }
 
   m->max_absolute_error = acc->abs_max;
   m->accumulated_relative_error = acc->rel_sum;
-  m->relative_euclidean_distance = ny <= DBL_EPSILON ? 0.0 : sqrt (acc->dd / acc->yy);
+  m->relative_euclidean_distance = ny <= DBL_EPSILON ? 0.0 : sqrt (acc->dd / acc->yy) * (sy / sd);
   /* Σ (p/P)·ln((p/P)/(q/Q)) = Σ p·ln(p/q) / P + ln(Q/P): one logarithm an
    * element, and equal sides give exactly 0, as the vendor's do */
   m->kl_divergence = acc->kl_sum / acc->kl_px + log (acc->kl_py / acc->kl_px);
@@ -331,10 +442,10 @@ ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *m)
     m->kl_divergence = 0;
   m->mine_mean = small_as_zero (acc->mean_x);
   m->golden_mean = small_as_zero (acc->mean_y);
-  m->mine_std = small_as_zero (sqrt (acc->dev_x / n));
-  m->golden_std = small_as_zero (sqrt (acc->dev_y / n));
-  m->mean_absolute_error = acc->abs_sum / n;
-  m->root_mean_square_error = sqrt (acc->dd / n);
+  m->mine_std = small_as_zero (sqrt (acc->dev_x / n) / sx);
+  m->golden_std = small_as_zero (sqrt (acc->dev_y / n) / sy);
+  m->mean_absolute_error = acc->abs_sum / n / sd;
+  m->root_mean_square_error = sqrt (acc->dd / n) / sd;
   m->max_relative_error = acc->rel_max;
   m->mean_relative_error = acc->rel_sum / n;
 }
@@ -346,12 +457,14 @@ ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *m)
  * small tensors.
  */
 void
-ovi_diff_metrics_compute (
-    const double *mine, const double *golden, gsize n, gboolean scalar, OviDiffMetrics *metrics)
+ovi_diff_metrics_compute (const double *mine,
+                          const double *golden,
+                          gsize n,
+                          OviDiffMetrics *metrics)
 {
   OviDiffAccumulator acc;
 
-  ovi_diff_accumulator_init (&acc, 0, 0, 0, scalar);
+  ovi_diff_accumulator_init (&acc, 0, 0, 0);
   ovi_diff_accumulator_pass1 (&acc, mine, golden, n);
   ovi_diff_accumulator_begin_pass2 (&acc);
   ovi_diff_accumulator_pass2 (&acc, mine, golden, n, 0);

@@ -7,10 +7,13 @@ G_BEGIN_DECLS
 
 /* The ten metrics of the vendor's comparison (msaccucmp's algorithms),
  * computed in float64 over the positions that are finite on both sides,
- * with NaN and ±Inf compared by position, and the tolerance test
- * |mine − golden| ≤ atol + rtol·|golden|. Pure functions over doubles: the
+ * with NaN and ±Inf compared by position, and the tolerance test of the
+ * agreement model (ovi-diff-agreement.h). Pure functions over doubles: the
  * caller widens the tensors and feeds them in chunks, twice (the first pass
- * finds what the second needs: means, minimum and maximum). */
+ * finds what the second needs: means, minimum and maximum, the golden's
+ * scale). No sum overflows: the first pass's sums of a chunk that would
+ * are taken again scaled by 2^-600, the second pass's are of values scaled
+ * by a power of two to below 1. */
 
 typedef struct
 {
@@ -38,14 +41,17 @@ typedef struct
 
 typedef struct
 {
-  /* settings */
+  /* settings: the tolerance may be set after pass one */
   double rtol, atol;
-  gboolean scalar;
   guint top_n;
-  /* pass one */
+  /* pass one; big_*: sums of chunks that overflow, scaled by 2^-600 */
   guint64 n, matching_nonfinite, nonfinite_mismatch;
-  double sum_x, sum_y, min_x, max_x, min_y, max_y;
-  /* pass two */
+  double sum_x, sum_y, sq_y, min_x, max_x, min_y, max_y, max_d;
+  double big_sum_x, big_sum_y, big_sq_y;
+  /* pass two, over values scaled by powers of two: x·scale_x, y·scale_y,
+   * differences ·scale_d (split: x·scale_d − y·scale_d) */
+  double scale_x, scale_y, scale_d;
+  gboolean split;
   double mean_x, mean_y, dev_x, dev_y;
   double dot, xx, yy, dd, abs_sum, abs_max, rel_sum, rel_max;
   double kl_px, kl_py, kl_sum;
@@ -57,28 +63,29 @@ typedef struct
   guint n_top;
 } OviDiffAccumulator;
 
-void ovi_diff_accumulator_init (
-    OviDiffAccumulator *acc, double rtol, double atol, guint top_n, gboolean scalar);
+void ovi_diff_accumulator_init (OviDiffAccumulator *acc, double rtol, double atol, guint top_n);
 void ovi_diff_accumulator_clear (OviDiffAccumulator *acc);
 void ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
                                  const double *mine,
                                  const double *golden,
                                  gsize n);
 void ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc);
+double ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc);
 void ovi_diff_accumulator_pass2 (
     OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n, guint64 base);
+void ovi_diff_accumulator_pass2_exact (OviDiffAccumulator *acc,
+                                       const double *mine,
+                                       const double *golden,
+                                       const double *difference,
+                                       gsize n,
+                                       guint64 base);
 void ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, gsize n);
 void ovi_diff_accumulator_finish (OviDiffAccumulator *acc, OviDiffMetrics *metrics);
 
-void ovi_diff_metrics_compute (
-    const double *mine, const double *golden, gsize n, gboolean scalar, OviDiffMetrics *metrics);
-
-static inline gboolean
-ovi_diff_within (double mine, double golden, double rtol, double atol)
-{
-  double d = mine - golden;
-  return (d < 0 ? -d : d) <= atol + rtol * (golden < 0 ? -golden : golden);
-}
+void ovi_diff_metrics_compute (const double *mine,
+                               const double *golden,
+                               gsize n,
+                               OviDiffMetrics *metrics);
 
 char *ovi_diff_format_value (double value);
 char *ovi_diff_format_standard_deviation (const OviDiffMetrics *metrics);

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "ovi-diff-agreement.h"
 #include "ovi-diff-metrics.h"
 #include "ovi-diff-pair.h"
 #include "ovi-diff-private.h"
@@ -93,53 +94,6 @@ describe_end (OviDiffPairSide *side, double sum, guint64 finite)
   side->mean = finite > 0 ? sum / finite : NAN;
   if (finite == 0)
     side->min = side->max = NAN;
-}
-
-static OviHistogram *
-histogram_new (guint n_bins, double lo, double hi)
-{
-  OviHistogram *h = g_new0 (OviHistogram, 1);
-
-  if (!(lo <= hi))
-    lo = hi = 0;
-  if (lo == hi)
-    {
-      lo -= 0.5;
-      hi += 0.5;
-    }
-  h->n_bins = n_bins;
-  h->scale = OVI_HISTOGRAM_LINEAR;
-  h->edges = g_new (double, n_bins + 1);
-  h->counts = g_new0 (guint64, n_bins);
-  for (guint i = 0; i <= n_bins; i++)
-    h->edges[i] = lo + (hi - lo) * i / n_bins;
-  h->edges[n_bins] = hi;
-  return h;
-}
-
-static void
-histogram_add (OviHistogram *h, double v)
-{
-  int bin;
-
-  if (isnan (v))
-    h->nan++;
-  else if (isinf (v))
-    *(v < 0 ? &h->neg_inf : &h->pos_inf) += 1;
-  else if ((bin = ovi_histogram_find_bin (h, v)) >= 0)
-    h->counts[bin]++;
-}
-
-/* NaN against NaN and an infinity against the same one agree by position,
- * as the diff compares them. */
-static gboolean
-agree (double x, double y, double rtol, double atol)
-{
-  if (isnan (x) || isnan (y))
-    return isnan (x) && isnan (y);
-  if (isinf (x) || isinf (y))
-    return x == y;
-  return ovi_diff_within (x, y, rtol, atol);
 }
 
 void
@@ -232,7 +186,7 @@ ovi_diff_pair_compute (OviDiffOperator *op,
         {
           double d = x[k] - y[k];
 
-          if (!agree (x[k], y[k], 0, 0) && isfinite (d))
+          if (!ovi_diff_agrees (x[k], y[k], 0, 0) && isfinite (d))
             {
               dlo = MIN (dlo, d);
               dhi = MAX (dhi, d);
@@ -245,9 +199,9 @@ ovi_diff_pair_compute (OviDiffOperator *op,
   /* Pass 2: the bins, both sides over the same edges. */
   lo = fmin (pair->mine.min, pair->golden.min); /* fmin skips a NaN */
   hi = fmax (pair->mine.max, pair->golden.max);
-  pair->mine_histogram = histogram_new (n_bins, lo, hi);
-  pair->golden_histogram = histogram_new (n_bins, lo, hi);
-  pair->difference = histogram_new (n_bins, dlo, dhi);
+  pair->mine_histogram = ovi_histogram_new (n_bins, OVI_HISTOGRAM_LINEAR, lo, hi, 0);
+  pair->golden_histogram = ovi_histogram_new (n_bins, OVI_HISTOGRAM_LINEAR, lo, hi, 0);
+  pair->difference = ovi_histogram_new (n_bins, OVI_HISTOGRAM_LINEAR, dlo, dhi, 0);
   pair->n_strip = (guint) MIN ((guint64) n_strip, MAX (count, 1));
   pair->strip = g_new0 (guint64, pair->n_strip);
   pair->strip_start = g_new (guint64, pair->n_strip + 1);
@@ -266,11 +220,11 @@ ovi_diff_pair_compute (OviDiffOperator *op,
         {
           while (i + k >= pair->strip_start[bin + 1])
             bin++;
-          histogram_add (pair->mine_histogram, x[k]);
-          histogram_add (pair->golden_histogram, y[k]);
-          if (!agree (x[k], y[k], 0, 0))
-            histogram_add (pair->difference, x[k] - y[k]);
-          if (!agree (x[k], y[k], pair->rtol, pair->atol))
+          ovi_histogram_add (pair->mine_histogram, x[k], 1);
+          ovi_histogram_add (pair->golden_histogram, y[k], 1);
+          if (!ovi_diff_agrees (x[k], y[k], 0, 0))
+            ovi_histogram_add (pair->difference, x[k] - y[k], 1);
+          if (!ovi_diff_agrees (x[k], y[k], pair->rtol, pair->atol))
             {
               pair->strip[bin]++;
               pair->out_of_tolerance++;

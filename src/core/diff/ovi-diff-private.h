@@ -121,6 +121,8 @@ void ovi_diff_values_clear (OviDiffValues *v);
 
 void ovi_diff_compare_sources (OviDiffSource *mine,
                                OviDiffSource *golden,
+                               const OviDiffSideOp *mine_op,
+                               const OviDiffSideOp *golden_op,
                                double rtol,
                                double atol,
                                guint top_n,

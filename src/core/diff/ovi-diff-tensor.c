@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ovi-diff-agreement.h"
 #include "ovi-diff-private.h"
 #include "ovi-dtype.h"
 #include "ovi-layout.h"
@@ -400,64 +401,88 @@ shapes_agree (const OviDiffValues *a, const OviDiffValues *b)
     }
 }
 
-/* The defaults of the lower precision of the two: torch.testing's for the
- * types it knows (float64, float32, float16, bfloat16), one unit in the
- * last place of the mantissa for float8 and hifloat8, exact for integers
- * and float8_e8m0 (a power of two: one step doubles the value). */
-static guint
-precision_rank (OviDtype dtype, double *rtol, double *atol)
+/* The reduction length of the operator that made an output (its type and
+ * its inputs' shapes, from the side that dumped them): the agreement
+ * model's n. */
+static const guint64 *
+source_shape (GPtrArray *sources, guint index, guint *n_dims)
 {
-  switch (dtype)
+  for (guint i = 0; sources && i < sources->len; i++)
     {
-    case OVI_DTYPE_FLOAT64:
-      *rtol = 1e-7, *atol = 1e-7;
-      return 5;
-    case OVI_DTYPE_FLOAT32:
-      *rtol = 1.3e-6, *atol = 1e-5;
-      return 4;
-    case OVI_DTYPE_FLOAT16:
-      *rtol = 1e-3, *atol = 1e-5;
-      return 3;
-    case OVI_DTYPE_BFLOAT16:
-      *rtol = 1.6e-2, *atol = 1e-5;
-      return 2;
-    case OVI_DTYPE_FLOAT8_E4M3FN:
-      *rtol = 0.125, *atol = 1.0 / 512; /* 3 mantissa bits; smallest subnormal 2^-9 */
-      return 1;
-    case OVI_DTYPE_FLOAT8_E5M2:
-      *rtol = 0.25, *atol = 1.0 / 65536; /* 2 mantissa bits; 2^-16 */
-      return 1;
-    case OVI_DTYPE_HIFLOAT8:
-      *rtol = 0.25, *atol = 1.0 / 8388608; /* 2 mantissa bits in its middle range; 2^-23 */
-      return 1;
-    default: /* integers, bool, float8_e8m0: exact */
-      *rtol = 0, *atol = 0;
-      return 0;
+      OviDiffSource *s = g_ptr_array_index (sources, i);
+      OviTensor *t;
+
+      if (s->index != index || s->tensors == NULL || s->tensors->len == 0)
+        continue;
+      t = g_ptr_array_index (s->tensors, 0);
+      return ovi_tensor_get_is_logical (t) ? ovi_tensor_get_original_shape (t, n_dims)
+                                           : ovi_tensor_get_shape (t, n_dims);
     }
+  return NULL;
 }
 
-/**
- * ovi_diff_default_tolerance:
- *
- * The tolerance of a pair of dtypes: that of the lower precision, so that
- * float16 against a float32 golden is not divergent for float16 rounding.
- * A float type against an integer one takes the float's.
- */
-void
-ovi_diff_default_tolerance (OviDtype mine, OviDtype golden, double *rtol, double *atol)
+static guint64
+reduction_length (const OviDiffSideOp *op, guint64 output_count)
 {
-  double r1, a1, r2, a2;
-  guint p1 = precision_rank (mine, &r1, &a1), p2 = precision_rank (golden, &r2, &a2);
+  guint n0 = 0, n1 = 0;
+  const guint64 *in0, *in1;
 
-  if (p1 == 0 || p2 == 0)
+  if (op == NULL)
+    return 1;
+  in0 = source_shape (op->inputs, 0, &n0);
+  in1 = source_shape (op->inputs, 1, &n1);
+  return ovi_diff_reduction_length (op->op_type, in0, n0, in1, n1, output_count);
+}
+
+/* 64-bit integers, which float64 does not all hold: compared exactly. */
+static gboolean
+exact_pair (OviDtype a, OviDtype b)
+{
+  gboolean wide = a == OVI_DTYPE_INT64 || a == OVI_DTYPE_UINT64 || b == OVI_DTYPE_INT64 ||
+                  b == OVI_DTYPE_UINT64;
+  return wide && ovi_diff_unit_roundoff (a) == 0 && ovi_diff_unit_roundoff (b) == 0 &&
+         ovi_dtype_bits (a) % 8 == 0 && ovi_dtype_bits (b) % 8 == 0;
+}
+
+static inline __int128
+load_exact (OviDtype dtype, const guint8 *d, guint64 i)
+{
+  if (dtype == OVI_DTYPE_INT64)
     {
-      /* An integer side: the float side's, or exact when both are. */
-      *rtol = p1 ? r1 : r2;
-      *atol = p1 ? a1 : a2;
-      return;
+      gint64 v;
+      memcpy (&v, d + 8 * i, 8);
+      return GINT64_FROM_LE (v);
     }
-  *rtol = p1 < p2 ? r1 : r2;
-  *atol = p1 < p2 ? a1 : a2;
+  if (dtype == OVI_DTYPE_UINT64)
+    {
+      guint64 v;
+      memcpy (&v, d + 8 * i, 8);
+      return GUINT64_FROM_LE (v);
+    }
+  return (__int128) ovi_load_value (dtype, d, i); /* exact below 64 bits */
+}
+
+/* Pass two of an exact pair: the values widened for the metrics, the
+ * differences from the integers. */
+static gboolean
+pass2_exact (OviDiffValues *a, OviDiffValues *b, OviDiffAccumulator *acc, double *x, double *y)
+{
+  g_autofree double *d = g_new (double, MIN (a->count, OVI_DIFF_CHUNK) + 1);
+
+  for (guint64 i = 0; i < a->count; i += OVI_DIFF_CHUNK)
+    {
+      guint64 n = MIN (OVI_DIFF_CHUNK, a->count - i);
+      const guint8 *ra = raw_chunk (a, i, n), *rb = ra ? raw_chunk (b, i, n) : NULL;
+
+      if (rb == NULL)
+        return FALSE;
+      widen_elements (a->dtype, ra, 0, n, x);
+      widen_elements (b->dtype, rb, 0, n, y);
+      for (guint64 k = 0; k < n; k++)
+        d[k] = (double) (load_exact (a->dtype, ra, k) - load_exact (b->dtype, rb, k));
+      ovi_diff_accumulator_pass2_exact (acc, x, y, d, n, i);
+    }
+  return TRUE;
 }
 
 void
@@ -474,14 +499,19 @@ ovi_diff_tensor_clear (OviDiffTensor *t)
  * ovi_diff_compare_sources:
  * @mine: (nullable): NULL when my operator has no such tensor
  * @golden: (nullable): NULL when the golden operator has none
- * @rtol: NaN for the dtype's default
- * @atol: NaN for the dtype's default
+ * @mine_op: (nullable): my operator, for its type and shapes
+ * @golden_op: (nullable): the golden operator
+ * @rtol: NaN for the agreement model's
+ * @atol: NaN for the agreement model's
  *
- * Compares one tensor pair into @out.
+ * Compares one tensor pair into @out, judged by the agreement model
+ * (ovi-diff-agreement.h).
  */
 void
 ovi_diff_compare_sources (OviDiffSource *mine,
                           OviDiffSource *golden,
+                          const OviDiffSideOp *mine_op,
+                          const OviDiffSideOp *golden_op,
                           double rtol,
                           double atol,
                           guint top_n,
@@ -490,7 +520,8 @@ ovi_diff_compare_sources (OviDiffSource *mine,
   OviDiffValues a = OVI_DIFF_VALUES_INIT, b = OVI_DIFF_VALUES_INIT;
   OviDiffAccumulator acc;
   g_autofree double *x = NULL, *y = NULL;
-  double drtol, datol;
+  double mrtol, matol;
+  guint64 reduction = 1;
   const char *kind_name;
 
   memset (out, 0, sizeof *out);
@@ -537,17 +568,16 @@ ovi_diff_compare_sources (OviDiffSource *mine,
       goto done;
     }
 
-  ovi_diff_default_tolerance (a.dtype, b.dtype, &drtol, &datol);
-  out->rtol = isnan (rtol) ? drtol : rtol;
-  out->atol = isnan (atol) ? datol : atol;
   out->count = a.count;
-  ovi_diff_accumulator_init (&acc, out->rtol, out->atol, top_n, a.count == 1);
+  if (out->kind == OVI_TENSOR_OUTPUT)
+    reduction = MAX (reduction_length (mine_op, a.count), reduction_length (golden_op, a.count));
+  ovi_diff_accumulator_init (&acc, 0, 0, top_n);
   x = g_new (double, MIN (a.count, OVI_DIFF_CHUNK) + 1);
   y = g_new (double, MIN (a.count, OVI_DIFF_CHUNK) + 1);
   switch (compare_same_bytes (&a, &b, &acc, x))
     {
     case 1:
-      goto finish;
+      goto judged;
     case -1:
       goto unreadable;
     default:
@@ -561,6 +591,17 @@ ovi_diff_compare_sources (OviDiffSource *mine,
       ovi_diff_accumulator_pass1 (&acc, x, y, n);
     }
   ovi_diff_accumulator_begin_pass2 (&acc);
+  /* The judgement, from the golden's scale: --rtol and --atol override it. */
+  ovi_diff_agreement_tolerance (a.dtype, b.dtype, reduction, ovi_diff_accumulator_golden_rms (&acc),
+                                &mrtol, &matol);
+  acc.rtol = isnan (rtol) ? mrtol : rtol;
+  acc.atol = isnan (atol) ? matol : atol;
+  if (exact_pair (a.dtype, b.dtype))
+    {
+      if (!pass2_exact (&a, &b, &acc, x, y))
+        goto unreadable;
+      goto finish;
+    }
   for (guint64 i = 0; i < a.count; i += OVI_DIFF_CHUNK)
     {
       guint64 n = MIN (OVI_DIFF_CHUNK, a.count - i);
@@ -570,7 +611,16 @@ ovi_diff_compare_sources (OviDiffSource *mine,
         goto unreadable;
       ovi_diff_accumulator_pass2 (&acc, x, y, n, i);
     }
+  goto finish;
+judged:
+  /* Identical: the tolerance the pair would have had, for the record. */
+  ovi_diff_agreement_tolerance (a.dtype, b.dtype, reduction, ovi_diff_accumulator_golden_rms (&acc),
+                                &mrtol, &matol);
+  acc.rtol = isnan (rtol) ? mrtol : rtol;
+  acc.atol = isnan (atol) ? matol : atol;
 finish:
+  out->rtol = acc.rtol;
+  out->atol = acc.atol;
   ovi_diff_accumulator_finish (&acc, &out->metrics);
   out->out_of_tolerance = acc.out_of_tolerance;
   out->nonfinite_mismatch = acc.nonfinite_mismatch;

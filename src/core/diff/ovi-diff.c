@@ -147,7 +147,8 @@ compare_kind (Work *w, GPtrArray *mine, GPtrArray *golden)
 
       if (a == NULL && b == NULL)
         continue;
-      ovi_diff_compare_sources (a, b, w->diff->rtol, w->diff->atol, w->diff->top_n, &t);
+      ovi_diff_compare_sources (a, b, w->pair.mine, w->pair.golden, w->diff->rtol, w->diff->atol,
+                                w->diff->top_n, &t);
       g_array_append_val (w->op->tensors, t);
       g_ptr_array_add (w->op->sources, a ? ovi_diff_source_keep (a) : NULL);
       g_ptr_array_add (w->op->sources, b ? ovi_diff_source_keep (b) : NULL);

@@ -159,6 +159,5 @@ const char *ovi_diff_op_class_name (OviDiffOpClass op_class);
 const char *ovi_diff_op_class_label (OviDiffOpClass op_class);
 const char *ovi_diff_tensor_class_name (OviDiffTensorClass tensor_class);
 const char *ovi_diff_divergence_form_name (OviDiffDivergenceForm form);
-void ovi_diff_default_tolerance (OviDtype mine, OviDtype golden, double *rtol, double *atol);
 
 G_END_DECLS

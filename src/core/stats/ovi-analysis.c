@@ -1004,68 +1004,11 @@ ovi_analysis_value_at (OviAnalysis *self, guint64 index)
   return value;
 }
 
-/* Symmetric log: linear near zero, logarithmic beyond the threshold. */
-static inline double
-symlog (double x, double c)
-{
-  return copysign (log10 (1 + fabs (x) / c), x);
-}
-
-static inline double
-symlog_inverse (double t, double c)
-{
-  return copysign (c * (pow (10, fabs (t)) - 1), t);
-}
-
-typedef struct
-{
-  OviHistogram *h;
-  double lo, hi, c, sat;
-} Binner;
-
-/* The bin of @x given the edges; arithmetic picks a candidate, the edges
- * have the last word, so a value on an edge goes where find_bin says. */
-static inline gint64
-bin_of (const OviHistogram *h, double t, double lo, double hi, double x)
-{
-  /* Halves keep hi - lo finite across the whole double range; a range too
-   * narrow to divide by (subnormal neighbours) leaves the edges to decide. */
-  double guess = (t / 2 - lo / 2) / (hi / 2 - lo / 2) * h->n_bins;
-  gint64 bin;
-
-  if (!(guess >= 0))
-    guess = 0;
-  if (guess > h->n_bins - 1)
-    guess = h->n_bins - 1;
-  bin = (gint64) guess;
-  while (bin + 1 < (gint64) h->n_bins && x >= h->edges[bin + 1])
-    bin++;
-  while (bin > 0 && x < h->edges[bin])
-    bin--;
-  return bin;
-}
-
-static inline void
-bin_add (Binner *b, double v, guint64 n)
-{
-  OviHistogram *h = b->h;
-
-  if (isnan (v))
-    h->nan += n;
-  else if (isinf (v))
-    *(v > 0 ? &h->pos_inf : &h->neg_inf) += n;
-  else if (b->sat > 0 && fabs (v) == b->sat)
-    *(v > 0 ? &h->pos_saturated : &h->neg_saturated) += n;
-  else
-    h->counts[bin_of (h, h->scale == OVI_HISTOGRAM_SYMLOG ? symlog (v, b->c) : v, b->lo, b->hi,
-                      v)] += n;
-}
-
 static gboolean
 bin_values (OviAnalysis *self, const guint8 *d, guint64 n, guint64 base, gpointer data)
 {
   for (guint64 i = 0; i < n; i++)
-    bin_add (data, ovi_load_value (self->dtype, d, i), 1);
+    ovi_histogram_add (data, ovi_load_value (self->dtype, d, i), 1);
   return TRUE;
 }
 
@@ -1082,8 +1025,6 @@ OviHistogram *
 ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale, GError **error)
 {
   OviHistogram *h;
-  Binner b = { NULL, 0, 1, 1, ovi_dtype_max_finite (self->dtype) };
-  double lo = self->range_min, hi = self->range_max;
 
   if (self->statistics_only)
     {
@@ -1091,54 +1032,16 @@ ovi_analysis_histogram (OviAnalysis *self, guint n_bins, OviHistogramScale scale
                            ovi_statistic_why_no_values ());
       return NULL;
     }
-  b.h = h = g_new0 (OviHistogram, 1);
-
-  n_bins = MAX (n_bins, 1);
-  h->n_bins = n_bins;
-  h->scale = scale;
-  h->edges = g_new (double, n_bins + 1);
-  h->counts = g_new0 (guint64, n_bins);
-  h->saturation_value = b.sat;
-
-  if (!(lo <= hi))
-    lo = hi = 0;
-  if (lo == hi)
-    {
-      lo -= 0.5;
-      hi += 0.5;
-    }
-  if (scale == OVI_HISTOGRAM_SYMLOG)
-    {
-      /* The linear part spans the smallest six decades below the largest
-       * magnitude, where rounding noise lives. */
-      b.c = MAX (MAX (fabs (lo), fabs (hi)) * 1e-6, 1e-30);
-      b.lo = symlog (lo, b.c);
-      b.hi = symlog (hi, b.c);
-      double step = (b.hi - b.lo) / n_bins;
-      for (guint i = 0; i <= n_bins; i++)
-        h->edges[i] = symlog_inverse (b.lo + i * step, b.c);
-    }
-  else
-    {
-      b.lo = lo;
-      b.hi = hi;
-      /* numpy's linspace, lo + i * step, unless the step overflows. */
-      double step = (hi - lo) / n_bins;
-      for (guint i = 0; i <= n_bins; i++)
-        h->edges[i] = isfinite (step) ? lo + i * step
-                                      : lo * (1 - (double) i / n_bins) + hi * ((double) i / n_bins);
-    }
-  h->edges[0] = lo;
-  h->edges[n_bins] = hi;
-
+  h = ovi_histogram_new (n_bins, scale, self->range_min, self->range_max,
+                         ovi_dtype_max_finite (self->dtype));
   if (self->pattern_bits)
     {
       gsize n_patterns = (gsize) 1 << self->pattern_bits;
       for (gsize i = 0; i < n_patterns; i++)
         if (self->table[i])
-          bin_add (&b, ovi_dtype_decode_pattern (self->dtype, i), self->table[i]);
+          ovi_histogram_add (h, ovi_dtype_decode_pattern (self->dtype, i), self->table[i]);
     }
-  else if (!walk (self, bin_values, &b, error))
+  else if (!walk (self, bin_values, h, error))
     {
       ovi_histogram_free (h);
       return NULL;

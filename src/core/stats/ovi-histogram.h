@@ -25,8 +25,13 @@ typedef struct
   guint64 neg_saturated;
   guint64 pos_saturated;
   double saturation_value; /* the type's largest finite value, 0 if none */
+  /* how a value finds its bin: the range, in the scale's terms */
+  double scaled_lo, scaled_hi, symlog_c;
 } OviHistogram;
 
+OviHistogram *ovi_histogram_new (
+    guint n_bins, OviHistogramScale scale, double lo, double hi, double saturation_value);
+void ovi_histogram_add (OviHistogram *histogram, double value, guint64 n);
 void ovi_histogram_free (OviHistogram *histogram);
 int ovi_histogram_find_bin (const OviHistogram *histogram, double value);
 
