@@ -121,7 +121,7 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
       OviWindow *window = new_window (OVI_APPLICATION (app));
 
       ovi_window_open_file (window, files[0]);
-      ovi_window_compare_with (window, files[1]);
+      ovi_window_diff_with (window, files[1]);
       return;
     }
 
