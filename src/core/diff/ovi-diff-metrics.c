@@ -169,10 +169,57 @@ ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc)
 }
 
 /**
+ * ovi_diff_accumulator_pass1_same:
+ *
+ * The first pass over a chunk whose two sides are the same values: what
+ * ovi_diff_accumulator_pass1 would count, from one side, without the
+ * differences (all 0) and the golden's squares (pass two sums them).
+ */
+void
+ovi_diff_accumulator_pass1_same (OviDiffAccumulator *acc, const double *values, gsize n)
+{
+  double sum = 0, min = acc->min_x, max = acc->max_x;
+  guint64 finite = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double x = values[i];
+
+      if (isfinite (x))
+        {
+          finite++;
+          sum += x;
+          min = MIN (min, x);
+          max = MAX (max, x);
+        }
+    }
+  if (!isfinite (sum))
+    {
+      sum = 0;
+      for (gsize i = 0; i < n; i++)
+        if (isfinite (values[i]))
+          sum += values[i] * BIG;
+      acc->big_sum_x += sum;
+      acc->big_sum_y += sum;
+    }
+  else
+    {
+      acc->sum_x += sum;
+      acc->sum_y += sum;
+    }
+  acc->n += finite;
+  acc->matching_nonfinite += n - finite;
+  acc->min_x = acc->min_y = min;
+  acc->max_x = acc->max_y = max;
+  acc->same = TRUE;
+}
+
+/**
  * ovi_diff_accumulator_golden_rms:
  *
- * After pass one: the root mean square of the golden's values finite on
- * both sides, the scale of the agreement model; 0 when there is none.
+ * After pass one (after pass two of equal sides): the root mean square of
+ * the golden's values finite on both sides, the scale of the agreement
+ * model; 0 when there is none.
  */
 double
 ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc)
@@ -181,6 +228,8 @@ ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc)
 
   if (acc->n == 0)
     return 0;
+  if (acc->same)
+    return sqrt (acc->yy / n) / acc->scale_y;
   if (acc->big_sq_y == 0)
     return sqrt (acc->sq_y / n);
   return sqrt (acc->sq_y / n * BIG * BIG + acc->big_sq_y / n) * BIG_INVERSE;

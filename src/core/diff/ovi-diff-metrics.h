@@ -52,6 +52,7 @@ typedef struct
    * differences ·scale_d (split: x·scale_d − y·scale_d) */
   double scale_x, scale_y, scale_d;
   gboolean split;
+  gboolean same; /* fed by the *_same passes */
   double mean_x, mean_y, dev_x, dev_y;
   double dot, xx, yy, dd, abs_sum, abs_max, rel_sum, rel_max;
   double kl_px, kl_py, kl_sum;
@@ -69,6 +70,7 @@ void ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
                                  const double *mine,
                                  const double *golden,
                                  gsize n);
+void ovi_diff_accumulator_pass1_same (OviDiffAccumulator *acc, const double *values, gsize n);
 void ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc);
 double ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc);
 void ovi_diff_accumulator_pass2 (
