@@ -37,8 +37,8 @@
  * A = 8 calls an operator of the transformer block divergent before its
  * overflow; A = 128 misses a column shifted by 5% of its RMS. R = 16 and
  * A = 32 sit 2 to 4 times inside both: float16 against float32 gives
- * rtol ≈ 0.008 and atol ≈ 0.016·S; float32 pairs rtol and atol/S ≈ 3e-5,
- * so one element changed by 1e-3 of itself stays out. */
+ * rtol 0.0078 and atol 0.016·S; a float32 pair rtol 1.6e-5 and atol
+ * 1.7e-5·S, so one element changed by 1e-3 of itself is out. */
 
 #define R 16.0
 #define A 32.0

@@ -35,6 +35,7 @@
  * double's square, and is exact down to 2^-422 (3e-127). */
 #define BIG 0x1p-600
 #define BIG_INVERSE 0x1p600
+#define SCALE_FROM 1e140
 
 void
 ovi_diff_accumulator_init (OviDiffAccumulator *acc, double rtol, double atol, guint top_n)
@@ -81,7 +82,7 @@ ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
                             const double *golden,
                             gsize n)
 {
-  double sum_x = 0, sum_y = 0, sq_y = 0, max_d = acc->max_d;
+  double sum_x = 0, sum_y = 0, sq_y = 0;
   double min_x = acc->min_x, max_x = acc->max_x, min_y = acc->min_y, max_y = acc->max_y;
   guint64 finite = 0, matching = 0, mismatch = 0;
 
@@ -95,7 +96,6 @@ ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
           sum_x += x;
           sum_y += y;
           sq_y += y * y;
-          max_d = MAX (max_d, fabs (x - y));
           min_x = MIN (min_x, x);
           max_x = MAX (max_x, x);
           min_y = MIN (min_y, y);
@@ -131,7 +131,6 @@ ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
       acc->sum_y += sum_y;
       acc->sq_y += sq_y;
     }
-  acc->max_d = max_d;
   acc->n += finite;
   acc->matching_nonfinite += matching;
   acc->nonfinite_mismatch += mismatch;
@@ -160,19 +159,73 @@ ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc)
 
   acc->mean_x = acc->n ? acc->sum_x / n + acc->big_sum_x / n * BIG_INVERSE : 0;
   acc->mean_y = acc->n ? acc->sum_y / n + acc->big_sum_y / n * BIG_INVERSE : 0;
-  acc->scale_x = scale_of (MAX (fabs (acc->min_x), fabs (acc->max_x)));
-  acc->scale_y = scale_of (MAX (fabs (acc->min_y), fabs (acc->max_y)));
-  /* The differences by their own largest, unless one overflowed: then
-   * each side scaled, halved so that their difference cannot. */
-  acc->split = !isfinite (acc->max_d);
-  acc->scale_d = acc->split ? MIN (acc->scale_x, acc->scale_y) / 2 : scale_of (acc->max_d);
+  double max_x = MAX (fabs (acc->min_x), fabs (acc->max_x));
+  double max_y = MAX (fabs (acc->min_y), fabs (acc->max_y));
+
+  /* Sums of squares of values below 1e140 cannot overflow (below 1e27
+   * elements): pass two then sums them as they are. */
+  acc->scaled = MAX (max_x, max_y) > SCALE_FROM;
+  if (!acc->scaled)
+    return;
+  acc->scale_x = scale_of (max_x);
+  acc->scale_y = scale_of (max_y);
+  /* Differences from the sides scaled alike, halved so that their
+   * difference cannot overflow. */
+  acc->scale_d = MIN (acc->scale_x, acc->scale_y) / 2;
+}
+
+/**
+ * ovi_diff_accumulator_pass1_same:
+ *
+ * The first pass over a chunk whose two sides are the same values: what
+ * ovi_diff_accumulator_pass1 would count, from one side, without the
+ * differences (all 0) and the golden's squares (pass two sums them).
+ */
+void
+ovi_diff_accumulator_pass1_same (OviDiffAccumulator *acc, const double *values, gsize n)
+{
+  double sum = 0, min = acc->min_x, max = acc->max_x;
+  guint64 finite = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double x = values[i];
+
+      if (isfinite (x))
+        {
+          finite++;
+          sum += x;
+          min = MIN (min, x);
+          max = MAX (max, x);
+        }
+    }
+  if (!isfinite (sum))
+    {
+      sum = 0;
+      for (gsize i = 0; i < n; i++)
+        if (isfinite (values[i]))
+          sum += values[i] * BIG;
+      acc->big_sum_x += sum;
+      acc->big_sum_y += sum;
+    }
+  else
+    {
+      acc->sum_x += sum;
+      acc->sum_y += sum;
+    }
+  acc->n += finite;
+  acc->matching_nonfinite += n - finite;
+  acc->min_x = acc->min_y = min;
+  acc->max_x = acc->max_y = max;
+  acc->same = TRUE;
 }
 
 /**
  * ovi_diff_accumulator_golden_rms:
  *
- * After pass one: the root mean square of the golden's values finite on
- * both sides, the scale of the agreement model; 0 when there is none.
+ * After pass one (after pass two of equal sides): the root mean square of
+ * the golden's values finite on both sides, the scale of the agreement
+ * model; 0 when there is none.
  */
 double
 ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc)
@@ -181,6 +234,8 @@ ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc)
 
   if (acc->n == 0)
     return 0;
+  if (acc->same)
+    return sqrt (acc->yy / n) / acc->scale_y;
   if (acc->big_sq_y == 0)
     return sqrt (acc->sq_y / n);
   return sqrt (acc->sq_y / n * BIG * BIG + acc->big_sq_y / n) * BIG_INVERSE;
@@ -219,13 +274,15 @@ keep_top (OviDiffAccumulator *acc, double difference, double x, double y, guint6
     acc->n_top++;
 }
 
-/* The second pass; @difference NULL: mine − golden. Inlined into each
- * caller, so that the common one keeps no test of it. */
+/* The second pass; @difference NULL: mine − golden; @scaled: the values
+ * by powers of two (acc->scaled). Inlined with constants, so that the
+ * common case tests and multiplies by neither. */
 static inline __attribute__ ((always_inline)) void
 pass2 (OviDiffAccumulator *acc,
        const double *mine,
        const double *golden,
        const double *difference,
+       gboolean scaled,
        gsize n,
        guint64 base)
 {
@@ -235,7 +292,6 @@ pass2 (OviDiffAccumulator *acc,
   const double range_x = acc->max_x - acc->min_x, range_y = acc->max_y - acc->min_y;
   const double scale_x = range_x != 0 ? 1 / range_x : 0, scale_y = range_y != 0 ? 1 / range_y : 0;
   const double sx = acc->scale_x, sy = acc->scale_y, sd = acc->scale_d;
-  const gboolean split = acc->split;
   const double mean_x = acc->mean_x * sx, mean_y = acc->mean_y * sy;
   const double rtol = acc->rtol, atol = acc->atol;
   double dot = 0, xx = 0, yy = 0, dd = 0, abs_sum = 0, abs_max = acc->abs_max, rel_sum = 0;
@@ -262,9 +318,9 @@ pass2 (OviDiffAccumulator *acc,
           continue;
         }
       d = difference ? difference[i] : x - y;
-      ds = split ? x * sd - y * sd : d * sd;
-      xs = x * sx;
-      ys = y * sy;
+      ds = !scaled ? d : difference ? d * sd : x * sd - y * sd;
+      xs = scaled ? x * sx : x;
+      ys = scaled ? y * sy : y;
       identical &= d == 0;
       dot += xs * ys;
       xx += xs * xs;
@@ -324,7 +380,10 @@ void
 ovi_diff_accumulator_pass2 (
     OviDiffAccumulator *acc, const double *mine, const double *golden, gsize n, guint64 base)
 {
-  pass2 (acc, mine, golden, NULL, n, base);
+  if (acc->scaled)
+    pass2 (acc, mine, golden, NULL, TRUE, n, base);
+  else
+    pass2 (acc, mine, golden, NULL, FALSE, n, base);
 }
 
 /**
@@ -342,27 +401,22 @@ ovi_diff_accumulator_pass2_exact (OviDiffAccumulator *acc,
                                   gsize n,
                                   guint64 base)
 {
-  pass2 (acc, mine, golden, difference, n, base);
+  if (acc->scaled)
+    pass2 (acc, mine, golden, difference, TRUE, n, base);
+  else
+    pass2 (acc, mine, golden, difference, FALSE, n, base);
 }
 
-/**
- * ovi_diff_accumulator_pass2_same:
- *
- * The second pass over a chunk whose two sides are the same values (the
- * first pass was given them as both sides): what ovi_diff_accumulator_pass2
- * would sum, without the differences, which are all 0, and without the
- * logarithms of KL, whose ratios are all 1.
- */
-void
-ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, gsize n)
+static inline __attribute__ ((always_inline)) void
+pass2_same (OviDiffAccumulator *acc, const double *values, gboolean scaled, gsize n)
 {
-  const double s = acc->scale_x, mean = acc->mean_x * s;
+  const double s = acc->scale_x, mean = scaled ? acc->mean_x * s : acc->mean_x;
   double xx = 0, dev = 0;
   guint64 finite = 0;
 
   for (gsize i = 0; i < n; i++)
     {
-      double x = values[i] * s;
+      double x = scaled ? values[i] * s : values[i];
 
       if (!isfinite (x))
         continue;
@@ -378,6 +432,23 @@ ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, 
   /* KL: P = Q and every p/q = 1; any equal positive sums give 0. */
   acc->kl_px += finite;
   acc->kl_py += finite;
+}
+
+/**
+ * ovi_diff_accumulator_pass2_same:
+ *
+ * The second pass over a chunk whose two sides are the same values (after
+ * ovi_diff_accumulator_pass1_same): what ovi_diff_accumulator_pass2
+ * would sum, without the differences, which are all 0, and without the
+ * logarithms of KL, whose ratios are all 1.
+ */
+void
+ovi_diff_accumulator_pass2_same (OviDiffAccumulator *acc, const double *values, gsize n)
+{
+  if (acc->scaled)
+    pass2_same (acc, values, TRUE, n);
+  else
+    pass2_same (acc, values, FALSE, n);
 }
 
 static double

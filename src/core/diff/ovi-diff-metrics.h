@@ -13,7 +13,7 @@ G_BEGIN_DECLS
  * finds what the second needs: means, minimum and maximum, the golden's
  * scale). No sum overflows: the first pass's sums of a chunk that would
  * are taken again scaled by 2^-600, the second pass's are of values scaled
- * by a power of two to below 1. */
+ * by a power of two to below 1 where one exceeds 1e140. */
 
 typedef struct
 {
@@ -46,12 +46,13 @@ typedef struct
   guint top_n;
   /* pass one; big_*: sums of chunks that overflow, scaled by 2^-600 */
   guint64 n, matching_nonfinite, nonfinite_mismatch;
-  double sum_x, sum_y, sq_y, min_x, max_x, min_y, max_y, max_d;
+  double sum_x, sum_y, sq_y, min_x, max_x, min_y, max_y;
   double big_sum_x, big_sum_y, big_sq_y;
-  /* pass two, over values scaled by powers of two: x·scale_x, y·scale_y,
-   * differences ·scale_d (split: x·scale_d − y·scale_d) */
+  /* pass two, where a value exceeds 1e140 (scaled), over values scaled
+   * by powers of two: x·scale_x, y·scale_y, x·scale_d − y·scale_d */
   double scale_x, scale_y, scale_d;
-  gboolean split;
+  gboolean scaled;
+  gboolean same; /* fed by the *_same passes */
   double mean_x, mean_y, dev_x, dev_y;
   double dot, xx, yy, dd, abs_sum, abs_max, rel_sum, rel_max;
   double kl_px, kl_py, kl_sum;
@@ -69,6 +70,7 @@ void ovi_diff_accumulator_pass1 (OviDiffAccumulator *acc,
                                  const double *mine,
                                  const double *golden,
                                  gsize n);
+void ovi_diff_accumulator_pass1_same (OviDiffAccumulator *acc, const double *values, gsize n);
 void ovi_diff_accumulator_begin_pass2 (OviDiffAccumulator *acc);
 double ovi_diff_accumulator_golden_rms (const OviDiffAccumulator *acc);
 void ovi_diff_accumulator_pass2 (

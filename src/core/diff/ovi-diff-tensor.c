@@ -360,7 +360,7 @@ compare_same_bytes (OviDiffValues *a, OviDiffValues *b, OviDiffAccumulator *acc,
       if (ra == NULL)
         return -1;
       widen_elements (a->dtype, ra, 0, n, x);
-      ovi_diff_accumulator_pass1 (acc, x, x, n);
+      ovi_diff_accumulator_pass1_same (acc, x, n);
     }
   ovi_diff_accumulator_begin_pass2 (acc);
   for (guint64 i = 0; i < a->count; i += OVI_DIFF_CHUNK)
