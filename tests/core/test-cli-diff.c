@@ -157,6 +157,49 @@ test_entered (Fixture *f, gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (first, "input"), ==, 0);
 }
 
+/* #36 case 5: two devices; device 1 ran first and diverges first. Its
+ * device is named in the headline, the JSON and the CSV's file columns. */
+static void
+test_devices (Fixture *f, gconstpointer data)
+{
+  const char *s = "20261207100000";
+  g_autofree char *mine = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  g_autofree char *csv = g_build_filename (f->dir, "out.csv", NULL);
+  g_autofree char *out = NULL, *json = NULL, *text = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const double x[] = { 1, -2, 3, -4, 5, 6, -7, 8 };
+  const double y[] = { 1, -2, 3, -4, 5, 6.5, -7, 8 };
+  JsonObject *first;
+
+  for (guint device = 0; device < 2; device++)
+    {
+      g_autofree char *d = g_strdup_printf ("%u", device);
+      g_autofree char *m = g_build_filename (mine, s, d, "net", "1", "1", NULL);
+      g_autofree char *g = g_build_filename (golden, s, d, "net", "1", "1", NULL);
+      guint task = device == 0 ? 10 : 1; /* device 1 runs first */
+
+      write_op (m, "Add", "net/Add", task, OVI_DTYPE_FLOAT32, x, y);
+      write_op (g, "Add", "net/Add", task, OVI_DTYPE_FLOAT32, x, x);
+    }
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, &out, NULL, "diff", "--csv", csv, mine, golden, NULL), ==, 5);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "\nFirst divergence: #1 Add net/Add on device 1, the origin: "));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &json, NULL, "diff", "--json", mine, golden, NULL),
+                   ==, 5);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  first = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "first_divergence");
+  g_assert_cmpstr (json_object_get_string_member (first, "device"), ==, "1");
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "\r\n0,Add,0/net_Add,float32,NaN,0/net_Add,float32,NaN,"
+                                  "0/net_Add:input:0,"));
+  g_assert_nonnull (strstr (text, "\r\n1,Add,1/net_Add,float32,NaN,1/net_Add,float32,NaN,"
+                                  "1/net_Add:output:0,"));
+}
+
 /* The vendor's columns, one row per tensor, six decimals, "\r\n". */
 static void
 test_csv (Fixture *f, gconstpointer data)
@@ -340,6 +383,7 @@ main (int argc, char **argv)
   ADD ("/cli/diff/agree", test_agree);
   ADD ("/cli/diff/diverge", test_diverge);
   ADD ("/cli/diff/entered", test_entered);
+  ADD ("/cli/diff/devices", test_devices);
   ADD ("/cli/diff/csv", test_csv);
   ADD ("/cli/diff/csv-inside-run", test_csv_inside_run);
   ADD ("/cli/diff/errors", test_errors);

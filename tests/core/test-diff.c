@@ -91,17 +91,24 @@ chain_values (gboolean inject, double v[6][8])
   memcpy (v[5], e, sizeof e);
 }
 
+/* The chain with tasks @task0 + 1 … @task0 + 5 (its timestamps follow). */
 static void
-write_chain (const char *dir, gboolean inject)
+write_chain_at (const char *dir, gboolean inject, guint task0)
 {
   double v[6][8];
 
   chain_values (inject, v);
-  write_op (dir, "MatMul", "net/MatMul", 1, OVI_DTYPE_FLOAT32, v[0], v[1]);
-  write_op (dir, "Add", "net/Add", 2, OVI_DTYPE_FLOAT32, v[1], v[2]);
-  write_op (dir, "Relu", "net/Relu", 3, OVI_DTYPE_FLOAT32, v[2], v[3]);
-  write_op (dir, "Select", "net/Select", 4, OVI_DTYPE_FLOAT32, v[3], v[4]);
-  write_op (dir, "Cast", "net/Cast", 5, OVI_DTYPE_FLOAT32, v[4], v[5]);
+  write_op (dir, "MatMul", "net/MatMul", task0 + 1, OVI_DTYPE_FLOAT32, v[0], v[1]);
+  write_op (dir, "Add", "net/Add", task0 + 2, OVI_DTYPE_FLOAT32, v[1], v[2]);
+  write_op (dir, "Relu", "net/Relu", task0 + 3, OVI_DTYPE_FLOAT32, v[2], v[3]);
+  write_op (dir, "Select", "net/Select", task0 + 4, OVI_DTYPE_FLOAT32, v[3], v[4]);
+  write_op (dir, "Cast", "net/Cast", task0 + 5, OVI_DTYPE_FLOAT32, v[4], v[5]);
+}
+
+static void
+write_chain (const char *dir, gboolean inject)
+{
+  write_chain_at (dir, inject, 0);
 }
 
 static char *
@@ -669,6 +676,110 @@ test_outputs_only_golden (Fixture *f, gconstpointer data)
                                   "records to compare)"));
 }
 
+#define S1 "20261207100000"
+#define S2 "20261207110000"
+
+/* ROOT/@run/@session/@device/net/1/1 */
+static char *
+session_dir (Fixture *f, const char *run, const char *session, const char *device)
+{
+  return g_build_filename (f->dir, run, session, device, "net", "1", "1", NULL);
+}
+
+/* #36 case 4: two {time} sessions under one dump path pair in time order
+ * when both runs have two, each pair named; else the diff refuses, lists
+ * both runs' sessions and says to pass a session folder. */
+static void
+test_sessions (Fixture *f, gconstpointer data)
+{
+  g_autofree char *m1 = session_dir (f, "mine", S1, "0"), *m2 = session_dir (f, "mine", S2, "0");
+  g_autofree char *g1 = session_dir (f, "golden", S1, "0");
+  g_autofree char *g2 = session_dir (f, "golden", S2, "0");
+  g_autofree char *g3 = session_dir (f, "one", S1, "0");
+  g_autofree char *mine = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  g_autofree char *one = g_build_filename (f->dir, "one", NULL);
+  g_autoptr (OviDiff) diff = NULL, refused = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  const OviDiffFolderPair *pairs;
+  OviDiffOperator *first;
+  guint n;
+
+  write_chain_at (m1, FALSE, 0);
+  write_chain_at (m2, TRUE, 10);
+  write_chain_at (g1, FALSE, 0);
+  write_chain_at (g2, FALSE, 10);
+  write_chain_at (g3, FALSE, 0);
+
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  pairs = ovi_diff_result_get_folder_pairs (result, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (pairs[0].mine, ==, m1);
+  g_assert_cmpstr (pairs[0].golden, ==, g1);
+  g_assert_cmpstr (pairs[1].mine, ==, m2);
+  g_assert_cmpstr (pairs[1].golden, ==, g2);
+  g_assert_cmpstr (pairs[0].label, ==, "session " S1 ", device 0, model net/1, iteration 1");
+  g_assert_cmpstr (pairs[1].label, ==, "session " S2 ", device 0, model net/1, iteration 1");
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_MINE), ==, 0);
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_GOLDEN), ==, 0);
+  first = ovi_diff_result_get_first_divergence (result);
+  g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, "net/Add");
+  g_assert_cmpstr (ovi_diff_operator_get_mine_path (first), ==,
+                   g_build_filename (m2, "Add.net_Add.12.7.1764670500001200", NULL));
+  text = ovi_diff_result_to_text (result);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "  session " S1 ", device 0, model net/1, iteration 1: "));
+  g_assert_nonnull (strstr (text, "  session " S2 ", device 0, model net/1, iteration 1: "));
+
+  refused = ovi_diff_new (mine, one);
+  g_assert_null (ovi_diff_run (refused, NULL, &error));
+  g_assert_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_SESSIONS);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "has the sessions " S1 ", " S2 ";"));
+  g_assert_nonnull (strstr (error->message, "has " S1 ". Sessions pair"));
+  g_assert_nonnull (strstr (error->message, "pass one session folder on each side, such as "));
+  g_assert_true (g_str_has_suffix (error->message, S2 "."));
+}
+
+/* #36 case 5: devices pair by number; the first divergence is the
+ * earliest in time across devices (device 1 ran first here), and the
+ * device is named. */
+static void
+test_devices (Fixture *f, gconstpointer data)
+{
+  g_autofree char *m0 = session_dir (f, "mine", S1, "0"), *m1 = session_dir (f, "mine", S1, "1");
+  g_autofree char *g0 = session_dir (f, "golden", S1, "0");
+  g_autofree char *g1 = session_dir (f, "golden", S1, "1");
+  g_autofree char *mine = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autofree char *headline = NULL, *device = NULL;
+  gboolean is_first = FALSE;
+  OviDiffOperator *first;
+
+  write_chain_at (m0, TRUE, 10);
+  write_chain_at (m1, TRUE, 0);
+  write_chain_at (g0, FALSE, 10);
+  write_chain_at (g1, FALSE, 0);
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  first = ovi_diff_result_get_first_divergence (result);
+  g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, "net/Add");
+  g_assert_cmpstr (ovi_diff_operator_get_device (first), ==, "1");
+  g_object_get (first, "device", &device, "is-first-divergence", &is_first, NULL);
+  g_assert_cmpstr (device, ==, "1");
+  g_assert_true (is_first);
+  headline = ovi_diff_result_dup_headline (result);
+  g_test_message ("%s", headline);
+  g_assert_true (g_str_has_prefix (headline, "First divergence: #6 Add net/Add on device 1, the "
+                                             "origin:"));
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN), ==, 2);
+}
+
 static void
 ready (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -728,6 +839,8 @@ main (int argc, char **argv)
   ADD ("/core/diff/async", test_async);
   ADD ("/core/diff/entered-through-input", test_entered_through_input);
   ADD ("/core/diff/outputs-only-golden", test_outputs_only_golden);
+  ADD ("/core/diff/sessions", test_sessions);
+  ADD ("/core/diff/devices", test_devices);
 #undef ADD
   return g_test_run ();
 }

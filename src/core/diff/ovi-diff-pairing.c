@@ -95,6 +95,7 @@ side_op_new (const char *name)
 static void
 group_free (OviDiffGroup *g)
 {
+  g_free (g->session);
   g_free (g->device);
   g_free (g->model);
   g_free (g->iteration);
@@ -149,17 +150,20 @@ compare_ops (gconstpointer a, gconstpointer b)
 static OviDiffGroup *
 group_for (GHashTable *groups,
            GPtrArray *order,
+           const char *session,
            const char *device,
            const char *model,
            const char *iteration,
            const char *path)
 {
-  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%s", device, model, iteration);
+  g_autofree char *key =
+      g_strdup_printf ("%s\x1f%s\x1f%s\x1f%s", session, device, model, iteration);
   OviDiffGroup *g = g_hash_table_lookup (groups, key);
 
   if (g == NULL)
     {
       g = g_new0 (OviDiffGroup, 1);
+      g->session = g_strdup (session);
       g->device = g_strdup (device);
       g->model = g_strdup (model);
       g->iteration = g_strdup (iteration);
@@ -223,9 +227,9 @@ load_dump_side (OviDiffSide *side, GCancellable *cancellable)
       if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
         continue;
       dir = g_path_get_dirname (ovi_dump_file_get_path (file));
-      g = group_for (groups, side->groups, ovi_dump_file_get_device (file) ?: "",
-                     ovi_dump_file_get_model (file) ?: "", ovi_dump_file_get_iteration (file) ?: "",
-                     dir);
+      g = group_for (groups, side->groups, ovi_dump_file_get_time (file) ?: "",
+                     ovi_dump_file_get_device (file) ?: "", ovi_dump_file_get_model (file) ?: "",
+                     ovi_dump_file_get_iteration (file) ?: "", dir);
       op = op_from_dump (file);
       g_ptr_array_add (g->ops, op);
       /* A statistics-mode dump is listed among the problems too. */
@@ -393,6 +397,7 @@ scan_npy_dir (OviDiffSide *side,
           g_autofree char *key = g_strdup (relative);
 
           g = g_new0 (OviDiffGroup, 1);
+          g->session = g_strdup ("");
           g->device = g_strdup (n >= 3 ? levels[n - 3] : "");
           g->model = g_strdup (n >= 2 ? levels[n - 2] : "");
           g->iteration = g_strdup (n >= 1 ? levels[n - 1] : "");
@@ -536,8 +541,14 @@ ovi_diff_group_label (const OviDiffGroup *g)
 {
   GString *s = g_string_new (NULL);
 
+  if (g->show_session && *g->session)
+    g_string_append_printf (s, _ ("session %s"), g->session);
   if (*g->device)
-    g_string_append_printf (s, _ ("device %s"), g->device);
+    {
+      if (s->len)
+        g_string_append (s, ", ");
+      g_string_append_printf (s, _ ("device %s"), g->device);
+    }
   if (*g->model)
     {
       if (s->len)
@@ -562,47 +573,134 @@ same_group (const OviDiffGroup *a, const OviDiffGroup *b)
          g_str_equal (a->iteration, b->iteration);
 }
 
-/**
- * ovi_diff_pair_groups:
- *
- * Pairs the device / model / iteration folders of both sides by their
- * names; where each side has exactly one, those two pair whatever their
- * names. Folders without partner are listed with the other side NULL.
- *
- * Returns: (transfer full) (element-type OviDiffGroupPair): in my run's order
- */
-GArray *
-ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden)
+/* Pairs @mine's groups with @golden's (OviDiffGroup), appended to @pairs. */
+static void
+pair_within (GArray *pairs, GPtrArray *mine, GPtrArray *golden)
 {
-  GArray *pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffGroupPair));
-  g_autofree gboolean *taken = g_new0 (gboolean, golden->groups->len + 1);
+  g_autofree gboolean *taken = g_new0 (gboolean, golden->len + 1);
 
-  if (mine->groups->len == 1 && golden->groups->len == 1)
+  if (mine->len == 1 && golden->len == 1)
     {
-      OviDiffGroupPair p = { g_ptr_array_index (mine->groups, 0),
-                             g_ptr_array_index (golden->groups, 0) };
+      OviDiffGroupPair p = { g_ptr_array_index (mine, 0), g_ptr_array_index (golden, 0) };
       g_array_append_val (pairs, p);
-      return pairs;
+      return;
     }
-  for (guint i = 0; i < mine->groups->len; i++)
+  for (guint i = 0; i < mine->len; i++)
     {
-      OviDiffGroupPair p = { g_ptr_array_index (mine->groups, i), NULL };
+      OviDiffGroupPair p = { g_ptr_array_index (mine, i), NULL };
 
-      for (guint k = 0; k < golden->groups->len && !p.golden; k++)
-        if (!taken[k] && same_group (p.mine, g_ptr_array_index (golden->groups, k)))
+      for (guint k = 0; k < golden->len && !p.golden; k++)
+        if (!taken[k] && same_group (p.mine, g_ptr_array_index (golden, k)))
           {
-            p.golden = g_ptr_array_index (golden->groups, k);
+            p.golden = g_ptr_array_index (golden, k);
             taken[k] = TRUE;
           }
       g_array_append_val (pairs, p);
     }
-  for (guint k = 0; k < golden->groups->len; k++)
+  for (guint k = 0; k < golden->len; k++)
     if (!taken[k])
       {
-        OviDiffGroupPair p = { NULL, g_ptr_array_index (golden->groups, k) };
+        OviDiffGroupPair p = { NULL, g_ptr_array_index (golden, k) };
         g_array_append_val (pairs, p);
       }
-  return pairs;
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The side's sessions ({time} folders), in time order. */
+static GPtrArray *
+sessions (OviDiffSide *side)
+{
+  GPtrArray *list = g_ptr_array_new ();
+
+  for (guint i = 0; i < side->groups->len; i++)
+    {
+      OviDiffGroup *g = g_ptr_array_index (side->groups, i);
+      if (!g_ptr_array_find_with_equal_func (list, g->session, g_str_equal, NULL))
+        g_ptr_array_add (list, g->session);
+    }
+  g_ptr_array_sort (list, compare_strings);
+  return list;
+}
+
+/* Its groups of @session. */
+static GPtrArray *
+groups_of (OviDiffSide *side, const char *session, gboolean show)
+{
+  GPtrArray *list = g_ptr_array_new ();
+
+  for (guint i = 0; i < side->groups->len; i++)
+    {
+      OviDiffGroup *g = g_ptr_array_index (side->groups, i);
+      if (g_str_equal (g->session, session))
+        {
+          g->show_session = show;
+          g_ptr_array_add (list, g);
+        }
+    }
+  return list;
+}
+
+static char *
+session_list (GPtrArray *list)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < list->len; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (char *) g_ptr_array_index (list, i));
+  return g_strdup (s->str);
+}
+
+/**
+ * ovi_diff_pair_groups:
+ *
+ * Pairs the sessions ({time} folders) of both sides in time order when
+ * each side has as many, and refuses when one side has several and the
+ * other another number. Within a session pair, the device / model /
+ * iteration folders pair by their names; where each side has exactly one,
+ * those two pair whatever their names. Folders without partner are listed
+ * with the other side NULL.
+ *
+ * Returns: (transfer full) (element-type OviDiffGroupPair): in my run's
+ *   order, or NULL with @error when the sessions cannot be paired
+ */
+GArray *
+ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden, GError **error)
+{
+  g_autoptr (GArray) pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffGroupPair));
+  g_autoptr (GPtrArray) a = sessions (mine), b = sessions (golden);
+
+  if (a->len <= 1 && b->len <= 1)
+    {
+      pair_within (pairs, mine->groups, golden->groups);
+      return g_steal_pointer (&pairs);
+    }
+  if (a->len != b->len)
+    {
+      g_autofree char *la = session_list (a), *lb = session_list (b);
+      OviDiffSide *many = a->len > b->len ? mine : golden;
+      GPtrArray *list = a->len > b->len ? a : b;
+      g_autofree char *example =
+          g_build_filename (many->root, (char *) g_ptr_array_index (list, list->len - 1), NULL);
+
+      g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_SESSIONS,
+                   _ ("my run %s has the sessions %s; the golden run %s has %s. Sessions pair in "
+                      "time order only when both runs have as many: pass one session folder on "
+                      "each side, such as %s."),
+                   mine->root, la, golden->root, lb, example);
+      return NULL;
+    }
+  for (guint i = 0; i < a->len; i++)
+    {
+      g_autoptr (GPtrArray) m = groups_of (mine, g_ptr_array_index (a, i), TRUE);
+      g_autoptr (GPtrArray) g = groups_of (golden, g_ptr_array_index (b, i), TRUE);
+      pair_within (pairs, m, g);
+    }
+  return g_steal_pointer (&pairs);
 }
 
 /* The first golden operator not yet taken among those with @name (or its

@@ -54,7 +54,9 @@ typedef struct
 /* The operators of one device / model / iteration folder. */
 typedef struct
 {
+  char *session;                    /* the {time} folder, "" when the path has none */
   char *device, *model, *iteration; /* "" when the path has no such level */
+  gboolean show_session;            /* its side has several sessions: the label names it */
   char *path;                       /* the folder */
   GPtrArray *ops;                   /* OviDiffSideOp, run order */
 } OviDiffGroup;
@@ -77,7 +79,7 @@ typedef struct
   OviDiffGroup *mine, *golden; /* one may be NULL: a folder without partner */
 } OviDiffGroupPair;
 
-GArray *ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden);
+GArray *ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden, GError **error);
 char *ovi_diff_group_label (const OviDiffGroup *group);
 
 typedef struct

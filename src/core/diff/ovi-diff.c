@@ -241,7 +241,8 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
   add_problems (result, mine);
   add_problems (result, golden);
 
-  groups = ovi_diff_pair_groups (mine, golden);
+  if ((groups = ovi_diff_pair_groups (mine, golden, error)) == NULL)
+    return NULL;
   for (guint g = 0; g < groups->len; g++)
     {
       OviDiffGroupPair *gp = &g_array_index (groups, OviDiffGroupPair, g);
