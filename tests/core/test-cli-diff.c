@@ -5,6 +5,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-diff-fixture.h"
 #include "ovi-fixtures.h"
@@ -200,6 +202,59 @@ test_devices (Fixture *f, gconstpointer data)
                                   "1/net_Add:output:0,"));
 }
 
+/* #36 case 6: inputs that are not what they seem. */
+static void
+test_not_what_they_seem (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = write_run (f, "mine", TRUE), *golden = write_run (f, "golden", FALSE);
+  g_autofree char *add = g_build_filename (golden, "Add.net_Add.2.7.1764670500000200", NULL);
+  g_autofree char *text = g_build_filename (f->dir, "notes.txt", NULL);
+  g_autofree char *fifo_dir = g_build_filename (f->dir, "fifo", NULL);
+  g_autofree char *fifo = g_build_filename (fifo_dir, "Add.net_Add.2.7.1764670500000200", NULL);
+  g_autofree char *link_dir = g_build_filename (f->dir, "link", NULL);
+  g_autofree char *link = g_build_filename (link_dir, "Add.net_Add.2.7.1764670500000200", NULL);
+  g_autofree char *out = NULL, *err = NULL, *err2 = NULL, *err3 = NULL, *same = NULL;
+
+  /* The golden's Add, the true origin, cannot be read: not comparable,
+   * with the reason; the file is a problem; exit 1, and the headline says
+   * why. */
+  g_assert_true (g_file_set_contents (add, "\x01\x02", 2, NULL));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "diff", mine, golden, NULL), ==, 1);
+  g_test_message ("%s\n%s", out, err);
+  g_assert_nonnull (strstr (out, "not comparable         Add net/Add ↔ net_Add  (golden run: "
+                                 "truncated"));
+  g_assert_null (strstr (out, "only in the golden run"));
+  g_assert_nonnull (strstr (out, "1 file could not be read (see the problems), so the comparison "
+                                 "is incomplete.\n"));
+  g_assert_nonnull (strstr (out, "No first divergence can be named"));
+  g_assert_nonnull (strstr (err, "Add.net_Add.2.7.1764670500000200: truncated"));
+
+  /* A text file, a folder of a FIFO, a folder of a symbolic link: exit 1
+   * naming the path, not an empty run that diverges. */
+  g_assert_true (g_file_set_contents (text, "just some notes\n", -1, NULL));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err2, "diff", text, golden, NULL), ==, 1);
+  g_test_message ("%s", err2);
+  g_assert_nonnull (strstr (err2, "notes.txt: not a dump"));
+  g_assert_no_errno (g_mkdir (fifo_dir, 0755));
+  g_assert_no_errno (mkfifo (fifo, 0644));
+  g_assert_no_errno (g_mkdir (link_dir, 0755));
+  g_assert_no_errno (symlink (text, link));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err3, "diff", fifo_dir, golden, NULL), ==,
+                   1);
+  g_test_message ("%s", err3);
+  g_assert_nonnull (strstr (err3, fifo_dir));
+  g_clear_pointer (&err3, g_free);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err3, "diff", link_dir, golden, NULL), ==,
+                   1);
+  g_test_message ("%s", err3);
+  g_assert_nonnull (strstr (err3, link_dir));
+  g_assert_nonnull (strstr (err3, "not a dump"));
+
+  /* The same folder twice: agree, and say so. */
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &same, NULL, "diff", mine, mine, NULL), ==, 0);
+  g_assert_nonnull (strstr (same, "No divergence: both sides are the same path"));
+}
+
 /* The vendor's columns, one row per tensor, six decimals, "\r\n". */
 static void
 test_csv (Fixture *f, gconstpointer data)
@@ -384,6 +439,7 @@ main (int argc, char **argv)
   ADD ("/cli/diff/diverge", test_diverge);
   ADD ("/cli/diff/entered", test_entered);
   ADD ("/cli/diff/devices", test_devices);
+  ADD ("/cli/diff/not-what-they-seem", test_not_what_they_seem);
   ADD ("/cli/diff/csv", test_csv);
   ADD ("/cli/diff/csv-inside-run", test_csv_inside_run);
   ADD ("/cli/diff/errors", test_errors);

@@ -9,6 +9,7 @@
 #include "ovi-error.h"
 #include "ovi-file-name.h"
 #include "ovi-overflow-record.h"
+#include "ovi-path.h"
 #include "ovi-problem.h"
 
 /* The two runs as read: each side a dump folder at any level, one op dump
@@ -208,6 +209,41 @@ op_from_dump (OviDumpFile *file)
   return op;
 }
 
+/* An op dump file that could not be read is still its operator: not
+ * comparable, with the reason, rather than "only in the other run". */
+static void
+add_unreadable_op (OviDiffSide *side, GHashTable *groups, OviProblem *problem)
+{
+  const char *file = ovi_problem_get_file (problem);
+  g_autofree char *base = file ? g_path_get_basename (file) : NULL;
+  g_autofree char *dir = NULL, *path = NULL;
+  OviFileName fn = { 0 };
+  char *levels[4];
+  OviDiffSideOp *op;
+  OviDiffGroup *g;
+
+  if (base == NULL || !ovi_file_name_parse (base, &fn) || fn.kind != OVI_FILE_KIND_OP_DUMP)
+    {
+      ovi_file_name_clear (&fn);
+      return;
+    }
+  /* As the dump files' paths: below the opened folder. */
+  path = g_path_is_absolute (file) ? g_strdup (file) : g_build_filename (side->root, file, NULL);
+  ovi_path_infer_hierarchy (path, levels);
+  dir = g_path_get_dirname (path);
+  g = group_for (groups, side->groups, levels[0], levels[1], levels[2], levels[3], dir);
+  op = side_op_new (fn.op_name);
+  op->op_type = g_strdup (fn.op_type);
+  op->path = g_steal_pointer (&path);
+  op->order = fn.timestamp;
+  op->problem = g_strdup (ovi_problem_get_message (problem));
+  op->unreadable = TRUE;
+  g_ptr_array_add (g->ops, op);
+  for (guint i = 0; i < 4; i++)
+    g_free (levels[i]);
+  ovi_file_name_clear (&fn);
+}
+
 static void
 load_dump_side (OviDiffSide *side, GCancellable *cancellable)
 {
@@ -254,7 +290,12 @@ load_dump_side (OviDiffSide *side, GCancellable *cancellable)
         op->overflows++;
     }
   for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
-    g_ptr_array_add (side->problems, g_list_model_get_item (problems, i));
+    {
+      OviProblem *p = g_list_model_get_item (problems, i);
+
+      add_unreadable_op (side, groups, p);
+      g_ptr_array_add (side->problems, p);
+    }
 }
 
 /* The first @n parts joined with dots. */
@@ -524,12 +565,23 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
     {
       OviDiffGroup *g = g_ptr_array_index (side->groups, i);
       g_ptr_array_sort (g->ops, compare_ops);
-      n_ops += g->ops->len;
+      /* Those read: an unreadable file alone does not make a dump. */
+      for (guint k = 0; k < g->ops->len; k++)
+        n_ops += !((OviDiffSideOp *) g_ptr_array_index (g->ops, k))->unreadable;
     }
+  /* Not a dump: an error naming it, not an empty run that diverges. */
   if (n_ops == 0 && side->problems->len == 0)
     {
       g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
                    _ ("%s: no op dump file and no .npy file to compare"), path);
+      return NULL;
+    }
+  if (n_ops == 0)
+    {
+      OviProblem *p = g_ptr_array_index (side->problems, 0);
+      g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
+                   _ ("%s: not a dump: no op dump file and no .npy file could be read (%s: %s)"),
+                   path, ovi_problem_get_file (p), ovi_problem_get_message (p));
       return NULL;
     }
   return g_steal_pointer (&side);

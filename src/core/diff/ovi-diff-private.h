@@ -49,6 +49,7 @@ typedef struct
   GPtrArray *inputs, *outputs; /* OviDiffSource, by index */
   guint overflows;             /* overflow records naming this execution */
   gboolean taken;
+  gboolean unreadable; /* its file could not be read (problem says why) */
 } OviDiffSideOp;
 
 /* The operators of one device / model / iteration folder. */
@@ -162,6 +163,7 @@ struct _OviDiffResult
   guint first_tensor;
   OviDiffDivergenceForm form;
   guint first_input;
+  gboolean same_path; /* both sides are one folder or file */
 };
 
 gboolean ovi_diff_tensor_agrees (const OviDiffTensor *t);

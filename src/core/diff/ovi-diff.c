@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -219,6 +220,16 @@ add_problems (OviDiffResult *result, OviDiffSide *side)
     }
 }
 
+/* Whether two paths are one folder or file, by device and inode. */
+static gboolean
+same_path (const char *a, const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
 static OviDiffResult *
 run (OviDiff *self, GCancellable *cancellable, GError **error)
 {
@@ -236,6 +247,7 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
   if (!(mine = ovi_diff_side_load (self->mine, cancellable, error)) ||
       !(golden = ovi_diff_side_load (self->golden, cancellable, error)))
     return NULL;
+  result->same_path = same_path (self->mine, self->golden);
   result->mine_npy = mine->npy;
   result->golden_npy = golden->npy;
   add_problems (result, mine);
