@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-diff-fixture.h"
 #include "ovi-fixtures.h"
@@ -780,6 +783,119 @@ test_devices (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN), ==, 2);
 }
 
+/* #36 case 7: one fused operator against the sequence it replaces, both
+ * ways round: its inputs against the first's, its outputs against the
+ * last's. Names that match nothing are warnings with their line. */
+static void
+test_map_sequences (Fixture *f, gconstpointer data)
+{
+  g_autofree char *fused = side (f, "fused"), *split = side (f, "split");
+  g_autofree char *map = g_build_filename (f->dir, "map.csv", NULL);
+  g_autofree char *back = g_build_filename (f->dir, "back.csv", NULL);
+  const double x[] = { 1, -2, 3, -4, 5, 6, -7, 8 };
+  const double a[] = { 2, -4, 6, -8, 10, 12, -14, 16 };
+  const double b[] = { 2.5, -3.5, 6.5, -7.5, 10.5, 12.5, -13.5, 16.5 };
+  const double c[] = { 2.5, 0, 6.5, 0, 10.5, 12.5, 0, 16.5 };
+  g_autoptr (OviDiff) plain = NULL, d1 = NULL, d2 = NULL;
+  g_autoptr (OviDiffResult) r0 = NULL, r1 = NULL, r2 = NULL;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *warnings;
+
+  write_op (fused, "FusedMatMul", "net/fc1/FusedMatMul", 1, OVI_DTYPE_FLOAT32, x, c);
+  write_op (split, "MatMul", "net/fc1/MatMul", 1, OVI_DTYPE_FLOAT32, x, a);
+  write_op (split, "BiasAdd", "net/fc1/BiasAdd", 2, OVI_DTYPE_FLOAT32, a, b);
+  write_op (split, "Relu", "net/fc1/Relu", 3, OVI_DTYPE_FLOAT32, b, c);
+
+  /* Without a map: nothing pairs. */
+  plain = ovi_diff_new (fused, split);
+  r0 = run_diff (plain);
+  assert_class (r0, "net/fc1/FusedMatMul", OVI_DIFF_OP_ONLY_MINE);
+
+  g_assert_true (g_file_set_contents (map,
+                                      "# fused, the sequence it replaces\n"
+                                      "net/fc1/FusedMatMul, net/fc1/MatMul+net/fc1/BiasAdd+"
+                                      "net/fc1/Relu\n"
+                                      "net/Gone,net/AlsoGone\n",
+                                      -1, NULL));
+  d1 = ovi_diff_new (fused, split);
+  g_assert_true (ovi_diff_set_mapping_file (d1, map, &error));
+  g_assert_no_error (error);
+  r1 = run_diff (d1);
+  assert_class (r1, "net/fc1/FusedMatMul", OVI_DIFF_OP_IDENTICAL);
+  g_assert_cmpstr (ovi_diff_operator_get_golden_name (find (r1, "net/fc1/FusedMatMul")), ==,
+                   "net/fc1/MatMul+net/fc1/BiasAdd+net/fc1/Relu");
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_diff_result_get_operators (r1)), ==, 1);
+  g_assert_cmpint (ovi_diff_result_get_verdict (r1), ==, OVI_DIFF_VERDICT_AGREE);
+  warnings = ovi_diff_result_get_warnings (r1);
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 0),
+                                   "map.csv, line 3: “net/Gone” matches no operator of my run"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 1),
+                                   "map.csv, line 3: “net/AlsoGone” matches no operator of the "
+                                   "golden run"));
+
+  /* The other way round: my sequence against the golden's fused one. */
+  g_assert_true (g_file_set_contents (
+      back, "net/fc1/MatMul+net/fc1/BiasAdd+net/fc1/Relu,net/fc1/FusedMatMul\n", -1, NULL));
+  d2 = ovi_diff_new (split, fused);
+  g_assert_true (ovi_diff_set_mapping_file (d2, back, &error));
+  g_assert_no_error (error);
+  r2 = run_diff (d2);
+  assert_class (r2, "net/fc1/MatMul+net/fc1/BiasAdd+net/fc1/Relu", OVI_DIFF_OP_IDENTICAL);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_diff_result_get_operators (r2)), ==, 1);
+  g_assert_cmpuint (ovi_diff_result_get_warnings (r2)->len, ==, 0);
+}
+
+static void
+assert_map_error (Fixture *f, const char *text, gsize length, const char *message)
+{
+  g_autofree char *map = g_build_filename (f->dir, "bad.csv", NULL);
+  g_autoptr (OviDiff) diff = ovi_diff_new (f->dir, f->dir);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (map, text, length, NULL));
+  g_assert_false (ovi_diff_set_mapping_file (diff, map, &error));
+  g_assert_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_MAPPING);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_suffix (error->message, message));
+}
+
+/* #39 items 6 and 8: lines dropped in silence and maps that hang. */
+static void
+test_map_refused (Fixture *f, gconstpointer data)
+{
+  g_autofree char *fifo = g_build_filename (f->dir, "fifo.csv", NULL);
+  g_autofree char *big = g_build_filename (f->dir, "big.csv", NULL);
+  g_autoptr (OviDiff) diff = ovi_diff_new (f->dir, f->dir);
+  g_autoptr (GError) error = NULL, error2 = NULL;
+  int fd;
+
+  assert_map_error (f, "a,b\nc,d\0e,f\n", 12, "bad.csv, line 2: a NUL byte; a map file is text");
+  assert_map_error (f, "a,b\n\na,c\n", -1,
+                    "bad.csv, line 3: “a” is mapped already on line 1; one operator pairs with "
+                    "one partner");
+  assert_map_error (f, "a,b,c\n", -1,
+                    "bad.csv, line 1: more than one comma; write “my_name,golden_name”");
+  assert_map_error (f, "x,y\na+b,c+d\n", -1,
+                    "bad.csv, line 2: a sequence on both sides is ambiguous; map one operator to "
+                    "a sequence or a sequence to one operator");
+  assert_map_error (f, "a++b,c\n", -1,
+                    "bad.csv, line 1: an empty name; write “my_name,golden_name”, either side may "
+                    "be “a+b+c”");
+
+  /* A FIFO is refused at once, a huge (sparse) file without reading it. */
+  g_assert_no_errno (mkfifo (fifo, 0644));
+  g_assert_false (ovi_diff_set_mapping_file (diff, fifo, &error));
+  g_assert_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_MAPPING);
+  g_assert_nonnull (strstr (error->message, fifo));
+  fd = g_open (big, O_WRONLY | O_CREAT, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_no_errno (ftruncate (fd, G_GINT64_CONSTANT (1) << 32));
+  close (fd);
+  g_assert_false (ovi_diff_set_mapping_file (diff, big, &error2));
+  g_assert_nonnull (strstr (error2->message, "4294967296 bytes, more than a map file's"));
+}
+
 static void
 ready (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -841,6 +957,8 @@ main (int argc, char **argv)
   ADD ("/core/diff/outputs-only-golden", test_outputs_only_golden);
   ADD ("/core/diff/sessions", test_sessions);
   ADD ("/core/diff/devices", test_devices);
+  ADD ("/core/diff/map-sequences", test_map_sequences);
+  ADD ("/core/diff/map-refused", test_map_refused);
 #undef ADD
   return g_test_run ();
 }

@@ -102,6 +102,7 @@ group_free (OviDiffGroup *g)
   g_free (g->iteration);
   g_free (g->path);
   g_ptr_array_unref (g->ops);
+  g_clear_pointer (&g->joined, g_ptr_array_unref);
   g_free (g);
 }
 
@@ -793,19 +794,100 @@ index_op (GHashTable *table, const char *name, OviDiffSideOp *op)
   g_ptr_array_add (list, op);
 }
 
+/* One operator standing for a sequence @first … @last of one side: the
+ * first's inputs, the last's outputs, named "a+b+c". Kept by @group. */
+static OviDiffSideOp *
+join_ops (OviDiffGroup *group, OviDiffSideOp **ops, guint n)
+{
+  OviDiffSideOp *first = ops[0], *last = ops[n - 1];
+  OviDiffSideOp *op = g_new0 (OviDiffSideOp, 1);
+  g_autoptr (GString) name = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (name, "%s%s", i ? "+" : "", ops[i]->name);
+      op->overflows += ops[i]->overflows;
+      if (op->problem == NULL && ops[i]->problem)
+        op->problem = g_strdup (ops[i]->problem);
+    }
+  op->name = g_strdup (name->str);
+  op->key = ovi_file_name_form (op->name);
+  op->op_type = g_strdup (first->op_type);
+  op->path = g_strdup (first->path);
+  op->order = first->order;
+  op->no_inputs_kept = first->no_inputs_kept;
+  op->inputs = g_ptr_array_ref (first->inputs);
+  op->outputs = g_ptr_array_ref (last->outputs);
+  if (group->joined == NULL)
+    group->joined = g_ptr_array_new_with_free_func ((GDestroyNotify) side_op_free);
+  g_ptr_array_add (group->joined, op);
+  return op;
+}
+
+/* My operators after @i named @e's other names, in order; NULL unless all
+ * are there. */
+static OviDiffSideOp *
+join_mine (OviDiffGroup *mine, guint i, OviDiffMapEntry *e)
+{
+  guint n = g_strv_length (e->mine);
+  g_autofree OviDiffSideOp **ops = g_new0 (OviDiffSideOp *, n);
+  guint at = i + 1;
+
+  ops[0] = g_ptr_array_index (mine->ops, i);
+  for (guint k = 1; k < n; k++)
+    {
+      for (; at < mine->ops->len && !ops[k]; at++)
+        {
+          OviDiffSideOp *op = g_ptr_array_index (mine->ops, at);
+          if (!op->taken && ovi_diff_map_names (e->mine[k], op->name))
+            ops[k] = op;
+        }
+      if (ops[k] == NULL)
+        return NULL;
+      e->mine_seen[k] = TRUE;
+    }
+  for (guint k = 1; k < n; k++)
+    ops[k]->taken = TRUE;
+  return join_ops (mine, ops, n);
+}
+
+/* The golden operators named @e's golden names, in order; NULL unless all
+ * are there. */
+static OviDiffSideOp *
+join_golden (OviDiffGroup *golden, GHashTable *by_name, GHashTable *by_key, OviDiffMapEntry *e)
+{
+  guint n = g_strv_length (e->golden);
+  g_autofree OviDiffSideOp **ops = g_new0 (OviDiffSideOp *, n);
+
+  for (guint k = 0; k < n; k++)
+    {
+      if ((ops[k] = take (by_name, by_key, e->golden[k])) == NULL)
+        {
+          for (guint j = 0; j < k; j++)
+            ops[j]->taken = FALSE;
+          return NULL;
+        }
+      ops[k]->taken = TRUE;
+      e->golden_seen[k] = TRUE;
+    }
+  return join_ops (golden, ops, n);
+}
+
 /**
  * ovi_diff_match_ops:
- * @mapping: (nullable): my op name → golden op name
+ * @map: (nullable): the map file
  *
- * Matches the operators of two paired groups: by the mapping file's name
- * where it has one, else by op name, then by its file-name form; repeated
- * executions of one name in run order. Operators of one side only come
- * with the other NULL: mine where they ran, the golden run's after.
+ * Matches the operators of two paired groups: by the map where it names
+ * the operator, else by op name, then by its file-name form; repeated
+ * executions of one name in run order. A map line with a sequence joins
+ * it into one operator (the first's inputs, the last's outputs) paired
+ * with the other side's one. Operators of one side only come with the
+ * other NULL: mine where they ran, the golden run's after.
  *
  * Returns: (transfer full) (element-type OviDiffOpPair)
  */
 GArray *
-ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mapping)
+ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, OviDiffMap *map)
 {
   GArray *pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffOpPair));
   g_autoptr (GHashTable) by_name =
@@ -821,17 +903,37 @@ ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mappin
       index_op (by_key, op->key, op);
     }
   for (guint i = 0; mine && i < mine->ops->len; i++)
+    ((OviDiffSideOp *) g_ptr_array_index (mine->ops, i))->taken = FALSE;
+  for (guint i = 0; mine && i < mine->ops->len; i++)
     {
       OviDiffSideOp *op = g_ptr_array_index (mine->ops, i);
-      const char *mapped = mapping ? g_hash_table_lookup (mapping, op->name) : NULL;
+      OviDiffMapEntry *e = map ? ovi_diff_map_lookup (map, op->name) : NULL;
       OviDiffOpPair p = { op, NULL };
 
-      if (mapping && mapped == NULL)
+      if (op->taken) /* joined into an operator before it */
+        continue;
+      if (e && e->mine[1] && ovi_diff_map_names (e->mine[0], op->name))
         {
-          g_autofree char *key = ovi_file_name_form (op->name);
-          mapped = g_hash_table_lookup (mapping, key);
+          /* My sequence against one golden operator. */
+          e->mine_seen[0] = TRUE;
+          p.mine = join_mine (mine, i, e);
+          if (p.mine == NULL)
+            p.mine = op;
+          else
+            e->golden_seen[0] |= (p.golden = take (by_name, by_key, e->golden[0])) != NULL;
         }
-      p.golden = take (by_name, by_key, mapped ? mapped : op->name);
+      else if (e && e->golden[1])
+        {
+          e->mine_seen[0] = TRUE;
+          p.golden = golden ? join_golden (golden, by_name, by_key, e) : NULL;
+        }
+      else if (e && !e->mine[1])
+        {
+          e->mine_seen[0] = TRUE;
+          e->golden_seen[0] |= (p.golden = take (by_name, by_key, e->golden[0])) != NULL;
+        }
+      else
+        p.golden = take (by_name, by_key, op->name);
       if (p.golden)
         p.golden->taken = TRUE;
       g_array_append_val (pairs, p);

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
  * (ovi-diff-operator.c, ovi-diff-result.c), the map file (ovi-diff-map.c)
  * and the first-divergence rule (ovi-diff-divergence.c). */
 
+typedef struct _OviDiffMap OviDiffMap; /* the map file (ovi-diff-map.c) */
+
 /* One tensor of an operator on one side: a tensor of a dump file, the
  * same tensor of every FFTS+ thread slice, or a .npy file. */
 typedef struct
@@ -60,6 +62,7 @@ typedef struct
   gboolean show_session;            /* its side has several sessions: the label names it */
   char *path;                       /* the folder */
   GPtrArray *ops;                   /* OviDiffSideOp, run order */
+  GPtrArray *joined;                /* OviDiffSideOp: sequences of ops joined by the map, or NULL */
 } OviDiffGroup;
 
 typedef struct
@@ -88,7 +91,7 @@ typedef struct
   OviDiffSideOp *mine, *golden; /* one may be NULL: an operator in one run only */
 } OviDiffOpPair;
 
-GArray *ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mapping);
+GArray *ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, OviDiffMap *map);
 
 /* The elements of one side, read as the comparison reads them
  * (ovi-diff-tensor.c): in logical order (device layouts mapped back to
@@ -163,7 +166,8 @@ struct _OviDiffResult
   guint first_tensor;
   OviDiffDivergenceForm form;
   guint first_input;
-  gboolean same_path; /* both sides are one folder or file */
+  gboolean same_path;  /* both sides are one folder or file */
+  GPtrArray *warnings; /* strings: map names that matched nothing */
 };
 
 gboolean ovi_diff_tensor_agrees (const OviDiffTensor *t);
@@ -171,8 +175,32 @@ void ovi_diff_operator_classify (OviDiffOperator *op);
 
 /* ---- The map file (ovi-diff-map.c) ---- */
 
-gboolean ovi_diff_map_parse (
-    const char *text, gsize length, const char *path, GHashTable *mapping, GError **error);
+/* One line of the map: one name against one, or against a sequence. */
+typedef struct
+{
+  char **mine, **golden; /* one name each, or one side a sequence in run order */
+  guint line;
+  gboolean *mine_seen, *golden_seen; /* per name: it matched an operator */
+} OviDiffMapEntry;
+
+struct _OviDiffMap
+{
+  char *path;          /* for messages */
+  GPtrArray *entries;  /* OviDiffMapEntry */
+  GHashTable *by_mine; /* each of my names → its entry */
+};
+
+OviDiffMap *ovi_diff_map_new (const char *path);
+void ovi_diff_map_free (OviDiffMap *map);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviDiffMap, ovi_diff_map_free)
+gboolean ovi_diff_map_add (
+    OviDiffMap *map, const char *mine, const char *golden, guint line, GError **error);
+gboolean ovi_diff_map_parse (OviDiffMap *map, const char *text, gsize length, GError **error);
+gboolean ovi_diff_map_load (OviDiffMap *map, const char *path, GError **error);
+void ovi_diff_map_reset (OviDiffMap *map);
+OviDiffMapEntry *ovi_diff_map_lookup (OviDiffMap *map, const char *name);
+gboolean ovi_diff_map_names (const char *entry_name, const char *name);
+GPtrArray *ovi_diff_map_warnings (OviDiffMap *map);
 
 /* ---- The first divergence (ovi-diff-divergence.c) ---- */
 

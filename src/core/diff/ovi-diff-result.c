@@ -45,6 +45,7 @@ ovi_diff_result_finalize (GObject *object)
   g_object_unref (self->operators);
   g_object_unref (self->problems);
   g_array_unref (self->pairs);
+  g_ptr_array_unref (self->warnings);
   g_clear_object (&self->first);
   G_OBJECT_CLASS (ovi_diff_result_parent_class)->finalize (object);
 }
@@ -103,6 +104,7 @@ ovi_diff_result_init (OviDiffResult *self)
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
   self->pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffFolderPair));
   g_array_set_clear_func (self->pairs, (GDestroyNotify) clear_folder_pair);
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->first_tensor = G_MAXUINT;
   self->first_input = G_MAXUINT;
 }
@@ -186,6 +188,19 @@ ovi_diff_result_get_verdict (OviDiffResult *self)
   if (agree + not_comparable < n)
     return OVI_DIFF_VERDICT_DIVERGE;
   return n == 0 || not_comparable ? OVI_DIFF_VERDICT_INCOMPLETE : OVI_DIFF_VERDICT_AGREE;
+}
+
+/**
+ * ovi_diff_result_get_warnings:
+ *
+ * Returns: (transfer none) (element-type utf8): what did not stop the
+ *   comparison but may mislead: names of the map that matched nothing,
+ *   each with its file and line
+ */
+GPtrArray *
+ovi_diff_result_get_warnings (OviDiffResult *self)
+{
+  return self->warnings;
 }
 
 /* How the runs start to differ at the first divergence. */

@@ -169,6 +169,18 @@ ovi_diff_result_to_text (OviDiffResult *result)
     }
   (void) any_only;
 
+  if (ovi_diff_result_get_warnings (result)->len)
+    {
+      GPtrArray *warnings = ovi_diff_result_get_warnings (result);
+
+      g_string_append_printf (s, "\n%s\n", _ ("Warnings:"));
+      for (guint i = 0; i < warnings->len; i++)
+        {
+          g_autofree char *w = ovi_path_escape (g_ptr_array_index (warnings, i));
+          g_string_append_printf (s, "  %s\n", w);
+        }
+    }
+
   if (g_list_model_get_n_items (problems))
     {
       g_string_append_printf (s, "\n%s\n", _ ("Problems (files not compared):"));
@@ -416,6 +428,12 @@ ovi_diff_result_to_json (OviDiffResult *result)
       g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
       add_operator (b, op);
     }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < ovi_diff_result_get_warnings (result)->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (ovi_diff_result_get_warnings (result), i));
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "problems");
