@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ovi-diff-fixture.h"
+#include "ovi-fixture-net.h"
 #include "ovi-fixtures.h"
 #include "ovi-layout-reference.h"
 
@@ -896,6 +897,35 @@ test_map_refused (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (error2->message, "4294967296 bytes, more than a map file's"));
 }
 
+/* #36 case 2 on the MLP: my run in float16 on another input batch, the
+ * golden in float32. The batch enters at the first MatMul through input 0,
+ * from outside the dump; nothing before it is divergent (the Cast is in my
+ * run only). */
+static void
+test_mlp_other_batch (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = side (f, "mine"), *golden = side (f, "golden");
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  OviNetRun a, b;
+
+  ovi_net_run_init (&a, OVI_NET_MLP, OVI_DTYPE_FLOAT16);
+  a.reseed = 0;
+  ovi_net_run_init (&b, OVI_NET_MLP, OVI_DTYPE_FLOAT32);
+  ovi_fixture_write_net (mine, &a);
+  ovi_fixture_write_net (golden, &b);
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  g_assert_cmpstr (ovi_diff_operator_get_name (ovi_diff_result_get_first_divergence (result)), ==,
+                   "net/fc1/MatMul");
+  g_assert_cmpint (ovi_diff_result_get_first_divergence_form (result), ==,
+                   OVI_DIFF_DIVERGENCE_ENTERED);
+  g_assert_cmpuint (ovi_diff_result_get_first_divergence_input (result), ==, 0);
+  assert_class (result, "net/Cast", OVI_DIFF_OP_ONLY_MINE);
+  assert_class (result, "net/fc1/MatMul", OVI_DIFF_OP_PROPAGATED);
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN), ==, 0);
+}
+
 static void
 ready (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -959,6 +989,7 @@ main (int argc, char **argv)
   ADD ("/core/diff/devices", test_devices);
   ADD ("/core/diff/map-sequences", test_map_sequences);
   ADD ("/core/diff/map-refused", test_map_refused);
+  ADD ("/core/diff/mlp-other-batch", test_mlp_other_batch);
 #undef ADD
   return g_test_run ();
 }
