@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ovi-diff-fixture.h"
+#include "ovi-diff-private.h"
 #include "ovi-fixture-net.h"
 #include "ovi-fixtures.h"
 #include "ovi-layout-reference.h"
@@ -926,6 +927,28 @@ test_mlp_other_batch (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN), ==, 0);
 }
 
+/* #39 item 9: a problem's path keeps every component when the golden root
+ * is gone by the time the problem is named (deleted mid-diff). */
+static void
+test_problem_path_root_gone (Fixture *f, gconstpointer data)
+{
+  g_autofree char *golden = g_build_filename (f->dir, "b9", "g", NULL);
+  g_autofree char *iteration = g_build_filename (golden, "20261207100000", "0", "net", "1", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr (OviDiffSide) side = NULL;
+  g_autoptr (GError) error = NULL;
+
+  write_chain (iteration, FALSE);
+  g_free (ovi_fixture_write_bytes (iteration, "Sub.net_Sub.9.7.1764670500000900", "\x01\x02", 2));
+  side = ovi_diff_side_load (golden, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (side->problems->len, ==, 1);
+  ovi_fixture_remove_tree (golden);
+  path = ovi_diff_side_path (side, ovi_problem_get_file (g_ptr_array_index (side->problems, 0)));
+  g_assert_cmpstr (path, ==,
+                   g_build_filename (iteration, "Sub.net_Sub.9.7.1764670500000900", NULL));
+}
+
 static void
 ready (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -990,6 +1013,7 @@ main (int argc, char **argv)
   ADD ("/core/diff/map-sequences", test_map_sequences);
   ADD ("/core/diff/map-refused", test_map_refused);
   ADD ("/core/diff/mlp-other-batch", test_mlp_other_batch);
+  ADD ("/core/diff/problem-path-root-gone", test_problem_path_root_gone);
 #undef ADD
   return g_test_run ();
 }

@@ -112,6 +112,7 @@ ovi_diff_side_free (OviDiffSide *side)
   if (side == NULL)
     return;
   g_free (side->root);
+  g_free (side->base);
   g_ptr_array_unref (side->groups);
   g_ptr_array_unref (side->problems);
   g_clear_object (&side->folder);
@@ -229,7 +230,7 @@ add_unreadable_op (OviDiffSide *side, GHashTable *groups, OviProblem *problem)
       return;
     }
   /* As the dump files' paths: below the opened folder. */
-  path = g_path_is_absolute (file) ? g_strdup (file) : g_build_filename (side->root, file, NULL);
+  path = ovi_diff_side_path (side, file);
   ovi_path_infer_hierarchy (path, levels);
   dir = g_path_get_dirname (path);
   g = group_for (groups, side->groups, levels[0], levels[1], levels[2], levels[3], dir);
@@ -517,6 +518,8 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
   side->root = g_strdup (path);
   side->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
   side->problems = g_ptr_array_new_with_free_func (g_object_unref);
+  /* Decided now: the root may be gone by the time a problem is named. */
+  side->base = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
@@ -586,6 +589,23 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
       return NULL;
     }
   return g_steal_pointer (&side);
+}
+
+/**
+ * ovi_diff_side_path:
+ * @file: (nullable): a file as the side's folder scan names it, relative to
+ *   the opened folder, or absolute
+ *
+ * Returns: (transfer full) (nullable): its path as the user can open it,
+ *   built from the folder as it was when the side was read, whatever has
+ *   happened to it since (#39 item 9)
+ */
+char *
+ovi_diff_side_path (OviDiffSide *side, const char *file)
+{
+  if (file == NULL || g_path_is_absolute (file))
+    return g_strdup (file);
+  return g_build_filename (side->base, file, NULL);
 }
 
 /* "device 0, model resnet50_train, iteration 3", or the folder's name. */

@@ -68,6 +68,7 @@ typedef struct
 typedef struct
 {
   char *root;
+  char *base; /* the folder problems are relative to: root, or the folder of a root file */
   gboolean npy;
   GPtrArray *groups;   /* OviDiffGroup */
   GPtrArray *problems; /* OviProblem */
@@ -75,6 +76,7 @@ typedef struct
 } OviDiffSide;
 
 OviDiffSide *ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error);
+char *ovi_diff_side_path (OviDiffSide *side, const char *file);
 void ovi_diff_side_free (OviDiffSide *side);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviDiffSide, ovi_diff_side_free)
 

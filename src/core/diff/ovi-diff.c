@@ -208,17 +208,11 @@ run_work (guint index, gpointer data)
 static void
 add_problems (OviDiffResult *result, OviDiffSide *side)
 {
-  g_autofree char *base = g_file_test (side->root, G_FILE_TEST_IS_DIR)
-                              ? g_strdup (side->root)
-                              : g_path_get_dirname (side->root);
-
   for (guint i = 0; i < side->problems->len; i++)
     {
       OviProblem *p = g_ptr_array_index (side->problems, i);
       const char *file = ovi_problem_get_file (p);
-      g_autofree char *path = file && !g_path_is_absolute (file)
-                                  ? g_build_filename (base, file, NULL)
-                                  : g_strdup (file);
+      g_autofree char *path = ovi_diff_side_path (side, file);
       g_autoptr (GError) error = g_error_new_literal (OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
                                                       ovi_problem_get_message (p));
       g_autoptr (OviProblem) full = ovi_problem_new (path, error);
