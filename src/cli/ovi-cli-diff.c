@@ -34,7 +34,9 @@ ovi_cli_diff (int argc, char **argv)
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
       N_ ("Also write the vendor's comparison CSV (msaccucmp's columns) to FILE"), N_ ("FILE") },
     { "map", 0, 0, G_OPTION_ARG_FILENAME, &map,
-      N_ ("Pair renamed or fused operators: “my_name,golden_name” a line"), N_ ("FILE") },
+      N_ ("Pair renamed or fused operators: “my_name,golden_name” a line, either side may "
+          "be a sequence “a+b+c”"),
+      N_ ("FILE") },
     { "rtol", 0, 0, G_OPTION_ARG_STRING, &rtol_text,
       N_ ("Relative tolerance for every tensor (default: by dtype)"), "R" },
     { "atol", 0, 0, G_OPTION_ARG_STRING, &atol_text,
@@ -105,7 +107,9 @@ ovi_cli_diff (int argc, char **argv)
       g_print ("%s", text);
     }
 
-  /* Every problem also on standard error, file first. */
+  /* Every warning and problem also on standard error, file first. */
+  for (guint i = 0; i < ovi_diff_result_get_warnings (result)->len; i++)
+    ovi_cli_complain (NULL, g_ptr_array_index (ovi_diff_result_get_warnings (result), i));
   n_problems = g_list_model_get_n_items (ovi_diff_result_get_problems (result));
   for (guint i = 0; i < n_problems; i++)
     {

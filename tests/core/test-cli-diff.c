@@ -5,6 +5,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-diff-fixture.h"
 #include "ovi-fixtures.h"
@@ -155,6 +157,102 @@ test_entered (Fixture *f, gconstpointer data)
   g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "net/MatMul");
   g_assert_cmpstr (json_object_get_string_member (first, "form"), ==, "entered");
   g_assert_cmpint (json_object_get_int_member (first, "input"), ==, 0);
+}
+
+/* #36 case 5: two devices; device 1 ran first and diverges first. Its
+ * device is named in the headline, the JSON and the CSV's file columns. */
+static void
+test_devices (Fixture *f, gconstpointer data)
+{
+  const char *s = "20261207100000";
+  g_autofree char *mine = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  g_autofree char *csv = g_build_filename (f->dir, "out.csv", NULL);
+  g_autofree char *out = NULL, *json = NULL, *text = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const double x[] = { 1, -2, 3, -4, 5, 6, -7, 8 };
+  const double y[] = { 1, -2, 3, -4, 5, 6.5, -7, 8 };
+  JsonObject *first;
+
+  for (guint device = 0; device < 2; device++)
+    {
+      g_autofree char *d = g_strdup_printf ("%u", device);
+      g_autofree char *m = g_build_filename (mine, s, d, "net", "1", "1", NULL);
+      g_autofree char *g = g_build_filename (golden, s, d, "net", "1", "1", NULL);
+      guint task = device == 0 ? 10 : 1; /* device 1 runs first */
+
+      write_op (m, "Add", "net/Add", task, OVI_DTYPE_FLOAT32, x, y);
+      write_op (g, "Add", "net/Add", task, OVI_DTYPE_FLOAT32, x, x);
+    }
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, &out, NULL, "diff", "--csv", csv, mine, golden, NULL), ==, 5);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "\nFirst divergence: #1 Add net/Add on device 1, the origin: "));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &json, NULL, "diff", "--json", mine, golden, NULL),
+                   ==, 5);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  first = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "first_divergence");
+  g_assert_cmpstr (json_object_get_string_member (first, "device"), ==, "1");
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "\r\n0,Add,0/net_Add,float32,NaN,0/net_Add,float32,NaN,"
+                                  "0/net_Add:input:0,"));
+  g_assert_nonnull (strstr (text, "\r\n1,Add,1/net_Add,float32,NaN,1/net_Add,float32,NaN,"
+                                  "1/net_Add:output:0,"));
+}
+
+/* #36 case 6: inputs that are not what they seem. */
+static void
+test_not_what_they_seem (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = write_run (f, "mine", TRUE), *golden = write_run (f, "golden", FALSE);
+  g_autofree char *add = g_build_filename (golden, "Add.net_Add.2.7.1764670500000200", NULL);
+  g_autofree char *text = g_build_filename (f->dir, "notes.txt", NULL);
+  g_autofree char *fifo_dir = g_build_filename (f->dir, "fifo", NULL);
+  g_autofree char *fifo = g_build_filename (fifo_dir, "Add.net_Add.2.7.1764670500000200", NULL);
+  g_autofree char *link_dir = g_build_filename (f->dir, "link", NULL);
+  g_autofree char *link = g_build_filename (link_dir, "Add.net_Add.2.7.1764670500000200", NULL);
+  g_autofree char *out = NULL, *err = NULL, *err2 = NULL, *err3 = NULL, *same = NULL;
+
+  /* The golden's Add, the true origin, cannot be read: not comparable,
+   * with the reason; the file is a problem; exit 1, and the headline says
+   * why. */
+  g_assert_true (g_file_set_contents (add, "\x01\x02", 2, NULL));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, &err, "diff", mine, golden, NULL), ==, 1);
+  g_test_message ("%s\n%s", out, err);
+  g_assert_nonnull (strstr (out, "not comparable         Add net/Add ↔ net_Add  (golden run: "
+                                 "truncated"));
+  g_assert_null (strstr (out, "only in the golden run"));
+  g_assert_nonnull (strstr (out, "1 file could not be read (see the problems), so the comparison "
+                                 "is incomplete.\n"));
+  g_assert_nonnull (strstr (out, "No first divergence can be named"));
+  g_assert_nonnull (strstr (err, "Add.net_Add.2.7.1764670500000200: truncated"));
+
+  /* A text file, a folder of a FIFO, a folder of a symbolic link: exit 1
+   * naming the path, not an empty run that diverges. */
+  g_assert_true (g_file_set_contents (text, "just some notes\n", -1, NULL));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err2, "diff", text, golden, NULL), ==, 1);
+  g_test_message ("%s", err2);
+  g_assert_nonnull (strstr (err2, "notes.txt: not a dump"));
+  g_assert_no_errno (g_mkdir (fifo_dir, 0755));
+  g_assert_no_errno (mkfifo (fifo, 0644));
+  g_assert_no_errno (g_mkdir (link_dir, 0755));
+  g_assert_no_errno (symlink (text, link));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err3, "diff", fifo_dir, golden, NULL), ==,
+                   1);
+  g_test_message ("%s", err3);
+  g_assert_nonnull (strstr (err3, fifo_dir));
+  g_clear_pointer (&err3, g_free);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err3, "diff", link_dir, golden, NULL), ==,
+                   1);
+  g_test_message ("%s", err3);
+  g_assert_nonnull (strstr (err3, link_dir));
+  g_assert_nonnull (strstr (err3, "not a dump"));
+
+  /* The same folder twice: agree, and say so. */
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &same, NULL, "diff", mine, mine, NULL), ==, 0);
+  g_assert_nonnull (strstr (same, "No divergence: both sides are the same path"));
 }
 
 /* The vendor's columns, one row per tensor, six decimals, "\r\n". */
@@ -340,6 +438,8 @@ main (int argc, char **argv)
   ADD ("/cli/diff/agree", test_agree);
   ADD ("/cli/diff/diverge", test_diverge);
   ADD ("/cli/diff/entered", test_entered);
+  ADD ("/cli/diff/devices", test_devices);
+  ADD ("/cli/diff/not-what-they-seem", test_not_what_they_seem);
   ADD ("/cli/diff/csv", test_csv);
   ADD ("/cli/diff/csv-inside-run", test_csv_inside_run);
   ADD ("/cli/diff/errors", test_errors);

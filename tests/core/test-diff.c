@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ovi-diff-fixture.h"
+#include "ovi-diff-private.h"
+#include "ovi-fixture-net.h"
 #include "ovi-fixtures.h"
 #include "ovi-layout-reference.h"
 
@@ -91,17 +96,24 @@ chain_values (gboolean inject, double v[6][8])
   memcpy (v[5], e, sizeof e);
 }
 
+/* The chain with tasks @task0 + 1 … @task0 + 5 (its timestamps follow). */
 static void
-write_chain (const char *dir, gboolean inject)
+write_chain_at (const char *dir, gboolean inject, guint task0)
 {
   double v[6][8];
 
   chain_values (inject, v);
-  write_op (dir, "MatMul", "net/MatMul", 1, OVI_DTYPE_FLOAT32, v[0], v[1]);
-  write_op (dir, "Add", "net/Add", 2, OVI_DTYPE_FLOAT32, v[1], v[2]);
-  write_op (dir, "Relu", "net/Relu", 3, OVI_DTYPE_FLOAT32, v[2], v[3]);
-  write_op (dir, "Select", "net/Select", 4, OVI_DTYPE_FLOAT32, v[3], v[4]);
-  write_op (dir, "Cast", "net/Cast", 5, OVI_DTYPE_FLOAT32, v[4], v[5]);
+  write_op (dir, "MatMul", "net/MatMul", task0 + 1, OVI_DTYPE_FLOAT32, v[0], v[1]);
+  write_op (dir, "Add", "net/Add", task0 + 2, OVI_DTYPE_FLOAT32, v[1], v[2]);
+  write_op (dir, "Relu", "net/Relu", task0 + 3, OVI_DTYPE_FLOAT32, v[2], v[3]);
+  write_op (dir, "Select", "net/Select", task0 + 4, OVI_DTYPE_FLOAT32, v[3], v[4]);
+  write_op (dir, "Cast", "net/Cast", task0 + 5, OVI_DTYPE_FLOAT32, v[4], v[5]);
+}
+
+static void
+write_chain (const char *dir, gboolean inject)
+{
+  write_chain_at (dir, inject, 0);
 }
 
 static char *
@@ -669,6 +681,274 @@ test_outputs_only_golden (Fixture *f, gconstpointer data)
                                   "records to compare)"));
 }
 
+#define S1 "20261207100000"
+#define S2 "20261207110000"
+
+/* ROOT/@run/@session/@device/net/1/1 */
+static char *
+session_dir (Fixture *f, const char *run, const char *session, const char *device)
+{
+  return g_build_filename (f->dir, run, session, device, "net", "1", "1", NULL);
+}
+
+/* #36 case 4: two {time} sessions under one dump path pair in time order
+ * when both runs have two, each pair named; else the diff refuses, lists
+ * both runs' sessions and says to pass a session folder. */
+static void
+test_sessions (Fixture *f, gconstpointer data)
+{
+  g_autofree char *m1 = session_dir (f, "mine", S1, "0"), *m2 = session_dir (f, "mine", S2, "0");
+  g_autofree char *g1 = session_dir (f, "golden", S1, "0");
+  g_autofree char *g2 = session_dir (f, "golden", S2, "0");
+  g_autofree char *g3 = session_dir (f, "one", S1, "0");
+  g_autofree char *mine = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  g_autofree char *one = g_build_filename (f->dir, "one", NULL);
+  g_autoptr (OviDiff) diff = NULL, refused = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  const OviDiffFolderPair *pairs;
+  OviDiffOperator *first;
+  guint n;
+
+  write_chain_at (m1, FALSE, 0);
+  write_chain_at (m2, TRUE, 10);
+  write_chain_at (g1, FALSE, 0);
+  write_chain_at (g2, FALSE, 10);
+  write_chain_at (g3, FALSE, 0);
+
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  pairs = ovi_diff_result_get_folder_pairs (result, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (pairs[0].mine, ==, m1);
+  g_assert_cmpstr (pairs[0].golden, ==, g1);
+  g_assert_cmpstr (pairs[1].mine, ==, m2);
+  g_assert_cmpstr (pairs[1].golden, ==, g2);
+  g_assert_cmpstr (pairs[0].label, ==, "session " S1 ", device 0, model net/1, iteration 1");
+  g_assert_cmpstr (pairs[1].label, ==, "session " S2 ", device 0, model net/1, iteration 1");
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_MINE), ==, 0);
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_GOLDEN), ==, 0);
+  first = ovi_diff_result_get_first_divergence (result);
+  g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, "net/Add");
+  g_assert_cmpstr (ovi_diff_operator_get_mine_path (first), ==,
+                   g_build_filename (m2, "Add.net_Add.12.7.1764670500001200", NULL));
+  text = ovi_diff_result_to_text (result);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "  session " S1 ", device 0, model net/1, iteration 1: "));
+  g_assert_nonnull (strstr (text, "  session " S2 ", device 0, model net/1, iteration 1: "));
+
+  refused = ovi_diff_new (mine, one);
+  g_assert_null (ovi_diff_run (refused, NULL, &error));
+  g_assert_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_SESSIONS);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "has the sessions " S1 ", " S2 ";"));
+  g_assert_nonnull (strstr (error->message, "has " S1 ". Sessions pair"));
+  g_assert_nonnull (strstr (error->message, "pass one session folder on each side, such as "));
+  g_assert_true (g_str_has_suffix (error->message, S2 "."));
+}
+
+/* #36 case 5: devices pair by number; the first divergence is the
+ * earliest in time across devices (device 1 ran first here), and the
+ * device is named. */
+static void
+test_devices (Fixture *f, gconstpointer data)
+{
+  g_autofree char *m0 = session_dir (f, "mine", S1, "0"), *m1 = session_dir (f, "mine", S1, "1");
+  g_autofree char *g0 = session_dir (f, "golden", S1, "0");
+  g_autofree char *g1 = session_dir (f, "golden", S1, "1");
+  g_autofree char *mine = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autofree char *headline = NULL, *device = NULL;
+  gboolean is_first = FALSE;
+  OviDiffOperator *first;
+
+  write_chain_at (m0, TRUE, 10);
+  write_chain_at (m1, TRUE, 0);
+  write_chain_at (g0, FALSE, 10);
+  write_chain_at (g1, FALSE, 0);
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  first = ovi_diff_result_get_first_divergence (result);
+  g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, "net/Add");
+  g_assert_cmpstr (ovi_diff_operator_get_device (first), ==, "1");
+  g_object_get (first, "device", &device, "is-first-divergence", &is_first, NULL);
+  g_assert_cmpstr (device, ==, "1");
+  g_assert_true (is_first);
+  headline = ovi_diff_result_dup_headline (result);
+  g_test_message ("%s", headline);
+  g_assert_true (g_str_has_prefix (headline, "First divergence: #6 Add net/Add on device 1, the "
+                                             "origin:"));
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN), ==, 2);
+}
+
+/* #36 case 7: one fused operator against the sequence it replaces, both
+ * ways round: its inputs against the first's, its outputs against the
+ * last's. Names that match nothing are warnings with their line. */
+static void
+test_map_sequences (Fixture *f, gconstpointer data)
+{
+  g_autofree char *fused = side (f, "fused"), *split = side (f, "split");
+  g_autofree char *map = g_build_filename (f->dir, "map.csv", NULL);
+  g_autofree char *back = g_build_filename (f->dir, "back.csv", NULL);
+  const double x[] = { 1, -2, 3, -4, 5, 6, -7, 8 };
+  const double a[] = { 2, -4, 6, -8, 10, 12, -14, 16 };
+  const double b[] = { 2.5, -3.5, 6.5, -7.5, 10.5, 12.5, -13.5, 16.5 };
+  const double c[] = { 2.5, 0, 6.5, 0, 10.5, 12.5, 0, 16.5 };
+  g_autoptr (OviDiff) plain = NULL, d1 = NULL, d2 = NULL;
+  g_autoptr (OviDiffResult) r0 = NULL, r1 = NULL, r2 = NULL;
+  g_autoptr (GError) error = NULL;
+  GPtrArray *warnings;
+
+  write_op (fused, "FusedMatMul", "net/fc1/FusedMatMul", 1, OVI_DTYPE_FLOAT32, x, c);
+  write_op (split, "MatMul", "net/fc1/MatMul", 1, OVI_DTYPE_FLOAT32, x, a);
+  write_op (split, "BiasAdd", "net/fc1/BiasAdd", 2, OVI_DTYPE_FLOAT32, a, b);
+  write_op (split, "Relu", "net/fc1/Relu", 3, OVI_DTYPE_FLOAT32, b, c);
+
+  /* Without a map: nothing pairs. */
+  plain = ovi_diff_new (fused, split);
+  r0 = run_diff (plain);
+  assert_class (r0, "net/fc1/FusedMatMul", OVI_DIFF_OP_ONLY_MINE);
+
+  g_assert_true (g_file_set_contents (map,
+                                      "# fused, the sequence it replaces\n"
+                                      "net/fc1/FusedMatMul, net/fc1/MatMul+net/fc1/BiasAdd+"
+                                      "net/fc1/Relu\n"
+                                      "net/Gone,net/AlsoGone\n",
+                                      -1, NULL));
+  d1 = ovi_diff_new (fused, split);
+  g_assert_true (ovi_diff_set_mapping_file (d1, map, &error));
+  g_assert_no_error (error);
+  r1 = run_diff (d1);
+  assert_class (r1, "net/fc1/FusedMatMul", OVI_DIFF_OP_IDENTICAL);
+  g_assert_cmpstr (ovi_diff_operator_get_golden_name (find (r1, "net/fc1/FusedMatMul")), ==,
+                   "net/fc1/MatMul+net/fc1/BiasAdd+net/fc1/Relu");
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_diff_result_get_operators (r1)), ==, 1);
+  g_assert_cmpint (ovi_diff_result_get_verdict (r1), ==, OVI_DIFF_VERDICT_AGREE);
+  warnings = ovi_diff_result_get_warnings (r1);
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 0),
+                                   "map.csv, line 3: “net/Gone” matches no operator of my run"));
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (warnings, 1),
+                                   "map.csv, line 3: “net/AlsoGone” matches no operator of the "
+                                   "golden run"));
+
+  /* The other way round: my sequence against the golden's fused one. */
+  g_assert_true (g_file_set_contents (
+      back, "net/fc1/MatMul+net/fc1/BiasAdd+net/fc1/Relu,net/fc1/FusedMatMul\n", -1, NULL));
+  d2 = ovi_diff_new (split, fused);
+  g_assert_true (ovi_diff_set_mapping_file (d2, back, &error));
+  g_assert_no_error (error);
+  r2 = run_diff (d2);
+  assert_class (r2, "net/fc1/MatMul+net/fc1/BiasAdd+net/fc1/Relu", OVI_DIFF_OP_IDENTICAL);
+  g_assert_cmpuint (g_list_model_get_n_items (ovi_diff_result_get_operators (r2)), ==, 1);
+  g_assert_cmpuint (ovi_diff_result_get_warnings (r2)->len, ==, 0);
+}
+
+static void
+assert_map_error (Fixture *f, const char *text, gsize length, const char *message)
+{
+  g_autofree char *map = g_build_filename (f->dir, "bad.csv", NULL);
+  g_autoptr (OviDiff) diff = ovi_diff_new (f->dir, f->dir);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (map, text, length, NULL));
+  g_assert_false (ovi_diff_set_mapping_file (diff, map, &error));
+  g_assert_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_MAPPING);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_suffix (error->message, message));
+}
+
+/* #39 items 6 and 8: lines dropped in silence and maps that hang. */
+static void
+test_map_refused (Fixture *f, gconstpointer data)
+{
+  g_autofree char *fifo = g_build_filename (f->dir, "fifo.csv", NULL);
+  g_autofree char *big = g_build_filename (f->dir, "big.csv", NULL);
+  g_autoptr (OviDiff) diff = ovi_diff_new (f->dir, f->dir);
+  g_autoptr (GError) error = NULL, error2 = NULL;
+  int fd;
+
+  assert_map_error (f, "a,b\nc,d\0e,f\n", 12, "bad.csv, line 2: a NUL byte; a map file is text");
+  assert_map_error (f, "a,b\n\na,c\n", -1,
+                    "bad.csv, line 3: “a” is mapped already on line 1; one operator pairs with "
+                    "one partner");
+  assert_map_error (f, "a,b,c\n", -1,
+                    "bad.csv, line 1: more than one comma; write “my_name,golden_name”");
+  assert_map_error (f, "x,y\na+b,c+d\n", -1,
+                    "bad.csv, line 2: a sequence on both sides is ambiguous; map one operator to "
+                    "a sequence or a sequence to one operator");
+  assert_map_error (f, "a++b,c\n", -1,
+                    "bad.csv, line 1: an empty name; write “my_name,golden_name”, either side may "
+                    "be “a+b+c”");
+
+  /* A FIFO is refused at once, a huge (sparse) file without reading it. */
+  g_assert_no_errno (mkfifo (fifo, 0644));
+  g_assert_false (ovi_diff_set_mapping_file (diff, fifo, &error));
+  g_assert_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_MAPPING);
+  g_assert_nonnull (strstr (error->message, fifo));
+  fd = g_open (big, O_WRONLY | O_CREAT, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_no_errno (ftruncate (fd, G_GINT64_CONSTANT (1) << 32));
+  close (fd);
+  g_assert_false (ovi_diff_set_mapping_file (diff, big, &error2));
+  g_assert_nonnull (strstr (error2->message, "4294967296 bytes, more than a map file's"));
+}
+
+/* #36 case 2 on the MLP: my run in float16 on another input batch, the
+ * golden in float32. The batch enters at the first MatMul through input 0,
+ * from outside the dump; nothing before it is divergent (the Cast is in my
+ * run only). */
+static void
+test_mlp_other_batch (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = side (f, "mine"), *golden = side (f, "golden");
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  OviNetRun a, b;
+
+  ovi_net_run_init (&a, OVI_NET_MLP, OVI_DTYPE_FLOAT16);
+  a.reseed = 0;
+  ovi_net_run_init (&b, OVI_NET_MLP, OVI_DTYPE_FLOAT32);
+  ovi_fixture_write_net (mine, &a);
+  ovi_fixture_write_net (golden, &b);
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  g_assert_cmpstr (ovi_diff_operator_get_name (ovi_diff_result_get_first_divergence (result)), ==,
+                   "net/fc1/MatMul");
+  g_assert_cmpint (ovi_diff_result_get_first_divergence_form (result), ==,
+                   OVI_DIFF_DIVERGENCE_ENTERED);
+  g_assert_cmpuint (ovi_diff_result_get_first_divergence_input (result), ==, 0);
+  assert_class (result, "net/Cast", OVI_DIFF_OP_ONLY_MINE);
+  assert_class (result, "net/fc1/MatMul", OVI_DIFF_OP_PROPAGATED);
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN), ==, 0);
+}
+
+/* #39 item 9: a problem's path keeps every component when the golden root
+ * is gone by the time the problem is named (deleted mid-diff). */
+static void
+test_problem_path_root_gone (Fixture *f, gconstpointer data)
+{
+  g_autofree char *golden = g_build_filename (f->dir, "b9", "g", NULL);
+  g_autofree char *iteration = g_build_filename (golden, "20261207100000", "0", "net", "1", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr (OviDiffSide) side = NULL;
+  g_autoptr (GError) error = NULL;
+
+  write_chain (iteration, FALSE);
+  g_free (ovi_fixture_write_bytes (iteration, "Sub.net_Sub.9.7.1764670500000900", "\x01\x02", 2));
+  side = ovi_diff_side_load (golden, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (side->problems->len, ==, 1);
+  ovi_fixture_remove_tree (golden);
+  path = ovi_diff_side_path (side, ovi_problem_get_file (g_ptr_array_index (side->problems, 0)));
+  g_assert_cmpstr (path, ==,
+                   g_build_filename (iteration, "Sub.net_Sub.9.7.1764670500000900", NULL));
+}
+
 static void
 ready (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -728,6 +1008,12 @@ main (int argc, char **argv)
   ADD ("/core/diff/async", test_async);
   ADD ("/core/diff/entered-through-input", test_entered_through_input);
   ADD ("/core/diff/outputs-only-golden", test_outputs_only_golden);
+  ADD ("/core/diff/sessions", test_sessions);
+  ADD ("/core/diff/devices", test_devices);
+  ADD ("/core/diff/map-sequences", test_map_sequences);
+  ADD ("/core/diff/map-refused", test_map_refused);
+  ADD ("/core/diff/mlp-other-batch", test_mlp_other_batch);
+  ADD ("/core/diff/problem-path-root-gone", test_problem_path_root_gone);
 #undef ADD
   return g_test_run ();
 }

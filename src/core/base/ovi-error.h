@@ -75,6 +75,7 @@ typedef enum
   OVI_DIFF_ERROR_NOT_FOUND, /* a side that does not exist or holds nothing to compare */
   OVI_DIFF_ERROR_MAPPING,   /* a mapping file that cannot be read */
   OVI_DIFF_ERROR_CANCELLED,
+  OVI_DIFF_ERROR_SESSIONS, /* sessions that do not pair one for one */
 } OviDiffError;
 
 GQuark ovi_dump_file_error_quark (void);

@@ -70,7 +70,9 @@ upstream_differs (GPtrArray *ops,
  * - inputs not compared (a golden of outputs only): an output differs and
  *   no operator before it gave a differing output.
  * The first divergence is the earliest such operator in time, across
- * folder pairs (devices) by timestamp.
+ * folder pairs (devices) by timestamp. An operator that could not be
+ * compared counts, in run order, as one that may have given a differing
+ * output.
  */
 void
 ovi_diff_find_first_divergence (GPtrArray *ops,
@@ -125,6 +127,9 @@ ovi_diff_find_first_divergence (GPtrArray *ops,
         }
       if (here.form != OVI_DIFF_DIVERGENCE_NONE && (out->op == NULL || op->order < out->op->order))
         *out = here;
-      pair_differs |= first_differing (op, OVI_TENSOR_OUTPUT, 0) != G_MAXUINT;
+      /* An operator not comparable (unreadable, say) may have produced a
+       * difference: what follows it did not come from outside the dump. */
+      pair_differs |= first_differing (op, OVI_TENSOR_OUTPUT, 0) != G_MAXUINT ||
+                      op->op_class == OVI_DIFF_OP_NOT_COMPARABLE;
     }
 }

@@ -9,6 +9,7 @@
 #include "ovi-error.h"
 #include "ovi-file-name.h"
 #include "ovi-overflow-record.h"
+#include "ovi-path.h"
 #include "ovi-problem.h"
 
 /* The two runs as read: each side a dump folder at any level, one op dump
@@ -95,11 +96,13 @@ side_op_new (const char *name)
 static void
 group_free (OviDiffGroup *g)
 {
+  g_free (g->session);
   g_free (g->device);
   g_free (g->model);
   g_free (g->iteration);
   g_free (g->path);
   g_ptr_array_unref (g->ops);
+  g_clear_pointer (&g->joined, g_ptr_array_unref);
   g_free (g);
 }
 
@@ -109,6 +112,7 @@ ovi_diff_side_free (OviDiffSide *side)
   if (side == NULL)
     return;
   g_free (side->root);
+  g_free (side->base);
   g_ptr_array_unref (side->groups);
   g_ptr_array_unref (side->problems);
   g_clear_object (&side->folder);
@@ -149,17 +153,20 @@ compare_ops (gconstpointer a, gconstpointer b)
 static OviDiffGroup *
 group_for (GHashTable *groups,
            GPtrArray *order,
+           const char *session,
            const char *device,
            const char *model,
            const char *iteration,
            const char *path)
 {
-  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%s", device, model, iteration);
+  g_autofree char *key =
+      g_strdup_printf ("%s\x1f%s\x1f%s\x1f%s", session, device, model, iteration);
   OviDiffGroup *g = g_hash_table_lookup (groups, key);
 
   if (g == NULL)
     {
       g = g_new0 (OviDiffGroup, 1);
+      g->session = g_strdup (session);
       g->device = g_strdup (device);
       g->model = g_strdup (model);
       g->iteration = g_strdup (iteration);
@@ -204,6 +211,41 @@ op_from_dump (OviDumpFile *file)
   return op;
 }
 
+/* An op dump file that could not be read is still its operator: not
+ * comparable, with the reason, rather than "only in the other run". */
+static void
+add_unreadable_op (OviDiffSide *side, GHashTable *groups, OviProblem *problem)
+{
+  const char *file = ovi_problem_get_file (problem);
+  g_autofree char *base = file ? g_path_get_basename (file) : NULL;
+  g_autofree char *dir = NULL, *path = NULL;
+  OviFileName fn = { 0 };
+  char *levels[4];
+  OviDiffSideOp *op;
+  OviDiffGroup *g;
+
+  if (base == NULL || !ovi_file_name_parse (base, &fn) || fn.kind != OVI_FILE_KIND_OP_DUMP)
+    {
+      ovi_file_name_clear (&fn);
+      return;
+    }
+  /* As the dump files' paths: below the opened folder. */
+  path = ovi_diff_side_path (side, file);
+  ovi_path_infer_hierarchy (path, levels);
+  dir = g_path_get_dirname (path);
+  g = group_for (groups, side->groups, levels[0], levels[1], levels[2], levels[3], dir);
+  op = side_op_new (fn.op_name);
+  op->op_type = g_strdup (fn.op_type);
+  op->path = g_steal_pointer (&path);
+  op->order = fn.timestamp;
+  op->problem = g_strdup (ovi_problem_get_message (problem));
+  op->unreadable = TRUE;
+  g_ptr_array_add (g->ops, op);
+  for (guint i = 0; i < 4; i++)
+    g_free (levels[i]);
+  ovi_file_name_clear (&fn);
+}
+
 static void
 load_dump_side (OviDiffSide *side, GCancellable *cancellable)
 {
@@ -223,9 +265,9 @@ load_dump_side (OviDiffSide *side, GCancellable *cancellable)
       if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP)
         continue;
       dir = g_path_get_dirname (ovi_dump_file_get_path (file));
-      g = group_for (groups, side->groups, ovi_dump_file_get_device (file) ?: "",
-                     ovi_dump_file_get_model (file) ?: "", ovi_dump_file_get_iteration (file) ?: "",
-                     dir);
+      g = group_for (groups, side->groups, ovi_dump_file_get_time (file) ?: "",
+                     ovi_dump_file_get_device (file) ?: "", ovi_dump_file_get_model (file) ?: "",
+                     ovi_dump_file_get_iteration (file) ?: "", dir);
       op = op_from_dump (file);
       g_ptr_array_add (g->ops, op);
       /* A statistics-mode dump is listed among the problems too. */
@@ -250,7 +292,12 @@ load_dump_side (OviDiffSide *side, GCancellable *cancellable)
         op->overflows++;
     }
   for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
-    g_ptr_array_add (side->problems, g_list_model_get_item (problems, i));
+    {
+      OviProblem *p = g_list_model_get_item (problems, i);
+
+      add_unreadable_op (side, groups, p);
+      g_ptr_array_add (side->problems, p);
+    }
 }
 
 /* The first @n parts joined with dots. */
@@ -393,6 +440,7 @@ scan_npy_dir (OviDiffSide *side,
           g_autofree char *key = g_strdup (relative);
 
           g = g_new0 (OviDiffGroup, 1);
+          g->session = g_strdup ("");
           g->device = g_strdup (n >= 3 ? levels[n - 3] : "");
           g->model = g_strdup (n >= 2 ? levels[n - 2] : "");
           g->iteration = g_strdup (n >= 1 ? levels[n - 1] : "");
@@ -470,6 +518,8 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
   side->root = g_strdup (path);
   side->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
   side->problems = g_ptr_array_new_with_free_func (g_object_unref);
+  /* Decided now: the root may be gone by the time a problem is named. */
+  side->base = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
@@ -519,15 +569,43 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
     {
       OviDiffGroup *g = g_ptr_array_index (side->groups, i);
       g_ptr_array_sort (g->ops, compare_ops);
-      n_ops += g->ops->len;
+      /* Those read: an unreadable file alone does not make a dump. */
+      for (guint k = 0; k < g->ops->len; k++)
+        n_ops += !((OviDiffSideOp *) g_ptr_array_index (g->ops, k))->unreadable;
     }
+  /* Not a dump: an error naming it, not an empty run that diverges. */
   if (n_ops == 0 && side->problems->len == 0)
     {
       g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
                    _ ("%s: no op dump file and no .npy file to compare"), path);
       return NULL;
     }
+  if (n_ops == 0)
+    {
+      OviProblem *p = g_ptr_array_index (side->problems, 0);
+      g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
+                   _ ("%s: not a dump: no op dump file and no .npy file could be read (%s: %s)"),
+                   path, ovi_problem_get_file (p), ovi_problem_get_message (p));
+      return NULL;
+    }
   return g_steal_pointer (&side);
+}
+
+/**
+ * ovi_diff_side_path:
+ * @file: (nullable): a file as the side's folder scan names it, relative to
+ *   the opened folder, or absolute
+ *
+ * Returns: (transfer full) (nullable): its path as the user can open it,
+ *   built from the folder as it was when the side was read, whatever has
+ *   happened to it since (#39 item 9)
+ */
+char *
+ovi_diff_side_path (OviDiffSide *side, const char *file)
+{
+  if (file == NULL || g_path_is_absolute (file))
+    return g_strdup (file);
+  return g_build_filename (side->base, file, NULL);
 }
 
 /* "device 0, model resnet50_train, iteration 3", or the folder's name. */
@@ -536,8 +614,14 @@ ovi_diff_group_label (const OviDiffGroup *g)
 {
   GString *s = g_string_new (NULL);
 
+  if (g->show_session && *g->session)
+    g_string_append_printf (s, _ ("session %s"), g->session);
   if (*g->device)
-    g_string_append_printf (s, _ ("device %s"), g->device);
+    {
+      if (s->len)
+        g_string_append (s, ", ");
+      g_string_append_printf (s, _ ("device %s"), g->device);
+    }
   if (*g->model)
     {
       if (s->len)
@@ -562,47 +646,134 @@ same_group (const OviDiffGroup *a, const OviDiffGroup *b)
          g_str_equal (a->iteration, b->iteration);
 }
 
-/**
- * ovi_diff_pair_groups:
- *
- * Pairs the device / model / iteration folders of both sides by their
- * names; where each side has exactly one, those two pair whatever their
- * names. Folders without partner are listed with the other side NULL.
- *
- * Returns: (transfer full) (element-type OviDiffGroupPair): in my run's order
- */
-GArray *
-ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden)
+/* Pairs @mine's groups with @golden's (OviDiffGroup), appended to @pairs. */
+static void
+pair_within (GArray *pairs, GPtrArray *mine, GPtrArray *golden)
 {
-  GArray *pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffGroupPair));
-  g_autofree gboolean *taken = g_new0 (gboolean, golden->groups->len + 1);
+  g_autofree gboolean *taken = g_new0 (gboolean, golden->len + 1);
 
-  if (mine->groups->len == 1 && golden->groups->len == 1)
+  if (mine->len == 1 && golden->len == 1)
     {
-      OviDiffGroupPair p = { g_ptr_array_index (mine->groups, 0),
-                             g_ptr_array_index (golden->groups, 0) };
+      OviDiffGroupPair p = { g_ptr_array_index (mine, 0), g_ptr_array_index (golden, 0) };
       g_array_append_val (pairs, p);
-      return pairs;
+      return;
     }
-  for (guint i = 0; i < mine->groups->len; i++)
+  for (guint i = 0; i < mine->len; i++)
     {
-      OviDiffGroupPair p = { g_ptr_array_index (mine->groups, i), NULL };
+      OviDiffGroupPair p = { g_ptr_array_index (mine, i), NULL };
 
-      for (guint k = 0; k < golden->groups->len && !p.golden; k++)
-        if (!taken[k] && same_group (p.mine, g_ptr_array_index (golden->groups, k)))
+      for (guint k = 0; k < golden->len && !p.golden; k++)
+        if (!taken[k] && same_group (p.mine, g_ptr_array_index (golden, k)))
           {
-            p.golden = g_ptr_array_index (golden->groups, k);
+            p.golden = g_ptr_array_index (golden, k);
             taken[k] = TRUE;
           }
       g_array_append_val (pairs, p);
     }
-  for (guint k = 0; k < golden->groups->len; k++)
+  for (guint k = 0; k < golden->len; k++)
     if (!taken[k])
       {
-        OviDiffGroupPair p = { NULL, g_ptr_array_index (golden->groups, k) };
+        OviDiffGroupPair p = { NULL, g_ptr_array_index (golden, k) };
         g_array_append_val (pairs, p);
       }
-  return pairs;
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The side's sessions ({time} folders), in time order. */
+static GPtrArray *
+sessions (OviDiffSide *side)
+{
+  GPtrArray *list = g_ptr_array_new ();
+
+  for (guint i = 0; i < side->groups->len; i++)
+    {
+      OviDiffGroup *g = g_ptr_array_index (side->groups, i);
+      if (!g_ptr_array_find_with_equal_func (list, g->session, g_str_equal, NULL))
+        g_ptr_array_add (list, g->session);
+    }
+  g_ptr_array_sort (list, compare_strings);
+  return list;
+}
+
+/* Its groups of @session. */
+static GPtrArray *
+groups_of (OviDiffSide *side, const char *session, gboolean show)
+{
+  GPtrArray *list = g_ptr_array_new ();
+
+  for (guint i = 0; i < side->groups->len; i++)
+    {
+      OviDiffGroup *g = g_ptr_array_index (side->groups, i);
+      if (g_str_equal (g->session, session))
+        {
+          g->show_session = show;
+          g_ptr_array_add (list, g);
+        }
+    }
+  return list;
+}
+
+static char *
+session_list (GPtrArray *list)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < list->len; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (char *) g_ptr_array_index (list, i));
+  return g_strdup (s->str);
+}
+
+/**
+ * ovi_diff_pair_groups:
+ *
+ * Pairs the sessions ({time} folders) of both sides in time order when
+ * each side has as many, and refuses when one side has several and the
+ * other another number. Within a session pair, the device / model /
+ * iteration folders pair by their names; where each side has exactly one,
+ * those two pair whatever their names. Folders without partner are listed
+ * with the other side NULL.
+ *
+ * Returns: (transfer full) (element-type OviDiffGroupPair): in my run's
+ *   order, or NULL with @error when the sessions cannot be paired
+ */
+GArray *
+ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden, GError **error)
+{
+  g_autoptr (GArray) pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffGroupPair));
+  g_autoptr (GPtrArray) a = sessions (mine), b = sessions (golden);
+
+  if (a->len <= 1 && b->len <= 1)
+    {
+      pair_within (pairs, mine->groups, golden->groups);
+      return g_steal_pointer (&pairs);
+    }
+  if (a->len != b->len)
+    {
+      g_autofree char *la = session_list (a), *lb = session_list (b);
+      OviDiffSide *many = a->len > b->len ? mine : golden;
+      GPtrArray *list = a->len > b->len ? a : b;
+      g_autofree char *example =
+          g_build_filename (many->root, (char *) g_ptr_array_index (list, list->len - 1), NULL);
+
+      g_set_error (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_SESSIONS,
+                   _ ("my run %s has the sessions %s; the golden run %s has %s. Sessions pair in "
+                      "time order only when both runs have as many: pass one session folder on "
+                      "each side, such as %s."),
+                   mine->root, la, golden->root, lb, example);
+      return NULL;
+    }
+  for (guint i = 0; i < a->len; i++)
+    {
+      g_autoptr (GPtrArray) m = groups_of (mine, g_ptr_array_index (a, i), TRUE);
+      g_autoptr (GPtrArray) g = groups_of (golden, g_ptr_array_index (b, i), TRUE);
+      pair_within (pairs, m, g);
+    }
+  return g_steal_pointer (&pairs);
 }
 
 /* The first golden operator not yet taken among those with @name (or its
@@ -643,19 +814,100 @@ index_op (GHashTable *table, const char *name, OviDiffSideOp *op)
   g_ptr_array_add (list, op);
 }
 
+/* One operator standing for a sequence @first … @last of one side: the
+ * first's inputs, the last's outputs, named "a+b+c". Kept by @group. */
+static OviDiffSideOp *
+join_ops (OviDiffGroup *group, OviDiffSideOp **ops, guint n)
+{
+  OviDiffSideOp *first = ops[0], *last = ops[n - 1];
+  OviDiffSideOp *op = g_new0 (OviDiffSideOp, 1);
+  g_autoptr (GString) name = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (name, "%s%s", i ? "+" : "", ops[i]->name);
+      op->overflows += ops[i]->overflows;
+      if (op->problem == NULL && ops[i]->problem)
+        op->problem = g_strdup (ops[i]->problem);
+    }
+  op->name = g_strdup (name->str);
+  op->key = ovi_file_name_form (op->name);
+  op->op_type = g_strdup (first->op_type);
+  op->path = g_strdup (first->path);
+  op->order = first->order;
+  op->no_inputs_kept = first->no_inputs_kept;
+  op->inputs = g_ptr_array_ref (first->inputs);
+  op->outputs = g_ptr_array_ref (last->outputs);
+  if (group->joined == NULL)
+    group->joined = g_ptr_array_new_with_free_func ((GDestroyNotify) side_op_free);
+  g_ptr_array_add (group->joined, op);
+  return op;
+}
+
+/* My operators after @i named @e's other names, in order; NULL unless all
+ * are there. */
+static OviDiffSideOp *
+join_mine (OviDiffGroup *mine, guint i, OviDiffMapEntry *e)
+{
+  guint n = g_strv_length (e->mine);
+  g_autofree OviDiffSideOp **ops = g_new0 (OviDiffSideOp *, n);
+  guint at = i + 1;
+
+  ops[0] = g_ptr_array_index (mine->ops, i);
+  for (guint k = 1; k < n; k++)
+    {
+      for (; at < mine->ops->len && !ops[k]; at++)
+        {
+          OviDiffSideOp *op = g_ptr_array_index (mine->ops, at);
+          if (!op->taken && ovi_diff_map_names (e->mine[k], op->name))
+            ops[k] = op;
+        }
+      if (ops[k] == NULL)
+        return NULL;
+      e->mine_seen[k] = TRUE;
+    }
+  for (guint k = 1; k < n; k++)
+    ops[k]->taken = TRUE;
+  return join_ops (mine, ops, n);
+}
+
+/* The golden operators named @e's golden names, in order; NULL unless all
+ * are there. */
+static OviDiffSideOp *
+join_golden (OviDiffGroup *golden, GHashTable *by_name, GHashTable *by_key, OviDiffMapEntry *e)
+{
+  guint n = g_strv_length (e->golden);
+  g_autofree OviDiffSideOp **ops = g_new0 (OviDiffSideOp *, n);
+
+  for (guint k = 0; k < n; k++)
+    {
+      if ((ops[k] = take (by_name, by_key, e->golden[k])) == NULL)
+        {
+          for (guint j = 0; j < k; j++)
+            ops[j]->taken = FALSE;
+          return NULL;
+        }
+      ops[k]->taken = TRUE;
+      e->golden_seen[k] = TRUE;
+    }
+  return join_ops (golden, ops, n);
+}
+
 /**
  * ovi_diff_match_ops:
- * @mapping: (nullable): my op name → golden op name
+ * @map: (nullable): the map file
  *
- * Matches the operators of two paired groups: by the mapping file's name
- * where it has one, else by op name, then by its file-name form; repeated
- * executions of one name in run order. Operators of one side only come
- * with the other NULL: mine where they ran, the golden run's after.
+ * Matches the operators of two paired groups: by the map where it names
+ * the operator, else by op name, then by its file-name form; repeated
+ * executions of one name in run order. A map line with a sequence joins
+ * it into one operator (the first's inputs, the last's outputs) paired
+ * with the other side's one. Operators of one side only come with the
+ * other NULL: mine where they ran, the golden run's after.
  *
  * Returns: (transfer full) (element-type OviDiffOpPair)
  */
 GArray *
-ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mapping)
+ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, OviDiffMap *map)
 {
   GArray *pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffOpPair));
   g_autoptr (GHashTable) by_name =
@@ -671,17 +923,37 @@ ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mappin
       index_op (by_key, op->key, op);
     }
   for (guint i = 0; mine && i < mine->ops->len; i++)
+    ((OviDiffSideOp *) g_ptr_array_index (mine->ops, i))->taken = FALSE;
+  for (guint i = 0; mine && i < mine->ops->len; i++)
     {
       OviDiffSideOp *op = g_ptr_array_index (mine->ops, i);
-      const char *mapped = mapping ? g_hash_table_lookup (mapping, op->name) : NULL;
+      OviDiffMapEntry *e = map ? ovi_diff_map_lookup (map, op->name) : NULL;
       OviDiffOpPair p = { op, NULL };
 
-      if (mapping && mapped == NULL)
+      if (op->taken) /* joined into an operator before it */
+        continue;
+      if (e && e->mine[1] && ovi_diff_map_names (e->mine[0], op->name))
         {
-          g_autofree char *key = ovi_file_name_form (op->name);
-          mapped = g_hash_table_lookup (mapping, key);
+          /* My sequence against one golden operator. */
+          e->mine_seen[0] = TRUE;
+          p.mine = join_mine (mine, i, e);
+          if (p.mine == NULL)
+            p.mine = op;
+          else
+            e->golden_seen[0] |= (p.golden = take (by_name, by_key, e->golden[0])) != NULL;
         }
-      p.golden = take (by_name, by_key, mapped ? mapped : op->name);
+      else if (e && e->golden[1])
+        {
+          e->mine_seen[0] = TRUE;
+          p.golden = golden ? join_golden (golden, by_name, by_key, e) : NULL;
+        }
+      else if (e && !e->mine[1])
+        {
+          e->mine_seen[0] = TRUE;
+          e->golden_seen[0] |= (p.golden = take (by_name, by_key, e->golden[0])) != NULL;
+        }
+      else
+        p.golden = take (by_name, by_key, op->name);
       if (p.golden)
         p.golden->taken = TRUE;
       g_array_append_val (pairs, p);

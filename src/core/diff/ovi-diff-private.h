@@ -12,6 +12,8 @@ G_BEGIN_DECLS
  * (ovi-diff-operator.c, ovi-diff-result.c), the map file (ovi-diff-map.c)
  * and the first-divergence rule (ovi-diff-divergence.c). */
 
+typedef struct _OviDiffMap OviDiffMap; /* the map file (ovi-diff-map.c) */
+
 /* One tensor of an operator on one side: a tensor of a dump file, the
  * same tensor of every FFTS+ thread slice, or a .npy file. */
 typedef struct
@@ -49,19 +51,24 @@ typedef struct
   GPtrArray *inputs, *outputs; /* OviDiffSource, by index */
   guint overflows;             /* overflow records naming this execution */
   gboolean taken;
+  gboolean unreadable; /* its file could not be read (problem says why) */
 } OviDiffSideOp;
 
 /* The operators of one device / model / iteration folder. */
 typedef struct
 {
+  char *session;                    /* the {time} folder, "" when the path has none */
   char *device, *model, *iteration; /* "" when the path has no such level */
+  gboolean show_session;            /* its side has several sessions: the label names it */
   char *path;                       /* the folder */
   GPtrArray *ops;                   /* OviDiffSideOp, run order */
+  GPtrArray *joined;                /* OviDiffSideOp: sequences of ops joined by the map, or NULL */
 } OviDiffGroup;
 
 typedef struct
 {
   char *root;
+  char *base; /* the folder problems are relative to: root, or the folder of a root file */
   gboolean npy;
   GPtrArray *groups;   /* OviDiffGroup */
   GPtrArray *problems; /* OviProblem */
@@ -69,6 +76,7 @@ typedef struct
 } OviDiffSide;
 
 OviDiffSide *ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error);
+char *ovi_diff_side_path (OviDiffSide *side, const char *file);
 void ovi_diff_side_free (OviDiffSide *side);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviDiffSide, ovi_diff_side_free)
 
@@ -77,7 +85,7 @@ typedef struct
   OviDiffGroup *mine, *golden; /* one may be NULL: a folder without partner */
 } OviDiffGroupPair;
 
-GArray *ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden);
+GArray *ovi_diff_pair_groups (OviDiffSide *mine, OviDiffSide *golden, GError **error);
 char *ovi_diff_group_label (const OviDiffGroup *group);
 
 typedef struct
@@ -85,7 +93,7 @@ typedef struct
   OviDiffSideOp *mine, *golden; /* one may be NULL: an operator in one run only */
 } OviDiffOpPair;
 
-GArray *ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, GHashTable *mapping);
+GArray *ovi_diff_match_ops (OviDiffGroup *mine, OviDiffGroup *golden, OviDiffMap *map);
 
 /* The elements of one side, read as the comparison reads them
  * (ovi-diff-tensor.c): in logical order (device layouts mapped back to
@@ -160,6 +168,8 @@ struct _OviDiffResult
   guint first_tensor;
   OviDiffDivergenceForm form;
   guint first_input;
+  gboolean same_path;  /* both sides are one folder or file */
+  GPtrArray *warnings; /* strings: map names that matched nothing */
 };
 
 gboolean ovi_diff_tensor_agrees (const OviDiffTensor *t);
@@ -167,8 +177,32 @@ void ovi_diff_operator_classify (OviDiffOperator *op);
 
 /* ---- The map file (ovi-diff-map.c) ---- */
 
-gboolean ovi_diff_map_parse (
-    const char *text, gsize length, const char *path, GHashTable *mapping, GError **error);
+/* One line of the map: one name against one, or against a sequence. */
+typedef struct
+{
+  char **mine, **golden; /* one name each, or one side a sequence in run order */
+  guint line;
+  gboolean *mine_seen, *golden_seen; /* per name: it matched an operator */
+} OviDiffMapEntry;
+
+struct _OviDiffMap
+{
+  char *path;          /* for messages */
+  GPtrArray *entries;  /* OviDiffMapEntry */
+  GHashTable *by_mine; /* each of my names → its entry */
+};
+
+OviDiffMap *ovi_diff_map_new (const char *path);
+void ovi_diff_map_free (OviDiffMap *map);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviDiffMap, ovi_diff_map_free)
+gboolean ovi_diff_map_add (
+    OviDiffMap *map, const char *mine, const char *golden, guint line, GError **error);
+gboolean ovi_diff_map_parse (OviDiffMap *map, const char *text, gsize length, GError **error);
+gboolean ovi_diff_map_load (OviDiffMap *map, const char *path, GError **error);
+void ovi_diff_map_reset (OviDiffMap *map);
+OviDiffMapEntry *ovi_diff_map_lookup (OviDiffMap *map, const char *name);
+gboolean ovi_diff_map_names (const char *entry_name, const char *name);
+GPtrArray *ovi_diff_map_warnings (OviDiffMap *map);
 
 /* ---- The first divergence (ovi-diff-divergence.c) ---- */
 

@@ -45,6 +45,7 @@ ovi_diff_result_finalize (GObject *object)
   g_object_unref (self->operators);
   g_object_unref (self->problems);
   g_array_unref (self->pairs);
+  g_ptr_array_unref (self->warnings);
   g_clear_object (&self->first);
   G_OBJECT_CLASS (ovi_diff_result_parent_class)->finalize (object);
 }
@@ -103,6 +104,7 @@ ovi_diff_result_init (OviDiffResult *self)
   self->problems = g_list_store_new (OVI_TYPE_PROBLEM);
   self->pairs = g_array_new (FALSE, TRUE, sizeof (OviDiffFolderPair));
   g_array_set_clear_func (self->pairs, (GDestroyNotify) clear_folder_pair);
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->first_tensor = G_MAXUINT;
   self->first_input = G_MAXUINT;
 }
@@ -188,6 +190,19 @@ ovi_diff_result_get_verdict (OviDiffResult *self)
   return n == 0 || not_comparable ? OVI_DIFF_VERDICT_INCOMPLETE : OVI_DIFF_VERDICT_AGREE;
 }
 
+/**
+ * ovi_diff_result_get_warnings:
+ *
+ * Returns: (transfer none) (element-type utf8): what did not stop the
+ *   comparison but may mislead: names of the map that matched nothing,
+ *   each with its file and line
+ */
+GPtrArray *
+ovi_diff_result_get_warnings (OviDiffResult *self)
+{
+  return self->warnings;
+}
+
 /* How the runs start to differ at the first divergence. */
 OviDiffDivergenceForm
 ovi_diff_result_get_first_divergence_form (OviDiffResult *self)
@@ -263,38 +278,41 @@ ovi_diff_result_dup_headline (OviDiffResult *self)
   guint not_comparable = ovi_diff_result_count_class (self, OVI_DIFF_OP_NOT_COMPARABLE);
   g_autofree char *main = NULL;
 
+  guint differ = ovi_diff_result_count_class (self, OVI_DIFF_OP_ORIGIN) +
+                 ovi_diff_result_count_class (self, OVI_DIFF_OP_PROPAGATED) +
+                 ovi_diff_result_count_class (self, OVI_DIFF_OP_ABSORBED) +
+                 ovi_diff_result_count_class (self, OVI_DIFF_OP_OUTPUT_DIFFERS);
+
   if (self->first)
     main = divergence_text (self);
+  else if (ovi_diff_result_get_verdict (self) == OVI_DIFF_VERDICT_AGREE)
+    main = self->same_path
+               ? g_strdup_printf (_ ("No divergence: both sides are the same path, %s, so every "
+                                     "operator agrees."),
+                                  self->mine_path)
+               : g_strdup (_ ("No divergence: every operator agrees within tolerance."));
+  else if (differ)
+    main = g_strdup (_ ("No first divergence can be named: the first operators that differ take a "
+                        "differing input from an operator before them that could not be "
+                        "compared."));
+  else if (one_side)
+    main = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "No operator differs in its values, but %u operator is in "
+                                         "one run only.",
+                                         "No operator differs in its values, but %u operators are "
+                                         "in one run only.",
+                                         one_side),
+                            one_side);
+  else if (not_comparable)
+    main = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "No operator differs, but %u operator could not be "
+                                         "compared: the comparison is incomplete.",
+                                         "No operator differs, but %u operators could not be "
+                                         "compared: the comparison is incomplete.",
+                                         not_comparable),
+                            not_comparable);
   else
-    switch (ovi_diff_result_get_verdict (self))
-      {
-      case OVI_DIFF_VERDICT_AGREE:
-        main = g_strdup (_ ("No divergence: every operator agrees within tolerance."));
-        break;
-      case OVI_DIFF_VERDICT_DIVERGE:
-        main = one_side ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                        "No operator differs in its values, but %u "
-                                                        "operator is in one run only.",
-                                                        "No operator differs in its values, but %u "
-                                                        "operators are in one run only.",
-                                                        one_side),
-                                           one_side)
-                        : g_strdup (_ ("No first divergence: the operators that differ each take a "
-                                       "differing input from an operator before them."));
-        break;
-      case OVI_DIFF_VERDICT_INCOMPLETE:
-      default:
-        main = not_comparable
-                   ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                   "No operator differs, but %u operator could "
-                                                   "not be compared: the comparison is incomplete.",
-                                                   "No operator differs, but %u operators could "
-                                                   "not be compared: the comparison is incomplete.",
-                                                   not_comparable),
-                                      not_comparable)
-                   : g_strdup (_ ("No operator differs among those read."));
-        break;
-      }
+    main = g_strdup (_ ("No operator differs among those read."));
   if (n_problems == 0)
     return g_steal_pointer (&main);
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,

@@ -169,6 +169,18 @@ ovi_diff_result_to_text (OviDiffResult *result)
     }
   (void) any_only;
 
+  if (ovi_diff_result_get_warnings (result)->len)
+    {
+      GPtrArray *warnings = ovi_diff_result_get_warnings (result);
+
+      g_string_append_printf (s, "\n%s\n", _ ("Warnings:"));
+      for (guint i = 0; i < warnings->len; i++)
+        {
+          g_autofree char *w = ovi_path_escape (g_ptr_array_index (warnings, i));
+          g_string_append_printf (s, "  %s\n", w);
+        }
+    }
+
   if (g_list_model_get_n_items (problems))
     {
       g_string_append_printf (s, "\n%s\n", _ ("Problems (files not compared):"));
@@ -418,6 +430,12 @@ ovi_diff_result_to_json (OviDiffResult *result)
     }
   json_builder_end_array (b);
 
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < ovi_diff_result_get_warnings (result)->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (ovi_diff_result_get_warnings (result), i));
+  json_builder_end_array (b);
+
   json_builder_set_member_name (b, "problems");
   json_builder_begin_array (b);
   for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
@@ -504,13 +522,43 @@ csv_reason (const OviDiffTensor *t)
   return g_string_free (s, FALSE);
 }
 
+/* Whether the operators ran on more than one device. */
+static gboolean
+several_devices (GListModel *ops)
+{
+  const char *device = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
+    {
+      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+      const char *d = ovi_diff_operator_get_device (op);
+
+      if (d && device && !g_str_equal (d, device))
+        return TRUE;
+      device = d ? d : device;
+    }
+  return FALSE;
+}
+
+/* The name in its file-name form, as the vendor gives it; with several
+ * devices, its device folder first ("1/net_Add"). */
+static char *
+csv_name (OviDiffOperator *op, const char *name, gboolean devices)
+{
+  g_autofree char *form = ovi_file_name_form (name);
+  const char *device = ovi_diff_operator_get_device (op);
+
+  return devices && device ? g_strdup_printf ("%s/%s", device, form) : g_steal_pointer (&form);
+}
+
 /**
  * ovi_diff_result_to_csv:
  *
  * msaccucmp's result CSV: its header and column order (DataType and
  * Address once per side, the Address of a .npy side left out), one row
  * per tensor (inputs, then outputs), six decimals, "\r\n" line ends. An
- * operator of one run only is one row with "*" for the other side.
+ * operator of one run only is one row with "*" for the other side. With
+ * several devices, each name starts with its device folder.
  */
 char *
 ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
@@ -519,6 +567,7 @@ ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
   GListModel *ops = ovi_diff_result_get_operators (result);
   gboolean mine_address = !ovi_diff_result_get_is_npy (result, FALSE);
   gboolean golden_address = !ovi_diff_result_get_is_npy (result, TRUE);
+  gboolean devices = several_devices (ops);
   static const char *const metric_names[] = {
     "CosineSimilarity",          "MaxAbsoluteError",          "AccumulatedRelativeError",
     "RelativeEuclideanDistance", "KullbackLeiblerDivergence", "StandardDeviation",
@@ -547,9 +596,9 @@ ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
       g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
       OviDiffOpClass c = ovi_diff_operator_get_op_class (op);
       g_autofree char *index = g_strdup_printf ("%u", ovi_diff_operator_get_position (op));
-      g_autofree char *mine = ovi_file_name_form (ovi_diff_operator_get_name (op));
+      g_autofree char *mine = csv_name (op, ovi_diff_operator_get_name (op), devices);
       g_autofree char *golden = ovi_diff_operator_get_golden_name (op)
-                                    ? ovi_file_name_form (ovi_diff_operator_get_golden_name (op))
+                                    ? csv_name (op, ovi_diff_operator_get_golden_name (op), devices)
                                     : NULL;
 
       if (c == OVI_DIFF_OP_ONLY_MINE || c == OVI_DIFF_OP_ONLY_GOLDEN ||

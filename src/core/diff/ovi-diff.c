@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ struct _OviDiff
   char *mine, *golden;
   double rtol, atol; /* NaN: the dtype's default */
   guint top_n;
-  GHashTable *mapping; /* my name → golden name */
+  OviDiffMap *map; /* NULL: none */
 };
 
 G_DEFINE_FINAL_TYPE (OviDiff, ovi_diff, G_TYPE_OBJECT)
@@ -34,7 +35,7 @@ ovi_diff_finalize (GObject *object)
 
   g_free (self->mine);
   g_free (self->golden);
-  g_hash_table_unref (self->mapping);
+  ovi_diff_map_free (self->map);
   G_OBJECT_CLASS (ovi_diff_parent_class)->finalize (object);
 }
 
@@ -49,7 +50,6 @@ ovi_diff_init (OviDiff *self)
 {
   self->rtol = self->atol = NAN;
   self->top_n = 10;
-  self->mapping = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 /**
@@ -82,30 +82,38 @@ ovi_diff_set_top_n (OviDiff *self, guint top_n)
   self->top_n = top_n;
 }
 
-void
-ovi_diff_add_mapping (OviDiff *self, const char *mine_name, const char *golden_name)
+/**
+ * ovi_diff_add_mapping:
+ * @mine_name: my name, or names joined by `+`
+ * @golden_name: the golden name, or names joined by `+`
+ *
+ * One line of a map file (ovi_diff_set_mapping_file()).
+ */
+gboolean
+ovi_diff_add_mapping (OviDiff *self, const char *mine_name, const char *golden_name, GError **error)
 {
-  g_hash_table_replace (self->mapping, g_strdup (mine_name), g_strdup (golden_name));
+  if (self->map == NULL)
+    self->map = ovi_diff_map_new (NULL);
+  return ovi_diff_map_add (self->map, mine_name, golden_name, 0, error);
 }
 
 /**
  * ovi_diff_set_mapping_file:
  *
- * Reads a map file (ovi_diff_map_parse()) for renamed or fused operators.
+ * Reads a map file for renamed or fused operators (ovi_diff_map_load()):
+ * `my_name,golden_name` a line, either side `a+b+c`. It replaces the map
+ * before; on error the map is left as it was.
  */
 gboolean
 ovi_diff_set_mapping_file (OviDiff *self, const char *path, GError **error)
 {
-  g_autofree char *contents = NULL;
-  gsize length;
-  g_autoptr (GError) local_error = NULL;
+  g_autoptr (OviDiffMap) map = ovi_diff_map_new (path);
 
-  if (!g_file_get_contents (path, &contents, &length, &local_error))
-    {
-      g_set_error_literal (error, OVI_DIFF_ERROR, OVI_DIFF_ERROR_MAPPING, local_error->message);
-      return FALSE;
-    }
-  return ovi_diff_map_parse (contents, length, path, self->mapping, error);
+  if (!ovi_diff_map_load (map, path, error))
+    return FALSE;
+  ovi_diff_map_free (self->map);
+  self->map = g_steal_pointer (&map);
+  return TRUE;
 }
 
 typedef struct
@@ -200,23 +208,27 @@ run_work (guint index, gpointer data)
 static void
 add_problems (OviDiffResult *result, OviDiffSide *side)
 {
-  g_autofree char *base = g_file_test (side->root, G_FILE_TEST_IS_DIR)
-                              ? g_strdup (side->root)
-                              : g_path_get_dirname (side->root);
-
   for (guint i = 0; i < side->problems->len; i++)
     {
       OviProblem *p = g_ptr_array_index (side->problems, i);
       const char *file = ovi_problem_get_file (p);
-      g_autofree char *path = file && !g_path_is_absolute (file)
-                                  ? g_build_filename (base, file, NULL)
-                                  : g_strdup (file);
+      g_autofree char *path = ovi_diff_side_path (side, file);
       g_autoptr (GError) error = g_error_new_literal (OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
                                                       ovi_problem_get_message (p));
       g_autoptr (OviProblem) full = ovi_problem_new (path, error);
 
       g_list_store_append (result->problems, full);
     }
+}
+
+/* Whether two paths are one folder or file, by device and inode. */
+static gboolean
+same_path (const char *a, const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
 }
 
 static OviDiffResult *
@@ -229,24 +241,27 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
   g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) operators = NULL;
   OviDiffDivergence first = { 0 };
-  GHashTable *mapping = g_hash_table_size (self->mapping) ? self->mapping : NULL;
 
   result->mine_path = g_strdup (self->mine);
   result->golden_path = g_strdup (self->golden);
   if (!(mine = ovi_diff_side_load (self->mine, cancellable, error)) ||
       !(golden = ovi_diff_side_load (self->golden, cancellable, error)))
     return NULL;
+  result->same_path = same_path (self->mine, self->golden);
   result->mine_npy = mine->npy;
   result->golden_npy = golden->npy;
   add_problems (result, mine);
   add_problems (result, golden);
 
-  groups = ovi_diff_pair_groups (mine, golden);
+  if ((groups = ovi_diff_pair_groups (mine, golden, error)) == NULL)
+    return NULL;
+  if (self->map)
+    ovi_diff_map_reset (self->map);
   for (guint g = 0; g < groups->len; g++)
     {
       OviDiffGroupPair *gp = &g_array_index (groups, OviDiffGroupPair, g);
       OviDiffFolderPair fp = { 0 };
-      g_autoptr (GArray) ops = ovi_diff_match_ops (gp->mine, gp->golden, mapping);
+      g_autoptr (GArray) ops = ovi_diff_match_ops (gp->mine, gp->golden, self->map);
       char *label = ovi_diff_group_label (gp->mine ? gp->mine : gp->golden);
 
       fp.mine = gp->mine ? g_strdup (gp->mine->path) : NULL;
@@ -262,6 +277,11 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
         }
     }
 
+  if (self->map)
+    {
+      g_ptr_array_unref (result->warnings);
+      result->warnings = ovi_diff_map_warnings (self->map);
+    }
   ovi_parallel_for (work->len, run_work, work->data, cancellable);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     {

@@ -138,6 +138,7 @@ OviDiffVerdict ovi_diff_result_get_verdict (OviDiffResult *self);
 char *ovi_diff_result_dup_headline (OviDiffResult *self);
 OviDiffDivergenceForm ovi_diff_result_get_first_divergence_form (OviDiffResult *self);
 guint ovi_diff_result_get_first_divergence_input (OviDiffResult *self);
+GPtrArray *ovi_diff_result_get_warnings (OviDiffResult *self);
 
 #define OVI_TYPE_DIFF (ovi_diff_get_type ())
 G_DECLARE_FINAL_TYPE (OviDiff, ovi_diff, OVI, DIFF, GObject)
@@ -145,7 +146,10 @@ G_DECLARE_FINAL_TYPE (OviDiff, ovi_diff, OVI, DIFF, GObject)
 OviDiff *ovi_diff_new (const char *mine, const char *golden);
 void ovi_diff_set_tolerance (OviDiff *self, double rtol, double atol);
 gboolean ovi_diff_set_mapping_file (OviDiff *self, const char *path, GError **error);
-void ovi_diff_add_mapping (OviDiff *self, const char *mine_name, const char *golden_name);
+gboolean ovi_diff_add_mapping (OviDiff *self,
+                               const char *mine_name,
+                               const char *golden_name,
+                               GError **error);
 void ovi_diff_set_top_n (OviDiff *self, guint top_n);
 void ovi_diff_run_async (OviDiff *self,
                          GCancellable *cancellable,
