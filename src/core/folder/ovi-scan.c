@@ -33,10 +33,31 @@ add_problem (OviScan *scan, OviBatch *batch, const char *relative_path, const GE
   g_atomic_pointer_add (&scan->self->n_problems, 1);
 }
 
+/* g_build_filename (@dir, @name) for an entry's @name, at a fraction of
+ * its cost: it runs a few times for every file listed. */
+static char *
+join_path (const char *dir, const char *name)
+{
+  gsize n = strlen (dir), k = n, length = strlen (name);
+  char *out;
+
+  while (k > 0 && dir[k - 1] == '/')
+    k--;
+  if (n == 0)
+    return g_strdup (name);
+  if (k == 0) /* "/" */
+    return g_strconcat (dir, name, NULL);
+  out = g_malloc (k + 1 + length + 1);
+  memcpy (out, dir, k);
+  out[k] = '/';
+  memcpy (out + k + 1, name, length + 1);
+  return out;
+}
+
 static char *
 join_relative (const char *dir, const char *name)
 {
-  return *dir ? g_build_filename (dir, name, NULL) : g_strdup (name);
+  return join_path (dir, name);
 }
 
 static gboolean
@@ -170,9 +191,8 @@ load_candidate (guint i, gpointer data)
   if (c->file || c->error) /* read already, as statistics */
     return;
   /* Every candidate was a regular file when the folder was listed. */
-  c->file =
-      ovi_dump_file_load_at (job->dirfd, c->entry, g_build_filename (job->path, c->entry, NULL),
-                             c->original, job->dirfd != AT_FDCWD, &c->error);
+  c->file = ovi_dump_file_load_at (job->dirfd, c->entry, join_path (job->path, c->entry),
+                                   c->original, job->dirfd != AT_FDCWD, &c->error);
   if (c->file)
     g_atomic_pointer_add (&job->scan->self->dump_files, 1);
 }
@@ -912,7 +932,7 @@ scan_subdirs (OviScan *scan, Folder *parent, GError **error)
           ovi_level_add_subdir (scan->level, g_steal_pointer (&child.relative_dir));
           continue;
         }
-      child.path = g_build_filename (parent->path, d->name, NULL);
+      child.path = join_path (parent->path, d->name);
       g_array_append_val (children, child);
     }
   for (guint first = 0, n; ok && first < children->len; first += n)
