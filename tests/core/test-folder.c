@@ -1020,6 +1020,71 @@ test_several_roots_file (Fixture *f, gconstpointer data)
   g_assert_true (g_str_has_prefix (error->message, file));
 }
 
+/* A tree of many iteration folders, which the scan reads several at a
+ * time on the worker pool (issue #40): everything is handed over in the
+ * order of a walk folder by folder, each folder entered once (a link to
+ * an earlier sibling is not gone into again), a broken file is a problem
+ * in its own folder, and the records' first overflow is the earliest. */
+static void
+test_many_folders (Fixture *f, gconstpointer data)
+{
+  g_autofree char *parent = g_build_filename (f->dir, "20261205120000", "0", "net", "1", NULL);
+  g_autoptr (GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (OviDumpFolder) folder = NULL;
+  GListModel *files, *records, *problems;
+  g_autoptr (OviOverflowRecord) first = NULL;
+  g_autoptr (OviProblem) problem = NULL;
+
+  for (guint it = 0; it < 40; it++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/%u", parent, it);
+      guint64 start = 1764670500000000 + (guint64) it * 1000000;
+
+      for (guint op = 0; op < 3; op++)
+        {
+          write_op (dir, "Add", "add", 10 + op, 2, start + op);
+          g_ptr_array_add (
+              expected,
+              g_strdup_printf ("20261205120000/0/net/1/%u/Add.add.%u.2.%" G_GUINT64_FORMAT, it,
+                               10 + op, start + op));
+        }
+      if (it == 29 || it == 5)
+        {
+          write_overflow (dir, 11, 2, start + 500, 0x110);
+          g_ptr_array_add (
+              expected, g_strdup_printf (
+                            "20261205120000/0/net/1/%u/Opdebug.Node_OpDebug.2.2.%" G_GUINT64_FORMAT,
+                            it, start + 500));
+        }
+    }
+  {
+    g_autofree char *broken = g_strdup_printf ("%s/13/Mul.mul.1.2.3", parent);
+    g_autofree char *link = g_strdup_printf ("%s/17/again", parent);
+
+    g_assert_true (g_file_set_contents (broken, "not a dump", -1, NULL));
+    g_assert_no_errno (symlink ("../3", link));
+  }
+
+  folder = load (f->dir);
+  files = ovi_dump_folder_get_files (folder);
+  g_assert_cmpuint (g_list_model_get_n_items (files), ==, expected->len);
+  for (guint i = 0; i < expected->len; i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+      g_assert_cmpstr (ovi_dump_file_get_relative_path (file), ==, g_ptr_array_index (expected, i));
+    }
+  records = ovi_dump_folder_get_records (folder);
+  g_assert_cmpuint (g_list_model_get_n_items (records), ==, 2);
+  first = g_list_model_get_item (records, 0);
+  g_assert_true (ovi_overflow_record_get_is_first (first));
+  g_assert_cmpstr (ovi_dump_file_get_relative_dir (ovi_overflow_record_get_file (first)), ==,
+                   "20261205120000/0/net/1/5");
+  problems = ovi_dump_folder_get_problems (folder);
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
+  problem = g_list_model_get_item (problems, 0);
+  g_assert_cmpstr (ovi_problem_get_file (problem), ==, "20261205120000/0/net/1/13/Mul.mul.1.2.3");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1034,6 +1099,7 @@ main (int argc, char **argv)
   ADD ("/core/folder/many-files", test_many_files);
   ADD ("/core/folder/mapping-and-problems", test_mapping_and_problems);
   ADD ("/core/folder/symlink-loop", test_symlink_loop);
+  ADD ("/core/folder/many-folders", test_many_folders);
   ADD ("/core/folder/non-utf8", test_non_utf8);
   ADD ("/core/folder/contains-path", test_contains_path);
   ADD ("/core/folder/load-async", test_load_async);

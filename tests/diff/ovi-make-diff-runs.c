@@ -18,10 +18,11 @@
  *     values near 1e20, a device layout, float16 against a float32
  *     golden, shapes that differ, an operator on each side only, one
  *     run twice);
- *   ovi-make-diff-runs bench MY GOLDEN N_OPS BIG_COUNT
+ *   ovi-make-diff-runs bench MY GOLDEN N_OPS BIG_COUNT [large]
  *     N_OPS operators in a chain, float16 and float32, one of them with a
  *     float32 output of BIG_COUNT elements, and one injected difference
- *     in the middle (the benchmark's input).
+ *     in the middle (the benchmark's input); with "large", every input
+ *     and output is float32 of BIG_COUNT elements (few large tensors).
  *
  * Both runs have the vendor's file names, {type}.{name}.{task}.{stream}.
  * {timestamp}, in the same order; header name and file name are the same. */
@@ -395,7 +396,7 @@ make_cases (const char *my_dir, const char *golden_dir)
  * golden run is the my run before a one-in-a-thousand perturbation that
  * starts at the middle operator and propagates from there. */
 static int
-make_bench (const char *my_dir, const char *golden_dir, guint n_ops, guint64 big)
+make_bench (const char *my_dir, const char *golden_dir, guint n_ops, guint64 big, gboolean large)
 {
   Runs runs = { my_dir, golden_dir, 1764670500000000, 1 };
   guint64 prev_n = 0;
@@ -405,10 +406,10 @@ make_bench (const char *my_dir, const char *golden_dir, guint n_ops, guint64 big
   g_assert_no_errno (g_mkdir_with_parents (golden_dir, 0755));
   for (guint op = 0; op < n_ops; op++)
     {
-      gboolean is_big = op == n_ops / 4;
+      gboolean is_big = large || op == n_ops / 4;
       guint64 n = is_big ? big : 1024 * (1 + op % 8);
       Desc out = { op % 3 == 0 ? OVI_DTYPE_FLOAT32 : OVI_DTYPE_FLOAT16, OVI_FORMAT_ND, 1, { n } };
-      Desc in = { OVI_DTYPE_FLOAT16, OVI_FORMAT_ND, 1, { prev_n } };
+      Desc in = { large ? OVI_DTYPE_FLOAT32 : OVI_DTYPE_FLOAT16, OVI_FORMAT_ND, 1, { prev_n } };
       g_autofree char *name = g_strdup_printf ("layer%u_op", op);
       double *g = g_new (double, n), *m = g_new (double, n);
 
@@ -439,12 +440,14 @@ main (int argc, char **argv)
 {
   if (argc == 4 && strcmp (argv[1], "cases") == 0)
     return make_cases (argv[2], argv[3]);
-  if (argc == 6 && strcmp (argv[1], "bench") == 0)
+  if ((argc == 6 || (argc == 7 && strcmp (argv[6], "large") == 0)) &&
+      strcmp (argv[1], "bench") == 0)
     {
       state = 12345;
-      return make_bench (argv[2], argv[3], atoi (argv[4]), g_ascii_strtoull (argv[5], NULL, 10));
+      return make_bench (argv[2], argv[3], atoi (argv[4]), g_ascii_strtoull (argv[5], NULL, 10),
+                         argc == 7);
     }
   fprintf (stderr, "usage: ovi-make-diff-runs cases MY GOLDEN\n"
-                   "       ovi-make-diff-runs bench MY GOLDEN N_OPS BIG_COUNT\n");
+                   "       ovi-make-diff-runs bench MY GOLDEN N_OPS BIG_COUNT [large]\n");
   return 2;
 }

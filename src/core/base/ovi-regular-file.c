@@ -93,12 +93,29 @@ int
 ovi_regular_file_open (int dirfd, const char *name, struct stat *st, GError **error)
 {
   struct stat local;
-  int fd;
 
   if (st == NULL)
     st = &local;
   if (!ovi_regular_file_check (dirfd, name, st, error))
     return -1;
+  return ovi_regular_file_open_listed (dirfd, name, st, error);
+}
+
+/**
+ * ovi_regular_file_open_listed:
+ * @st: (out): the opened file's fstat()
+ *
+ * Like ovi_regular_file_open() for an entry its folder's listing has just
+ * shown to be a regular file (d_type or a stat of the scan): opened at
+ * once, without blocking, and what was opened is checked.
+ *
+ * Returns: a descriptor, or -1 with @error set
+ */
+int
+ovi_regular_file_open_listed (int dirfd, const char *name, struct stat *st, GError **error)
+{
+  int fd;
+
   if ((fd = openat (dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)) < 0)
     {
       set_open_error (error, dirfd, name, errno);

@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 
 gboolean ovi_regular_file_check (int dirfd, const char *name, struct stat *st, GError **error);
 int ovi_regular_file_open (int dirfd, const char *name, struct stat *st, GError **error);
+int ovi_regular_file_open_listed (int dirfd, const char *name, struct stat *st, GError **error);
 gboolean
 ovi_regular_file_read (int dirfd, const char *name, char **contents, gsize *length, GError **error);
 

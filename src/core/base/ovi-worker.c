@@ -22,7 +22,7 @@ typedef struct
   gatomicrefcount ref_count;
   guint n;
   gint next; /* the next index to claim */
-  guint done;
+  gint done; /* indices done; the caller waits for n */
   GMutex lock;
   GCond cond;
   OviParallelFunc func;
@@ -99,10 +99,15 @@ parallel_for_run (ParallelFor *pf)
         return;
       if (!g_cancellable_is_cancelled (pf->cancellable))
         pf->func (i, pf->user_data);
-      g_mutex_lock (&pf->lock);
-      if (++pf->done == pf->n)
-        g_cond_broadcast (&pf->cond);
-      g_mutex_unlock (&pf->lock);
+      /* Only the last index done takes the lock, to wake the caller: a
+       * lock for each index made the threads of a loop over small items
+       * (the headers of a folder's files) wait on each other. */
+      if ((guint) g_atomic_int_add (&pf->done, 1) + 1 == pf->n)
+        {
+          g_mutex_lock (&pf->lock);
+          g_cond_broadcast (&pf->cond);
+          g_mutex_unlock (&pf->lock);
+        }
     }
 }
 
@@ -235,7 +240,7 @@ ovi_parallel_for_full (guint n,
   parallel_for_run (pf);
 
   g_mutex_lock (&pf->lock);
-  while (pf->done < pf->n)
+  while ((guint) g_atomic_int_get (&pf->done) < pf->n)
     g_cond_wait (&pf->cond, &pf->lock);
   g_mutex_unlock (&pf->lock);
   parallel_for_unref (pf);

@@ -112,6 +112,8 @@ typedef struct
   guint item;
   OviNpy *npy; /* a .npy file, for its byte order */
   guint8 *buffer;
+  gboolean borrowed;              /* @buffer is the thread's scratch, not freed */
+  guint64 buffer_start, buffer_n; /* the elements @buffer holds, read once */
   guint64 count;
   guint64 *shape;
   guint n_dims;

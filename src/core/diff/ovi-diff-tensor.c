@@ -30,7 +30,10 @@ ovi_diff_values_clear (OviDiffValues *v)
     close (v->fd);
   v->fd = -1;
   g_clear_pointer (&v->npy, ovi_npy_free);
+  if (v->borrowed)
+    v->buffer = NULL;
   g_clear_pointer (&v->buffer, g_free);
+  v->buffer_n = 0;
   g_clear_pointer (&v->shape, g_free);
   g_clear_pointer (&v->reason, g_free);
 }
@@ -273,40 +276,11 @@ widen_elements (OviDtype dtype, const guint8 *d, guint64 first, guint64 n, doubl
     }
 }
 
-/* Elements [start, start + n) as doubles, n at most OVI_DIFF_CHUNK; FALSE
- * with v->reason when the file can no longer be read. */
-gboolean
-ovi_diff_values_widen (OviDiffValues *v, guint64 start, guint64 n, double *out)
-{
-  guint64 want = n * v->item, done = 0;
-
-  if (v->data)
-    {
-      widen_elements (v->dtype, g_bytes_get_data (v->data, NULL), start, n, out);
-      return TRUE;
-    }
-  if (v->buffer == NULL)
-    v->buffer = g_malloc (OVI_DIFF_CHUNK * v->item);
-  while (done < want)
-    {
-      gssize got = pread (v->fd, v->buffer + done, want - done, v->offset + start * v->item + done);
-      if (got <= 0)
-        {
-          v->reason = g_strdup (got < 0 ? g_strerror (errno)
-                                        : _ ("the file is shorter than when it was read"));
-          return FALSE;
-        }
-      done += got;
-    }
-  if (v->npy)
-    ovi_npy_to_little_endian (v->npy, v->buffer, n);
-  widen_elements (v->dtype, v->buffer, 0, n, out);
-  return TRUE;
-}
-
 /* The bytes of elements [start, start + n) of a side, little-endian; NULL
  * with v->reason when the file can no longer be read. Only for types of
- * whole bytes. */
+ * whole bytes. The chunk read last is kept: each pass over a tensor of one
+ * chunk, and each look at a chunk (its bytes, then its values), reads the
+ * file once. */
 static const guint8 *
 raw_chunk (OviDiffValues *v, guint64 start, guint64 n)
 {
@@ -314,8 +288,11 @@ raw_chunk (OviDiffValues *v, guint64 start, guint64 n)
 
   if (v->data)
     return (const guint8 *) g_bytes_get_data (v->data, NULL) + start * v->item;
+  if (v->buffer_n >= n && v->buffer_start == start)
+    return v->buffer;
   if (v->buffer == NULL)
     v->buffer = g_malloc (OVI_DIFF_CHUNK * v->item);
+  v->buffer_n = 0;
   while (done < want)
     {
       gssize got = pread (v->fd, v->buffer + done, want - done, v->offset + start * v->item + done);
@@ -329,7 +306,81 @@ raw_chunk (OviDiffValues *v, guint64 start, guint64 n)
     }
   if (v->npy)
     ovi_npy_to_little_endian (v->npy, v->buffer, n);
+  v->buffer_start = start;
+  v->buffer_n = n;
   return v->buffer;
+}
+
+/* Elements [start, start + n) as doubles, n at most OVI_DIFF_CHUNK; FALSE
+ * with v->reason when the file can no longer be read. */
+gboolean
+ovi_diff_values_widen (OviDiffValues *v, guint64 start, guint64 n, double *out)
+{
+  const guint8 *raw;
+
+  if (v->data)
+    {
+      widen_elements (v->dtype, g_bytes_get_data (v->data, NULL), start, n, out);
+      return TRUE;
+    }
+  if ((raw = raw_chunk (v, start, n)) == NULL)
+    return FALSE;
+  widen_elements (v->dtype, raw, 0, n, out);
+  return TRUE;
+}
+
+/* What one thread compares with, kept from one tensor pair to the next: a
+ * chunk of each side's bytes and of each side's values (allocating and
+ * touching 2 MiB anew for every pair cost a tenth of a diff of many
+ * small operators, in malloc and page faults). */
+typedef struct
+{
+  guint8 *raw[2];
+  double *values[2];
+} Scratch;
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *s = data;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_free (s->raw[i]);
+      g_free (s->values[i]);
+    }
+  g_free (s);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+static Scratch *
+scratch_get (void)
+{
+  Scratch *s = g_private_get (&scratch_key);
+
+  if (s == NULL)
+    {
+      s = g_new (Scratch, 1);
+      for (guint i = 0; i < 2; i++)
+        {
+          s->raw[i] = g_malloc (OVI_DIFF_CHUNK * sizeof (double)); /* the widest item */
+          s->values[i] = g_new (double, OVI_DIFF_CHUNK + 1);
+        }
+      g_private_set (&scratch_key, s);
+    }
+  return s;
+}
+
+/* Side @i of a pair reads into the thread's scratch. */
+static void
+borrow_scratch (OviDiffValues *v, Scratch *s, guint i)
+{
+  if (v->data == NULL && v->buffer == NULL && v->item <= sizeof (double))
+    {
+      v->buffer = s->raw[i];
+      v->borrowed = TRUE;
+    }
 }
 
 /* Two sides of one dtype whose bytes are the same, the common case before
@@ -519,7 +570,8 @@ ovi_diff_compare_sources (OviDiffSource *mine,
 {
   OviDiffValues a = OVI_DIFF_VALUES_INIT, b = OVI_DIFF_VALUES_INIT;
   OviDiffAccumulator acc;
-  g_autofree double *x = NULL, *y = NULL;
+  Scratch *scratch = scratch_get ();
+  double *x = scratch->values[0], *y = scratch->values[1];
   double mrtol, matol;
   guint64 reduction = 1;
   const char *kind_name;
@@ -572,8 +624,8 @@ ovi_diff_compare_sources (OviDiffSource *mine,
   if (out->kind == OVI_TENSOR_OUTPUT)
     reduction = MAX (reduction_length (mine_op, a.count), reduction_length (golden_op, a.count));
   ovi_diff_accumulator_init (&acc, 0, 0, top_n);
-  x = g_new (double, MIN (a.count, OVI_DIFF_CHUNK) + 1);
-  y = g_new (double, MIN (a.count, OVI_DIFF_CHUNK) + 1);
+  borrow_scratch (&a, scratch, 0);
+  borrow_scratch (&b, scratch, 1);
   switch (compare_same_bytes (&a, &b, &acc, x))
     {
     case 1:

@@ -12,7 +12,7 @@
 #include "ovi-folder-enums.h"
 #include "ovi-folder-watch.h"
 #include "ovi-inotify.h"
-#include "ovi-level.h"
+#include "ovi-level-private.h"
 #include "ovi-worker.h"
 
 /* Follows a dump folder while a run writes into it: new files, iterations,

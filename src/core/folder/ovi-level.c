@@ -9,9 +9,33 @@
 #include "ovi-classifier.h"
 #include "ovi-dump-file-private.h"
 #include "ovi-dump-folder-private.h"
-#include "ovi-level.h"
+#include "ovi-level-private.h"
 #include "ovi-scan.h"
 #include "ovi-worker.h"
+
+/* One pass over one folder of a followed tree: see ovi_level_scan(). */
+struct _OviLevel
+{
+  char *relative_dir;
+  GHashTable *known;   /* entry -> OviDumpFile as loaded; borrowed */
+  GHashTable *records; /* OviDumpFile -> GPtrArray of its records; borrowed */
+  GHashTable *closed;  /* entries written and closed since */
+  GHashTable *changed; /* entries the system reported changed since, or NULL: stat every entry */
+  gint64 quiet_us;
+  gint64 now_us;       /* wall clock, as file times are */
+  OviBatch *batch;     /* every file, record and problem the folder holds now */
+  GPtrArray *links;    /* (record, op) pairs: records already shown, linked anew */
+  GPtrArray *subdirs;  /* relative paths of the folders in it */
+  GPtrArray *fresh;    /* files read in this pass (not kept from before) */
+  guint pending;       /* entries still being written, left for later */
+  GHashTable *waiting; /* those entries: what is shown of them stays until they are read */
+  gint64 newest_us;    /* when the newest entry was written */
+  gboolean settling;   /* written to too recently to look for records in the data */
+  guint files_seen;
+  gboolean gone;      /* the folder is not there any more */
+  GHashTable *broken; /* entries found broken -> what stat said of them then */
+  GHashTable *read;   /* entries read in this pass -> what stat said before */
+};
 
 /* Following a folder (ovi-folder-watch.c): the watch passes over one
  * folder at a time. ovi_level_new() notes on the main context what the
@@ -304,6 +328,58 @@ GHashTable *
 ovi_level_steal_broken (OviLevel *level)
 {
   return g_steal_pointer (&level->broken);
+}
+
+/* (nullable): the records shown already of @file, an overflow file the
+ * folder held before. */
+GPtrArray *
+ovi_level_lookup_records (OviLevel *level, OviDumpFile *file)
+{
+  return g_hash_table_lookup (level->records, file);
+}
+
+/* A record shown already is now linked to @op (nullable). */
+void
+ovi_level_relink (OviLevel *level, OviOverflowRecord *record, OviDumpFile *op)
+{
+  g_ptr_array_add (level->links, g_object_ref (record));
+  g_ptr_array_add (level->links, op ? g_object_ref (op) : NULL);
+}
+
+/* Whether records whose operator is not there yet wait for a later pass:
+ * while entries are still being written. Each one held back counts as an
+ * entry pending. */
+gboolean
+ovi_level_hold_back (OviLevel *level)
+{
+  if (level->pending == 0)
+    return FALSE;
+  level->pending++;
+  return TRUE;
+}
+
+/* Whether the folder has been left alone long enough for records to be
+ * looked for in its data; when not, the pass says it is settling. */
+gboolean
+ovi_level_is_settled (OviLevel *level)
+{
+  if (level->now_us - level->newest_us >= 2 * level->quiet_us)
+    return TRUE;
+  level->settling = TRUE;
+  return FALSE;
+}
+
+void
+ovi_level_set_gone (OviLevel *level)
+{
+  level->gone = TRUE;
+}
+
+/* Takes @relative_dir: a folder found in this one. */
+void
+ovi_level_add_subdir (OviLevel *level, char *relative_dir)
+{
+  g_ptr_array_add (level->subdirs, relative_dir);
 }
 
 const char *

@@ -13,7 +13,7 @@
 #include "ovi-dump-file-private.h"
 #include "ovi-dump-folder-private.h"
 #include "ovi-error.h"
-#include "ovi-level.h"
+#include "ovi-level-private.h"
 #include "ovi-mapping-csv.h"
 #include "ovi-path.h"
 #include "ovi-regular-file.h"
@@ -33,10 +33,31 @@ add_problem (OviScan *scan, OviBatch *batch, const char *relative_path, const GE
   g_atomic_pointer_add (&scan->self->n_problems, 1);
 }
 
+/* g_build_filename (@dir, @name) for an entry's @name, at a fraction of
+ * its cost: it runs a few times for every file listed. */
+static char *
+join_path (const char *dir, const char *name)
+{
+  gsize n = strlen (dir), k = n, length = strlen (name);
+  char *out;
+
+  while (k > 0 && dir[k - 1] == '/')
+    k--;
+  if (n == 0)
+    return g_strdup (name);
+  if (k == 0) /* "/" */
+    return g_strconcat (dir, name, NULL);
+  out = g_malloc (k + 1 + length + 1);
+  memcpy (out, dir, k);
+  out[k] = '/';
+  memcpy (out + k + 1, name, length + 1);
+  return out;
+}
+
 static char *
 join_relative (const char *dir, const char *name)
 {
-  return *dir ? g_build_filename (dir, name, NULL) : g_strdup (name);
+  return join_path (dir, name);
 }
 
 static gboolean
@@ -167,11 +188,11 @@ load_candidate (guint i, gpointer data)
 {
   LoadJob *job = data;
   Candidate *c = &g_array_index (job->candidates, Candidate, i);
-  g_autofree char *full = g_build_filename (job->path, c->entry, NULL);
-
   if (c->file || c->error) /* read already, as statistics */
     return;
-  c->file = ovi_dump_file_load_at (job->dirfd, c->entry, full, c->original, &c->error);
+  /* Every candidate was a regular file when the folder was listed. */
+  c->file = ovi_dump_file_load_at (job->dirfd, c->entry, join_path (job->path, c->entry),
+                                   c->original, job->dirfd != AT_FDCWD, &c->error);
   if (c->file)
     g_atomic_pointer_add (&job->scan->self->dump_files, 1);
 }
@@ -179,11 +200,11 @@ load_candidate (guint i, gpointer data)
 /* Reads the headers of a folder's dump files, on the worker pool when there
  * are enough of them to be worth it. */
 static void
-load_all (OviScan *scan, int dirfd, const char *path, GArray *candidates)
+load_all (OviScan *scan, int dirfd, const char *path, GArray *candidates, gboolean alone)
 {
   LoadJob job = { scan, dirfd, path, candidates };
 
-  if (candidates->len >= 64)
+  if (alone && candidates->len >= 64)
     ovi_parallel_for (candidates->len, load_candidate, &job, scan->cancellable);
   else
     for (guint i = 0; i < candidates->len && !g_cancellable_is_cancelled (scan->cancellable); i++)
@@ -537,7 +558,7 @@ decode_overflows (OviScan *scan, OviBatch *batch)
         continue;
       /* A followed folder's records shown already stay the same objects;
        * only their link may change, as op dump files arrive. */
-      if (scan->level && (records = g_hash_table_lookup (scan->level->records, file)))
+      if (scan->level && (records = ovi_level_lookup_records (scan->level, file)))
         {
           for (guint j = 0; j < records->len; j++)
             {
@@ -545,10 +566,7 @@ decode_overflows (OviScan *scan, OviBatch *batch)
               OviDumpFile *op = ovi_overflow_match_op (record, batch->files);
 
               if (op != ovi_overflow_record_get_op (record))
-                {
-                  g_ptr_array_add (scan->level->links, g_object_ref (record));
-                  g_ptr_array_add (scan->level->links, op ? g_object_ref (op) : NULL);
-                }
+                ovi_level_relink (scan->level, record, op);
               g_ptr_array_add (batch->records, g_object_ref (record));
             }
           records = NULL; /* borrowed */
@@ -572,11 +590,8 @@ decode_overflows (OviScan *scan, OviBatch *batch)
       /* In a followed folder, a record whose operator is not there yet
        * while files are still being written waits for them: it is shown
        * once, with its operator. */
-      if (scan->level && scan->level->pending > 0 && !all_linked (records))
-        {
-          scan->level->pending++;
-          continue;
-        }
+      if (scan->level && !all_linked (records) && ovi_level_hold_back (scan->level))
+        continue;
       for (guint j = 0; j < records->len; j++)
         {
           g_ptr_array_add (batch->records, g_object_ref (g_ptr_array_index (records, j)));
@@ -591,7 +606,7 @@ decode_overflows (OviScan *scan, OviBatch *batch)
  * the earliest that is not ignored is the first overflow. Classifying reads
  * the tensors (statistics-mode operators have their counts already), so
  * the folder's files are delivered first and its records after. */
-static void
+static OviBatch *
 find_data_records (OviScan *scan, GPtrArray *files)
 {
   OviBatch *batch;
@@ -599,20 +614,19 @@ find_data_records (OviScan *scan, GPtrArray *files)
   /* In a followed folder, an operator's overflow file comes after its
    * data: records are looked for in the data only once the folder has been
    * left alone for a while, or they would come and go. */
-  gboolean settled =
-      !scan->level || scan->level->now_us - scan->level->newest_us >= 2 * scan->level->quiet_us;
+  gboolean settled = TRUE;
 
   for (guint i = 0; i < files->len; i++)
     {
       OviFileKind kind = ovi_dump_file_get_kind (g_ptr_array_index (files, i));
       if (kind == OVI_FILE_KIND_OVERFLOW)
-        return;
+        return NULL;
       has_ops |= kind == OVI_FILE_KIND_OP_DUMP;
     }
   if (!has_ops || !scan->self->data_records)
-    return;
-  if (!settled)
-    scan->level->settling = TRUE;
+    return NULL;
+  if (scan->level)
+    settled = ovi_level_is_settled (scan->level);
   batch = ovi_batch_new (OVI_BATCH_FILES);
   for (guint i = 0; i < files->len; i++)
     {
@@ -621,7 +635,7 @@ find_data_records (OviScan *scan, GPtrArray *files)
 
       if (g_cancellable_is_cancelled (scan->cancellable))
         break;
-      if (scan->level && (shown = g_hash_table_lookup (scan->level->records, file)))
+      if (scan->level && (shown = ovi_level_lookup_records (scan->level, file)))
         {
           for (guint j = 0; j < shown->len; j++)
             g_ptr_array_add (batch->records, g_object_ref (g_ptr_array_index (shown, j)));
@@ -634,9 +648,9 @@ find_data_records (OviScan *scan, GPtrArray *files)
       g_atomic_pointer_add (&scan->self->overflow_records, 1);
     }
   if (batch->records->len)
-    ovi_scan_emit (scan, batch);
-  else
-    ovi_batch_free (batch);
+    return batch;
+  ovi_batch_free (batch);
+  return NULL;
 }
 
 static int
@@ -652,9 +666,9 @@ compare_candidates (gconstpointer a, gconstpointer b)
 }
 
 static gboolean
-enter_once (OviScan *scan, const struct stat *st)
+enter_once (OviScan *scan, dev_t dev, ino_t ino)
 {
-  char *key = g_strdup_printf ("%lu:%lu", (gulong) st->st_dev, (gulong) st->st_ino);
+  char *key = g_strdup_printf ("%lu:%lu", (gulong) dev, (gulong) ino);
 
   if (g_hash_table_contains (scan->visited, key))
     {
@@ -665,10 +679,56 @@ enter_once (OviScan *scan, const struct stat *st)
   return TRUE;
 }
 
-gboolean
-ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError **error)
+/* A folder entry to go into, with what makes it the same folder. */
+typedef struct
 {
-  g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
+  char *name;
+  dev_t dev;
+  ino_t ino;
+} Subdir;
+
+static void
+subdir_clear (Subdir *d)
+{
+  g_free (d->name);
+}
+
+static int
+compare_subdirs (gconstpointer a, gconstpointer b)
+{
+  return ovi_path_natural_compare (((const Subdir *) a)->name, ((const Subdir *) b)->name);
+}
+
+/* One folder read, its results not handed over yet: several are read at
+ * once on the worker pool, then handed over in order. */
+typedef struct
+{
+  OviScan *scan;
+  char *path;
+  char *relative_dir;
+  gboolean alone;    /* read on the scanning thread, the only one read now */
+  OviBatch *batch;   /* its files, records and problems; NULL when gone */
+  OviBatch *records; /* records found in the data, or NULL */
+  GArray *subdirs;   /* Subdir, in name order */
+  gboolean cancelled;
+} Folder;
+
+static void
+folder_clear (Folder *f)
+{
+  g_free (f->path);
+  g_free (f->relative_dir);
+  g_clear_pointer (&f->batch, ovi_batch_free);
+  g_clear_pointer (&f->records, ovi_batch_free);
+  g_clear_pointer (&f->subdirs, g_array_unref);
+}
+
+/* Lists and reads one folder into @f. Touches nothing shared but the
+ * scan's atomic counters (and a followed folder's level, read alone). */
+static void
+read_folder (OviScan *scan, Folder *f)
+{
+  const char *path = f->path, *relative_dir = f->relative_dir;
   g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
   g_autoptr (GHashTable) mapping = NULL;
   g_autoptr (GPtrArray) csv_entries = g_ptr_array_new_with_free_func (g_free);
@@ -680,6 +740,8 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
   struct dirent *ent;
   DIR *dir;
 
+  f->subdirs = g_array_new (FALSE, FALSE, sizeof (Subdir));
+  g_array_set_clear_func (f->subdirs, (GDestroyNotify) subdir_clear);
   g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
   if (!(dir = opendir (path)))
     {
@@ -688,15 +750,15 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
 
       if (scan->level && errsv == ENOENT)
         {
-          scan->level->gone = TRUE;
+          ovi_level_set_gone (scan->level);
           ovi_batch_free (batch);
-          return TRUE;
+          return;
         }
       dir_error = g_error_new (OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND,
                                _ ("cannot read the folder: %s"), g_strerror (errsv));
       add_problem (scan, batch, *relative_dir ? relative_dir : ".", dir_error);
-      ovi_scan_emit (scan, batch);
-      return TRUE;
+      f->batch = batch;
+      return;
     }
   mapping = read_mapping (scan, batch, path, relative_dir);
 
@@ -708,11 +770,12 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
 
       if (g_str_equal (name, ".") || g_str_equal (name, ".."))
         continue;
-      if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+      if (g_cancellable_is_cancelled (scan->cancellable))
         {
           closedir (dir);
           ovi_batch_free (batch);
-          return FALSE;
+          f->cancelled = TRUE;
+          return;
         }
       /* A symbolic link is followed only within the opened folder. */
       if ((ent->d_type == DT_LNK || ent->d_type == DT_UNKNOWN) &&
@@ -720,7 +783,8 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
           !link_stays_inside (scan, batch, path, name, relative_dir))
         continue;
       /* Symlinks and file systems without d_type need a stat, which follows
-       * links; folder loops are cut by the visited set. */
+       * links; folder loops are cut by the visited set, when the folder's
+       * results are handed over. */
       if (is_dir || (!is_file && ent->d_type != DT_FIFO && ent->d_type != DT_SOCK &&
                      ent->d_type != DT_CHR && ent->d_type != DT_BLK))
         {
@@ -728,8 +792,11 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
 
           is_dir = found && S_ISDIR (st.st_mode);
           is_file = found && S_ISREG (st.st_mode);
-          if (is_dir && enter_once (scan, &st))
-            g_ptr_array_add (subdirs, g_strdup (name));
+          if (is_dir)
+            {
+              Subdir d = { g_strdup (name), st.st_dev, st.st_ino };
+              g_array_append_val (f->subdirs, d);
+            }
         }
       if (!is_file)
         {
@@ -740,7 +807,7 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
             g_ptr_array_add (unreadable, g_strdup (name));
           continue;
         }
-      if ((g_atomic_pointer_add (&scan->self->files_seen, 1) & 1023) == 0)
+      if ((g_atomic_pointer_add (&scan->self->files_seen, 1) & 1023) == 0 && f->alone)
         ovi_scan_post_progress (scan);
       if (is_candidate (name, mapping, &original))
         {
@@ -787,12 +854,13 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
         }
     }
   g_array_sort (candidates, compare_candidates);
-  load_all (scan, dirfd (dir), path, candidates);
+  load_all (scan, dirfd (dir), path, candidates, f->alone);
   closedir (dir);
-  if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+  if (g_cancellable_is_cancelled (scan->cancellable))
     {
       ovi_batch_free (batch);
-      return FALSE;
+      f->cancelled = TRUE;
+      return;
     }
   if (csv_entries->len || folder_csv)
     {
@@ -804,30 +872,102 @@ ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError 
   collect (scan, batch, candidates, relative_dir);
   group_slices (batch);
   decode_overflows (scan, batch);
-  {
-    g_autoptr (GPtrArray) files = g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
-    g_ptr_array_set_free_func (files, g_object_unref);
-    ovi_scan_emit (scan, batch);
-    find_data_records (scan, files);
-  }
+  f->records = find_data_records (scan, batch->files);
+  f->batch = batch;
+  g_array_sort (f->subdirs, compare_subdirs);
+}
 
-  g_ptr_array_sort (subdirs, compare_names);
-  for (guint i = 0; i < subdirs->len; i++)
+static void
+read_folder_at (guint i, gpointer data)
+{
+  Folder *folders = data;
+  read_folder (folders[i].scan, &folders[i]);
+}
+
+/* How many sibling folders are read at once, ahead of handing them over,
+ * when there are at least READ_TOGETHER of them (fewer are read one by one,
+ * each folder's headers on the pool when it has many files). */
+#define READ_AHEAD 16
+#define READ_TOGETHER 8
+
+static gboolean scan_subdirs (OviScan *scan, Folder *parent, GError **error);
+
+/* Hands over what @f holds, then goes into its folders. */
+static gboolean
+emit_folder (OviScan *scan, Folder *f, GError **error)
+{
+  if (f->cancelled)
+    return !g_cancellable_set_error_if_cancelled (scan->cancellable, error);
+  if (f->batch)
+    ovi_scan_emit (scan, g_steal_pointer (&f->batch));
+  if (f->records)
+    ovi_scan_emit (scan, g_steal_pointer (&f->records));
+  return scan_subdirs (scan, f, error);
+}
+
+/* The folders in @parent, in name order, each entered once. Without a
+ * followed folder's level, up to READ_AHEAD of them are read at once on
+ * the worker pool (each folder's headers then on its thread alone), and
+ * handed over in order: a tree of many small iteration folders keeps both
+ * cores busy. */
+static gboolean
+scan_subdirs (OviScan *scan, Folder *parent, GError **error)
+{
+  g_autoptr (GArray) children = g_array_new (FALSE, TRUE, sizeof (Folder));
+  gboolean ok = TRUE;
+
+  if (parent->subdirs == NULL)
+    return TRUE;
+  g_array_set_clear_func (children, (GDestroyNotify) folder_clear);
+  for (guint i = 0; i < parent->subdirs->len; i++)
     {
-      const char *entry = g_ptr_array_index (subdirs, i);
-      g_autofree char *full = g_build_filename (path, entry, NULL);
-      g_autofree char *relative = join_relative (relative_dir, entry);
+      Subdir *d = &g_array_index (parent->subdirs, Subdir, i);
+      Folder child = { scan };
 
+      if (!enter_once (scan, d->dev, d->ino))
+        continue;
+      child.relative_dir = join_relative (parent->relative_dir, d->name);
       if (scan->level) /* followed folder by folder */
         {
-          g_ptr_array_add (scan->level->subdirs, g_steal_pointer (&relative));
+          ovi_level_add_subdir (scan->level, g_steal_pointer (&child.relative_dir));
           continue;
         }
-
-      if (!ovi_scan_dir (scan, full, relative, error))
-        return FALSE;
+      child.path = join_path (parent->path, d->name);
+      g_array_append_val (children, child);
     }
-  return TRUE;
+  for (guint first = 0, n; ok && first < children->len; first += n)
+    {
+      Folder *some = &g_array_index (children, Folder, first);
+
+      n = children->len < READ_TOGETHER ? 1 : MIN (READ_AHEAD, children->len - first);
+
+      some[0].alone = n == 1;
+      if (n == 1)
+        read_folder (scan, &some[0]);
+      else
+        ovi_parallel_for (n, read_folder_at, some, scan->cancellable);
+      for (guint i = 0; ok && i < n; i++)
+        {
+          /* A folder the cancelled loop did not get to. */
+          some[i].cancelled |= some[i].batch == NULL && some[i].subdirs == NULL;
+          ok = emit_folder (scan, &some[i], error);
+          folder_clear (&some[i]);
+          memset (&some[i], 0, sizeof some[i]);
+        }
+    }
+  return ok;
+}
+
+gboolean
+ovi_scan_dir (OviScan *scan, const char *path, const char *relative_dir, GError **error)
+{
+  Folder f = { scan, g_strdup (path), g_strdup (relative_dir), TRUE };
+  gboolean ok;
+
+  read_folder (scan, &f);
+  ok = emit_folder (scan, &f, error);
+  folder_clear (&f);
+  return ok;
 }
 
 static gboolean
@@ -846,7 +986,7 @@ scan_one_root (OviScan *scan, const char *root, GError **error)
     {
       const char *name = scan->self->roots ? scan->self->root_names[scan->root] : "";
 
-      enter_once (scan, &st);
+      enter_once (scan, st.st_dev, st.st_ino);
       return ovi_scan_dir (scan, root, name, error);
     }
   if (S_ISREG (st.st_mode) && scan->self->roots)
@@ -883,7 +1023,8 @@ scan_one_root (OviScan *scan, const char *root, GError **error)
                 g_ptr_array_copy (batch->files, (GCopyFunc) g_object_ref, NULL);
             g_ptr_array_set_free_func (files, g_object_unref);
             ovi_scan_emit (scan, batch);
-            find_data_records (scan, files);
+            if ((batch = find_data_records (scan, files)))
+              ovi_scan_emit (scan, batch);
           }
           return TRUE;
         }
@@ -892,7 +1033,7 @@ scan_one_root (OviScan *scan, const char *root, GError **error)
       g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
       g_array_append_val (candidates, c);
       g_atomic_pointer_add (&scan->self->files_seen, 1);
-      load_all (scan, AT_FDCWD, "", candidates);
+      load_all (scan, AT_FDCWD, "", candidates, TRUE);
       g_free (g_array_index (candidates, Candidate, 0).entry);
       g_array_index (candidates, Candidate, 0).entry = g_strdup (name);
       collect (scan, batch, candidates, "");

@@ -72,7 +72,8 @@ typedef struct
 static GArray *
 collect_tensors (const Ovi__Dumpdata__DumpData *msg)
 {
-  GArray *descs = g_array_new (FALSE, TRUE, sizeof (TensorDesc));
+  GArray *descs = g_array_sized_new (FALSE, TRUE, sizeof (TensorDesc),
+                                     msg->n_input + msg->n_output + msg->n_buffer + msg->n_space);
 
   for (gsize i = 0; i < msg->n_input; i++)
     {
@@ -153,10 +154,10 @@ build_tensors (OviDumpHeader *self,
       if (n_dims > 0 && d->kind != OVI_TENSOR_BUFFER && d->kind != OVI_TENSOR_SPACE &&
           ovi_dtype_bits (d->dtype) > 0)
         {
-          g_autofree char *dtype = ovi_dtype_dup_label (d->dtype);
           if (!ovi_shape_count (dims, n_dims, &count) ||
               !ovi_dtype_size_for_count (d->dtype, count, &expected))
             {
+              g_autofree char *dtype = ovi_dtype_dup_label (d->dtype);
               g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
                            /* Translators: "%s %u" is a tensor ("input 0"), the last %s a dtype. */
                            _ ("%s %u: the element count of its shape times the size of %s does "
@@ -166,6 +167,7 @@ build_tensors (OviDumpHeader *self,
             }
           if (expected != size)
             {
+              g_autofree char *dtype = ovi_dtype_dup_label (d->dtype);
               g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_ELEMENT_SIZE,
                            /* Translators: "%s %u" is a tensor ("input 0"), the last %s a dtype. */
                            _ ("%s %u: size is %" PRIu64 " bytes but %" PRIu64

@@ -108,14 +108,34 @@ exception_name (OviFileName *out, char **parts, guint ts_part)
 gboolean
 ovi_file_name_parse (const char *name, OviFileName *out)
 {
-  g_auto (GStrv) parts = NULL;
-  guint n_parts, tail = 0, n;
+  /* Split at the dots in a copy, on the stack for any name a folder can
+   * hold (this runs twice for every file listed). */
+  char stack_copy[256];
+  char *stack_parts[64];
+  g_autofree char *heap_copy = NULL;
+  g_autofree char **heap_parts = NULL;
+  char *copy, **parts;
+  gsize length;
+  guint n_parts = 1, tail = 0, n;
 
   memset (out, 0, sizeof *out);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  parts = g_strsplit (name, ".", -1);
-  n_parts = g_strv_length (parts);
+  length = strlen (name);
+  copy = length < sizeof stack_copy ? stack_copy : (heap_copy = g_malloc (length + 1));
+  memcpy (copy, name, length + 1);
+  for (const char *p = name; *p; p++)
+    n_parts += *p == '.';
+  parts = n_parts < G_N_ELEMENTS (stack_parts) ? stack_parts
+                                               : (heap_parts = g_new (char *, n_parts + 1));
+  parts[0] = copy;
+  for (guint i = 1; i < n_parts; i++)
+    {
+      char *dot = strchr (parts[i - 1], '.');
+      *dot = '\0';
+      parts[i] = dot + 1;
+    }
+  parts[n_parts] = NULL;
 
   /* exception_info.{stream}.{task}.{ts}: stream before task. */
   if (n_parts == 4 && g_str_equal (parts[0], "exception_info") && is_number (parts[1]) &&
@@ -153,13 +173,9 @@ ovi_file_name_parse (const char *name, OviFileName *out)
   if (!assign_numbers (out, parts + (n_parts - n), n))
     return FALSE;
 
+  /* op_name: the fields between op_type and the numbers, dots and all. */
   out->op_type = g_strdup (parts[0]);
-  {
-    char *saved = parts[n_parts - n];
-    parts[n_parts - n] = NULL;
-    out->op_name = g_strjoinv (".", parts + 1);
-    parts[n_parts - n] = saved;
-  }
+  out->op_name = g_strndup (name + (parts[1] - copy), parts[n_parts - n] - 1 - parts[1]);
   if (*out->op_type == '\0' || *out->op_name == '\0')
     {
       ovi_file_name_clear (out);

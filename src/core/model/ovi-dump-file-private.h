@@ -8,7 +8,7 @@ G_BEGIN_DECLS
 GBytes *ovi_dump_file_dup_overflow_payload (OviDumpFile *self, GError **error);
 
 OviDumpFile *ovi_dump_file_load_at (
-    int dirfd, const char *entry, const char *path, const char *name, GError **error);
+    int dirfd, const char *entry, char *path, const char *name, gboolean listed, GError **error);
 void ovi_dump_file_set_location_like (OviDumpFile *self,
                                       const char *relative_path,
                                       OviDumpFile *sibling);

@@ -291,10 +291,12 @@ ovi_dump_file_init (OviDumpFile *self)
 }
 
 /* Opens @entry relative to @dirfd (AT_FDCWD for a path) and reads its
- * header. The name to parse is @name, or the entry's base name. */
+ * header. Takes @path, the file on disk. The name to parse is @name, or the
+ * entry's base name. @listed: the scan has just seen a regular file there
+ * (ovi_regular_file_open_listed()). */
 OviDumpFile *
 ovi_dump_file_load_at (
-    int dirfd, const char *entry, const char *path, const char *name, GError **error)
+    int dirfd, const char *entry, char *path, const char *name, gboolean listed, GError **error)
 {
   g_autoptr (OviDumpFile) self = NULL;
   g_autoptr (GError) local_error = NULL;
@@ -303,7 +305,7 @@ ovi_dump_file_load_at (
   gboolean ok;
 
   self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
-  self->path = g_strdup (path);
+  self->path = path;
   self->name = name ? g_strdup (name) : g_path_get_basename (path);
   if (!ovi_file_name_parse (self->name, &self->file_name))
     {
@@ -312,7 +314,9 @@ ovi_dump_file_load_at (
       self->file_name.op_name = g_strdup ("");
     }
 
-  if ((fd = ovi_regular_file_open (dirfd, entry, &st, &local_error)) < 0)
+  fd = listed ? ovi_regular_file_open_listed (dirfd, entry, &st, &local_error)
+              : ovi_regular_file_open (dirfd, entry, &st, &local_error);
+  if (fd < 0)
     {
       g_set_error_literal (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO,
                            local_error->message);
@@ -346,7 +350,7 @@ ovi_dump_file_load (const char *path, const char *name, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, path, name, error)))
+  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, g_strdup (path), name, FALSE, error)))
     ovi_dump_file_set_location (self, base);
   return self;
 }
