@@ -433,6 +433,42 @@ test_refusals (Fixture *f, gconstpointer data)
   ovi_graph_fixture_truth_clear (&truth);
 }
 
+/* report shows each record's chain, in text and JSON (a folder without
+ * an Opdebug file: the origin found in the data is the record). */
+static void
+test_report_chains (Fixture *f, gconstpointer data)
+{
+  OviGraphFixtureTruth truth;
+  g_autofree char *folder = write_net (f, OVI_GRAPH_FIXTURE_ADDRESSES, &truth);
+  g_autofree char *out = NULL, *err = NULL, *json = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonArray *records;
+  gboolean seen = FALSE;
+
+  ovi_fixture_run_cli_va (NULL, &out, &err, "report", folder, NULL);
+  g_assert_true (strstr (out, "    chain: bert/p/MatMul\n") != NULL);
+  ovi_fixture_run_cli_va (NULL, &json, NULL, "report", "--json", folder, NULL);
+  root = parse (json);
+  records = json_object_get_array_member (json_node_get_object (root), "records");
+  g_assert_cmpuint (json_array_get_length (records), >, 0);
+  for (guint i = 0; i < json_array_get_length (records); i++)
+    {
+      JsonObject *op =
+          json_object_get_object_member (json_array_get_object_element (records, i), "op");
+      JsonArray *chains = json_object_get_array_member (op, "chains");
+
+      g_assert_cmpstr (json_object_get_string_member (op, "chains_follow"), ==, "edges");
+      if (g_str_equal (json_object_get_string_member (op, "op_name"), "bert/p/MatMul"))
+        {
+          g_assert_cmpuint (json_array_get_length (chains), ==, 1);
+          g_assert_cmpstr (json_array_get_string_element (chains, 0), ==, "bert/p/MatMul");
+          seen = TRUE;
+        }
+    }
+  g_assert_true (seen);
+  ovi_graph_fixture_truth_clear (&truth);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -442,6 +478,8 @@ main (int argc, char **argv)
   g_test_add ("/cli-graph/json", Fixture, NULL, ovi_tmp_dir_setup, test_json, ovi_tmp_dir_teardown);
   g_test_add ("/cli-graph/dot", Fixture, NULL, ovi_tmp_dir_setup, test_dot, ovi_tmp_dir_teardown);
   g_test_add ("/cli-graph/refusals", Fixture, NULL, ovi_tmp_dir_setup, test_refusals,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/cli-graph/report-chains", Fixture, NULL, ovi_tmp_dir_setup, test_report_chains,
               ovi_tmp_dir_teardown);
   return g_test_run ();
 }

@@ -489,3 +489,42 @@ ovi_graph_writer_save (JsonNode *root, const char *path, GError **error)
 
   return ovi_export_write_contents (path, text, strlen (text), OVI_EXPORT_FLAGS_OVERWRITE, error);
 }
+
+/**
+ * ovi_graph_writer_dup_chains:
+ * @run_order: (out): whether the graph of @op's iteration has no edges, so
+ *   that the chains follow run order
+ *
+ * The chains of an operator, as the report shows them: "origin → … →
+ * operator", one for each origin whose values reach it. Builds the graph of
+ * its iteration once (ovi_graph_dup_for_iteration()): any thread.
+ *
+ * Returns: (transfer full) (nullable): the chains, %NULL when no origin
+ *   reaches @op
+ */
+GStrv
+ovi_graph_writer_dup_chains (OviDumpFolder *folder, OviDumpFile *op, gboolean *run_order)
+{
+  g_autoptr (OviGraph) graph =
+      ovi_graph_dup_for_iteration (folder, ovi_dump_file_get_relative_dir (op), NULL);
+  OviGraphNode *node = ovi_graph_lookup_file (graph, op);
+  g_autoptr (GPtrArray) chains =
+      node ? ovi_graph_dup_chains (graph, ovi_graph_node_get_index (node)) : NULL;
+  g_autoptr (GStrvBuilder) lines = g_strv_builder_new ();
+
+  *run_order = !ovi_graph_has_edges (graph);
+  if (chains == NULL || chains->len == 0)
+    return NULL;
+  for (guint i = 0; i < chains->len; i++)
+    {
+      GArray *chain = g_ptr_array_index (chains, i);
+      g_autoptr (GString) line = g_string_new (NULL);
+
+      for (guint k = 0; k < chain->len; k++)
+        g_string_append_printf (
+            line, "%s%s", k ? " → " : "",
+            ovi_graph_node_get_name (ovi_graph_get_node (graph, g_array_index (chain, guint, k))));
+      g_strv_builder_add (lines, line->str);
+    }
+  return g_strv_builder_end (lines);
+}

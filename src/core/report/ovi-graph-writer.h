@@ -17,5 +17,6 @@ JsonNode *ovi_graph_writer_model_explorer (OviGraph *graph);
 JsonNode *ovi_graph_writer_node_data (OviGraph *graph);
 char *ovi_graph_writer_dup_graph_id (OviGraph *graph);
 gboolean ovi_graph_writer_save (JsonNode *root, const char *path, GError **error);
+GStrv ovi_graph_writer_dup_chains (OviDumpFolder *folder, OviDumpFile *op, gboolean *run_order);
 
 G_END_DECLS
