@@ -31,6 +31,11 @@
  * never a link, however close in time. Without edges the origin is the
  * earliest before it in run order, and the graph says so. */
 
+typedef struct
+{
+  guint64 known, abnormal; /* bit j: input j */
+} InputFacts;
+
 struct _OviGraph
 {
   GObject parent_instance;
@@ -38,18 +43,50 @@ struct _OviGraph
   OviDumpFolder *folder;
   char *iteration;
   char *graph_json;
-  GListStore *nodes;
-  GPtrArray *node_array; /* OviGraphNode by index (the store's, unowned) */
-  GArray *edges;         /* OviGraphEdge */
-  GArray **in_edges;     /* per node: guint edge indices, by input */
-  GArray **out_edges;
+  GPtrArray *node_array;     /* OviGraphNode by index */
+  GArray *edges;             /* OviGraphEdge */
+  guint *in_start, *in_list; /* node v's edges in: in_list[in_start[v] .. in_start[v + 1]] */
+  guint *out_start, *out_list;
   GArray **origins;    /* per node: guint node indices, sorted */
+  InputFacts *inputs;  /* per node */
   GHashTable *by_name; /* op name's file form -> OviGraphNode (dumped first) */
   GHashTable *by_file; /* OviDumpFile -> OviGraphNode */
   char *run_order_note;
 };
 
-G_DEFINE_FINAL_TYPE (OviGraph, ovi_graph, G_TYPE_OBJECT)
+static GType
+ovi_graph_get_item_type (GListModel *model)
+{
+  return OVI_TYPE_GRAPH_NODE;
+}
+
+static guint
+ovi_graph_get_n_items (GListModel *model)
+{
+  return OVI_GRAPH (model)->node_array->len;
+}
+
+static gpointer
+ovi_graph_get_item (GListModel *model, guint position)
+{
+  GPtrArray *nodes = OVI_GRAPH (model)->node_array;
+
+  return position < nodes->len ? g_object_ref (g_ptr_array_index (nodes, position)) : NULL;
+}
+
+/* The graph is the list of its nodes (ovi_graph_get_nodes()). */
+static void
+ovi_graph_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = ovi_graph_get_item_type;
+  iface->get_n_items = ovi_graph_get_n_items;
+  iface->get_item = ovi_graph_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (OviGraph,
+                               ovi_graph,
+                               G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, ovi_graph_list_model_init))
 G_DEFINE_QUARK (ovi - graph - error - quark, ovi_graph_error)
 
 static void
@@ -66,13 +103,15 @@ ovi_graph_finalize (GObject *object)
   OviGraph *self = OVI_GRAPH (object);
   guint n = self->node_array->len;
 
-  free_arrays (self->in_edges, n);
-  free_arrays (self->out_edges, n);
+  g_free (self->in_start);
+  g_free (self->in_list);
+  g_free (self->out_start);
+  g_free (self->out_list);
   free_arrays (self->origins, n);
+  g_free (self->inputs);
   g_clear_object (&self->folder);
   g_free (self->iteration);
   g_free (self->graph_json);
-  g_object_unref (self->nodes);
   g_ptr_array_unref (self->node_array);
   g_array_unref (self->edges);
   g_hash_table_unref (self->by_name);
@@ -90,8 +129,7 @@ ovi_graph_class_init (OviGraphClass *klass)
 static void
 ovi_graph_init (OviGraph *self)
 {
-  self->nodes = g_list_store_new (OVI_TYPE_GRAPH_NODE);
-  self->node_array = g_ptr_array_new ();
+  self->node_array = g_ptr_array_new_with_free_func (g_object_unref);
   self->edges = g_array_new (FALSE, FALSE, sizeof (OviGraphEdge));
   self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->by_file = g_hash_table_new (NULL, NULL);
@@ -111,8 +149,7 @@ add_node (OviGraph *self,
       ovi_graph_node_new (self->node_array->len, name, op_type, kind, file, position);
   char *form = ovi_file_name_form (name);
 
-  g_list_store_append (self->nodes, node);
-  g_ptr_array_add (self->node_array, node);
+  g_ptr_array_add (self->node_array, g_object_ref (node));
   if (!g_hash_table_contains (self->by_name, form))
     g_hash_table_insert (self->by_name, form, node);
   else
@@ -188,21 +225,43 @@ slot_key (guint consumer, guint input)
   return GSIZE_TO_POINTER (((gsize) consumer << 16 | input) + 1);
 }
 
-/* The tensors of one kind by index (an FFTS+ operator's slices repeat an
- * index: the first counts). */
-static GPtrArray *
-tensors_of_kind (OviDumpFile *file, OviTensorKind kind)
+/* Whether @t is the next tensor of @kind by index, counted in @seen (an
+ * FFTS+ operator's slices repeat an index: the first counts). */
+static gboolean
+next_of_kind (OviTensor *t, OviTensorKind kind, guint *seen)
 {
-  GPtrArray *all = file ? ovi_dump_file_get_tensors (file) : NULL;
-  GPtrArray *some = g_ptr_array_new ();
+  if (ovi_tensor_get_kind (t) != kind || ovi_tensor_get_index (t) != *seen)
+    return FALSE;
+  (*seen)++;
+  return TRUE;
+}
 
-  for (guint i = 0; all && i < all->len; i++)
+/* Which inputs of each operator an analysis saw abnormal (and which it
+ * saw at all), the first 64, once: the blame asks for each edge. */
+static void
+note_inputs (OviGraph *self, guint n_ops)
+{
+  self->inputs = g_new0 (InputFacts, self->node_array->len);
+  for (guint op = 0; op < n_ops; op++)
     {
-      OviTensor *t = g_ptr_array_index (all, i);
-      if (ovi_tensor_get_kind (t) == kind && ovi_tensor_get_index (t) == some->len)
-        g_ptr_array_add (some, t);
+      GPtrArray *tensors = ovi_dump_file_get_tensors (
+          ovi_graph_node_get_file (g_ptr_array_index (self->node_array, op)));
+      guint seen = 0;
+
+      for (guint i = 0; tensors && i < tensors->len && seen < 64; i++)
+        {
+          OviTensor *t = g_ptr_array_index (tensors, i);
+          OviAnalysis *analysis;
+          guint j = seen;
+
+          if (!next_of_kind (t, OVI_TENSOR_INPUT, &seen) ||
+              (analysis = ovi_tensor_peek_analysis (t)) == NULL)
+            continue;
+          self->inputs[op].known |= G_GUINT64_CONSTANT (1) << j;
+          if (ovi_stats_is_abnormal (ovi_analysis_get_stats (analysis)))
+            self->inputs[op].abnormal |= G_GUINT64_CONSTANT (1) << j;
+        }
     }
-  return some;
 }
 
 /* The last writer of an address, or an external input's node. The address
@@ -260,16 +319,26 @@ add_address_edges (OviGraph *self, guint n_ops, GHashTable *json_slots)
   for (guint op = 0; op < n_ops; op++)
     {
       OviDumpFile *file = ovi_graph_node_get_file (g_ptr_array_index (self->node_array, op));
-      g_autoptr (GPtrArray) inputs = tensors_of_kind (file, OVI_TENSOR_INPUT);
-      g_autoptr (GPtrArray) outputs = tensors_of_kind (file, OVI_TENSOR_OUTPUT);
+      GPtrArray *tensors = ovi_dump_file_get_tensors (file);
+      guint n_in = 0, n_out = 0;
 
-      /* Inputs first: an in-place output reads the previous writer. */
-      for (guint j = 0; j < inputs->len; j++)
+      /* Inputs come first: an in-place output reads the previous writer. */
+      for (guint i = 0; tensors && i < tensors->len; i++)
         {
-          guint64 address = ovi_tensor_get_address (g_ptr_array_index (inputs, j));
+          OviTensor *t = g_ptr_array_index (tensors, i);
+          guint64 address = ovi_tensor_get_address (t);
+          guint j = n_in, k = n_out;
           Writer *w;
 
-          if (address == 0)
+          if (next_of_kind (t, OVI_TENSOR_OUTPUT, &n_out))
+            {
+              if (address == 0)
+                continue;
+              any = TRUE;
+              note_writer (writer, address, op, k);
+              continue;
+            }
+          if (!next_of_kind (t, OVI_TENSOR_INPUT, &n_in) || address == 0)
             continue;
           any = TRUE;
           if ((w = g_hash_table_lookup (writer, &address)) != NULL)
@@ -281,15 +350,6 @@ add_address_edges (OviGraph *self, guint n_ops, GHashTable *json_slots)
           else if (json_slots == NULL || !g_hash_table_contains (json_slots, slot_key (op, j)))
             add_edge (self, external_node (self, external, address), 0, op, j,
                       OVI_GRAPH_EDGE_ADDRESS, address);
-        }
-      for (guint k = 0; k < outputs->len; k++)
-        {
-          guint64 address = ovi_tensor_get_address (g_ptr_array_index (outputs, k));
-
-          if (address == 0)
-            continue;
-          any = TRUE;
-          note_writer (writer, address, op, k);
         }
     }
   return any;
@@ -369,24 +429,53 @@ add_json_edges (OviGraph *self, GPtrArray *ops, GArray *op_nodes, GHashTable *sl
     }
 }
 
+/* Each node's edges in and out, in edge order, in one list each. */
 static void
-index_edges (OviGraph *self)
+index_side (OviGraph *self, gboolean in, guint **start_out, guint **list_out)
 {
   guint n = self->node_array->len;
+  guint *start = g_new0 (guint, n + 1);
+  guint *list = g_new (guint, MAX (self->edges->len, 1));
+  g_autofree guint *fill = g_new (guint, n);
 
-  self->in_edges = g_new (GArray *, n);
-  self->out_edges = g_new (GArray *, n);
-  for (guint i = 0; i < n; i++)
-    {
-      self->in_edges[i] = g_array_new (FALSE, FALSE, sizeof (guint));
-      self->out_edges[i] = g_array_new (FALSE, FALSE, sizeof (guint));
-    }
   for (guint e = 0; e < self->edges->len; e++)
     {
       const OviGraphEdge *edge = &g_array_index (self->edges, OviGraphEdge, e);
-      g_array_append_val (self->in_edges[edge->consumer], e);
-      g_array_append_val (self->out_edges[edge->producer], e);
+      start[(in ? edge->consumer : edge->producer) + 1]++;
     }
+  for (guint v = 0; v < n; v++)
+    start[v + 1] += start[v];
+  memcpy (fill, start, n * sizeof (guint));
+  for (guint e = 0; e < self->edges->len; e++)
+    {
+      const OviGraphEdge *edge = &g_array_index (self->edges, OviGraphEdge, e);
+      list[fill[in ? edge->consumer : edge->producer]++] = e;
+    }
+  *start_out = start;
+  *list_out = list;
+}
+
+static void
+index_edges (OviGraph *self)
+{
+  index_side (self, TRUE, &self->in_start, &self->in_list);
+  index_side (self, FALSE, &self->out_start, &self->out_list);
+}
+
+/* Node @v's edges in (@in) or out, and how many. */
+static const guint *
+edges_of (OviGraph *self, guint v, gboolean in, guint *n)
+{
+  const guint *start = in ? self->in_start : self->out_start;
+
+  *n = start[v + 1] - start[v];
+  return (in ? self->in_list : self->out_list) + start[v];
+}
+
+static const OviGraphEdge *
+edge_at (OviGraph *self, guint e)
+{
+  return &g_array_index (self->edges, OviGraphEdge, e);
 }
 
 /* The blame along edges -------------------------------------------------- */
@@ -416,19 +505,16 @@ static gboolean
 input_abnormal (OviGraph *self, guint node, guint input, gboolean *known)
 {
   OviDumpFile *file = ovi_graph_node_get_file (g_ptr_array_index (self->node_array, node));
-  g_autoptr (GPtrArray) inputs = NULL;
-  OviAnalysis *analysis;
+  guint64 bit = input < 64 ? G_GUINT64_CONSTANT (1) << input : 0;
   OviBlame blame;
 
   *known = FALSE;
   if (file == NULL)
     return TRUE;
-  inputs = tensors_of_kind (file, OVI_TENSOR_INPUT);
-  if (input < inputs->len &&
-      (analysis = ovi_tensor_peek_analysis (g_ptr_array_index (inputs, input))) != NULL)
+  if (self->inputs[node].known & bit)
     {
       *known = TRUE;
-      return ovi_stats_is_abnormal (ovi_analysis_get_stats (analysis));
+      return (self->inputs[node].abnormal & bit) != 0;
     }
   blame = ovi_dump_file_get_blame (file);
   return blame == OVI_BLAME_PROPAGATED || blame == OVI_BLAME_ABSORBED || blame == OVI_BLAME_UNKNOWN;
@@ -506,14 +592,13 @@ topological_order (OviGraph *self)
           g_array_append_val (order, left);
         }
       {
-        guint node = g_array_index (order, guint, at);
-        GArray *out = self->out_edges[node];
+        guint node = g_array_index (order, guint, at), n_out;
+        const guint *out = edges_of (self, node, FALSE, &n_out);
 
         done[node] = TRUE;
-        for (guint k = 0; k < out->len; k++)
+        for (guint k = 0; k < n_out; k++)
           {
-            guint c =
-                g_array_index (self->edges, OviGraphEdge, g_array_index (out, guint, k)).consumer;
+            guint c = edge_at (self, out[k])->consumer;
             if (!done[c] && waiting[c] > 0 && --waiting[c] == 0)
               g_array_append_val (order, c);
           }
@@ -530,9 +615,9 @@ find_origins_along_edges (OviGraph *self)
 
   for (guint i = 0; i < order->len; i++)
     {
-      guint node = g_array_index (order, guint, i);
+      guint node = g_array_index (order, guint, i), n_in;
       GArray *set = self->origins[node];
-      GArray *in = self->in_edges[node];
+      const guint *in = edges_of (self, node, TRUE, &n_in);
 
       if (blame_of (self, node) == OVI_BLAME_ORIGIN)
         {
@@ -542,10 +627,9 @@ find_origins_along_edges (OviGraph *self)
       if (kind_of (self, node) == OVI_GRAPH_NODE_OPERATOR &&
           blame_of (self, node) == OVI_BLAME_NORMAL)
         continue;
-      for (guint k = 0; k < in->len; k++)
+      for (guint k = 0; k < n_in; k++)
         {
-          const OviGraphEdge *e =
-              &g_array_index (self->edges, OviGraphEdge, g_array_index (in, guint, k));
+          const OviGraphEdge *e = edge_at (self, in[k]);
           gboolean outside;
 
           if (!carries (self, e, &outside))
@@ -624,7 +708,12 @@ ovi_graph_build (OviDumpFolder *folder,
   files = iteration_files (folder, &iteration);
   self->iteration = g_strdup (iteration ? iteration : "");
   self->graph_json = g_strdup (graph_json);
-  ovi_parallel_for (files->len, summarize_one, files, cancellable);
+  for (guint i = 0; i < files->len; i++)
+    if (ovi_dump_file_get_summary (g_ptr_array_index (files, i)) == NULL)
+      {
+        ovi_parallel_for (files->len, summarize_one, files, cancellable);
+        break;
+      }
   for (guint i = 0; i < files->len; i++)
     {
       OviDumpFile *file = g_ptr_array_index (files, i);
@@ -640,6 +729,7 @@ ovi_graph_build (OviDumpFolder *folder,
   if (json_ops)
     add_json_edges (self, json_ops, op_nodes, slots);
   index_edges (self);
+  note_inputs (self, files->len);
   find_origins (self, files->len);
   if (self->edges->len == 0)
     self->run_order_note = g_strdup (
@@ -892,7 +982,7 @@ GListModel *
 ovi_graph_get_nodes (OviGraph *self)
 {
   g_return_val_if_fail (OVI_IS_GRAPH (self), NULL);
-  return G_LIST_MODEL (self->nodes);
+  return G_LIST_MODEL (self);
 }
 
 guint
@@ -937,8 +1027,7 @@ const guint *
 ovi_graph_get_in_edges (OviGraph *self, guint node, guint *n_edges)
 {
   g_return_val_if_fail (OVI_IS_GRAPH (self) && node < self->node_array->len, NULL);
-  *n_edges = self->in_edges[node]->len;
-  return (const guint *) (gconstpointer) self->in_edges[node]->data;
+  return edges_of (self, node, TRUE, n_edges);
 }
 
 /**
@@ -949,8 +1038,7 @@ const guint *
 ovi_graph_get_out_edges (OviGraph *self, guint node, guint *n_edges)
 {
   g_return_val_if_fail (OVI_IS_GRAPH (self) && node < self->node_array->len, NULL);
-  *n_edges = self->out_edges[node]->len;
-  return (const guint *) (gconstpointer) self->out_edges[node]->data;
+  return edges_of (self, node, FALSE, n_edges);
 }
 
 gboolean
@@ -1049,13 +1137,12 @@ chain_from (OviGraph *self, guint origin, guint node)
   g_array_append_val (queue, node);
   for (guint at = 0; at < queue->len && next[origin] == -2; at++)
     {
-      guint v = g_array_index (queue, guint, at);
-      GArray *in = self->in_edges[v];
+      guint v = g_array_index (queue, guint, at), n_in;
+      const guint *in = edges_of (self, v, TRUE, &n_in);
 
-      for (guint k = 0; k < in->len; k++)
+      for (guint k = 0; k < n_in; k++)
         {
-          const OviGraphEdge *e =
-              &g_array_index (self->edges, OviGraphEdge, g_array_index (in, guint, k));
+          const OviGraphEdge *e = edge_at (self, in[k]);
           gboolean outside;
 
           if (next[e->producer] != -2 || !carries (self, e, &outside) ||
@@ -1151,13 +1238,12 @@ walk (OviGraph *self, guint start, guint hops, gboolean up, gboolean *seen, GArr
       g_array_set_size (next, 0);
       for (guint i = 0; i < level->len; i++)
         {
-          guint v = g_array_index (level, guint, i);
-          GArray *list = up ? self->in_edges[v] : self->out_edges[v];
+          guint v = g_array_index (level, guint, i), n;
+          const guint *list = edges_of (self, v, up, &n);
 
-          for (guint k = 0; k < list->len; k++)
+          for (guint k = 0; k < n; k++)
             {
-              const OviGraphEdge *e =
-                  &g_array_index (self->edges, OviGraphEdge, g_array_index (list, guint, k));
+              const OviGraphEdge *e = edge_at (self, list[k]);
               guint w = up ? e->producer : e->consumer;
 
               if (seen[w])
