@@ -46,6 +46,9 @@
 #include "ovi-folder-enums.h"
 #include "ovi-folder-watch.h"
 #include "ovi-op-index.h"
+
+#include "ovi-graph-enums.h"
+#include "ovi-graph.h"
 /* cluster */
 #include "ovi-cluster-enums.h"
 #include "ovi-cluster.h"
@@ -53,6 +56,7 @@
 /* report */
 #include "ovi-atomic-output-stream.h"
 #include "ovi-export.h"
+#include "ovi-graph-writer.h"
 #include "ovi-report-enums.h"
 #include "ovi-report.h"
 /* diff */
