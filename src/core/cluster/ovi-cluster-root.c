@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "ovi-cluster-error.h"
 #include "ovi-cluster-root.h"
 #include "ovi-json-scanner.h"
 #include "ovi-json.h"

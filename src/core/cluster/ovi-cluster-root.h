@@ -3,7 +3,8 @@
 
 #include <json-glib/json-glib.h>
 
-#include "ovi-cluster.h"
+#include "ovi-dump-folder.h"
+#include "ovi-rank.h"
 
 G_BEGIN_DECLS
 

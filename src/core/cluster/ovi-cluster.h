@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "ovi-cluster-error.h"
 #include "ovi-dump-folder.h"
 #include "ovi-rank.h"
 
@@ -13,22 +14,6 @@ G_BEGIN_DECLS
  * (host, root, device), ordered across machines, from report JSON (a
  * folder's own report, report files from other machines, merged cluster
  * reports alike). */
-
-#define OVI_CLUSTER_ERROR (ovi_cluster_error_quark ())
-
-typedef enum
-{
-  OVI_CLUSTER_ERROR_NOT_JSON,
-  OVI_CLUSTER_ERROR_NOT_A_REPORT,
-  OVI_CLUSTER_ERROR_BAD_REPORT,
-  OVI_CLUSTER_ERROR_DUPLICATE_ROOT,
-  OVI_CLUSTER_ERROR_READ,
-} OviClusterError;
-
-GQuark ovi_cluster_error_quark (void);
-
-/* The "format" of a merged report. */
-#define OVI_CLUSTER_FORMAT "overflow-inspector-cluster"
 
 #define OVI_TYPE_CLUSTER (ovi_cluster_get_type ())
 G_DECLARE_FINAL_TYPE (OviCluster, ovi_cluster, OVI, CLUSTER, GObject)
