@@ -6,7 +6,9 @@ src/core is in layer folders, each a static library that may use only the
 layers below it (src/core/README.md); their order is the order in which
 src/core/meson.build enters them. This reads every #include "..." of core's
 sources and fails when a file includes a header of a higher layer, when
-headers include each other in a cycle, or when core names GTK or frames.
+headers include each other in a cycle, when modules (a .c with its .h and
+-private.h) use each other in a cycle that src/core/README.md does not
+name under "Parent and child", or when core names GTK or frames.
 
   check-layers.py SRC_CORE            check, print the layer graph
   check-layers.py SRC_CORE --files    also every file's includes
@@ -87,6 +89,54 @@ def check_include_paths(core, build, layers, rank):
     return problems
 
 
+def module(name):
+    """The module a file belongs to: ovi-thing for ovi-thing.c, ovi-thing.h
+    and ovi-thing-private.h."""
+    return re.sub(r"(-private)?\.[ch]$", "", name)
+
+
+def named_cycles(core):
+    """The module groups src/core/README.md allows to use each other: each
+    bullet of its "Parent and child" section names one group, as
+    `ovi-...` words."""
+    text = open(os.path.join(core, "README.md"), encoding="utf-8").read()
+    m = re.search(r"^## Parent and child\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    if not m:
+        return []
+    groups = []
+    for bullet in re.split(r"^- ", m.group(1), flags=re.M)[1:]:
+        names = set(re.findall(r"`(ovi-[\w-]+)`", bullet))
+        if names:
+            groups.append(names)
+    return groups
+
+
+def module_cycles(includes):
+    """The groups of two or more modules that use each other, each sorted."""
+    graph = {}
+    for name, headers in includes.items():
+        for header in headers:
+            if module(header) != module(name):
+                graph.setdefault(module(name), set()).add(module(header))
+
+    def reach(start):
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph.get(todo.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+    reachable = {m: reach(m) for m in graph}
+    cycles = []
+    for m in sorted(graph):
+        group = sorted(o for o in reachable[m] if m in reachable.get(o, ()))
+        if len(group) > 1 and group not in cycles:
+            cycles.append(group)
+    return cycles
+
+
 def main():
     args = [a for i, a in enumerate(sys.argv[1:], 1)
             if not a.startswith("--") and sys.argv[i - 1] != "--build"]
@@ -142,6 +192,14 @@ def main():
         if name.endswith(".h") and name not in state:
             visit(name, [name])
 
+    # Cycles among modules: only the parent/child pairs the README names.
+    allowed = named_cycles(core)
+    cycles = module_cycles(includes)
+    for cycle in cycles:
+        if not any(set(cycle) <= group for group in allowed):
+            problems.append("modules use each other in a cycle that src/core/README.md does not "
+                            "name under \"Parent and child\": " + " <-> ".join(cycle))
+
     if "--dot" in sys.argv:
         print("digraph core {")
         for layer in layers:
@@ -165,6 +223,9 @@ def main():
     if "--files" in sys.argv:
         for name in sorted(includes, key=lambda n: (rank[files[n][0]], n)):
             print("  %s/%s: %s" % (files[name][0], name, " ".join(includes[name])))
+    for cycle in cycles:
+        if any(set(cycle) <= group for group in allowed):
+            print("  parent and child: " + " <-> ".join(cycle))
     for p in problems:
         print("FAIL " + p)
     print("%d files, %d problems" % (len(files), len(problems)))
