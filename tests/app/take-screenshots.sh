@@ -4,7 +4,7 @@
 # Xvfb, through UI tests that open the example dump folder:
 #
 #   tests/app/take-screenshots.sh [BUILD_DIR]
-#     the README's: /app/window/screenshots goes through the main views and saves
+#     the README's and docs/': /app/window/screenshots goes through the main views and saves
 #     each in data/screenshots; /app/diff-page/screenshot saves the Diff page
 #     of two generated runs as diff.png and diff-zh_CN.png.
 #   tests/app/take-screenshots.sh --sizes [BUILD_DIR]

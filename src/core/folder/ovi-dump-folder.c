@@ -18,6 +18,14 @@
 #include "ovi-scan.h"
 #include "ovi-worker.h"
 
+/* The folder object: its properties, its three stores (files, records,
+ * problems) and the numbering of the records, the load on the calling
+ * thread or on the worker pool, and the operations over a loaded folder
+ * (classifying, origins, the ignore list). The scan itself is in
+ * ovi-scan.c, a followed folder's passes in ovi-level.c and
+ * ovi-folder-watch.c, the output guard in ovi-output-guard.c; they share
+ * the struct in ovi-dump-folder-private.h. */
+
 G_DEFINE_FINAL_TYPE (OviDumpFolder, ovi_dump_folder, G_TYPE_OBJECT)
 
 enum

@@ -10,6 +10,20 @@
 
 G_BEGIN_DECLS
 
+/* OviDumpFolder: what one or several dump folders hold, the object the CLI
+ * and the window both read. Loading it (ovi_dump_folder_load() or
+ * _load_async()) scans every root on core's worker pool: the dump files
+ * (OviDumpFile, one per operator execution), the overflow records
+ * (OviOverflowRecord, first overflow first and numbered) and the problems
+ * (OviProblem, every file that could not be read, with why), each a
+ * GListModel that fills as the scan reads, then the operators' summaries
+ * (classes, counts). Results reach the caller on the main context the load
+ * started from, in batches (OviDelivery); with the "paced" property set the
+ * caller takes them at its own pace (ovi_dump_folder_apply_results()).
+ * Following the folder while a run writes into it is OviFolderWatch's job;
+ * every output is first checked against the folders read
+ * (ovi_dump_folder_check_output()), since reading never writes. */
+
 typedef struct
 {
   guint64 files_seen;

@@ -22,7 +22,7 @@
 #include "ovi-worker.h"
 
 /* The report of all overflow records, as `overflow-inspector-cli report`
- * prints it and the inspector exports it. The JSON schema is in README.md. */
+ * prints it and the inspector exports it. The JSON schema is in docs/cli.md. */
 
 static void
 add_double_or_null (JsonBuilder *b, const char *key, double v, gboolean valid)
