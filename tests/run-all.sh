@@ -3,7 +3,8 @@
 # Builds Overflow Inspector from scratch and runs every test headless (Xvfb,
 # a private D-Bus session), then again in a clang build with AddressSanitizer
 # and UndefinedBehaviorSanitizer, then a short run of every fuzz target,
-# then the Flatpak in its sandbox when its runtime is cached. Each stage
+# then the Flatpak in its sandbox when its runtime is cached (else one line
+# says why it did not run and how to run it). Each stage
 # says how long it took.
 # Ends with "N passed, N failed, N skipped" over all of them.
 #   OVI_FUZZ_SECONDS   seconds per fuzz target (default 15)
@@ -142,6 +143,14 @@ if [ "${OVI_FLATPAK:-0}" = 1 ] || bash tests/flatpak/build-runtime.sh --check 2>
   fi
   echo "flatpak: $flatpak_last"
   stage_done
+else
+  # Said, not skipped in silence: what did not run, why, and how to run it.
+  if ! command -v flatpak-builder >/dev/null 2>&1; then
+    why="flatpak-builder is not installed (tests/install-deps.sh installs it)"
+  else
+    why="no stand-in runtime is cached in ${OVI_FLATPAK_CACHE:-/var/cache/overflow-inspector-flatpak}"
+  fi
+  echo "== Flatpak skipped: $why; to run it: OVI_FLATPAK=1 bash tests/run-all.sh, or bash tests/flatpak/run.sh alone (building the runtime first takes minutes and downloads Debian packages)"
 fi
 # --- end of Flatpak ---------------------------------------------------------
 
