@@ -3,15 +3,20 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "ovi-diff-page.h"
+#include "ovi-file-chooser.h"
 #include "ovi-format.h"
 
 /* The Diff page binds to the session's OviDiffState: a spinner while core
- * runs the diff, the error when it failed, else the result. Rows are
- * core's OviDiffOperator objects, read through closures over their
+ * runs the diff, the error (with Retry) when it failed, else the result.
+ * Rows are core's OviDiffOperator objects, read through closures over their
  * getters. The first divergence is marked (qdata set when the result
- * arrives, read by the name cell) and selected. */
+ * arrives, read by the name cell), selected, and once the page is shown
+ * scrolled into view and given the keyboard. The settings `diff` takes
+ * (--rtol, --atol, --map) are in a popover and shown above the table; the
+ * export writes what `diff --json` and `--csv` write. */
 struct _OviDiffPage
 {
   OviPage parent_instance;
@@ -23,6 +28,16 @@ struct _OviDiffPage
   GtkLabel *first_label;
   GtkLabel *counts_label;
   GtkLabel *pairs_label;
+  GtkLabel *overflows_label;
+  GtkLabel *settings_label;
+  GtkPopover *settings_popover;
+  GtkEditable *rtol_entry;
+  GtkEditable *atol_entry;
+  GtkEditable *map_entry;
+  GtkLabel *settings_error;
+  GtkButton *retry_button;
+  GtkMenuButton *settings_button;
+  GtkButton *apply_button;
   GtkExpander *problems_expander;
   GtkLabel *problems_label;
   GtkSearchEntry *op_search;
@@ -37,6 +52,9 @@ struct _OviDiffPage
   GtkCustomFilter *divergent_filter; /* owned by op_filter */
   OviDiffState *state;
   OviDiffResult *result; /* the one the table shows */
+  guint focus_tick;      /* brings the first divergence to the keyboard */
+  guint focus_frames;
+  gboolean scrolled;
 };
 
 G_DEFINE_FINAL_TYPE (OviDiffPage, ovi_diff_page, OVI_TYPE_PAGE)
@@ -373,11 +391,17 @@ counts_text (OviDiffResult *result)
   guint one_side = ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_MINE) +
                    ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_GOLDEN);
 
-  /* Translators: the operator classes of a diff, counted */
+  guint n = g_list_model_get_n_items (ops);
+
   return g_strdup_printf (
-      _ ("%u operators: %u identical, %u within tolerance, %u origin, %u propagated, "
-         "%u absorbed, %u in one run only, %u not comparable"),
-      g_list_model_get_n_items (ops), ovi_diff_result_count_class (result, OVI_DIFF_OP_IDENTICAL),
+      /* Translators: the operator classes of a diff, counted */
+      g_dngettext (GETTEXT_PACKAGE,
+                   "%u operator: %u identical, %u within tolerance, %u origin, %u propagated, "
+                   "%u absorbed, %u in one run only, %u not comparable",
+                   "%u operators: %u identical, %u within tolerance, %u origin, %u propagated, "
+                   "%u absorbed, %u in one run only, %u not comparable",
+                   n),
+      n, ovi_diff_result_count_class (result, OVI_DIFF_OP_IDENTICAL),
       ovi_diff_result_count_class (result, OVI_DIFF_OP_WITHIN_TOLERANCE),
       ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN),
       ovi_diff_result_count_class (result, OVI_DIFF_OP_PROPAGATED),
@@ -435,31 +459,388 @@ show_problems (OviDiffPage *self, OviDiffResult *result)
   gtk_widget_set_visible (GTK_WIDGET (self->problems_expander), n > 0);
 }
 
+/* --- the settings `diff` takes, in the popover ------------------------------- */
+
+static char *
+tolerance_text (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (value))
+    return g_strdup (_ ("by dtype"));
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%g", value));
+}
+
+/* "Relative tolerance by dtype, absolute tolerance 1e-05, no map" */
+static char *
+settings_text (OviDiffState *state)
+{
+  g_autofree char *rtol = tolerance_text (ovi_diff_state_get_rtol (state));
+  g_autofree char *atol = tolerance_text (ovi_diff_state_get_atol (state));
+  const char *map = ovi_diff_state_get_map (state);
+
+  if (map != NULL)
+    /* Translators: the Diff page's settings, as `diff --rtol --atol --map` */
+    return g_strdup_printf (_ ("Relative tolerance %s, absolute tolerance %s, map %s"), rtol, atol,
+                            map);
+  /* Translators: the Diff page's settings, as `diff --rtol --atol` */
+  return g_strdup_printf (_ ("Relative tolerance %s, absolute tolerance %s, no map"), rtol, atol);
+}
+
+static void
+settings_popover_shown (OviDiffPage *self)
+{
+  g_autofree char *rtol = NULL, *atol = NULL;
+  double r = ovi_diff_state_get_rtol (self->state), a = ovi_diff_state_get_atol (self->state);
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  gtk_editable_set_text (self->rtol_entry,
+                         isnan (r) ? "" : g_ascii_formatd (buffer, sizeof buffer, "%g", r));
+  gtk_editable_set_text (self->atol_entry,
+                         isnan (a) ? "" : g_ascii_formatd (buffer, sizeof buffer, "%g", a));
+  gtk_editable_set_text (self->map_entry, ovi_diff_state_get_map (self->state)
+                                              ? ovi_diff_state_get_map (self->state)
+                                              : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->settings_error), FALSE);
+}
+
+/* A tolerance as the CLI takes it: empty for the dtype's default, else a
+ * number of at least 0. */
+static gboolean
+parse_tolerance (const char *text, double *value)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  char *end;
+
+  if (*stripped == '\0')
+    {
+      *value = NAN;
+      return TRUE;
+    }
+  *value = g_ascii_strtod (stripped, &end);
+  return *end == '\0' && end != stripped && isfinite (*value) && *value >= 0;
+}
+
+static void
+apply_clicked (OviDiffPage *self)
+{
+  const char *rtol_text = gtk_editable_get_text (self->rtol_entry);
+  const char *atol_text = gtk_editable_get_text (self->atol_entry);
+  g_autofree char *map = g_strstrip (g_strdup (gtk_editable_get_text (self->map_entry)));
+  g_autofree char *message = NULL;
+  double rtol, atol;
+
+  if (!parse_tolerance (rtol_text, &rtol))
+    /* Translators: %s is what the user typed */
+    message =
+        g_strdup_printf (_ ("Relative tolerance: “%s” is not a number of at least 0"), rtol_text);
+  else if (!parse_tolerance (atol_text, &atol))
+    message =
+        g_strdup_printf (_ ("Absolute tolerance: “%s” is not a number of at least 0"), atol_text);
+  gtk_label_set_text (self->settings_error, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->settings_error), message != NULL);
+  if (message != NULL || self->state == NULL)
+    return;
+  gtk_popover_popdown (self->settings_popover);
+  ovi_diff_state_set_settings (self->state, rtol, atol, *map != '\0' ? map : NULL);
+}
+
+static void
+map_chosen (GFile *file, gpointer user_data)
+{
+  OviDiffPage *self = user_data;
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+  if (path != NULL)
+    gtk_editable_set_text (self->map_entry, path);
+}
+
+static void
+choose_map_clicked (OviDiffPage *self)
+{
+  ovi_file_chooser_open_file (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                              _ ("Choose a Map File"), map_chosen, g_object_ref (self),
+                              g_object_unref);
+}
+
+/* --- the overflow records of both runs ------------------------------------ */
+
+/* "Overflows only in my run: net/logits/Mul", each name a link to its row
+ * (href: its position in run order), or NULL when neither run has one
+ * that the other has not. */
+static char *
+overflows_markup (OviDiffResult *result)
+{
+  GListModel *ops = ovi_diff_result_get_operators (result);
+  g_autoptr (GString) markup = g_string_new (NULL);
+
+  for (guint side = 0; side < 2; side++)
+    {
+      g_autoptr (GString) list = g_string_new (NULL);
+
+      for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
+        {
+          g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+          guint mine = ovi_diff_operator_get_mine_overflows (op);
+          guint golden = ovi_diff_operator_get_golden_overflows (op);
+          g_autofree char *name = NULL;
+
+          if (side == 0 ? (mine == 0 || golden > 0) : (golden == 0 || mine > 0))
+            continue;
+          name =
+              g_markup_printf_escaped ("<a href=\"%u\">%s</a>", ovi_diff_operator_get_position (op),
+                                       ovi_diff_operator_get_name (op));
+          g_string_append_printf (list, "%s%s", list->len ? ", " : "", name);
+        }
+      if (list->len > 0)
+        g_string_append_printf (markup, "%s%s %s", markup->len ? "\n" : "",
+                                side == 0 ? _ ("Overflows only in my run:")
+                                          : _ ("Overflows only in the golden run:"),
+                                list->str);
+    }
+  return markup->len ? g_string_free (g_steal_pointer (&markup), FALSE) : NULL;
+}
+
+static void focus_selected_row (OviDiffPage *self);
+
+/* Selects @op where the filters and the sort put it; FALSE when they hide it. */
+static gboolean
+select_op (OviDiffPage *self, OviDiffOperator *op)
+{
+  GListModel *model = G_LIST_MODEL (self->op_selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
+
+      if (item == (GObject *) op)
+        {
+          gtk_single_selection_set_selected (self->op_selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+overflow_link_activated (OviDiffPage *self, const char *uri)
+{
+  guint64 position;
+  g_autoptr (OviDiffOperator) op = NULL;
+
+  if (self->result == NULL || !g_ascii_string_to_unsigned (uri, 10, 0, G_MAXUINT, &position, NULL))
+    return FALSE;
+  op = g_list_model_get_item (ovi_diff_result_get_operators (self->result), position);
+  if (op == NULL)
+    return TRUE;
+  if (!select_op (self, op))
+    {
+      /* Hidden by the filters: show every row again. */
+      gtk_editable_set_text (GTK_EDITABLE (self->op_search), "");
+      gtk_toggle_button_set_active (self->divergent_toggle, FALSE);
+      select_op (self, op);
+    }
+  focus_selected_row (self);
+  return TRUE;
+}
+
+/* --- the keyboard on the selected row ---------------------------------------- */
+
+static GtkWidget *
+list_view (OviDiffPage *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+/* The frames the table is given to lay the selected row out in view. */
+#define FOCUS_FRAMES 30
+
+/* Once the table has laid the selected row out in view, the row takes the
+ * keyboard. Runs per frame, only while the page is shown (a tick callback
+ * of a mapped widget), and ends with the row found. */
+static gboolean
+focus_selected_row_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  OviDiffPage *self = OVI_DIFF_PAGE (data);
+  GtkWidget *list = list_view (self);
+  guint position = gtk_single_selection_get_selected (self->op_selection);
+
+  if (list != NULL && position != GTK_INVALID_LIST_POSITION)
+    {
+      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->op_selection));
+      double upper = gtk_adjustment_get_upper (adjustment);
+      double page = gtk_adjustment_get_page_size (adjustment);
+
+      /* Scrolled by its adjustment once the table knows its height: on
+       * GTK 4.8, a table given its model while hidden lays out only its
+       * first row until it scrolls, and "list.scroll-to-item" does not
+       * count as one. So it always scrolls, by one pixel if the row is
+       * where it should be already, after one layout with the model. */
+      if (!self->scrolled && self->focus_frames > 0 && upper > 0 && n > 0)
+        {
+          double row = upper / n;
+          double value = gtk_adjustment_get_value (adjustment);
+          double target = value;
+
+          if (position * row < value || (position + 1) * row > value + page)
+            target = CLAMP (position * row - page / 3, 0, upper - page);
+          if (target == value)
+            gtk_adjustment_set_value (adjustment, value > 0 ? value - 1 : value + 1);
+          gtk_adjustment_set_value (adjustment, target);
+          self->scrolled = TRUE;
+        }
+      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+           row = gtk_widget_get_next_sibling (row))
+        if (gtk_widget_get_mapped (row) &&
+            (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0 &&
+            gtk_widget_grab_focus (row))
+          {
+            self->focus_tick = 0;
+            return G_SOURCE_REMOVE;
+          }
+    }
+  if (++self->focus_frames < FOCUS_FRAMES)
+    return G_SOURCE_CONTINUE;
+  self->focus_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+focus_selected_row (OviDiffPage *self)
+{
+  self->focus_frames = 0;
+  self->scrolled = FALSE;
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->op_view),
+                                                     focus_selected_row_tick, self, NULL);
+}
+
+/* --- export ---------------------------------------------------------------- */
+
+/**
+ * ovi_diff_page_export:
+ * @csv: the vendor's comparison CSV (`diff --csv`), else JSON (`diff --json`)
+ *
+ * Writes the result shown as the CLI writes it for the same settings, never
+ * into either run's folder.
+ */
+gboolean
+ovi_diff_page_export (OviDiffPage *self, gboolean csv, const char *path, GError **error)
+{
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GOutputStream) out = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (OVI_IS_DIFF_PAGE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->result == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                           _ ("There is no comparison to export"));
+      return FALSE;
+    }
+  diff = ovi_diff_new (ovi_diff_result_get_mine_path (self->result),
+                       ovi_diff_result_get_golden_path (self->result));
+  if (!ovi_diff_check_output (diff, path, error))
+    return FALSE;
+  if (csv)
+    return ovi_diff_result_write_csv (self->result, path, TRUE, error);
+  root = ovi_diff_result_to_json (self->result);
+  text = ovi_json_to_text (root);
+  out = ovi_atomic_output_stream_new (path, TRUE, error);
+  return out != NULL && g_output_stream_write_all (out, text, strlen (text), NULL, NULL, error) &&
+         g_output_stream_close (out, NULL, error);
+}
+
+static void
+show_toast (OviDiffPage *self, const char *title)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (title));
+}
+
+typedef struct
+{
+  OviDiffPage *page;
+  gboolean csv;
+} ExportRequest;
+
+static void
+export_chosen (GFile *file, gpointer user_data)
+{
+  ExportRequest *request = user_data;
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (path == NULL)
+    return;
+  if (!ovi_diff_page_export (request->page, request->csv, path, &error))
+    {
+      /* Translators: the file that could not be written, and why */
+      g_autofree char *message =
+          g_strdup_printf (_ ("Cannot write “%s”: %s"), path, error->message);
+
+      show_toast (request->page, message);
+    }
+  else
+    {
+      g_autofree char *name = g_path_get_basename (path);
+      g_autofree char *message = g_strdup_printf (_ ("Exported “%s”"), name);
+
+      show_toast (request->page, message);
+    }
+}
+
+static void
+export_request_free (gpointer data)
+{
+  ExportRequest *request = data;
+
+  g_object_unref (request->page);
+  g_free (request);
+}
+
+static void
+export_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ExportRequest *request = g_new0 (ExportRequest, 1);
+
+  request->page = g_object_ref (OVI_DIFF_PAGE (widget));
+  request->csv = g_str_equal (action_name, "diff.export-csv");
+  ovi_file_chooser_save (
+      GTK_WINDOW (gtk_widget_get_root (widget)),
+      request->csv ? _ ("Export the Diff as CSV") : _ ("Export the Diff as JSON"),
+      request->csv ? "diff.csv" : "diff.json", NULL, export_chosen, request, export_request_free);
+}
+
+static void
+retry_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  OviDiffPage *self = OVI_DIFF_PAGE (widget);
+
+  if (self->state != NULL)
+    ovi_diff_state_rerun (self->state);
+}
+
 /* Selects the first divergence, where the filters and the sort put it. */
 static void
 select_first (OviDiffPage *self)
 {
   OviDiffOperator *first =
       self->result ? ovi_diff_result_get_first_divergence (self->result) : NULL;
-  GListModel *model = G_LIST_MODEL (self->op_selection);
-  guint n = g_list_model_get_n_items (model);
 
-  if (first == NULL)
-    return;
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (GObject) item = g_list_model_get_item (model, i);
-
-      if (item == (GObject *) first)
-        {
-          gtk_single_selection_set_selected (self->op_selection, i);
-          for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view));
-               child != NULL; child = gtk_widget_get_next_sibling (child))
-            if (GTK_IS_LIST_VIEW (child))
-              gtk_widget_activate_action (child, "list.scroll-to-item", "u", i);
-          return;
-        }
-    }
+  if (first != NULL && select_op (self, first) && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    focus_selected_row (self);
 }
 
 static void
@@ -470,6 +851,15 @@ state_changed (OviDiffPage *self)
   const char *error = self->state ? ovi_diff_state_get_error (self->state) : NULL;
 
   gtk_spinner_set_spinning (self->spinner, running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "diff.retry", self->state && !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "diff.export-json", result != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "diff.export-csv", result != NULL);
+  if (self->state != NULL)
+    {
+      g_autofree char *settings = settings_text (self->state);
+
+      gtk_label_set_text (self->settings_label, settings);
+    }
   if (running)
     {
       g_autofree char *text = g_strdup_printf (_ ("Comparing %s with the golden run %s…"),
@@ -507,6 +897,12 @@ state_changed (OviDiffPage *self)
     gtk_label_set_text (self->counts_label, counts);
     gtk_label_set_text (self->pairs_label, pairs);
   }
+  {
+    g_autofree char *overflows = overflows_markup (result);
+
+    gtk_label_set_markup (self->overflows_label, overflows ? overflows : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->overflows_label), overflows != NULL);
+  }
   show_problems (self, result);
   select_first (self);
 }
@@ -529,10 +925,25 @@ ovi_diff_page_session_changed (OviPage *page, OviSession *old_session)
     state_changed (self);
 }
 
+/* Shown: the selected row (the first divergence) takes the keyboard. */
+static void
+ovi_diff_page_map (GtkWidget *widget)
+{
+  OviDiffPage *self = OVI_DIFF_PAGE (widget);
+
+  GTK_WIDGET_CLASS (ovi_diff_page_parent_class)->map (widget);
+  if (self->result != NULL)
+    focus_selected_row (self);
+}
+
 static void
 ovi_diff_page_dispose (GObject *object)
 {
   OviDiffPage *self = OVI_DIFF_PAGE (object);
+
+  if (self->focus_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->op_view), self->focus_tick);
+  self->focus_tick = 0;
 
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
@@ -550,6 +961,7 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = ovi_diff_page_dispose;
+  widget_class->map = ovi_diff_page_map;
   OVI_PAGE_CLASS (klass)->session_changed = ovi_diff_page_session_changed;
 
   g_type_ensure (OVI_TYPE_DIFF_PAIR_VIEW);
@@ -563,6 +975,16 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, first_label);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, counts_label);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, pairs_label);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, overflows_label);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, settings_label);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, settings_popover);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, rtol_entry);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, atol_entry);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, map_entry);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, settings_error);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, retry_button);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, settings_button);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, apply_button);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, problems_expander);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, problems_label);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_search);
@@ -573,7 +995,11 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_filter);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_sort_model);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, pair_view);
+  gtk_widget_class_bind_template_callback (widget_class, apply_clicked);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, choose_map_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, overflow_link_activated);
+  gtk_widget_class_bind_template_callback (widget_class, settings_popover_shown);
   gtk_widget_class_bind_template_callback (widget_class, filters_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, op_is_first);
@@ -597,6 +1023,9 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, op_out);
   gtk_widget_class_bind_template_callback (widget_class, op_reason);
   gtk_widget_class_bind_template_callback (widget_class, op_search_text);
+  gtk_widget_class_install_action (widget_class, "diff.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "diff.export-json", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "diff.export-csv", NULL, export_action);
 }
 
 static void

@@ -20,7 +20,11 @@ _ovi_window_update_actions (OviWindow *self)
     return; /* constructing or disposing */
   gtk_widget_action_set_enabled (widget, "win.reload",
                                  ovi_session_get_folder (self->session) != NULL);
-  gtk_widget_action_set_enabled (widget, "win.cancel", ovi_session_get_busy (self->session));
+  /* Escape stops whatever runs: the scan, and the diff. */
+  gtk_widget_action_set_enabled (
+      widget, "win.cancel",
+      ovi_session_get_busy (self->session) ||
+          ovi_diff_state_get_running (ovi_session_get_diff (self->session)));
   gtk_widget_action_set_enabled (widget, "win.diff-with",
                                  ovi_session_get_folder (self->session) != NULL);
   _ovi_window_update_export_actions (self);
@@ -185,16 +189,19 @@ open_folder_action (GtkWidget *widget, const char *action_name, GVariant *parame
 #endif
 }
 
+/* F5 reads the folder again, and runs the diff again with its settings. */
 static void
 reload_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   ovi_session_reload (OVI_WINDOW (widget)->session);
+  ovi_diff_state_rerun (ovi_session_get_diff (OVI_WINDOW (widget)->session));
 }
 
 static void
 cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   ovi_session_cancel (OVI_WINDOW (widget)->session);
+  ovi_diff_state_cancel (ovi_session_get_diff (OVI_WINDOW (widget)->session));
 }
 
 void
