@@ -43,6 +43,7 @@ struct _OviDiffPage
   GtkSearchEntry *op_search;
   GtkToggleButton *divergent_toggle;
   GtkColumnView *op_view;
+  GtkColumnViewColumn *device_column;
   GtkSingleSelection *op_selection;
   GtkFilterListModel *op_filter_model;
   GtkEveryFilter *op_filter;
@@ -52,14 +53,13 @@ struct _OviDiffPage
   GtkCustomFilter *divergent_filter; /* owned by op_filter */
   OviDiffState *state;
   OviDiffResult *result; /* the one the table shows */
+  GHashTable *my_files;  /* path → my run's OviDumpFile, for the sidebar's filter */
   guint focus_tick;      /* brings the first divergence to the keyboard */
   guint focus_frames;
   gboolean scrolled;
 };
 
 G_DEFINE_FINAL_TYPE (OviDiffPage, ovi_diff_page, OVI_TYPE_PAGE)
-
-#define FIRST_KEY "ovi-diff-first-divergence"
 
 static OviDiffOperator *
 as_op (gpointer item)
@@ -85,113 +85,100 @@ op_element_count (OviDiffOperator *op)
   return t ? t->count : 0;
 }
 
-/* --- closures of the table's cells (this: the list item) ------------------ */
-
-static gboolean
-op_is_first (gpointer unused, GObject *item)
-{
-  return item != NULL && g_object_get_data (item, FIRST_KEY) != NULL;
-}
+/* --- closures over the operators' properties ------------------------------ */
 
 static char *
-op_position_text (gpointer unused, GObject *item)
+position_text (gpointer unused, guint position)
 {
-  OviDiffOperator *op = as_op (item);
-
-  return op ? g_strdup_printf ("%u", ovi_diff_operator_get_position (op) + 1) : NULL;
+  /* Counted from 0, as the CLI and the headline count. */
+  return g_strdup_printf ("%u", position);
 }
 
 /* My run's name, and the golden one's when a mapping paired them. */
 static char *
-op_name_text (gpointer unused, GObject *item)
+name_text (gpointer unused, const char *name, const char *golden)
 {
-  OviDiffOperator *op = as_op (item);
-  const char *name, *golden;
-
-  if (op == NULL)
-    return NULL;
-  name = ovi_diff_operator_get_name (op);
-  golden = ovi_diff_operator_get_golden_name (op);
   if (golden != NULL && name != NULL && g_strcmp0 (name, golden) != 0)
     return g_strdup_printf ("%s → %s", name, golden);
   return g_strdup (name ? name : golden);
 }
 
 static GStrv
-op_name_classes (gpointer unused, GObject *item)
+name_classes (gpointer unused, gboolean first)
 {
-  GStrvBuilder *builder = g_strv_builder_new ();
-  GStrv classes;
+  const char *heading[] = { "heading", NULL };
 
-  if (op_is_first (NULL, item))
-    g_strv_builder_add (builder, "heading");
-  classes = g_strv_builder_end (builder);
-  g_strv_builder_unref (builder);
-  return classes;
+  return g_strdupv ((GStrv) (first ? heading : heading + 1));
+}
+
+static gboolean
+more_than_one (gpointer unused, guint n)
+{
+  return n > 1;
+}
+
+/* Devices in numeric order; a name that is not a number after them. */
+static guint64
+device_number (gpointer unused, const char *device)
+{
+  guint64 n;
+
+  return device && g_ascii_string_to_unsigned (device, 10, 0, G_MAXUINT32, &n, NULL) ? n
+                                                                                     : G_MAXUINT64;
 }
 
 static char *
-op_type_text (gpointer unused, GObject *item)
+class_text (gpointer unused, int op_class)
 {
-  OviDiffOperator *op = as_op (item);
-
-  return op ? g_strdup (ovi_diff_operator_get_op_type (op)) : NULL;
-}
-
-static char *
-op_class_text (gpointer unused, GObject *item)
-{
-  OviDiffOperator *op = as_op (item);
-
-  return op ? g_strdup (ovi_diff_op_class_label (ovi_diff_operator_get_op_class (op))) : NULL;
+  return g_strdup (ovi_diff_op_class_label (op_class));
 }
 
 static GStrv
-op_class_classes (gpointer unused, GObject *item)
+class_classes (gpointer unused, int op_class)
 {
-  OviDiffOperator *op = as_op (item);
-  GStrvBuilder *builder = g_strv_builder_new ();
-  GStrv classes;
+  const char *style[] = { NULL, NULL };
 
-  if (op != NULL)
-    switch (ovi_diff_operator_get_op_class (op))
-      {
-      case OVI_DIFF_OP_ORIGIN:
-        g_strv_builder_add (builder, "error");
-        break;
-      case OVI_DIFF_OP_PROPAGATED:
-        g_strv_builder_add (builder, "warning");
-        break;
-      case OVI_DIFF_OP_IDENTICAL:
-      case OVI_DIFF_OP_WITHIN_TOLERANCE:
-        g_strv_builder_add (builder, "dim-label");
-        break;
-      default:
-        break;
-      }
-  classes = g_strv_builder_end (builder);
-  g_strv_builder_unref (builder);
-  return classes;
+  switch (op_class)
+    {
+    case OVI_DIFF_OP_ORIGIN:
+      style[0] = "error";
+      break;
+    case OVI_DIFF_OP_PROPAGATED:
+      style[0] = "warning";
+      break;
+    case OVI_DIFF_OP_IDENTICAL:
+    case OVI_DIFF_OP_WITHIN_TOLERANCE:
+      style[0] = "dim-label";
+      break;
+    default:
+      break;
+    }
+  return g_strdupv ((GStrv) style);
+}
+
+static int
+class_number (gpointer unused, int op_class)
+{
+  return op_class;
 }
 
 static char *
-op_cosine_text (gpointer unused, GObject *item)
+double_text (gpointer unused, double value)
 {
-  OviDiffOperator *op = as_op (item);
-
-  return op ? ovi_format_double (ovi_diff_operator_get_cosine (op)) : NULL;
+  return ovi_format_double (value);
 }
 
-static char *
-op_max_abs_text (gpointer unused, GObject *item)
+/* Not a number sorts below every number. */
+static double
+nan_lowest (gpointer unused, double value)
 {
-  OviDiffOperator *op = as_op (item);
-
-  return op ? ovi_format_double (ovi_diff_operator_get_max_abs_error (op)) : NULL;
+  return isnan (value) ? -G_MAXDOUBLE : value;
 }
 
+/* The worst tensor pair (the diff's choice) is no property: these two read
+ * it from the operator. */
 static char *
-op_out_text (gpointer unused, GObject *item)
+out_text (gpointer unused, GObject *item)
 {
   OviDiffOperator *op = as_op (item);
   g_autofree char *out = NULL, *count = NULL;
@@ -204,122 +191,103 @@ op_out_text (gpointer unused, GObject *item)
   return g_strdup_printf (_ ("%s / %s"), out, count);
 }
 
-static char *
-op_reason_text (gpointer unused, GObject *item)
-{
-  OviDiffOperator *op = as_op (item);
-
-  return op ? g_strdup (ovi_diff_operator_get_reason (op)) : NULL;
-}
-
-/* What a screen reader says for a row: position, operator, class, and
- * whether it is the first divergence. */
-static char *
-op_row_name (gpointer unused, GObject *item)
-{
-  OviDiffOperator *op = as_op (item);
-  g_autofree char *name = op_name_text (NULL, item);
-  const char *type, *label;
-
-  if (op == NULL)
-    return NULL;
-  type = ovi_diff_operator_get_op_type (op) ? ovi_diff_operator_get_op_type (op) : "";
-  label = ovi_diff_op_class_label (ovi_diff_operator_get_op_class (op));
-  if (op_is_first (NULL, item))
-    /* Translators: the row of the first divergence read by a screen
-     * reader: position, op type, op name and class */
-    return g_strdup_printf (_ ("First divergence, %u: %s %s, %s"),
-                            ovi_diff_operator_get_position (op) + 1, type, name, label);
-  /* Translators: a row of the Diff page read by a screen reader:
-   * position, op type, op name and class */
-  return g_strdup_printf (_ ("%u: %s %s, %s"), ovi_diff_operator_get_position (op) + 1, type, name,
-                          label);
-}
-
-/* --- closures of the sorters and the search (this: the operator) ---------- */
-
-static guint
-op_position (GObject *item)
-{
-  OviDiffOperator *op = as_op (item);
-
-  return op ? ovi_diff_operator_get_position (op) : 0;
-}
-
-static char *
-op_name (GObject *item)
-{
-  return op_name_text (NULL, item);
-}
-
-static char *
-op_type (GObject *item)
-{
-  return op_type_text (NULL, item);
-}
-
-static int
-op_class (GObject *item)
-{
-  OviDiffOperator *op = as_op (item);
-
-  return op ? (int) ovi_diff_operator_get_op_class (op) : 0;
-}
-
-/* Not a number sorts below every number. */
-static double
-op_cosine (GObject *item)
-{
-  OviDiffOperator *op = as_op (item);
-  double v = op ? ovi_diff_operator_get_cosine (op) : NAN;
-
-  return isnan (v) ? -G_MAXDOUBLE : v;
-}
-
-static double
-op_max_abs (GObject *item)
-{
-  OviDiffOperator *op = as_op (item);
-  double v = op ? ovi_diff_operator_get_max_abs_error (op) : NAN;
-
-  return isnan (v) ? -G_MAXDOUBLE : v;
-}
-
 static guint64
-op_out (GObject *item)
+out_count (GObject *item)
 {
   OviDiffOperator *op = as_op (item);
 
   return op ? op_out_count (op) : 0;
 }
 
+/* "2 / 0": overflow records in my run and in the golden one. */
 static char *
-op_reason (GObject *item)
+overflows_text (gpointer unused, guint mine, guint golden)
 {
-  return op_reason_text (NULL, item);
+  g_autofree char *a = NULL, *b = NULL;
+
+  if (mine + golden == 0)
+    return NULL;
+  a = ovi_format_count (mine);
+  b = ovi_format_count (golden);
+  return g_strdup_printf (_ ("%s / %s"), a, b);
+}
+
+static guint
+overflows_total (gpointer unused, guint mine, guint golden)
+{
+  return mine + golden;
+}
+
+/* What a screen reader says for a row: position, operator, class, and
+ * whether it is the first divergence. */
+static char *
+row_name (gpointer unused,
+          guint position,
+          const char *type,
+          const char *name,
+          const char *golden,
+          int op_class,
+          gboolean first)
+{
+  g_autofree char *names = name_text (NULL, name, golden);
+  const char *label = ovi_diff_op_class_label (op_class);
+
+  if (first)
+    /* Translators: the row of the first divergence read by a screen
+     * reader: position, op type, op name and class */
+    return g_strdup_printf (_ ("First divergence, %u: %s %s, %s"), position, type ? type : "",
+                            names ? names : "", label);
+  /* Translators: a row of the Diff page read by a screen reader:
+   * position, op type, op name and class */
+  return g_strdup_printf (_ ("%u: %s %s, %s"), position, type ? type : "", names ? names : "",
+                          label);
 }
 
 static char *
-op_search_text (GObject *item)
+search_text (gpointer unused, const char *type, const char *name, const char *golden)
 {
-  OviDiffOperator *op = as_op (item);
-
-  if (op == NULL)
-    return NULL;
-  return g_strjoin (
-      " ", ovi_diff_operator_get_op_type (op) ? ovi_diff_operator_get_op_type (op) : "",
-      ovi_diff_operator_get_name (op) ? ovi_diff_operator_get_name (op) : "",
-      ovi_diff_operator_get_golden_name (op) ? ovi_diff_operator_get_golden_name (op) : "", NULL);
+  return g_strjoin (" ", type ? type : "", name ? name : "", golden ? golden : "", NULL);
 }
 
 /* --- the page ---------------------------------------------------------------- */
+
+/* My run's dump file of @op, where the sidebar's hierarchy places it. */
+static OviDumpFile *
+my_file (OviDiffPage *self, OviDiffOperator *op)
+{
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
+  OviDumpFolder *folder = session ? ovi_session_get_folder (session) : NULL;
+
+  if (folder == NULL || ovi_diff_operator_get_mine_path (op) == NULL)
+    return NULL;
+  if (self->my_files == NULL)
+    {
+      GListModel *files = ovi_dump_folder_get_files (folder);
+
+      self->my_files = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          OviDumpFile *file = g_list_model_get_item (files, i);
+
+          g_hash_table_replace (self->my_files, (gpointer) ovi_dump_file_get_path (file), file);
+        }
+    }
+  return g_hash_table_lookup (self->my_files, ovi_diff_operator_get_mine_path (op));
+}
 
 static gboolean
 op_visible (gpointer item, gpointer user_data)
 {
   OviDiffPage *self = user_data;
+  OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviDiffOpClass op_class;
 
+  /* The sidebar's device (or model, iteration) as on the Overflows page:
+   * an operator of the golden run only belongs to no node of mine. */
+  if (session != NULL && ovi_session_get_selected_node (session) != NULL &&
+      ovi_tree_node_get_level (ovi_session_get_selected_node (session)) != OVI_TREE_LEVEL_ROOT &&
+      !ovi_session_in_selected_node (session, my_file (self, item)))
+    return FALSE;
   if (!gtk_toggle_button_get_active (self->divergent_toggle))
     return TRUE;
   op_class = ovi_diff_operator_get_op_class (item);
@@ -331,6 +299,15 @@ filters_changed (OviDiffPage *self)
 {
   if (self->divergent_filter != NULL)
     gtk_filter_changed (GTK_FILTER (self->divergent_filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+/* My run's files, as far as the window's scan has listed them, may place
+ * more operators in the sidebar's nodes. */
+static void
+my_files_changed (OviDiffPage *self)
+{
+  g_clear_pointer (&self->my_files, g_hash_table_unref);
+  filters_changed (self);
 }
 
 static void
@@ -346,42 +323,6 @@ cancel_clicked (OviDiffPage *self)
 {
   if (self->state != NULL)
     ovi_diff_state_cancel (self->state);
-}
-
-/* "First divergence: OP (origin): output 0, 12 of 1,024 elements out of
- * tolerance, first at 3 (0, 0, 0, 3)" */
-static char *
-first_divergence_text (OviDiffResult *result)
-{
-  OviDiffOperator *first = ovi_diff_result_get_first_divergence (result);
-  const OviDiffTensor *t = ovi_diff_result_get_first_divergence_tensor (result);
-  const char *class_label;
-  g_autofree char *tensor = NULL, *out = NULL, *count = NULL;
-
-  if (first == NULL)
-    return g_strdup (ovi_diff_result_get_agree (result)
-                         ? _ ("The runs agree: no operator differs beyond tolerance")
-                         : _ ("No first divergence: no operator’s outputs differ while its inputs "
-                              "agree"));
-  class_label = ovi_diff_op_class_label (OVI_DIFF_OP_ORIGIN);
-  if (t == NULL)
-    /* Translators: the Diff page's first line: operator name and its class */
-    return g_strdup_printf (_ ("First divergence: %s (%s)"), ovi_diff_operator_get_name (first),
-                            class_label);
-  tensor = t->kind == OVI_TENSOR_INPUT ? g_strdup_printf (_ ("input %u"), t->index)
-                                       : g_strdup_printf (_ ("output %u"), t->index);
-  out = ovi_format_count_grouped (t->out_of_tolerance);
-  count = ovi_format_count_grouped (t->count);
-  if (t->first_position != NULL)
-    /* Translators: the Diff page's first line, e.g. "First divergence:
-     * net/Cast_3 (origin): output 0, 12 of 1,024 elements out of
-     * tolerance, first at 3 (0, 0, 0, 3)" */
-    return g_strdup_printf (_ ("First divergence: %s (%s): %s, %s of %s elements out of "
-                               "tolerance, first at %s"),
-                            ovi_diff_operator_get_name (first), class_label, tensor, out, count,
-                            t->first_position);
-  return g_strdup_printf (_ ("First divergence: %s (%s): %s, %s of %s elements out of tolerance"),
-                          ovi_diff_operator_get_name (first), class_label, tensor, out, count);
 }
 
 static char *
@@ -880,16 +821,13 @@ state_changed (OviDiffPage *self)
   if (result == self->result)
     return;
   g_set_object (&self->result, result);
-  /* Marked before the rows are bound: the cells read the mark once. */
-  if (result != NULL && ovi_diff_result_get_first_divergence (result) != NULL)
-    g_object_set_data (G_OBJECT (ovi_diff_result_get_first_divergence (result)), FIRST_KEY,
-                       GINT_TO_POINTER (TRUE));
+  g_clear_pointer (&self->my_files, g_hash_table_unref);
   gtk_sort_list_model_set_model (self->op_sort_model,
                                  result ? ovi_diff_result_get_operators (result) : NULL);
   if (result == NULL)
     return;
   {
-    g_autofree char *first = first_divergence_text (result);
+    g_autofree char *first = ovi_diff_result_dup_headline (result);
     g_autofree char *counts = counts_text (result);
     g_autofree char *pairs = pairs_text (result);
 
@@ -916,8 +854,17 @@ ovi_diff_page_session_changed (OviPage *page, OviSession *old_session)
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->state);
+  if (old_session != NULL)
+    g_signal_handlers_disconnect_by_data (old_session, self);
+  g_clear_pointer (&self->my_files, g_hash_table_unref);
   if (session != NULL)
-    self->state = g_object_ref (ovi_session_get_diff (session));
+    {
+      self->state = g_object_ref (ovi_session_get_diff (session));
+      g_signal_connect_object (session, "notify::selected-node", G_CALLBACK (filters_changed), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::busy", G_CALLBACK (my_files_changed), self,
+                               G_CONNECT_SWAPPED);
+    }
   if (self->state != NULL)
     g_signal_connect_object (self->state, "notify", G_CALLBACK (state_changed), self,
                              G_CONNECT_SWAPPED);
@@ -949,6 +896,7 @@ ovi_diff_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->state);
   g_clear_object (&self->result);
+  g_clear_pointer (&self->my_files, g_hash_table_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_DIFF_PAGE);
   self->divergent_filter = NULL;
   G_OBJECT_CLASS (ovi_diff_page_parent_class)->dispose (object);
@@ -990,6 +938,7 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_search);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, divergent_toggle);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_view);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, device_column);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_selection);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_filter_model);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_filter);
@@ -1002,27 +951,22 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, settings_popover_shown);
   gtk_widget_class_bind_template_callback (widget_class, filters_changed);
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
-  gtk_widget_class_bind_template_callback (widget_class, op_is_first);
-  gtk_widget_class_bind_template_callback (widget_class, op_position_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_name_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_name_classes);
-  gtk_widget_class_bind_template_callback (widget_class, op_type_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_class_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_class_classes);
-  gtk_widget_class_bind_template_callback (widget_class, op_cosine_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_max_abs_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_out_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_reason_text);
-  gtk_widget_class_bind_template_callback (widget_class, op_row_name);
-  gtk_widget_class_bind_template_callback (widget_class, op_position);
-  gtk_widget_class_bind_template_callback (widget_class, op_name);
-  gtk_widget_class_bind_template_callback (widget_class, op_type);
-  gtk_widget_class_bind_template_callback (widget_class, op_class);
-  gtk_widget_class_bind_template_callback (widget_class, op_cosine);
-  gtk_widget_class_bind_template_callback (widget_class, op_max_abs);
-  gtk_widget_class_bind_template_callback (widget_class, op_out);
-  gtk_widget_class_bind_template_callback (widget_class, op_reason);
-  gtk_widget_class_bind_template_callback (widget_class, op_search_text);
+  gtk_widget_class_bind_template_callback (widget_class, class_classes);
+  gtk_widget_class_bind_template_callback (widget_class, class_number);
+  gtk_widget_class_bind_template_callback (widget_class, class_text);
+  gtk_widget_class_bind_template_callback (widget_class, device_number);
+  gtk_widget_class_bind_template_callback (widget_class, double_text);
+  gtk_widget_class_bind_template_callback (widget_class, more_than_one);
+  gtk_widget_class_bind_template_callback (widget_class, name_classes);
+  gtk_widget_class_bind_template_callback (widget_class, name_text);
+  gtk_widget_class_bind_template_callback (widget_class, nan_lowest);
+  gtk_widget_class_bind_template_callback (widget_class, out_count);
+  gtk_widget_class_bind_template_callback (widget_class, out_text);
+  gtk_widget_class_bind_template_callback (widget_class, overflows_text);
+  gtk_widget_class_bind_template_callback (widget_class, overflows_total);
+  gtk_widget_class_bind_template_callback (widget_class, position_text);
+  gtk_widget_class_bind_template_callback (widget_class, row_name);
+  gtk_widget_class_bind_template_callback (widget_class, search_text);
   gtk_widget_class_install_action (widget_class, "diff.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "diff.export-json", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "diff.export-csv", NULL, export_action);
