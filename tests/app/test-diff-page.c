@@ -730,17 +730,11 @@ test_settings_export (DiffFixture *f, gconstpointer data)
 static void
 test_overflows (DiffFixture *f, gconstpointer data)
 {
-  g_autofree char *record = g_build_filename (f->mine, "0", "model", "1",
-                                              "Opdebug.Node_OpDebug.2.7.1764670500000301", NULL);
-  OviClassicBlock core = { 11, 7, 3, 0, 0x10, 0x20, 0x30, 1, 272 };
-  g_autoptr (GBytes) payload = ovi_overflow_payload_classic (NULL, NULL, &core);
-  g_autoptr (GError) error = NULL;
   OviDiffPage *page;
   GtkLabel *label;
   OviDiffOperator *add;
 
-  g_assert_true (ovi_write_overflow_file (record, payload, OVI_LAYOUT_NEW, &error));
-  g_assert_no_error (error);
+  ovi_fixture_write_diff_overflow (f->root);
   f->window = open_diff (f->mine, f->golden);
   resize_to (f->window, 1280, 900);
   wait_result (f->window);
