@@ -479,6 +479,19 @@ visible_pages (OviWindow *self)
   return names;
 }
 
+/* A page shown from the keyboard takes it: its first control, not the
+ * header's tabs (the Diff page then hands it to its first divergence). */
+static void
+show_page_focused (OviWindow *self, const char *name)
+{
+  GtkWidget *page;
+
+  ovi_window_show_page (self, name);
+  page = adw_view_stack_get_visible_child (self->view_stack);
+  if (page != NULL && !gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (self)), page))
+    gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
+}
+
 /* win.show-page ("i"): Alt+1 shows the first page, Alt+2 the second... */
 static void
 show_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
@@ -489,7 +502,7 @@ show_page_action (GtkWidget *widget, const char *action_name, GVariant *paramete
 
   if (ovi_session_get_folder (self->session) == NULL || number < 1 || (guint) number > names->len)
     return;
-  ovi_window_show_page (self, g_ptr_array_index (names, number - 1));
+  show_page_focused (self, g_ptr_array_index (names, number - 1));
 }
 
 /* win.next-page and win.previous-page (Ctrl+Page Down / Up), round. */
@@ -508,7 +521,7 @@ step_page_action (GtkWidget *widget, const char *action_name, GVariant *paramete
     if (g_strcmp0 (g_ptr_array_index (names, i), current) == 0)
       index = i;
   index = (index + names->len + step) % names->len;
-  ovi_window_show_page (self, g_ptr_array_index (names, index));
+  show_page_focused (self, g_ptr_array_index (names, index));
 }
 
 static void

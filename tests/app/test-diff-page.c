@@ -408,6 +408,14 @@ test_page_keys (DiffFixture *f, gconstpointer data)
   g_assert_true (page_shown (f->window, "problems"));
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 5);
   g_assert_true (page_shown (f->window, "diff"));
+  /* The keyboard goes with the page, not to the header's tabs. */
+  WAIT_UNTIL (focus_inside (f->window, ovi_window_get_diff_page (f->window)));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (f->window->sidebar_button)));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 1);
+  WAIT_UNTIL (focus_inside (f->window, adw_view_stack_get_visible_child (f->window->view_stack)));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (f->window->sidebar_button)));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.next-page", NULL);
+  WAIT_UNTIL (focus_inside (f->window, adw_view_stack_get_visible_child (f->window->view_stack)));
 }
 
 static gboolean
