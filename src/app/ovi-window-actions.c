@@ -27,6 +27,8 @@ _ovi_window_update_actions (OviWindow *self)
           ovi_diff_state_get_running (ovi_session_get_diff (self->session)));
   gtk_widget_action_set_enabled (widget, "win.diff-with",
                                  ovi_session_get_folder (self->session) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.diff-with-file",
+                                 ovi_session_get_folder (self->session) != NULL);
   _ovi_window_update_export_actions (self);
 }
 
@@ -351,15 +353,41 @@ golden_chosen (GFile *file, gpointer user_data)
     ovi_window_diff_with (OVI_WINDOW (user_data), file);
 }
 
-/* "Diff With Another Run…": the golden run, chosen as a folder. */
+/**
+ * ovi_window_get_golden_start:
+ *
+ * Where the golden run's chooser starts: beside mine (the folder that
+ * holds the run shown), where a second run usually is.
+ *
+ * Returns: (transfer full) (nullable): the folder
+ */
+GFile *
+ovi_window_get_golden_start (OviWindow *self)
+{
+  OviDumpFolder *folder = ovi_session_get_folder (self->session);
+
+  if (folder == NULL || ovi_dump_folder_get_n_roots (folder) != 1)
+    return NULL;
+  return g_file_get_parent (ovi_dump_folder_get_nth_root (folder, 0));
+}
+
+/* "Diff With Another Run…": the golden run, chosen as a folder;
+ * "Diff With a Dump File…": one dump file. */
 static void
 diff_with_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  /* Translators: the button of the folder chooser that picks the golden
-   * run, which the open folder is then compared with */
-  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Diff With"),
-                                  _ ("_Diff"), NULL, golden_chosen, g_object_ref (widget),
-                                  g_object_unref);
+  g_autoptr (GFile) start = ovi_window_get_golden_start (OVI_WINDOW (widget));
+
+  if (g_str_equal (action_name, "win.diff-with-file"))
+    ovi_file_chooser_open_file_in (GTK_WINDOW (widget),
+                                   _ ("Choose the Golden Dump File to Diff With"), _ ("_Diff"),
+                                   start, golden_chosen, g_object_ref (widget), g_object_unref);
+  else
+    /* Translators: the button of the folder chooser that picks the golden
+     * run, which the open folder is then compared with */
+    ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Diff With"),
+                                    _ ("_Diff"), start, golden_chosen, g_object_ref (widget),
+                                    g_object_unref);
 }
 
 /* Shows a tensor of a window's folder once its scan has listed the file. */
@@ -635,6 +663,7 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
   gtk_widget_class_install_action (widget_class, "win.diff-with", NULL, diff_with_action);
+  gtk_widget_class_install_action (widget_class, "win.diff-with-file", NULL, diff_with_action);
   gtk_widget_class_install_action (widget_class, "win.show-golden-tensor", "(su)",
                                    show_golden_tensor_action);
   _ovi_window_class_add_export_actions (widget_class);

@@ -371,6 +371,7 @@ test_diff_with (DiffFixture *f, gconstpointer data)
   f->window = g_object_ref_sink (ovi_window_new (ovi_test_app));
   resize_to (f->window, 1280, 900);
   g_assert_true (menu_has_action (ovi_window_get_main_menu (f->window), "win.diff-with"));
+  g_assert_true (menu_has_action (ovi_window_get_main_menu (f->window), "win.diff-with-file"));
   ovi_window_open_file (f->window, mine);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   g_assert_false (ovi_diff_state_get_active (diff_state (f->window)));
@@ -387,6 +388,29 @@ test_diff_with (DiffFixture *f, gconstpointer data)
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.reload", NULL);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   g_assert_nonnull (ovi_diff_state_get_result (diff_state (f->window)));
+  /* The choosers start beside mine, where the golden run usually is. */
+  {
+    g_autoptr (GFile) start = ovi_window_get_golden_start (f->window);
+    g_autoptr (GFile) root = g_file_new_for_path (f->root);
+
+    g_assert_true (g_file_equal (start, root));
+  }
+
+  /* One golden dump file, as "Diff With a Dump File…" gives it. */
+  {
+    g_autofree char *add =
+        g_build_filename (f->golden, "0", "model", "1", "Add.net_Add.3.7.1764670500000300", NULL);
+    g_autoptr (GFile) file = g_file_new_for_path (add);
+    OviDiffResult *result;
+
+    ovi_window_diff_with (f->window, file);
+    WAIT_UNTIL (!ovi_diff_state_get_running (diff_state (f->window)));
+    result = ovi_diff_state_get_result (diff_state (f->window));
+    g_test_message ("%s", ovi_diff_state_get_error (diff_state (f->window)));
+    g_assert_nonnull (result);
+    g_assert_cmpstr (ovi_diff_result_get_golden_path (result), ==, add);
+  }
+
   ovi_window_open_file (f->window, golden);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   g_assert_false (ovi_diff_state_get_active (diff_state (f->window)));
