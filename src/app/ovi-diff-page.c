@@ -5,9 +5,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "ovi-columns.h"
 #include "ovi-diff-page.h"
 #include "ovi-file-chooser.h"
 #include "ovi-format.h"
+#include "ovi-scheduler.h"
 
 /* The Diff page binds to the session's OviDiffState: a spinner while core
  * runs the diff, the error (with Retry) when it failed, else the result.
@@ -44,6 +46,10 @@ struct _OviDiffPage
   GtkToggleButton *divergent_toggle;
   GtkColumnView *op_view;
   GtkColumnViewColumn *device_column;
+  GtkColumnViewColumn *type_column;
+  GtkColumnViewColumn *cosine_column;
+  GtkColumnViewColumn *max_abs_column;
+  GtkColumnViewColumn *overflows_column;
   GtkSingleSelection *op_selection;
   GtkFilterListModel *op_filter_model;
   GtkEveryFilter *op_filter;
@@ -57,6 +63,8 @@ struct _OviDiffPage
   guint focus_tick;      /* brings the first divergence to the keyboard */
   guint focus_frames;
   gboolean scrolled;
+  guint fit_task; /* fits the columns to the table's width */
+  int fitted_width;
 };
 
 G_DEFINE_FINAL_TYPE (OviDiffPage, ovi_diff_page, OVI_TYPE_PAGE)
@@ -872,6 +880,46 @@ ovi_diff_page_session_changed (OviPage *page, OviSession *old_session)
     state_changed (self);
 }
 
+/* The table at its width, as the Operators page fits its own: every header
+ * as wide as its title, then, when the columns are wider than the table,
+ * those the header and the pair view repeat go first (the overflow
+ * counts, listed above; the max abs error and cosine, in the pair view;
+ * the type), so that the operator, its class, the count out of tolerance
+ * and the reason always show. */
+static gboolean
+fit_columns_cb (gint64 deadline, gpointer data)
+{
+  OviDiffPage *self = data;
+  GtkColumnViewColumn *optional[] = {
+    self->overflows_column,
+    self->max_abs_column,
+    self->cosine_column,
+    self->type_column,
+  };
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+
+  if (width <= 0 || width == self->fitted_width)
+    {
+      self->fit_task = 0;
+      return G_SOURCE_REMOVE;
+    }
+  /* The headers are laid out at the next frame. */
+  if (!ovi_columns_fit_titles (self->op_view) && gtk_widget_get_mapped (GTK_WIDGET (self->op_view)))
+    return G_SOURCE_CONTINUE;
+  self->fit_task = 0;
+  self->fitted_width = width;
+  /* The pixels of the table's border and scrollbar edge stay free. */
+  ovi_columns_hide_to_fit (self->op_view, optional, G_N_ELEMENTS (optional), width - 4);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+width_changed (OviDiffPage *self)
+{
+  if (self->fit_task == 0 && gtk_widget_get_width (GTK_WIDGET (self)) != self->fitted_width)
+    self->fit_task = ovi_scheduler_add (fit_columns_cb, self, NULL);
+}
+
 /* Shown: the selected row (the first divergence) takes the keyboard. */
 static void
 ovi_diff_page_map (GtkWidget *widget)
@@ -891,6 +939,9 @@ ovi_diff_page_dispose (GObject *object)
   if (self->focus_tick != 0)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->op_view), self->focus_tick);
   self->focus_tick = 0;
+  if (self->fit_task != 0)
+    ovi_scheduler_remove (self->fit_task);
+  self->fit_task = 0;
 
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
@@ -939,6 +990,10 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, divergent_toggle);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_view);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, device_column);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, type_column);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, cosine_column);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, max_abs_column);
+  gtk_widget_class_bind_template_child (widget_class, OviDiffPage, overflows_column);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_selection);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_filter_model);
   gtk_widget_class_bind_template_child (widget_class, OviDiffPage, op_filter);
@@ -978,6 +1033,13 @@ ovi_diff_page_init (OviDiffPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->divergent_filter = gtk_custom_filter_new (op_visible, self, NULL);
   gtk_multi_filter_append (GTK_MULTI_FILTER (self->op_filter), GTK_FILTER (self->divergent_filter));
+  /* The table's width follows the page's: its adjustment says when it
+   * changed (as on the Operators page). */
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->op_view)),
+                           "changed", G_CALLBACK (width_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (self->op_view)),
+                           "notify::page-size", G_CALLBACK (width_changed), self,
+                           G_CONNECT_SWAPPED);
   state_changed (self);
 }
 
