@@ -599,11 +599,7 @@ overflow_link_activated (OviDiffPage *self, const char *uri)
 static GtkWidget *
 list_view (OviDiffPage *self)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view)); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      return child;
-  return NULL;
+  return ovi_columns_get_list (self->op_view);
 }
 
 /* The frames the table is given to lay the selected row out in view. */
@@ -644,15 +640,11 @@ focus_selected_row_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
           gtk_adjustment_set_value (adjustment, target);
           self->scrolled = TRUE;
         }
-      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
-           row = gtk_widget_get_next_sibling (row))
-        if (gtk_widget_get_mapped (row) &&
-            (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0 &&
-            gtk_widget_grab_focus (row))
-          {
-            self->focus_tick = 0;
-            return G_SOURCE_REMOVE;
-          }
+      if (ovi_columns_focus_selected_row (self->op_view))
+        {
+          self->focus_tick = 0;
+          return G_SOURCE_REMOVE;
+        }
     }
   if (++self->focus_frames < FOCUS_FRAMES)
     return G_SOURCE_CONTINUE;
