@@ -477,6 +477,7 @@ test_screenshot (DiffFixture *f, gconstpointer data)
       g_test_skip ("OVI_SCREENSHOT_DIR is not set");
       return;
     }
+  ovi_fixture_write_diff_overflow (f->root);
   f->window = open_diff (f->mine, f->golden);
   resize_to (f->window, 1560, 1000);
   wait_result (f->window);
