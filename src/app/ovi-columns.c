@@ -200,3 +200,35 @@ ovi_columns_hide_to_fit (GtkColumnView *view,
       gtk_column_view_column_set_visible (optional[i], i >= n_hidden);
   return n_hidden;
 }
+
+/* The list view inside @view, which lays out its rows. */
+GtkWidget *
+ovi_columns_get_list (GtkColumnView *view)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+/**
+ * ovi_columns_focus_selected_row:
+ *
+ * Gives the keyboard to the selected row once the table has laid it out.
+ *
+ * Returns: %TRUE when the row took it, %FALSE when it is not laid out (yet)
+ */
+gboolean
+ovi_columns_focus_selected_row (GtkColumnView *view)
+{
+  GtkWidget *list = ovi_columns_get_list (view);
+
+  for (GtkWidget *row = list ? gtk_widget_get_first_child (list) : NULL; row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_mapped (row) &&
+        (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0 &&
+        gtk_widget_grab_focus (row))
+      return TRUE;
+  return FALSE;
+}

@@ -6,6 +6,8 @@
 G_BEGIN_DECLS
 
 gboolean ovi_columns_fit_titles (GtkColumnView *view);
+GtkWidget *ovi_columns_get_list (GtkColumnView *view);
+gboolean ovi_columns_focus_selected_row (GtkColumnView *view);
 int ovi_columns_width (GtkColumnView *view);
 int ovi_columns_title_width (GtkColumnView *view, GtkColumnViewColumn *column);
 int ovi_columns_laid_out_width (GtkColumnView *view, GtkColumnViewColumn *column);

@@ -17,5 +17,6 @@ GtkColumnView *ovi_diff_page_get_column_view (OviDiffPage *self);
 OviDiffPairView *ovi_diff_page_get_pair_view (OviDiffPage *self);
 const char *ovi_diff_page_get_first_divergence_text (OviDiffPage *self);
 void ovi_diff_page_focus_search (OviDiffPage *self);
+gboolean ovi_diff_page_export (OviDiffPage *self, gboolean csv, const char *path, GError **error);
 
 G_END_DECLS

@@ -2,12 +2,16 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "ovi-diff-state.h"
 
 /* One diff at a time: starting another, clearing it or disposing cancels
  * the one running, and a result that arrives for a cancelled run is
- * dropped (its cancellable is no longer the state's). */
+ * dropped (its cancellable is no longer the state's).  The settings
+ * (tolerance, map file) are those `diff --rtol --atol --map` takes; they
+ * stay for the next run, and changing them runs the diff again. Each
+ * property is notified when its value changes, and only then. */
 struct _OviDiffState
 {
   GObject parent_instance;
@@ -16,6 +20,8 @@ struct _OviDiffState
   OviDiffResult *result;
   char *error;
   char *mine, *golden;
+  double rtol, atol; /* NAN: by dtype, as the CLI's default */
+  char *map;
 };
 
 G_DEFINE_FINAL_TYPE (OviDiffState, ovi_diff_state, G_TYPE_OBJECT)
@@ -24,10 +30,13 @@ enum
 {
   PROP_0,
   PROP_ACTIVE,
+  PROP_ATOL,
   PROP_ERROR,
   PROP_GOLDEN,
+  PROP_MAP,
   PROP_MINE,
   PROP_RESULT,
+  PROP_RTOL,
   PROP_RUNNING,
   N_PROPS
 };
@@ -35,10 +44,36 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 static void
-notify_all (OviDiffState *self)
+set_string (OviDiffState *self, char **field, const char *value, guint prop)
 {
-  for (guint i = 1; i < N_PROPS; i++)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[i]);
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+  if (prop == PROP_GOLDEN)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
+}
+
+static void
+set_result (OviDiffState *self, OviDiffResult *result)
+{
+  if (g_set_object (&self->result, result))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
+}
+
+/* Forgets the run (cancelled) and what it gave. */
+static void
+stop (OviDiffState *self)
+{
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+    }
+  set_result (self, NULL);
+  set_string (self, &self->error, NULL, PROP_ERROR);
 }
 
 typedef struct
@@ -59,15 +94,41 @@ run_done (GObject *source, GAsyncResult *res, gpointer user_data)
     g_object_remove_weak_pointer (G_OBJECT (self), (gpointer *) &data->self);
   if (self != NULL && self->cancellable == data->cancellable)
     {
+      g_object_freeze_notify (G_OBJECT (self));
       g_clear_object (&self->cancellable);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
       if (result != NULL)
-        self->result = g_steal_pointer (&result);
+        set_result (self, result);
       else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        self->error = g_strdup (error->message);
-      notify_all (self);
+        set_string (self, &self->error, error->message, PROP_ERROR);
+      g_object_thaw_notify (G_OBJECT (self));
     }
   g_object_unref (data->cancellable);
   g_free (data);
+}
+
+/* Runs mine against golden with the settings, in place of any run. */
+static void
+run (OviDiffState *self)
+{
+  g_autoptr (OviDiff) diff = ovi_diff_new (self->mine, self->golden);
+  g_autoptr (GError) error = NULL;
+  RunData *data;
+
+  stop (self);
+  ovi_diff_set_tolerance (diff, self->rtol, self->atol);
+  if (self->map != NULL && !ovi_diff_set_mapping_file (diff, self->map, &error))
+    {
+      set_string (self, &self->error, error->message, PROP_ERROR);
+      return;
+    }
+  self->cancellable = g_cancellable_new ();
+  data = g_new0 (RunData, 1);
+  data->self = self;
+  data->cancellable = g_object_ref (self->cancellable);
+  g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &data->self);
+  ovi_diff_run_async (diff, self->cancellable, run_done, data);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
 
 /**
@@ -75,28 +136,72 @@ run_done (GObject *source, GAsyncResult *res, gpointer user_data)
  * @mine: the run shown, a folder or one dump file
  * @golden: the run it is compared with: a dump folder, a dump file or a
  *   folder of .npy files
+ *
+ * Runs the diff with the settings the state has.
  */
 void
 ovi_diff_state_start (OviDiffState *self, const char *mine, const char *golden)
 {
-  g_autoptr (OviDiff) diff = NULL;
-  RunData *data;
-
   g_return_if_fail (OVI_IS_DIFF_STATE (self));
   g_return_if_fail (mine != NULL && golden != NULL);
 
   g_object_freeze_notify (G_OBJECT (self));
-  ovi_diff_state_clear (self);
-  self->mine = g_strdup (mine);
-  self->golden = g_strdup (golden);
-  self->cancellable = g_cancellable_new ();
-  data = g_new0 (RunData, 1);
-  data->self = self;
-  data->cancellable = g_object_ref (self->cancellable);
-  g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &data->self);
-  diff = ovi_diff_new (mine, golden);
-  ovi_diff_run_async (diff, self->cancellable, run_done, data);
-  notify_all (self);
+  set_string (self, &self->mine, mine, PROP_MINE);
+  set_string (self, &self->golden, golden, PROP_GOLDEN);
+  run (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The same two runs with the same settings again (F5, Retry): nothing
+ * when no diff was asked for. */
+void
+ovi_diff_state_rerun (OviDiffState *self)
+{
+  g_return_if_fail (OVI_IS_DIFF_STATE (self));
+
+  if (self->golden == NULL)
+    return;
+  g_object_freeze_notify (G_OBJECT (self));
+  run (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static void
+set_double (OviDiffState *self, double *field, double value, guint prop)
+{
+  /* NAN (by dtype) equals NAN here. */
+  if (*field == value || (isnan (*field) && isnan (value)))
+    return;
+  *field = value;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+/**
+ * ovi_diff_state_set_settings:
+ * @rtol: relative tolerance, or NAN for the default of each tensor's dtype
+ * @atol: absolute tolerance, or NAN likewise
+ * @map: (nullable): a map file of operator names, as `diff --map` reads
+ *
+ * Keeps the settings and, when a diff was asked for and they changed,
+ * runs it again with them.
+ */
+void
+ovi_diff_state_set_settings (OviDiffState *self, double rtol, double atol, const char *map)
+{
+  gboolean same;
+
+  g_return_if_fail (OVI_IS_DIFF_STATE (self));
+
+  same = (self->rtol == rtol || (isnan (self->rtol) && isnan (rtol))) &&
+         (self->atol == atol || (isnan (self->atol) && isnan (atol))) &&
+         g_strcmp0 (self->map, map) == 0;
+  if (same)
+    return;
+  g_object_freeze_notify (G_OBJECT (self));
+  set_double (self, &self->rtol, rtol, PROP_RTOL);
+  set_double (self, &self->atol, atol, PROP_ATOL);
+  set_string (self, &self->map, map, PROP_MAP);
+  ovi_diff_state_rerun (self);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -108,26 +213,23 @@ ovi_diff_state_cancel (OviDiffState *self)
 
   if (self->cancellable == NULL)
     return;
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  g_free (self->error);
-  self->error = g_strdup (_ ("The comparison was cancelled"));
-  notify_all (self);
+  g_object_freeze_notify (G_OBJECT (self));
+  stop (self);
+  set_string (self, &self->error, _ ("The comparison was cancelled"), PROP_ERROR);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
-/* No diff: the page is hidden. */
+/* No diff: the page is hidden. The settings stay for the next one. */
 void
 ovi_diff_state_clear (OviDiffState *self)
 {
   g_return_if_fail (OVI_IS_DIFF_STATE (self));
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->result);
-  g_clear_pointer (&self->error, g_free);
-  g_clear_pointer (&self->mine, g_free);
-  g_clear_pointer (&self->golden, g_free);
-  notify_all (self);
+  g_object_freeze_notify (G_OBJECT (self));
+  stop (self);
+  set_string (self, &self->mine, NULL, PROP_MINE);
+  set_string (self, &self->golden, NULL, PROP_GOLDEN);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 OviDiffResult *
@@ -172,6 +274,27 @@ ovi_diff_state_get_golden (OviDiffState *self)
   return self->golden;
 }
 
+double
+ovi_diff_state_get_rtol (OviDiffState *self)
+{
+  g_return_val_if_fail (OVI_IS_DIFF_STATE (self), NAN);
+  return self->rtol;
+}
+
+double
+ovi_diff_state_get_atol (OviDiffState *self)
+{
+  g_return_val_if_fail (OVI_IS_DIFF_STATE (self), NAN);
+  return self->atol;
+}
+
+const char *
+ovi_diff_state_get_map (OviDiffState *self)
+{
+  g_return_val_if_fail (OVI_IS_DIFF_STATE (self), NULL);
+  return self->map;
+}
+
 static void
 ovi_diff_state_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -182,17 +305,26 @@ ovi_diff_state_get_property (GObject *object, guint prop_id, GValue *value, GPar
     case PROP_ACTIVE:
       g_value_set_boolean (value, ovi_diff_state_get_active (self));
       break;
+    case PROP_ATOL:
+      g_value_set_double (value, self->atol);
+      break;
     case PROP_ERROR:
       g_value_set_string (value, self->error);
       break;
     case PROP_GOLDEN:
       g_value_set_string (value, self->golden);
       break;
+    case PROP_MAP:
+      g_value_set_string (value, self->map);
+      break;
     case PROP_MINE:
       g_value_set_string (value, self->mine);
       break;
     case PROP_RESULT:
       g_value_set_object (value, self->result);
+      break;
+    case PROP_RTOL:
+      g_value_set_double (value, self->rtol);
       break;
     case PROP_RUNNING:
       g_value_set_boolean (value, ovi_diff_state_get_running (self));
@@ -213,6 +345,7 @@ ovi_diff_state_dispose (GObject *object)
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->mine, g_free);
   g_clear_pointer (&self->golden, g_free);
+  g_clear_pointer (&self->map, g_free);
   G_OBJECT_CLASS (ovi_diff_state_parent_class)->dispose (object);
 }
 
@@ -226,10 +359,15 @@ ovi_diff_state_class_init (OviDiffStateClass *klass)
   object_class->get_property = ovi_diff_state_get_property;
 
   properties[PROP_ACTIVE] = g_param_spec_boolean ("active", NULL, NULL, FALSE, ro);
+  properties[PROP_ATOL] =
+      g_param_spec_double ("atol", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
   properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, ro);
   properties[PROP_GOLDEN] = g_param_spec_string ("golden", NULL, NULL, NULL, ro);
+  properties[PROP_MAP] = g_param_spec_string ("map", NULL, NULL, NULL, ro);
   properties[PROP_MINE] = g_param_spec_string ("mine", NULL, NULL, NULL, ro);
   properties[PROP_RESULT] = g_param_spec_object ("result", NULL, NULL, OVI_TYPE_DIFF_RESULT, ro);
+  properties[PROP_RTOL] =
+      g_param_spec_double ("rtol", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0, ro);
   properties[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -237,6 +375,7 @@ ovi_diff_state_class_init (OviDiffStateClass *klass)
 static void
 ovi_diff_state_init (OviDiffState *self)
 {
+  self->rtol = self->atol = NAN;
 }
 
 OviDiffState *

@@ -139,6 +139,19 @@ ovi_file_chooser_open_file (GtkWindow *parent,
   choose_to_open (parent, title, _ ("_Open"), CHOOSE_FILE, NULL, func, user_data, destroy);
 }
 
+/* One file, starting in @initial_folder (nullable), taken by @accept. */
+void
+ovi_file_chooser_open_file_in (GtkWindow *parent,
+                               const char *title,
+                               const char *accept,
+                               GFile *initial_folder,
+                               OviFileChosenFunc func,
+                               gpointer user_data,
+                               GDestroyNotify destroy)
+{
+  choose_to_open (parent, title, accept, CHOOSE_FILE, initial_folder, func, user_data, destroy);
+}
+
 void
 ovi_file_chooser_save (GtkWindow *parent,
                        const char *title,

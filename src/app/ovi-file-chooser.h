@@ -22,6 +22,13 @@ void ovi_file_chooser_open_file (GtkWindow *parent,
                                  OviFileChosenFunc func,
                                  gpointer user_data,
                                  GDestroyNotify destroy);
+void ovi_file_chooser_open_file_in (GtkWindow *parent,
+                                    const char *title,
+                                    const char *accept,
+                                    GFile *initial_folder,
+                                    OviFileChosenFunc func,
+                                    gpointer user_data,
+                                    GDestroyNotify destroy);
 void ovi_file_chooser_save (GtkWindow *parent,
                             const char *title,
                             const char *initial_name,

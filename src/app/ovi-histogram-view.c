@@ -8,10 +8,16 @@
 #include "ovi-histogram-view.h"
 
 /* Draws one or more histograms from the core: regular bins on a value axis
- * (linear or symlog, as the histogram was computed), and five bins of their
- * own for -Inf, -max, +max, +Inf and NaN so abnormal values never hide in a
- * regular bin.  Several series are drawn overlaid (translucent) or stacked
- * (one band each). */
+ * (linear or symlog, as the histogram was computed), and bins of their own
+ * for -Inf, +Inf and NaN, plus -max and +max for a type that saturates
+ * (not for differences, which are computed in double), so abnormal values
+ * never hide in a regular bin.  Every special bin carries its count: an
+ * empty one is a baseline mark and "0", one that holds values a bar on the
+ * same count axis as the rest, at least MIN_BAR px high.  Several series
+ * are overlaid, the first filled and the others outlined so each stays
+ * readable where they overlap, with a legend; or stacked, one band each.
+ * Bars are color nodes, so a test reads the drawn geometry from the
+ * widget's render nodes. */
 
 #define MARGIN_LEFT 56.0
 #define MARGIN_RIGHT 8.0
@@ -20,6 +26,9 @@
 #define BAND_TITLE 16.0
 #define SLOT_WIDTH 26.0
 #define SLOT_GAP 12.0
+#define MIN_BAR 4.0       /* a special bin that holds a value */
+#define BASELINE_MARK 2.0 /* an empty one */
+#define COUNT_LINE 14.0   /* a special bin's count, above its mark */
 
 typedef enum
 {
@@ -50,6 +59,7 @@ typedef struct
   double t_min;
   double t_max;
   gboolean symlog;
+  gboolean saturation; /* -max and +max are shown */
 } Layout;
 
 struct _OviHistogramView
@@ -159,6 +169,12 @@ series_free (gpointer data)
   g_free (series);
 }
 
+static gboolean
+slot_shown (const Layout *layout, Slot slot)
+{
+  return layout->saturation || (slot != SLOT_NEG_SAT && slot != SLOT_POS_SAT);
+}
+
 static double
 transform (const Layout *layout, double value)
 {
@@ -181,22 +197,35 @@ compute_layout (OviHistogramView *self, Layout *layout)
 {
   double width = gtk_widget_get_width (GTK_WIDGET (self));
   double height = gtk_widget_get_height (GTK_WIDGET (self));
-  double x0 = MARGIN_LEFT;
-  double x1 = MAX (width - MARGIN_RIGHT, x0 + 5 * SLOT_WIDTH + 2 * SLOT_GAP + 10);
+  double x = MARGIN_LEFT;
+  double x1 = MAX (width - MARGIN_RIGHT, x + 5 * SLOT_WIDTH + 2 * SLOT_GAP + 10);
   double lo = INFINITY, hi = -INFINITY;
   guint n = MAX (self->series->len, 1);
 
   layout->plot_top = MARGIN_TOP;
   layout->plot_bottom = MAX (height - MARGIN_BOTTOM, MARGIN_TOP + 20);
   layout->band_height = (layout->plot_bottom - layout->plot_top) / (self->stacked ? n : 1);
-  layout->slot_x[SLOT_NEG_INF] = x0;
-  layout->slot_x[SLOT_NEG_SAT] = x0 + SLOT_WIDTH + 2;
-  layout->reg_x0 = x0 + 2 * SLOT_WIDTH + 2 + SLOT_GAP;
-  layout->slot_x[SLOT_NAN] = x1 - SLOT_WIDTH;
-  layout->slot_x[SLOT_POS_INF] = x1 - 2 * SLOT_WIDTH - 2;
-  layout->slot_x[SLOT_POS_SAT] = x1 - 3 * SLOT_WIDTH - 4;
-  layout->reg_x1 = layout->slot_x[SLOT_POS_SAT] - SLOT_GAP;
   layout->symlog = FALSE;
+  layout->saturation = FALSE;
+  for (guint i = 0; i < self->series->len; i++)
+    if (((Series *) g_ptr_array_index (self->series, i))->histogram->saturation_value > 0)
+      layout->saturation = TRUE;
+  for (Slot s = SLOT_NEG_INF; s <= SLOT_NEG_SAT; s++)
+    if (slot_shown (layout, s))
+      {
+        layout->slot_x[s] = x;
+        x += SLOT_WIDTH + 2;
+      }
+  layout->reg_x0 = x - 2 + SLOT_GAP;
+  x = x1;
+  for (Slot s = SLOT_NAN; s >= SLOT_POS_SAT; s--)
+    if (slot_shown (layout, s))
+      {
+        x -= SLOT_WIDTH;
+        layout->slot_x[s] = x;
+        x -= 2;
+      }
+  layout->reg_x1 = x + 2 - SLOT_GAP;
 
   for (guint i = 0; i < self->series->len; i++)
     {
@@ -293,80 +322,204 @@ format_count (guint64 count)
   return ovi_format_count (count);
 }
 
-static void
-draw_band (OviHistogramView *self,
-           cairo_t *cr,
-           const Layout *layout,
-           double top,
-           double bottom,
-           guint first,
-           guint last,
-           const GdkRGBA *fg)
+/* One band of the plot: the series first..last-1 drawn over top..bottom
+ * (all of them overlaid, or one each when stacked). */
+typedef struct
 {
-  guint n_drawn = last - first;
-  guint64 max = 0;
-  double height = bottom - top;
-  g_autofree char *max_text = NULL;
+  double top;
+  double bottom;
+  guint first;
+  guint last;
+} Band;
 
-  for (guint i = first; i < last; i++)
-    max = MAX (max, series_max_count (((Series *) g_ptr_array_index (self->series, i))->histogram));
+static guint
+compute_bands (OviHistogramView *self, const Layout *layout, Band *bands)
+{
+  guint n = self->series->len;
 
-  /* Axis and count scale. */
-  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.3);
-  cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, MARGIN_LEFT - 4, bottom + 0.5);
-  cairo_line_to (cr, layout->slot_x[SLOT_NAN] + SLOT_WIDTH, bottom + 0.5);
-  cairo_stroke (cr);
-  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
-  max_text = format_count (max);
-  draw_text (GTK_WIDGET (self), cr, max_text, MARGIN_LEFT - 6, top, 1.0);
-  draw_text (GTK_WIDGET (self), cr, self->log_counts ? _ ("log") : "0", MARGIN_LEFT - 6,
-             bottom - 14, 1.0);
-
-  for (guint i = first; i < last; i++)
+  if (!self->stacked)
     {
-      Series *series = g_ptr_array_index (self->series, i);
-      const OviHistogram *h = series->histogram;
-      const GdkRGBA *color = &series_colors[i % G_N_ELEMENTS (series_colors)];
-      double alpha = n_drawn > 1 ? 0.55 : 0.9;
-      double sub = SLOT_WIDTH / n_drawn;
+      bands[0] = (Band){ layout->plot_top + (n > 1 ? BAND_TITLE : 0), layout->plot_bottom, 0, n };
+      return 1;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      double top = layout->plot_top + i * layout->band_height;
 
-      cairo_set_source_rgba (cr, color->red, color->green, color->blue, alpha);
+      bands[i] = (Band){ top + BAND_TITLE, top + layout->band_height - 4, i, i + 1 };
+    }
+  return n;
+}
+
+static guint64
+band_max_count (OviHistogramView *self, const Band *band)
+{
+  guint64 max = 0;
+
+  for (guint i = band->first; i < band->last; i++)
+    max = MAX (max, series_max_count (((Series *) g_ptr_array_index (self->series, i))->histogram));
+  return max;
+}
+
+/* What is drawn in a special bin for one series: a bar on the band's
+ * count axis, at least MIN_BAR px high when it holds a value, else a
+ * baseline mark.  Series share the bin side by side. */
+typedef struct
+{
+  graphene_rect_t rect;
+  Slot slot;
+  guint series;
+  guint64 count;
+} Mark;
+
+static GArray *
+slot_marks (OviHistogramView *self, const Layout *layout, const Band *band)
+{
+  GArray *marks = g_array_new (FALSE, FALSE, sizeof (Mark));
+  guint64 max = band_max_count (self, band);
+  double sub = SLOT_WIDTH / (band->last - band->first);
+  double height = band->bottom - band->top;
+
+  for (guint i = band->first; i < band->last; i++)
+    for (Slot s = 0; s < N_SLOTS; s++)
+      {
+        const OviHistogram *h = ((Series *) g_ptr_array_index (self->series, i))->histogram;
+        Mark mark = { .slot = s, .series = i, .count = slot_count (h, s) };
+        double bar = mark.count > 0 ? MAX (count_fraction (self, mark.count, max) * height, MIN_BAR)
+                                    : BASELINE_MARK;
+
+        if (!slot_shown (layout, s))
+          continue;
+        graphene_rect_init (&mark.rect, layout->slot_x[s] + (i - band->first) * sub,
+                            band->bottom - bar, MAX (sub - 1, 1), bar);
+        g_array_append_val (marks, mark);
+      }
+  return marks;
+}
+
+static const GdkRGBA *
+mark_color (const Band *band, const Mark *mark)
+{
+  if (band->last - band->first > 1)
+    return &series_colors[mark->series % G_N_ELEMENTS (series_colors)];
+  return &slot_colors[mark->slot];
+}
+
+/* The filled shapes of a band, as color nodes: the regular bins of its
+ * first series and every special bin's mark. */
+static void
+snapshot_band (OviHistogramView *self,
+               GtkSnapshot *snapshot,
+               const Layout *layout,
+               const Band *band)
+{
+  const OviHistogram *h = ((Series *) g_ptr_array_index (self->series, band->first))->histogram;
+  const GdkRGBA *color = &series_colors[band->first % G_N_ELEMENTS (series_colors)];
+  GdkRGBA fill = *color;
+  guint64 max = band_max_count (self, band);
+  double height = band->bottom - band->top;
+  g_autoptr (GArray) marks = slot_marks (self, layout, band);
+
+  fill.alpha = band->last - band->first > 1 ? 0.45 : 0.8;
+  for (guint b = 0; b < h->n_bins; b++)
+    {
+      double x0 = value_to_x (layout, h->edges[b]);
+      double x1 = value_to_x (layout, h->edges[b + 1]);
+      double f = count_fraction (self, h->counts[b], max);
+
+      if (f > 0)
+        gtk_snapshot_append_color (
+            snapshot, &fill,
+            &GRAPHENE_RECT_INIT (x0, band->bottom - f * height, MAX (x1 - x0 - 1, 1), f * height));
+    }
+  for (guint m = 0; m < marks->len; m++)
+    {
+      const Mark *mark = &g_array_index (marks, Mark, m);
+      GdkRGBA c = *mark_color (band, mark);
+
+      c.alpha = mark->count > 0 ? 0.9 : 0.5;
+      gtk_snapshot_append_color (snapshot, &c, &mark->rect);
+    }
+}
+
+/* The other series of an overlaid band, outlined over the first one's
+ * fill so both stay readable where they overlap. */
+static void
+draw_outlines (OviHistogramView *self, cairo_t *cr, const Layout *layout, const Band *band)
+{
+  guint64 max = band_max_count (self, band);
+  double height = band->bottom - band->top;
+
+  cairo_set_line_width (cr, 2);
+  for (guint i = band->first + 1; i < band->last; i++)
+    {
+      const OviHistogram *h = ((Series *) g_ptr_array_index (self->series, i))->histogram;
+      const GdkRGBA *color = &series_colors[i % G_N_ELEMENTS (series_colors)];
+
+      if (h->n_bins == 0)
+        continue;
+      cairo_set_source_rgba (cr, color->red, color->green, color->blue, 1);
+      cairo_move_to (cr, value_to_x (layout, h->edges[0]), band->bottom);
       for (guint b = 0; b < h->n_bins; b++)
         {
-          double x0 = value_to_x (layout, h->edges[b]);
-          double x1 = value_to_x (layout, h->edges[b + 1]);
-          double f = count_fraction (self, h->counts[b], max);
+          double y = band->bottom - count_fraction (self, h->counts[b], max) * height;
 
-          if (f <= 0)
-            continue;
-          cairo_rectangle (cr, x0, bottom - f * height, MAX (x1 - x0 - 1, 1), f * height);
+          cairo_line_to (cr, value_to_x (layout, h->edges[b]), y);
+          cairo_line_to (cr, value_to_x (layout, h->edges[b + 1]), y);
         }
-      cairo_fill (cr);
+      cairo_line_to (cr, value_to_x (layout, h->edges[h->n_bins]), band->bottom);
+      cairo_stroke (cr);
+    }
+}
 
-      for (Slot s = 0; s < N_SLOTS; s++)
+static void
+draw_axis (
+    OviHistogramView *self, cairo_t *cr, const Layout *layout, const Band *band, const GdkRGBA *fg)
+{
+  g_autofree char *max_text = format_count (band_max_count (self, band));
+
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.3);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, MARGIN_LEFT - 4, band->bottom + 0.5);
+  cairo_line_to (cr, layout->slot_x[SLOT_NAN] + SLOT_WIDTH, band->bottom + 0.5);
+  cairo_stroke (cr);
+  cairo_set_source_rgba (cr, fg->red, fg->green, fg->blue, 0.7);
+  draw_text (GTK_WIDGET (self), cr, max_text, MARGIN_LEFT - 6, band->top, 1.0);
+  draw_text (GTK_WIDGET (self), cr, self->log_counts ? _ ("log") : "0", MARGIN_LEFT - 6,
+             band->bottom - 14, 1.0);
+}
+
+/* A swatch per series, drawn as its bins are (filled, else outlined),
+ * then its name. */
+static void
+draw_legend (OviHistogramView *self, cairo_t *cr, const Layout *layout)
+{
+  double x = layout->reg_x0;
+
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      Series *series = g_ptr_array_index (self->series, i);
+      const GdkRGBA *color = &series_colors[i % G_N_ELEMENTS (series_colors)];
+      g_autoptr (PangoLayout) text =
+          gtk_widget_create_pango_layout (GTK_WIDGET (self), series->label);
+      int w, h;
+
+      cairo_set_source_rgba (cr, color->red, color->green, color->blue, i == 0 ? 0.45 : 1);
+      if (i == 0)
         {
-          const GdkRGBA *c = n_drawn > 1 ? color : &slot_colors[s];
-          double f = count_fraction (self, slot_count (h, s), max);
-          double x = layout->slot_x[s] + (i - first) * sub;
-
-          if (f <= 0)
-            continue;
-          cairo_set_source_rgba (cr, c->red, c->green, c->blue, 0.9);
-          cairo_rectangle (cr, x, bottom - MAX (f * height, 2), MAX (sub - 1, 1),
-                           MAX (f * height, 2));
+          cairo_rectangle (cr, x, layout->plot_top + 3, 10, 10);
           cairo_fill (cr);
         }
-    }
-
-  /* Slot frames, so an empty special bin is visibly empty rather than absent. */
-  for (Slot s = 0; s < N_SLOTS; s++)
-    {
-      const GdkRGBA *c = &slot_colors[s];
-
-      cairo_set_source_rgba (cr, c->red, c->green, c->blue, 0.5);
-      cairo_rectangle (cr, layout->slot_x[s] + 0.5, top + 0.5, SLOT_WIDTH - 1, height - 1);
-      cairo_stroke (cr);
+      else
+        {
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, x + 1, layout->plot_top + 4, 8, 8);
+          cairo_stroke (cr);
+        }
+      cairo_set_source_rgba (cr, color->red, color->green, color->blue, 1);
+      draw_text (GTK_WIDGET (self), cr, series->label, x + 14, layout->plot_top, 0);
+      pango_layout_get_pixel_size (text, &w, &h);
+      x += 14 + w + 16;
     }
 }
 
@@ -387,7 +540,8 @@ add_axis_label (GtkWidget *widget,
                 double x,
                 double y,
                 double align,
-                int slot)
+                int slot,
+                gboolean is_count)
 {
   g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
   PangoAttrList *attrs = pango_attr_list_new ();
@@ -414,12 +568,14 @@ add_axis_label (GtkWidget *widget,
   label->text = g_strdup (text);
   label->rect = rect;
   label->slot = slot;
+  label->is_count = is_count;
   g_ptr_array_add (labels, label);
 }
 
-/* The labels under the plot, where draw() puts them: the special bins'
- * first (they are always there), then the value axis' low and high ends,
- * its zero and its title, each skipped when it would collide. */
+/* The labels the plot draws, where draw() puts them: the special bins'
+ * names under the axis first (they are always there), then the value
+ * axis' low and high ends, its zero and its title, each skipped when it
+ * would collide, then each special bin's count above its mark. */
 static GPtrArray *
 axis_labels (OviHistogramView *self, const Layout *layout)
 {
@@ -432,93 +588,103 @@ axis_labels (OviHistogramView *self, const Layout *layout)
   g_autofree char *lo_text = g_strdup_printf ("%.4g", lo);
   g_autofree char *hi_text = g_strdup_printf ("%.4g", hi);
   double y = layout->plot_bottom + 2;
+  g_autofree Band *bands = g_new (Band, MAX (self->series->len, 1));
+  guint n_bands = compute_bands (self, layout, bands);
+  guint shown = 0;
 
   for (Slot s = 0; s < N_SLOTS; s++)
-    add_axis_label (widget, labels, slot_label (s), layout->slot_x[s] + SLOT_WIDTH / 2,
-                    y + (s % 2) * 14, 0.5, s);
-  add_axis_label (widget, labels, lo_text, layout->reg_x0, y, 0, -1);
-  add_axis_label (widget, labels, hi_text, layout->reg_x1, y, 1, -1);
+    if (slot_shown (layout, s))
+      add_axis_label (widget, labels, slot_label (s), layout->slot_x[s] + SLOT_WIDTH / 2,
+                      y + (shown++ % 2) * 14, 0.5, s, FALSE);
+  add_axis_label (widget, labels, lo_text, layout->reg_x0, y, 0, -1, FALSE);
+  add_axis_label (widget, labels, hi_text, layout->reg_x1, y, 1, -1, FALSE);
   if (lo < 0 && hi > 0)
-    add_axis_label (widget, labels, "0", value_to_x (layout, 0), y, 0.5, -1);
+    add_axis_label (widget, labels, "0", value_to_x (layout, 0), y, 0.5, -1, FALSE);
   add_axis_label (widget, labels, layout->symlog ? _ ("value (symlog)") : _ ("value"),
-                  (layout->reg_x0 + layout->reg_x1) / 2, y + 14, 0.5, -1);
+                  (layout->reg_x0 + layout->reg_x1) / 2, y + 14, 0.5, -1, FALSE);
+
+  for (guint b = 0; b < n_bands; b++)
+    {
+      g_autoptr (GArray) marks = slot_marks (self, layout, &bands[b]);
+
+      for (guint m = 0; m < marks->len; m++)
+        {
+          const Mark *mark = &g_array_index (marks, Mark, m);
+          g_autofree char *count = format_count (mark->count);
+
+          add_axis_label (widget, labels, count, mark->rect.origin.x + mark->rect.size.width / 2,
+                          MAX (mark->rect.origin.y - COUNT_LINE, bands[b].top), 0.5, mark->slot,
+                          TRUE);
+        }
+    }
   return labels;
 }
 
 static void
-draw (OviHistogramView *self, cairo_t *cr, double width, double height)
+snapshot_plot (OviHistogramView *self, GtkSnapshot *snapshot, double width, double height)
 {
   GtkWidget *widget = GTK_WIDGET (self);
+  g_autoptr (GPtrArray) labels = NULL;
+  g_autofree Band *bands = NULL;
+  guint n_bands;
   GdkRGBA fg;
   Layout layout;
+  cairo_t *cr;
 
   get_foreground (widget, &fg);
   compute_layout (self, &layout);
 
-  if (self->series->len == 0)
+  if (self->series->len == 0 || all_empty (self))
     {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
-      draw_text (widget, cr, _ ("No histogram"), width / 2, height / 2 - 8, 0.5);
-      return;
-    }
-  if (all_empty (self))
-    {
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.6);
-      draw_text (widget, cr, _ ("No values: the tensor is empty"), width / 2, height / 2 - 8, 0.5);
+      draw_text (widget, cr,
+                 self->series->len == 0 ? _ ("No histogram") : _ ("No values: the tensor is empty"),
+                 width / 2, height / 2 - 8, 0.5);
+      cairo_destroy (cr);
       return;
     }
 
-  if (self->stacked)
+  bands = g_new (Band, self->series->len);
+  n_bands = compute_bands (self, &layout, bands);
+  for (guint b = 0; b < n_bands; b++)
+    snapshot_band (self, snapshot, &layout, &bands[b]);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  for (guint b = 0; b < n_bands; b++)
     {
-      for (guint i = 0; i < self->series->len; i++)
+      draw_outlines (self, cr, &layout, &bands[b]);
+      draw_axis (self, cr, &layout, &bands[b], &fg);
+      if (self->stacked)
         {
-          Series *series = g_ptr_array_index (self->series, i);
-          const GdkRGBA *color = &series_colors[i % G_N_ELEMENTS (series_colors)];
-          double top = layout.plot_top + i * layout.band_height;
-          double bottom = top + layout.band_height - 4;
+          Series *series = g_ptr_array_index (self->series, b);
+          const GdkRGBA *color = &series_colors[b % G_N_ELEMENTS (series_colors)];
 
-          draw_band (self, cr, &layout, top + BAND_TITLE, bottom, i, i + 1, &fg);
           cairo_set_source_rgba (cr, color->red, color->green, color->blue, 1);
-          draw_text (widget, cr, series->label, layout.reg_x0, top, 0);
+          draw_text (widget, cr, series->label, layout.reg_x0, bands[b].top - BAND_TITLE, 0);
         }
     }
-  else
+  if (!self->stacked && self->series->len > 1)
+    draw_legend (self, cr, &layout);
+
+  /* The value axis, the special bins and their counts, as axis_labels()
+   * placed them. */
+  labels = axis_labels (self, &layout);
+  for (guint i = 0; i < labels->len; i++)
     {
-      double top = layout.plot_top + (self->series->len > 1 ? BAND_TITLE : 0);
-      double x = layout.reg_x0;
+      OviAxisLabel *label = g_ptr_array_index (labels, i);
 
-      draw_band (self, cr, &layout, top, layout.plot_bottom, 0, self->series->len, &fg);
-      if (self->series->len > 1)
-        for (guint i = 0; i < self->series->len; i++)
-          {
-            Series *series = g_ptr_array_index (self->series, i);
-            const GdkRGBA *color = &series_colors[i % G_N_ELEMENTS (series_colors)];
+      if (label->slot >= 0 && !label->is_count)
+        {
+          const GdkRGBA *c = &slot_colors[label->slot];
 
-            cairo_set_source_rgba (cr, color->red, color->green, color->blue, 1);
-            draw_text (widget, cr, series->label, x, layout.plot_top, 0);
-            x += 12 + 7 * strlen (series->label);
-          }
+          cairo_set_source_rgba (cr, c->red, c->green, c->blue, 1);
+        }
+      else
+        cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
+      draw_text (widget, cr, label->text, label->rect.origin.x, label->rect.origin.y, 0);
     }
-
-  /* The value axis and the special bins, as axis_labels() placed them. */
-  {
-    g_autoptr (GPtrArray) labels = axis_labels (self, &layout);
-
-    for (guint i = 0; i < labels->len; i++)
-      {
-        OviAxisLabel *label = g_ptr_array_index (labels, i);
-
-        if (label->slot >= 0)
-          {
-            const GdkRGBA *c = &slot_colors[label->slot];
-
-            cairo_set_source_rgba (cr, c->red, c->green, c->blue, 1);
-          }
-        else
-          cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, 0.7);
-        draw_text (widget, cr, label->text, label->rect.origin.x, label->rect.origin.y, 0);
-      }
-  }
+  cairo_destroy (cr);
 }
 
 static void
@@ -526,13 +692,10 @@ ovi_histogram_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   double width = gtk_widget_get_width (widget);
   double height = gtk_widget_get_height (widget);
-  cairo_t *cr;
 
   if (width <= 0 || height <= 0)
     return;
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  draw (OVI_HISTOGRAM_VIEW (widget), cr, width, height);
-  cairo_destroy (cr);
+  snapshot_plot (OVI_HISTOGRAM_VIEW (widget), snapshot, width, height);
 }
 
 /* The tooltip text for a point: the bin under it, in every series drawn there. */
@@ -562,7 +725,7 @@ ovi_histogram_view_dup_text_at (OviHistogramView *self, double x, double y)
     }
 
   for (Slot s = 0; s < N_SLOTS; s++)
-    if (x >= layout.slot_x[s] && x < layout.slot_x[s] + SLOT_WIDTH)
+    if (slot_shown (&layout, s) && x >= layout.slot_x[s] && x < layout.slot_x[s] + SLOT_WIDTH)
       slot = s;
   if (slot < 0 && (x < layout.reg_x0 || x > layout.reg_x1))
     return NULL;

@@ -24,13 +24,15 @@ gboolean ovi_histogram_view_get_log_counts (OviHistogramView *self);
 void ovi_histogram_view_set_log_counts (OviHistogramView *self, gboolean log_counts);
 gboolean ovi_histogram_view_get_stacked (OviHistogramView *self);
 void ovi_histogram_view_set_stacked (OviHistogramView *self, gboolean stacked);
-/* A label under the plot and where it is drawn, in the widget's
- * coordinates; @slot is the special bin it names, or -1. */
+/* A label of the plot and where it is drawn, in the widget's coordinates;
+ * @slot is the special bin it names (under the axis) or counts (above its
+ * mark, @is_count), or -1. */
 typedef struct
 {
   char *text;
   graphene_rect_t rect;
   int slot;
+  gboolean is_count;
 } OviAxisLabel;
 
 GPtrArray *ovi_histogram_view_get_axis_labels (OviHistogramView *self);

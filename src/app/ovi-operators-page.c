@@ -273,11 +273,7 @@ row_activated (OviOperatorsPage *self, guint position)
 static GtkWidget *
 list_view (OviOperatorsPage *self)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->op_view)); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      return child;
-  return NULL;
+  return ovi_columns_get_list (self->op_view);
 }
 
 /* The frames a row shown from elsewhere is given to be laid out in view:
@@ -298,15 +294,11 @@ focus_selected_row_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
     {
       if (self->focus_frames == 0)
         gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
-      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
-           row = gtk_widget_get_next_sibling (row))
-        if (gtk_widget_get_mapped (row) &&
-            (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0 &&
-            gtk_widget_grab_focus (row))
-          {
-            self->focus_tick = 0;
-            return G_SOURCE_REMOVE;
-          }
+      if (ovi_columns_focus_selected_row (self->op_view))
+        {
+          self->focus_tick = 0;
+          return G_SOURCE_REMOVE;
+        }
     }
   if (++self->focus_frames < FOCUS_FRAMES)
     return G_SOURCE_CONTINUE;

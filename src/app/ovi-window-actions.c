@@ -20,8 +20,14 @@ _ovi_window_update_actions (OviWindow *self)
     return; /* constructing or disposing */
   gtk_widget_action_set_enabled (widget, "win.reload",
                                  ovi_session_get_folder (self->session) != NULL);
-  gtk_widget_action_set_enabled (widget, "win.cancel", ovi_session_get_busy (self->session));
+  /* Escape stops whatever runs: the scan, and the diff. */
+  gtk_widget_action_set_enabled (
+      widget, "win.cancel",
+      ovi_session_get_busy (self->session) ||
+          ovi_diff_state_get_running (ovi_session_get_diff (self->session)));
   gtk_widget_action_set_enabled (widget, "win.diff-with",
+                                 ovi_session_get_folder (self->session) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.diff-with-file",
                                  ovi_session_get_folder (self->session) != NULL);
   _ovi_window_update_export_actions (self);
 }
@@ -185,16 +191,19 @@ open_folder_action (GtkWidget *widget, const char *action_name, GVariant *parame
 #endif
 }
 
+/* F5 reads the folder again, and runs the diff again with its settings. */
 static void
 reload_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   ovi_session_reload (OVI_WINDOW (widget)->session);
+  ovi_diff_state_rerun (ovi_session_get_diff (OVI_WINDOW (widget)->session));
 }
 
 static void
 cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   ovi_session_cancel (OVI_WINDOW (widget)->session);
+  ovi_diff_state_cancel (ovi_session_get_diff (OVI_WINDOW (widget)->session));
 }
 
 void
@@ -344,15 +353,41 @@ golden_chosen (GFile *file, gpointer user_data)
     ovi_window_diff_with (OVI_WINDOW (user_data), file);
 }
 
-/* "Diff With Another Run…": the golden run, chosen as a folder. */
+/**
+ * ovi_window_get_golden_start:
+ *
+ * Where the golden run's chooser starts: beside mine (the folder that
+ * holds the run shown), where a second run usually is.
+ *
+ * Returns: (transfer full) (nullable): the folder
+ */
+GFile *
+ovi_window_get_golden_start (OviWindow *self)
+{
+  OviDumpFolder *folder = ovi_session_get_folder (self->session);
+
+  if (folder == NULL || ovi_dump_folder_get_n_roots (folder) != 1)
+    return NULL;
+  return g_file_get_parent (ovi_dump_folder_get_nth_root (folder, 0));
+}
+
+/* "Diff With Another Run…": the golden run, chosen as a folder;
+ * "Diff With a Dump File…": one dump file. */
 static void
 diff_with_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  /* Translators: the button of the folder chooser that picks the golden
-   * run, which the open folder is then compared with */
-  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Diff With"),
-                                  _ ("_Diff"), NULL, golden_chosen, g_object_ref (widget),
-                                  g_object_unref);
+  g_autoptr (GFile) start = ovi_window_get_golden_start (OVI_WINDOW (widget));
+
+  if (g_str_equal (action_name, "win.diff-with-file"))
+    ovi_file_chooser_open_file_in (GTK_WINDOW (widget),
+                                   _ ("Choose the Golden Dump File to Diff With"), _ ("_Diff"),
+                                   start, golden_chosen, g_object_ref (widget), g_object_unref);
+  else
+    /* Translators: the button of the folder chooser that picks the golden
+     * run, which the open folder is then compared with */
+    ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Diff With"),
+                                    _ ("_Diff"), start, golden_chosen, g_object_ref (widget),
+                                    g_object_unref);
 }
 
 /* Shows a tensor of a window's folder once its scan has listed the file. */
@@ -472,6 +507,19 @@ visible_pages (OviWindow *self)
   return names;
 }
 
+/* A page shown from the keyboard takes it: its first control, not the
+ * header's tabs (the Diff page then hands it to its first divergence). */
+static void
+show_page_focused (OviWindow *self, const char *name)
+{
+  GtkWidget *page;
+
+  ovi_window_show_page (self, name);
+  page = adw_view_stack_get_visible_child (self->view_stack);
+  if (page != NULL && !gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (self)), page))
+    gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
+}
+
 /* win.show-page ("i"): Alt+1 shows the first page, Alt+2 the second... */
 static void
 show_page_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
@@ -482,7 +530,7 @@ show_page_action (GtkWidget *widget, const char *action_name, GVariant *paramete
 
   if (ovi_session_get_folder (self->session) == NULL || number < 1 || (guint) number > names->len)
     return;
-  ovi_window_show_page (self, g_ptr_array_index (names, number - 1));
+  show_page_focused (self, g_ptr_array_index (names, number - 1));
 }
 
 /* win.next-page and win.previous-page (Ctrl+Page Down / Up), round. */
@@ -501,7 +549,7 @@ step_page_action (GtkWidget *widget, const char *action_name, GVariant *paramete
     if (g_strcmp0 (g_ptr_array_index (names, i), current) == 0)
       index = i;
   index = (index + names->len + step) % names->len;
-  ovi_window_show_page (self, g_ptr_array_index (names, index));
+  show_page_focused (self, g_ptr_array_index (names, index));
 }
 
 static void
@@ -615,6 +663,7 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
   gtk_widget_class_install_action (widget_class, "win.diff-with", NULL, diff_with_action);
+  gtk_widget_class_install_action (widget_class, "win.diff-with-file", NULL, diff_with_action);
   gtk_widget_class_install_action (widget_class, "win.show-golden-tensor", "(su)",
                                    show_golden_tensor_action);
   _ovi_window_class_add_export_actions (widget_class);

@@ -400,6 +400,8 @@ setup_session (OviWindow *self, OviApplication *app)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::busy", G_CALLBACK (_ovi_window_update_actions),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (ovi_session_get_diff (self->session), "notify::running",
+                           G_CALLBACK (_ovi_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::cancelled", G_CALLBACK (cancelled_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::n-problems", G_CALLBACK (update_problems), self,

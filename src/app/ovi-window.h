@@ -16,6 +16,7 @@ void ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files
 void ovi_window_open_file (OviWindow *self, GFile *file);
 void ovi_window_open_files (OviWindow *self, GFile *const *files, guint n_files);
 void ovi_window_diff_with (OviWindow *self, GFile *golden);
+GFile *ovi_window_get_golden_start (OviWindow *self);
 OviDumpFolder *ovi_window_get_folder (OviWindow *self);
 gboolean ovi_window_get_loading (OviWindow *self);
 gboolean ovi_window_get_busy (OviWindow *self);

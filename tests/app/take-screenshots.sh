@@ -5,8 +5,9 @@
 #
 #   tests/app/take-screenshots.sh [BUILD_DIR]
 #     the README's and docs/': /app/window/screenshots goes through the main views and saves
-#     each in data/screenshots; /app/diff-page/screenshot saves the Diff page
-#     of two generated runs as diff.png and diff-zh_CN.png.
+#     each in data/screenshots, and the tensor view again in Chinese as
+#     tensor-zh_CN.png; /app/diff-page/screenshot saves the Diff page of two
+#     generated runs as diff.png and diff-zh_CN.png.
 #   tests/app/take-screenshots.sh --sizes [BUILD_DIR]
 #     every page (Overflows, Operators, tensor view, Iterations, Timeline,
 #     Problems) at 800x600, 1200x800 and 1920x1080, in English and in
@@ -54,6 +55,11 @@ else
   out="$src/data/screenshots"
   mkdir -p "$out"
   run_test 1600x1024 "" test-window /app/window/screenshots OVI_SCREENSHOT_DIR="$out"
+  # The tensor view in Chinese too, as tensor-zh_CN.png.
+  zh=$(mktemp -d)
+  run_test 1600x1024 zh_CN test-window /app/window/screenshots OVI_SCREENSHOT_DIR="$zh"
+  cp "$zh/tensor.png" "$out/tensor-zh_CN.png"
+  rm -rf "$zh"
   for language in "" zh_CN; do
     run_test 1600x1024 "$language" test-diff-page /app/diff-page/screenshot \
       OVI_SCREENSHOT_DIR="$out"

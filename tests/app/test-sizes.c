@@ -4,6 +4,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "ovi-diff-fixture.h"
+#include "ovi-fixtures.h"
 #include "ovi-test-util.h"
 #include "ovi-tooltip.h"
 
@@ -257,6 +259,22 @@ check_open_popover (OviWindow *window)
   return 1;
 }
 
+/* The Diff page's table and pair view share its height: the pair view
+ * keeps room for its histograms. */
+static guint
+check_pair_view (OviWindow *window, const char *page, int width, int height)
+{
+  int pair_height = gtk_widget_get_height (
+      GTK_WIDGET (ovi_diff_page_get_pair_view (ovi_window_get_diff_page (window))));
+
+  g_test_message ("%s at %dx%d: the pair view is %d px high", page, width, height, pair_height);
+  if (pair_height >= 200)
+    return 0;
+  g_printerr ("%s at %dx%d: the pair view is %d px high, less than 200\n", page, width, height,
+              pair_height);
+  return 1;
+}
+
 /* Every page, at the three sizes, in the language the test runs in, over
  * the example folder and, in a second window, two folders (node-a of the
  * example cluster and the example) with node-b's report: no label is cut
@@ -271,6 +289,9 @@ test_sizes (Fixture *f, gconstpointer data)
   OviOverflowRecord *first = find_record (window, 272);
   OviDumpFile *op = ovi_overflow_record_get_op (first);
   g_autoptr (OviWindow) cluster_window = NULL;
+  OviWindow *diff_window = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *diff_root = g_dir_make_tmp ("ovi-sizes-diff-XXXXXX", &error);
   g_autoptr (GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *example = g_path_get_dirname (g_getenv ("OVI_EXAMPLE_DIR"));
   g_autofree char *node_a = g_build_filename (example, "example-cluster", "node-a", NULL);
@@ -314,6 +335,28 @@ test_sizes (Fixture *f, gconstpointer data)
   WAIT_UNTIL (!ovi_window_get_busy (cluster_window));
   WAIT_UNTIL (ovi_cluster_get_n_roots (
                   ovi_session_get_cluster (ovi_window_get_session (cluster_window))) == 3);
+
+  /* The diff of the fixture's two runs, as `--diff MINE GOLDEN` opens it. */
+  g_assert_no_error (error);
+  ovi_fixture_write_diff_runs (diff_root);
+  ovi_fixture_write_diff_overflow (diff_root);
+  {
+    GList *before = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (ovi_test_app)));
+    g_autofree char *mine = g_build_filename (diff_root, "mine", NULL);
+    g_autofree char *golden = g_build_filename (diff_root, "golden", NULL);
+    GFile *runs[2] = { g_file_new_for_path (mine), g_file_new_for_path (golden) };
+
+    g_application_open (G_APPLICATION (ovi_test_app), runs, 2, "diff");
+    for (GList *l = gtk_application_get_windows (GTK_APPLICATION (ovi_test_app)); l; l = l->next)
+      if (g_list_find (before, l->data) == NULL)
+        diff_window = g_object_ref (l->data);
+    g_list_free (before);
+    g_object_unref (runs[0]);
+    g_object_unref (runs[1]);
+    g_assert_nonnull (diff_window);
+    WAIT_UNTIL (ovi_diff_state_get_result (
+                    ovi_session_get_diff (ovi_window_get_session (diff_window))) != NULL);
+  }
 
   g_settings_set_strv (settings, "recent-folders", recent);
   n_failed += check_open_popover (window);
@@ -366,6 +409,16 @@ test_sizes (Fixture *f, gconstpointer data)
       ovi_test_wait_still ();
       n_failed += check_page (cluster_window, "timeline", width, height);
 
+      gtk_window_present (GTK_WINDOW (diff_window));
+      resize_to (diff_window, width, height);
+      ovi_window_show_page (diff_window, "diff");
+      WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (ovi_window_get_diff_page (diff_window))) &&
+                  ovi_diff_pair_view_get_pair (ovi_diff_page_get_pair_view (
+                      ovi_window_get_diff_page (diff_window))) != NULL);
+      ovi_test_wait_still ();
+      n_failed += check_page (diff_window, "diff", width, height);
+      n_failed += check_pair_view (diff_window, "diff", width, height);
+
       ovi_window_show_page (cluster_window, "overflows");
       WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (cluster_window->overflows_page)));
       ovi_test_wait_still ();
@@ -387,6 +440,9 @@ test_sizes (Fixture *f, gconstpointer data)
   g_clear_pointer (&uncut_texts, g_ptr_array_unref);
   gtk_window_destroy (GTK_WINDOW (cluster_window));
   ovi_test_wait_finalized (g_steal_pointer (&cluster_window), TRUE);
+  gtk_window_destroy (GTK_WINDOW (diff_window));
+  ovi_test_wait_finalized (g_steal_pointer (&diff_window), TRUE);
+  ovi_fixture_remove_tree (diff_root);
   g_assert_cmpuint (n_failed, ==, 0);
 }
 

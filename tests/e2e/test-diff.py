@@ -4,13 +4,16 @@
 build tree as `overflow-inspector --diff MINE GOLDEN` on two runs written by
 the project's fixture writer (tests/fixtures/ovi-make-diff-runs: my Add
 differs from the golden one at 12, 300 and 777), sent no input, read
-through AT-SPI.
+through AT-SPI. My run has an overflow record on the Add that the golden
+run has not.
 
   test-diff.py --build DIR [--shots DIR]
 
-The page must name the first divergence at the top, mark its row for a
-screen reader, and the pair view, which the page opens on the first
-divergence, must list the largest difference with its coordinates.
+The page must name the first divergence at the top (core's headline, as
+the CLI prints it), list the overflow records of one run only, mark the
+first divergence's row for a screen reader and give that row the keyboard,
+and the pair view, which the page opens on the first divergence, must list
+the largest difference with its coordinates.
 """
 
 import argparse
@@ -22,12 +25,25 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ovi_e2e  # noqa: E402
 
-FIRST = ("First divergence: net/Add (origin): output 0, 3 of 1,024 elements out of "
-         "tolerance, first at 12 (0, 12)")
-ROW = "First divergence, 3: Add net/Add, origin"
+FIRST = ("First divergence: #2 Add net/Add, the origin: its inputs agree and output 0 "
+         "differs.")
+OVERFLOWS = "Overflows only in my run: net/Add"
+ROW = "First divergence, 2: Add net/Add, origin"
 TOP_START = "1. 300 (2, 44): mine "
 TOP_END = ", difference 2"
 TABLE = "Compared operators in run order"
+
+
+def focused_strings(tree):
+    """The names below the node that has the keyboard (AT-SPI's FOCUSED)."""
+    for node in tree.walk():
+        try:
+            focused = node.obj.get_state_set().contains(ovi_e2e.Atspi.StateType.FOCUSED)
+        except Exception:
+            focused = False
+        if focused:
+            return node.strings()
+    return []
 
 
 def one(args):
@@ -35,6 +51,7 @@ def one(args):
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
     make = os.path.join(args.build, "tests", "fixtures", "ovi-make-diff-runs")
     failures = []
+    focused = []
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([make, tmp], check=True)
         proc = ovi_e2e.start_app([app, "--diff", os.path.join(tmp, "mine"),
@@ -43,7 +60,10 @@ def one(args):
             def probe():
                 tree = ovi_e2e.application()
                 strings = tree.strings()
-                if FIRST in strings and any(s.startswith(TOP_START) for s in strings):
+                # States are read while the inspector runs.
+                focused[:] = focused_strings(tree)
+                if (FIRST in strings and any(s.startswith(TOP_START) for s in strings)
+                        and ROW in focused):
                     return tree
                 return None
 
@@ -60,6 +80,15 @@ def one(args):
                         % [s for s in strings if "divergence" in s][:10])
     else:
         print("ok   %s" % FIRST)
+    if OVERFLOWS not in strings:
+        failures.append("the page does not list the overflow of my run: %s"
+                        % [s for s in strings if "verflow" in s][:10])
+    else:
+        print("ok   %s" % OVERFLOWS)
+    if ROW not in focused:
+        failures.append("the keyboard is not on the first divergence's row: %s" % focused[:5])
+    else:
+        print("ok   the focused row reads: %s" % ROW)
     rows = ovi_e2e.table_rows(tree, TABLE)
     if not rows:
         failures.append("no table named %r" % TABLE)
