@@ -55,9 +55,10 @@ ovi_cli_diff (int argc, char **argv)
 
   g_option_context_set_summary (
       context, _ ("Exit status: 0 when the runs agree within tolerance; 5 when they diverge (an "
-                  "operator differs or is in one run only); 1 when a run cannot be read, nothing "
-                  "diverges but something could not be compared, or the CSV cannot be written; "
-                  "2 for a wrong command line (a CSV inside a run included)."));
+                  "operator differs or is in one run only); 1 when a file could not be read, a run "
+                  "cannot be read or is not a dump, nothing diverges but something could not be "
+                  "compared, or the CSV cannot be written; 2 for a wrong command line (a CSV "
+                  "inside a run included)."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return ovi_cli_usage_error (context, error->message);

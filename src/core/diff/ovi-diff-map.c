@@ -266,7 +266,8 @@ ovi_diff_map_names (const char *entry_name, const char *name)
  * ovi_diff_map_warnings:
  *
  * Returns: (transfer full) (element-type utf8): a message for each name of
- *   the map that matched no operator, with its line
+ *   the map that matched no operator, with its line (a golden name only
+ *   where my names matched: else it was not looked for)
  */
 GPtrArray *
 ovi_diff_map_warnings (OviDiffMap *map)
@@ -276,13 +277,16 @@ ovi_diff_map_warnings (OviDiffMap *map)
   for (guint i = 0; i < map->entries->len; i++)
     {
       OviDiffMapEntry *e = g_ptr_array_index (map->entries, i);
+      gboolean looked = TRUE; /* the golden names are looked up once mine matched */
 
       for (guint k = 0; e->mine[k]; k++)
         if (!e->mine_seen[k])
           g_ptr_array_add (out, g_strdup_printf (_ ("%s, line %u: “%s” matches no operator of my "
                                                     "run"),
                                                  map->path, e->line, e->mine[k]));
-      for (guint k = 0; e->golden[k]; k++)
+      for (guint k = 0; e->mine[k]; k++)
+        looked &= e->mine_seen[k];
+      for (guint k = 0; looked && e->golden[k]; k++)
         if (!e->golden_seen[k])
           g_ptr_array_add (out, g_strdup_printf (_ ("%s, line %u: “%s” matches no operator of the "
                                                     "golden run"),
