@@ -8,8 +8,9 @@
 
 #include "ovi-regular-file.h"
 
-static const char *
-describe_type (mode_t mode)
+/* What an entry of @mode is, for a message: "a FIFO (named pipe)". */
+const char *
+ovi_regular_file_describe_type (mode_t mode)
 {
   if (S_ISFIFO (mode))
     return _ ("a FIFO (named pipe)");
@@ -53,7 +54,7 @@ check_type (const struct stat *st, GError **error)
   if (S_ISREG (st->st_mode))
     return TRUE;
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _ ("not a regular file but %s: not read"),
-               describe_type (st->st_mode));
+               ovi_regular_file_describe_type (st->st_mode));
   return FALSE;
 }
 

@@ -10,6 +10,7 @@ G_BEGIN_DECLS
  * never comes, a device (/dev/zero) would be read without end. Errors are
  * in G_FILE_ERROR, their messages say what the entry is instead. */
 
+const char *ovi_regular_file_describe_type (mode_t mode);
 gboolean ovi_regular_file_check (int dirfd, const char *name, struct stat *st, GError **error);
 int ovi_regular_file_open (int dirfd, const char *name, struct stat *st, GError **error);
 gboolean
