@@ -259,6 +259,26 @@ test_output_folder (Fixture *f, gconstpointer data)
   assert_type (folder, S_IFDIR);
 }
 
+/* An input whose format has a size limit: a larger regular file (sparse
+ * here) is refused with the limit, not read into memory. */
+static void
+test_input_size_limit (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = write_run (f, "mine", "0/model/1");
+  g_autofree char *list = g_build_filename (f->dir, "ignore.txt", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *args[] = { "report", "--ignore", list, mine, NULL };
+  int fd = open (list, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, 1u << 30), ==, 0);
+  close (fd);
+  g_assert_cmpint (run (&out, &err, args), ==, 2);
+  g_assert_nonnull (strstr (err, list));
+  /* g_format_size() puts a no-break space before the unit. */
+  g_assert_nonnull (strstr (err, "larger than 16.0\u00a0MiB: not read"));
+}
+
 /* convert's .npy files of my run as a golden run at {dir}/golden. */
 static char *
 convert_golden (Fixture *f, const char *mine)
@@ -451,6 +471,10 @@ main (int argc, char **argv)
   ADD ("/hold/output/fifo", test_output_fifo);
   ADD ("/hold/output/symlink", test_output_symlink);
   ADD ("/hold/output/folder", test_output_folder);
+  ADD ("/hold/input/size-limit", test_input_size_limit);
+  ADD ("/hold/input/npy-fifo", test_golden_npy_fifo);
+  ADD ("/hold/input/npy-open-fifo", test_npy_open_fifo);
+  ADD ("/hold/input/dump-file-becomes-fifo", test_dump_file_becomes_fifo);
 #undef ADD
   return g_test_run ();
 }
