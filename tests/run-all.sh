@@ -107,7 +107,7 @@ if [ "${OVI_SKIP_SANITIZERS:-0}" != 1 ]; then
     echo $? >"_build-asan/fuzz-$target.rc"
     rm -rf "$corpus"
   }
-  targets=(file-name dump-file overflow mapping folder nano csv npy)
+  targets=(file-name dump-file overflow mapping folder nano csv npy diff-map diff-pairing report-json)
   for ((i = 0; i < ${#targets[@]}; i += 2)); do
     fuzz_one "${targets[i]}" &
     [ $((i + 1)) -lt ${#targets[@]} ] && fuzz_one "${targets[i + 1]}" &

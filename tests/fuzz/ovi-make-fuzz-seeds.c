@@ -10,7 +10,8 @@
 
 /* Writes the seed corpora of the fuzz targets from the fixture writer:
  * `ovi-make-fuzz-seeds DIR` fills
- * DIR/{file-name,dump-file,overflow,mapping,folder,nano,csv,npy}. */
+ * DIR/{file-name,dump-file,overflow,mapping,folder,nano,csv,npy,diff-map,
+ * diff-pairing,report-json}. */
 
 static void
 seed (const char *dir, const char *target, const char *name, const void *data, gsize length)
@@ -23,6 +24,20 @@ static void
 seed_bytes (const char *dir, const char *target, const char *name, GBytes *bytes)
 {
   seed (dir, target, name, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
+/* One file of fuzz-diff-pairing's input: flags, name, contents. */
+static void
+pairing_record (GByteArray *input, guint8 flags, const char *name, const void *data, gsize length)
+{
+  guint8 head[2] = { flags, (guint8) strlen (name) };
+  guint8 size[2] = { length & 0xff, length >> 8 };
+
+  g_assert (strlen (name) < 256 && length < 65536);
+  g_byte_array_append (input, head, 2);
+  g_byte_array_append (input, (const guint8 *) name, strlen (name));
+  g_byte_array_append (input, size, 2);
+  g_byte_array_append (input, data, length);
 }
 
 int
@@ -257,6 +272,83 @@ main (int argc, char **argv)
         seed (dir, "npy", name, a->data, a->len);
         g_byte_array_free (a, TRUE);
       }
+  }
+
+  /* Map files (fuzz-diff-map.c): renamed and fused operators. */
+  {
+    static const char map[] = "# my name,golden name\n"
+                              "net/Add,net/AddV2\n"
+                              "\n"
+                              "net/Fused,net/MatMul+net/Add+net/Relu\n";
+    static const char bad[] = "net/Add\nnet/Relu,\n,net/Add\n";
+
+    seed (dir, "diff-map", "map-0", map, sizeof map - 1);
+    seed (dir, "diff-map", "map-bad", bad, sizeof bad - 1);
+  }
+
+  /* Two runs (fuzz-diff-pairing.c): Add and Relu in 0/model/1 of each
+   * side, my Add off at one element; then a golden of .npy files. */
+  {
+    GByteArray *runs = g_byte_array_new ();
+    GByteArray *npy_runs = g_byte_array_new ();
+    g_autofree char *tmp = g_dir_make_tmp ("ovi-seeds-XXXXXX", NULL);
+
+    for (guint side = 0; side < 2; side++)
+      for (guint k = 0; k < 2; k++)
+        {
+          static const char *const ops[] = { "net/Add", "net/Relu" };
+          static const char *const files[] = { "Add.net_Add.2.7.1764670500000200",
+                                               "Relu.net_Relu.3.7.1764670500000300" };
+          g_autoptr (OviDumpWriter) w = ovi_dump_writer_new (ops[k]);
+          g_autoptr (GBytes) op = NULL;
+          double out[8];
+
+          memcpy (out, values, sizeof out);
+          if (side == 0 && k == 0)
+            out[5] += 0.5;
+          ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 2, values);
+          ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 2, out);
+          op = ovi_dump_writer_build (w, OVI_LAYOUT_NEW);
+          pairing_record (runs, side | 1 << 1, files[k], g_bytes_get_data (op, NULL),
+                          g_bytes_get_size (op));
+          if (side == 0)
+            pairing_record (npy_runs, 1 << 1, files[k], g_bytes_get_data (op, NULL),
+                            g_bytes_get_size (op));
+          else
+            {
+              g_autoptr (GBytes) raw = ovi_fixture_encode (OVI_DTYPE_FLOAT32, out, 8);
+              g_autofree char *name = g_strdup_printf ("%s.output.0.npy", files[k]);
+              g_autofree char *path = g_build_filename (tmp, name, NULL);
+              g_autofree char *contents = NULL;
+              g_autoptr (GError) error = NULL;
+              gsize length;
+
+              if (!ovi_export_tensor_data (OVI_DTYPE_FLOAT32, shape, 2, raw, OVI_EXPORT_NPY, path,
+                                           OVI_EXPORT_FLAGS_OVERWRITE, &error) ||
+                  !g_file_get_contents (path, &contents, &length, &error))
+                g_error ("%s", error->message);
+              g_unlink (path);
+              pairing_record (npy_runs, 1 | 1 << 1, name, contents, length);
+            }
+        }
+    g_rmdir (tmp);
+    seed (dir, "diff-pairing", "runs-dump", runs->data, runs->len);
+    seed (dir, "diff-pairing", "runs-npy", npy_runs->data, npy_runs->len);
+    g_byte_array_free (runs, TRUE);
+    g_byte_array_free (npy_runs, TRUE);
+  }
+
+  /* Report files (fuzz-report-json.c): the example cluster's node-b, a
+   * machine's `report --json`. */
+  {
+    g_autofree char *path =
+        g_build_filename (SOURCE_ROOT, "data", "example-cluster", "node-b.json", NULL);
+    g_autofree char *contents = NULL;
+    gsize length;
+
+    if (!g_file_get_contents (path, &contents, &length, NULL))
+      g_error ("cannot read %s", path);
+    seed (dir, "report-json", "node-b", contents, length);
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (payloads); i++)

@@ -60,8 +60,10 @@ ovi_ignore_list_load (const char *path, GError **error)
 
   g_autofree char *display = g_filename_display_name (path);
 
-  /* A FIFO or a device given as the list is refused, not waited on. */
-  if (!ovi_regular_file_read (AT_FDCWD, path, &contents, NULL, &local_error))
+  /* A FIFO or a device given as the list is refused, not waited on; a
+   * list of patterns has no use for more than OVI_IGNORE_LIST_MAX_SIZE. */
+  if (!ovi_regular_file_read_max (AT_FDCWD, path, OVI_IGNORE_LIST_MAX_SIZE, &contents, NULL,
+                                  &local_error))
     {
       g_set_error (error, OVI_FOLDER_ERROR, OVI_FOLDER_ERROR_NOT_FOUND, "%s: %s", display,
                    local_error->message);

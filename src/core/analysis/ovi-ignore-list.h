@@ -9,6 +9,9 @@ G_BEGIN_DECLS
  * origins, matched by type or name with glob patterns. */
 typedef struct _OviIgnoreList OviIgnoreList;
 
+/* The largest ignore list read: patterns, not data. */
+#define OVI_IGNORE_LIST_MAX_SIZE (16u << 20)
+
 OviIgnoreList *ovi_ignore_list_new (const char *const *patterns);
 OviIgnoreList *ovi_ignore_list_load (const char *path, GError **error);
 OviIgnoreList *ovi_ignore_list_ref (OviIgnoreList *self);

@@ -8,8 +8,9 @@
 
 #include "ovi-regular-file.h"
 
-static const char *
-describe_type (mode_t mode)
+/* What an entry of @mode is, for a message: "a FIFO (named pipe)". */
+const char *
+ovi_regular_file_describe_type (mode_t mode)
 {
   if (S_ISFIFO (mode))
     return _ ("a FIFO (named pipe)");
@@ -53,7 +54,7 @@ check_type (const struct stat *st, GError **error)
   if (S_ISREG (st->st_mode))
     return TRUE;
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _ ("not a regular file but %s: not read"),
-               describe_type (st->st_mode));
+               ovi_regular_file_describe_type (st->st_mode));
   return FALSE;
 }
 
@@ -141,12 +142,40 @@ ovi_regular_file_open_listed (int dirfd, const char *name, struct stat *st, GErr
 gboolean
 ovi_regular_file_read (int dirfd, const char *name, char **contents, gsize *length, GError **error)
 {
+  return ovi_regular_file_read_max (dirfd, name, G_MAXSIZE - 1, contents, length, error);
+}
+
+static void
+set_too_large_error (GError **error, gsize max_size)
+{
+  g_autofree char *limit = g_format_size_full (max_size, G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM, _ ("larger than %s: not read"), limit);
+}
+
+/**
+ * ovi_regular_file_read_max:
+ * @max_size: the most bytes the file's format allows
+ *
+ * ovi_regular_file_read() for a file whose format has a size limit (a
+ * list, a map): a larger file, or one that grows past it while it is
+ * read, is an error (G_FILE_ERROR_NOMEM) rather than all of memory.
+ */
+gboolean
+ovi_regular_file_read_max (
+    int dirfd, const char *name, gsize max_size, char **contents, gsize *length, GError **error)
+{
   struct stat st;
   g_autoptr (GByteArray) data = NULL;
   int fd = ovi_regular_file_open (dirfd, name, &st, error);
 
   if (fd < 0)
     return FALSE;
+  if ((guint64) st.st_size > max_size)
+    {
+      close (fd);
+      set_too_large_error (error, max_size);
+      return FALSE;
+    }
   data = g_byte_array_sized_new (st.st_size + 1);
   for (;;)
     {
@@ -165,6 +194,12 @@ ovi_regular_file_read (int dirfd, const char *name, char **contents, gsize *leng
         }
       if (n == 0)
         break;
+      if ((gsize) n > max_size - data->len)
+        {
+          close (fd);
+          set_too_large_error (error, max_size);
+          return FALSE;
+        }
       g_byte_array_append (data, buffer, n);
     }
   close (fd);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ovi-diff-private.h"
@@ -375,27 +378,104 @@ add_npy_problem (OviDiffSide *side, const char *relative, const char *message)
   g_ptr_array_add (side->problems, ovi_problem_new (relative, error));
 }
 
+/* How far below a golden root .npy files are looked for. */
+#define NPY_MAX_DEPTH 16
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The sorted names in @dir, or NULL with errno set. */
+static GPtrArray *
+list_names (const char *dir)
+{
+  GPtrArray *names;
+  DIR *d = opendir (dir);
+  struct dirent *entry;
+
+  if (d == NULL)
+    return NULL;
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((entry = readdir (d)))
+    if (!g_str_equal (entry->d_name, ".") && !g_str_equal (entry->d_name, ".."))
+      g_ptr_array_add (names, g_strdup (entry->d_name));
+  closedir (d);
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+/* Whether the symbolic link @path in the golden run is read: a link to a
+ * regular file within @root_real is; a link named *.npy or to a folder
+ * that is not is a problem. */
+static gboolean
+npy_link_followed (OviDiffSide *side, const char *path, const char *rel, const char *root_real)
+{
+  g_autofree char *real = realpath (path, NULL);
+  g_autofree char *target = g_file_read_link (path, NULL);
+  g_autofree char *shown = g_filename_display_name (target ? target : path);
+  g_autofree char *message = NULL;
+  gsize n = root_real ? strlen (root_real) : 0;
+
+  if (real && root_real && strncmp (real, root_real, n) == 0 &&
+      (real[n] == G_DIR_SEPARATOR || n == 1) && g_file_test (real, G_FILE_TEST_IS_REGULAR))
+    return TRUE;
+  /* Other files than .npy are not read, linked or not. */
+  if (!g_str_has_suffix (path, ".npy") && !(real && g_file_test (real, G_FILE_TEST_IS_DIR)))
+    return FALSE;
+  if (real == NULL)
+    message = g_strdup_printf (_ ("a symbolic link to “%s”, which does not exist"), shown);
+  else if (g_file_test (real, G_FILE_TEST_IS_DIR))
+    message = g_strdup_printf (_ ("a symbolic link to the folder “%s”: not followed"), shown);
+  else
+    message = g_strdup_printf (_ ("a symbolic link to “%s”, outside the opened folder: not "
+                                  "followed"),
+                               shown);
+  add_npy_problem (side, rel, message);
+  return FALSE;
+}
+
 /* A folder of .npy files, read below as far as it goes: one group per
- * folder, its last three names taken as device, model and iteration. */
+ * folder, its last three names taken as device, model and iteration.
+ * Nothing is left out in silence: a folder that cannot be read, one
+ * below the depth limit and a link that is not followed are problems.
+ * With @only, just that entry of @dir (one .npy file given). */
 static void
 scan_npy_dir (OviDiffSide *side,
               const char *dir,
               const char *relative,
+              const char *only,
+              const char *root_real,
               GHashTable *groups,
               guint depth,
               GCancellable *cancellable)
 {
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   g_autoptr (GHashTable) execs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *entry;
+  g_autoptr (GPtrArray) names = NULL;
   OviDiffGroup *g = NULL;
 
-  if (d == NULL || depth > 16 || g_cancellable_is_cancelled (cancellable))
+  if (g_cancellable_is_cancelled (cancellable))
     return;
-  while ((entry = g_dir_read_name (d)))
-    g_ptr_array_add (names, g_strdup (entry));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  if (depth > NPY_MAX_DEPTH)
+    {
+      g_autofree char *message =
+          g_strdup_printf (_ ("more than %u folders deep: not read"), NPY_MAX_DEPTH);
+      add_npy_problem (side, relative, message);
+      return;
+    }
+  if (only)
+    {
+      names = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (names, g_strdup (only));
+    }
+  else if ((names = list_names (dir)) == NULL)
+    {
+      g_autofree char *message =
+          g_strdup_printf (_ ("cannot read the folder: %s"), g_strerror (errno));
+      add_npy_problem (side, *relative ? relative : ".", message);
+      return;
+    }
   for (guint i = 0; i < names->len; i++)
     {
       const char *base = g_ptr_array_index (names, i);
@@ -409,10 +489,13 @@ scan_npy_dir (OviDiffSide *side,
       OviDiffSource *s;
 
       if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-        continue;
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
         {
-          scan_npy_dir (side, path, rel, groups, depth + 1, cancellable);
+          if (!npy_link_followed (side, path, rel, root_real))
+            continue;
+        }
+      else if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          scan_npy_dir (side, path, rel, NULL, root_real, groups, depth + 1, cancellable);
           continue;
         }
       if (!g_str_has_suffix (base, ".npy"))
@@ -474,31 +557,46 @@ scan_npy_dir (OviDiffSide *side,
     }
 }
 
+/* Whether the folder @path holds .npy files rather than dump files: the
+ * first folder holding either decides, .npy files first, a folder's files
+ * before its subfolders' (what convert writes sits five levels down). 1 for .npy, 0 for
+ * dump files, -1 for neither. */
+static int
+find_npy (const char *path, guint depth)
+{
+  g_autoptr (GPtrArray) names = depth <= NPY_MAX_DEPTH ? list_names (path) : NULL;
+  gboolean dump = FALSE;
+
+  for (guint i = 0; names && i < names->len; i++)
+    {
+      const char *entry = g_ptr_array_index (names, i);
+      OviFileName fn = { 0 };
+
+      if (g_str_has_suffix (entry, ".npy"))
+        return 1;
+      dump = dump || (ovi_file_name_parse (entry, &fn) && fn.kind != OVI_FILE_KIND_NONE);
+      ovi_file_name_clear (&fn);
+    }
+  if (dump)
+    return 0;
+  for (guint i = 0; names && i < names->len; i++)
+    {
+      g_autofree char *child = g_build_filename (path, g_ptr_array_index (names, i), NULL);
+      int found;
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK) &&
+          (found = find_npy (child, depth + 1)) >= 0)
+        return found;
+    }
+  return -1;
+}
+
 static gboolean
 holds_npy (const char *path)
 {
-  g_autoptr (GDir) d = NULL;
-  const char *entry;
-
-  if (g_str_has_suffix (path, ".npy") && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  if (g_str_has_suffix (path, ".npy") && !g_file_test (path, G_FILE_TEST_IS_DIR))
     return TRUE;
-  if ((d = g_dir_open (path, 0, NULL)) == NULL)
-    return FALSE;
-  while ((entry = g_dir_read_name (d)))
-    {
-      g_autofree char *child = g_build_filename (path, entry, NULL);
-      if (g_str_has_suffix (entry, ".npy"))
-        return TRUE;
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        {
-          g_autoptr (GDir) sub = g_dir_open (child, 0, NULL);
-          const char *e;
-          while (sub && (e = g_dir_read_name (sub)))
-            if (g_str_has_suffix (e, ".npy"))
-              return TRUE;
-        }
-    }
-  return FALSE;
+  return find_npy (path, 0) == 1;
 }
 
 /**
@@ -532,21 +630,17 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
 
       side->npy = TRUE;
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        scan_npy_dir (side, path, "", groups, 0, cancellable);
+        {
+          g_autofree char *root_real = realpath (path, NULL);
+          scan_npy_dir (side, path, "", NULL, root_real, groups, 0, cancellable);
+        }
       else
         {
           g_autofree char *dir = g_path_get_dirname (path);
           g_autofree char *base = g_path_get_basename (path);
-          g_autofree char *one = g_build_filename (dir, base, NULL);
+          g_autofree char *root_real = realpath (dir, NULL);
           /* One .npy file: a group of one operator. */
-          scan_npy_dir (side, dir, "", groups, 0, cancellable);
-          for (guint i = 0; i < side->groups->len; i++)
-            {
-              OviDiffGroup *g = g_ptr_array_index (side->groups, i);
-              for (guint k = g->ops->len; k > 0; k--)
-                if (!g_str_equal (((OviDiffSideOp *) g_ptr_array_index (g->ops, k - 1))->path, one))
-                  g_ptr_array_remove_index (g->ops, k - 1);
-            }
+          scan_npy_dir (side, dir, "", base, root_real, groups, 0, cancellable);
         }
     }
   else

@@ -131,6 +131,22 @@ link_stays_inside (
   return FALSE;
 }
 
+/* Whether @dir lists @name: for a folder that can be listed but not
+ * entered, where lstat() says EACCES of every name, listed or not. */
+static gboolean
+is_listed (const char *dir, const char *name)
+{
+  DIR *listing = opendir (dir);
+  struct dirent *ent;
+  gboolean found = FALSE;
+
+  while (listing && !found && (ent = readdir (listing)))
+    found = g_str_equal (ent->d_name, name);
+  if (listing)
+    closedir (listing);
+  return found;
+}
+
 /* The folder's mapping.csv, NULL when it has none; one that cannot be
  * read (a FIFO would block the scan for good) is a problem of @batch. */
 static GHashTable *
@@ -142,7 +158,7 @@ read_mapping (OviScan *scan, OviBatch *batch, const char *dir, const char *relat
   struct stat st;
   gsize length;
 
-  if (lstat (path, &st) != 0 && errno == ENOENT)
+  if (lstat (path, &st) != 0 && (errno == ENOENT || !is_listed (dir, "mapping.csv")))
     return NULL;
   if (S_ISLNK (st.st_mode) && !link_stays_inside (scan, batch, dir, "mapping.csv", relative_dir))
     return NULL;

@@ -11,6 +11,7 @@
 
 #include "ovi-error.h"
 #include "ovi-npy.h"
+#include "ovi-regular-file.h"
 
 /* The .npy format (numpy/lib/format.py, NEP 1): the magic "\x93NUMPY",
  * a major and a minor version byte, the header's length (2 bytes in
@@ -405,25 +406,31 @@ ovi_npy_parse (GBytes *contents, GError **error)
  *
  * Returns: (transfer full): the array without its data, or NULL with @error
  */
+/* The one input opener: a FIFO named *.npy is refused, not waited on. */
+static int
+open_npy (const char *path, struct stat *st, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  int fd = ovi_regular_file_open (AT_FDCWD, path, st, &local_error);
+
+  if (fd < 0)
+    g_set_error_literal (error, OVI_NPY_ERROR, OVI_NPY_ERROR_IO, local_error->message);
+  return fd;
+}
+
 OviNpy *
 ovi_npy_open (const char *path, int *fd, GError **error)
 {
-  int f = open (path, O_RDONLY | O_CLOEXEC);
   struct stat st;
+  int f = open_npy (path, &st, error);
   guint8 start[12];
   g_autofree guint8 *header = NULL;
   gssize got;
   guint64 want;
   OviNpy *npy;
 
-  if (f < 0 || fstat (f, &st) != 0)
-    {
-      int errsv = errno;
-      if (f >= 0)
-        close (f);
-      g_set_error_literal (error, OVI_NPY_ERROR, OVI_NPY_ERROR_IO, g_strerror (errsv));
-      return NULL;
-    }
+  if (f < 0)
+    return NULL;
   got = pread (f, start, sizeof start, 0);
   if (got < 0)
     got = 0;
@@ -456,9 +463,15 @@ OviNpy *
 ovi_npy_load (const char *path, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
-  g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local_error);
+  g_autoptr (GMappedFile) mapped = NULL;
   g_autoptr (GBytes) contents = NULL;
+  struct stat st;
+  int fd = open_npy (path, &st, error);
 
+  if (fd < 0)
+    return NULL;
+  mapped = g_mapped_file_new_from_fd (fd, FALSE, &local_error);
+  close (fd);
   if (mapped == NULL)
     {
       g_set_error_literal (error, OVI_NPY_ERROR, OVI_NPY_ERROR_IO, local_error->message);

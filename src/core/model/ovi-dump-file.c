@@ -421,6 +421,7 @@ ovi_dump_file_set_location_like (OviDumpFile *self, const char *relative_path, O
 int
 ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error)
 {
+  g_autoptr (GError) local_error = NULL;
   struct stat st;
   int fd;
 
@@ -430,11 +431,10 @@ ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GErro
                    _ ("%s changed size since it was listed"), self->relative_path);
       return -1;
     }
-  if ((fd = open (self->path, O_RDONLY | O_CLOEXEC)) < 0)
+  if ((fd = ovi_regular_file_open (AT_FDCWD, self->path, NULL, &local_error)) < 0)
     {
-      int saved = errno;
       g_set_error (error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_IO, _ ("cannot read %s: %s"),
-                   self->relative_path, g_strerror (saved));
+                   self->relative_path, local_error->message);
       return -1;
     }
   if (fstat (fd, &st) != 0 || (guint64) st.st_size != self->file_size)

@@ -15,6 +15,7 @@
 
 #include "ovi-atomic-file.h"
 #include "ovi-error.h"
+#include "ovi-regular-file.h"
 
 #define BUFFER_SIZE OVI_ATOMIC_FILE_BUFFER_SIZE
 
@@ -27,6 +28,7 @@ struct _OviAtomicFile
   int fd;
   int dirfd; /* path's folder, or -1: path is looked up whole */
   gboolean overwrite;
+  gboolean through; /* fd is the destination itself: a device or a FIFO */
   char *buffer;
   gsize buffered;
   gsize capacity;
@@ -293,6 +295,92 @@ unnamed_allowed (void)
   return allowed;
 }
 
+/* Opens the device or FIFO at @path to write into it as it is, as
+ * coreutils do: the node stays what it is. A FIFO that no program reads
+ * is refused rather than waited on. FALSE with @error set, or TRUE with
+ * self->fd -1 when what was opened turned out to be a regular file. */
+static gboolean
+open_through (OviAtomicFile *self, int at, const char *lookup, GError **error)
+{
+  g_autofree char *display = g_filename_display_name (self->path);
+  struct stat st;
+  int fd = openat (at, lookup, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+  if (fd < 0 && errno == ENXIO)
+    {
+      g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE,
+                   _ ("cannot write %s: a FIFO (named pipe) that no program reads"), display);
+      return FALSE;
+    }
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      set_write_error (error, self->path, errno);
+      if (fd >= 0)
+        close (fd);
+      return FALSE;
+    }
+  if (S_ISREG (st.st_mode))
+    {
+      close (fd); /* replaced meanwhile: written as a regular file */
+      return TRUE;
+    }
+  fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  self->fd = fd;
+  self->through = TRUE;
+  return TRUE;
+}
+
+/* Looks at what is at the destination before anything is written: nothing
+ * or a regular file is replaced atomically (through a symbolic link, the
+ * file it names, the link stays); a character device or a FIFO is written
+ * through; anything else is refused. Never is a rename made over anything
+ * but a regular file. */
+static gboolean
+look_at_destination (OviAtomicFile *self, GError **error)
+{
+  int at = self->dirfd >= 0 ? self->dirfd : AT_FDCWD;
+  const char *lookup = self->dirfd >= 0 ? self->name : self->path;
+  g_autofree char *display = g_filename_display_name (self->path);
+  struct stat st, link_st;
+
+  if (fstatat (at, lookup, &st, 0) != 0)
+    {
+      /* Nothing there, or a link to nothing, which a rename would replace. */
+      if (errno == ENOENT && fstatat (at, lookup, &link_st, AT_SYMLINK_NOFOLLOW) == 0)
+        {
+          g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE,
+                       _ ("cannot write %s: a symbolic link to a file that does not exist"),
+                       display);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (S_ISCHR (st.st_mode) || S_ISFIFO (st.st_mode))
+    return open_through (self, at, lookup, error);
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, OVI_EXPORT_ERROR, OVI_EXPORT_ERROR_WRITE,
+                   _ ("cannot write %s: not a regular file but %s"), display,
+                   ovi_regular_file_describe_type (st.st_mode));
+      return FALSE;
+    }
+  if (fstatat (at, lookup, &link_st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (link_st.st_mode))
+    {
+      char *real = realpath (self->path, NULL);
+
+      if (real == NULL)
+        {
+          set_write_error (error, self->path, errno);
+          return FALSE;
+        }
+      g_free (self->path);
+      self->path = real;
+      self->name = strrchr (real, G_DIR_SEPARATOR) + 1;
+      self->dirfd = -1;
+    }
+  return TRUE;
+}
+
 /**
  * ovi_atomic_file_new:
  * @path: the destination
@@ -300,9 +388,10 @@ unnamed_allowed (void)
  * Opens an unnamed file (O_TMPFILE) in @path's folder, or, to overwrite or
  * where the file system has no unnamed files, a temporary file beside
  * @path. Nothing appears at @path until ovi_atomic_file_commit() succeeds;
- * an existing @path is reported then, not looked up first (one system call
- * less per file for the common case, where it does not exist). The kernel
- * applies the umask to the mode, as for any new file.
+ * an existing regular file at @path is reported then. A character device
+ * or a FIFO at @path is written through instead, anything else not a
+ * regular file refused (see look_at_destination()). The kernel applies the
+ * umask to the mode, as for any new file.
  */
 OviAtomicFile *
 ovi_atomic_file_new (const char *path, gboolean overwrite, GError **error)
@@ -323,7 +412,7 @@ ovi_atomic_file_new (const char *path, gboolean overwrite, GError **error)
 OviAtomicFile *
 ovi_atomic_file_new_at (int dirfd, const char *path, gboolean overwrite, GError **error)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *dir = NULL;
   OviAtomicFile *self = g_new0 (OviAtomicFile, 1);
   const char *slash;
 
@@ -334,11 +423,19 @@ ovi_atomic_file_new_at (int dirfd, const char *path, gboolean overwrite, GError 
   self->fd = -1;
   self->slot = -1;
   self->dirfd = dirfd;
-  remove_stale_temporaries (dirfd, dir);
+  if (!look_at_destination (self, error))
+    {
+      ovi_atomic_file_free (self);
+      return NULL;
+    }
+  if (self->through)
+    return self;
+  dir = g_path_get_dirname (self->path);
+  remove_stale_temporaries (self->dirfd, dir);
   if (can_link_tmpfiles () && unnamed_allowed ())
     {
-      if (dirfd >= 0)
-        self->fd = openat (dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+      if (self->dirfd >= 0)
+        self->fd = openat (self->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
       else
         self->fd = open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
       /* Older kernels say EISDIR, file systems without it EOPNOTSUPP (some
@@ -346,7 +443,7 @@ ovi_atomic_file_new_at (int dirfd, const char *path, gboolean overwrite, GError 
       if (self->fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL &&
           errno != ENOSYS)
         {
-          set_write_error (error, path, errno);
+          set_write_error (error, self->path, errno);
           ovi_atomic_file_free (self);
           return NULL;
         }
@@ -598,6 +695,16 @@ ovi_atomic_file_commit (OviAtomicFile *self, GError **error)
   if (!flush (self, error))
     return FALSE;
 
+  if (self->through)
+    {
+      self->fd = -1;
+      if (close (fd) != 0)
+        {
+          set_write_error (error, self->path, errno);
+          return FALSE;
+        }
+      return TRUE;
+    }
   if (self->tmp_path == NULL)
     {
       /* The unnamed file gets its name while it is still open; linkat()

@@ -15,7 +15,10 @@ G_BEGIN_DECLS
  * @overwrite, an existing file at the path is an error at commit. A program
  * that ends on a signal calls ovi_atomic_file_remove_temporaries() from its
  * handler; the temporaries of a process killed outright are removed by the
- * next one that writes into their folder. */
+ * next one that writes into their folder. The one opener of every file the
+ * project writes: a character device or a FIFO at the path is written
+ * through as it is (never renamed over), a folder, socket or block device
+ * refused with a message. */
 typedef struct _OviAtomicFile OviAtomicFile;
 
 OviAtomicFile *ovi_atomic_file_new (const char *path, gboolean overwrite, GError **error);

@@ -15,6 +15,7 @@
 #include "ovi-dtype.h"
 #include "ovi-error.h"
 #include "ovi-layout.h"
+#include "ovi-regular-file.h"
 #include "ovi-statistic-csv.h"
 #include "ovi-worker.h"
 
@@ -217,6 +218,7 @@ static gboolean
 reader_open (Reader *r, const OviAnalysis *analysis, GError **error)
 {
   const Source *src = &analysis->source;
+  g_autoptr (GError) local_error = NULL;
   struct stat st;
 
   r->analysis = analysis;
@@ -224,11 +226,10 @@ reader_open (Reader *r, const OviAnalysis *analysis, GError **error)
   r->buffer = NULL;
   if (src->bytes != NULL)
     return TRUE;
-  if ((r->fd = open (src->path, O_RDONLY | O_CLOEXEC)) < 0)
+  if ((r->fd = ovi_regular_file_open (AT_FDCWD, src->path, NULL, &local_error)) < 0)
     {
-      int saved = errno;
       g_set_error (error, OVI_STATS_ERROR, OVI_STATS_ERROR_READ, _ ("cannot read %s: %s"),
-                   src->name, g_strerror (saved));
+                   src->name, local_error->message);
       return FALSE;
     }
   if (fstat (r->fd, &st) != 0 || (guint64) st.st_size != src->file_size)
