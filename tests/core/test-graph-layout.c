@@ -9,7 +9,8 @@
 #include "ovi-graph-layout.h"
 
 /* What a reader of the drawing checks, for any graph whose edges go
- * forward in node order. */
+ * forward in node order, or come from a node
+ * no edge reaches. */
 static void
 check_drawing (OviGraphLayout *layout, const guint *edges, guint n_edges)
 {
@@ -92,6 +93,19 @@ test_loop_and_isolated (void)
   g_assert_cmpfloat (ovi_graph_layout_get_node (layout, 2).y, ==, 0);
 }
 
+/* Nodes a graph JSON adds (inputs, weights) come after the operators
+ * they feed in node order, and still sit above them. */
+static void
+test_inputs_listed_last (void)
+{
+  const guint edges[] = { 2, 0, 0, 1, 3, 1 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviGraphLayout) layout = ovi_graph_layout_compute (4, edges, 3, NULL, &error);
+
+  g_assert_no_error (error);
+  check_drawing (layout, edges, 3);
+}
+
 static void
 test_bad_edge (void)
 {
@@ -149,6 +163,7 @@ main (int argc, char **argv)
   g_test_add_func ("/core/graph-layout/diamond", test_diamond);
   g_test_add_func ("/core/graph-layout/long-edge", test_long_edge);
   g_test_add_func ("/core/graph-layout/loop-and-isolated", test_loop_and_isolated);
+  g_test_add_func ("/core/graph-layout/inputs-listed-last", test_inputs_listed_last);
   g_test_add_func ("/core/graph-layout/bad-edge", test_bad_edge);
   g_test_add_func ("/core/graph-layout/async-500", test_async_500);
   return g_test_run ();

@@ -7,10 +7,8 @@
  * The layers are given, not left to igraph: with GLPK (Debian's igraph
  * has it) igraph ranks nodes by an exact integer program, whose time grows
  * without bound on a dense neighbourhood. A node's layer here is the
- * longest path to it through edges that go forward in the caller's order
- * (run order), which is what a dataflow reader expects: every producer
- * above its consumers. An edge that goes back in that order (none does in
- * a dump's static graph) is drawn upwards.
+ * longest path to it (assign_layers()), which is what a dataflow reader
+ * expects: every producer above its consumers.
  *
  * igraph as packaged keeps its error state in globals (IGRAPH_THREAD_SAFE
  * is 0), so one layout runs at a time. */
@@ -84,32 +82,50 @@ failed (igraph_error_t code, GError **error)
   return TRUE;
 }
 
-static int
-compare_targets (gconstpointer a, gconstpointer b, gpointer edges)
-{
-  guint ta = ((const guint *) edges)[2 * *(const guint *) a + 1];
-  guint tb = ((const guint *) edges)[2 * *(const guint *) b + 1];
-
-  return (ta > tb) - (ta < tb);
-}
-
-/* Longest path to each node over the edges that go forward in node order:
- * edges taken by target, so a source's layer is final when it is used. */
+/* Longest path to each node, in topological order (Kahn's: a node is
+ * placed once every producer is; among those ready, the earliest in the
+ * caller's order). Where a cycle leaves none ready, the earliest node left
+ * goes next, and its edges from nodes not yet placed are drawn upwards. */
 static void
 assign_layers (guint n_nodes, const guint *edges, guint n_edges, igraph_vector_int_t *layers)
 {
-  g_autofree guint *order = g_new (guint, MAX (n_edges, 1));
+  g_autofree guint *waiting = g_new0 (guint, MAX (n_nodes, 1)); /* producers not yet placed */
+  g_autofree gboolean *placed = g_new0 (gboolean, MAX (n_nodes, 1));
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  guint n_placed = 0, scan = 0;
 
+  for (guint v = 0; v < n_nodes; v++)
+    g_ptr_array_add (out, g_array_new (FALSE, FALSE, sizeof (guint)));
   for (guint i = 0; i < n_edges; i++)
-    order[i] = i;
-  g_qsort_with_data (order, n_edges, sizeof (guint), compare_targets, (gpointer) edges);
+    if (edges[2 * i] != edges[2 * i + 1])
+      {
+        g_array_append_val (g_ptr_array_index (out, edges[2 * i]), edges[2 * i + 1]);
+        waiting[edges[2 * i + 1]]++;
+      }
   igraph_vector_int_null (layers);
-  for (guint i = 0; i < n_edges; i++)
+  while (n_placed < n_nodes)
     {
-      guint u = edges[2 * order[i]], v = edges[2 * order[i] + 1];
+      guint v = G_MAXUINT;
 
-      if (u < v)
-        VECTOR (*layers)[v] = MAX (VECTOR (*layers)[v], VECTOR (*layers)[u] + 1);
+      /* The earliest ready node; else the earliest left (a cycle). */
+      for (guint u = 0; u < n_nodes && v == G_MAXUINT; u++)
+        if (!placed[u] && waiting[u] == 0)
+          v = u;
+      while (v == G_MAXUINT && placed[scan])
+        scan++;
+      if (v == G_MAXUINT)
+        v = scan;
+      placed[v] = TRUE;
+      n_placed++;
+      for (guint k = 0; k < ((GArray *) g_ptr_array_index (out, v))->len; k++)
+        {
+          guint w = g_array_index ((GArray *) g_ptr_array_index (out, v), guint, k);
+
+          if (placed[w])
+            continue;
+          waiting[w]--;
+          VECTOR (*layers)[w] = MAX (VECTOR (*layers)[w], VECTOR (*layers)[v] + 1);
+        }
     }
 }
 
