@@ -46,6 +46,9 @@
 #include "ovi-folder-enums.h"
 #include "ovi-folder-watch.h"
 #include "ovi-op-index.h"
+
+#include "ovi-graph-enums.h"
+#include "ovi-graph.h"
 /* cluster */
 #include "ovi-cluster-enums.h"
 #include "ovi-cluster.h"

@@ -67,6 +67,7 @@ typedef struct
   guint32 arg_index;
   guint32 input_type;
   gint32 space_type;
+  guint64 address;
 } TensorDesc;
 
 static GArray *
@@ -80,7 +81,7 @@ collect_tensors (const Ovi__Dumpdata__DumpData *msg)
       TensorDesc d = { OVI_TENSOR_INPUT, i,         in->data_type,
                        in->format,       in->shape, in->original_shape,
                        in->size,         in->data,  in->arg_index,
-                       in->input_type,   0 };
+                       in->input_type,   0,         in->address };
       g_array_append_val (descs, d);
     }
   for (gsize i = 0; i < msg->n_output; i++)
@@ -88,7 +89,7 @@ collect_tensors (const Ovi__Dumpdata__DumpData *msg)
       const Ovi__Dumpdata__OpOutput *out = msg->output[i];
       TensorDesc d = {
         OVI_TENSOR_OUTPUT, i,         out->data_type, out->format, out->shape, out->original_shape,
-        out->size,         out->data, out->arg_index, 0,           0
+        out->size,         out->data, out->arg_index, 0,           0,          out->address
       };
       g_array_append_val (descs, d);
     }
@@ -178,8 +179,8 @@ build_tensors (OviDumpHeader *self,
 
       {
         OviTensorInfo info = {
-          d->kind, d->index, d->dtype, d->format,    self->dims->len, n_dims,       0,
-          0,       size,     offset,   d->arg_index, d->input_type,   d->space_type
+          d->kind, d->index, d->dtype, d->format,    self->dims->len, n_dims,        0,
+          0,       size,     offset,   d->arg_index, d->input_type,   d->space_type, d->address
         };
         g_array_append_vals (self->dims, dims, n_dims);
         info.original_start = self->dims->len;

@@ -29,6 +29,7 @@ typedef struct
   guint32 arg_index;  /* newer schema; 0 when not written */
   guint32 input_type; /* inputs only */
   gint32 space_type;  /* workspaces only: 0 = LOG */
+  guint64 address;    /* inputs and outputs: the device address; 0 when unknown */
 } OviTensorInfo;
 
 /* What a dump file's header says (dump-format.md section 2). */

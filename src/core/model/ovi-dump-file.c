@@ -761,6 +761,7 @@ ovi_dump_file_get_tensors (OviDumpFile *self)
                                               t->n_original ? dims + t->original_start : NULL,
                                               t->n_original, t->size, t->offset);
           ovi_tensor_set_schema_fields (tensor, t->arg_index, t->input_type, t->space_type);
+          ovi_tensor_set_address (tensor, t->address);
           if (self->statistics)
             ovi_tensor_set_statistics (tensor, g_ptr_array_index (self->statistics, i));
           g_ptr_array_add (tensors, tensor);

@@ -23,6 +23,7 @@ void ovi_tensor_set_statistics (OviTensor *self, const OviStatisticRow *row);
 
 void
 ovi_tensor_set_schema_fields (OviTensor *self, guint arg_index, guint input_type, int space_type);
+void ovi_tensor_set_address (OviTensor *self, guint64 address);
 
 OviAnalysis *ovi_tensor_analyze_in (OviTensor *self, GBytes *contents, GError **error);
 int ovi_tensor_open_data (OviTensor *self, guint64 *offset, GError **error);

@@ -35,6 +35,7 @@ struct _OviTensor
   OviLayoutMap *layout_map;
   char *layout_problem;
   guint arg_index; /* newer schema fields; 0 when not written */
+  guint64 address; /* the device address of an input or output; 0 when unknown */
   guint input_type;
   int space_type;
 
@@ -412,6 +413,29 @@ ovi_tensor_set_schema_fields (OviTensor *self, guint arg_index, guint input_type
   self->arg_index = arg_index;
   self->input_type = input_type;
   self->space_type = space_type;
+}
+
+void
+ovi_tensor_set_address (OviTensor *self, guint64 address)
+{
+  self->address = address;
+}
+
+/**
+ * ovi_tensor_get_address:
+ *
+ * The device address of the buffer of an input (`OpInput.address`) or an
+ * output (`OpOutput.address`) when the dump was taken. Within one run a
+ * consumer's input has its producer's output's address; across runs
+ * addresses mean nothing (dump-format.md section 3).
+ *
+ * Returns: the address, 0 when the header has none (older schemas)
+ */
+guint64
+ovi_tensor_get_address (OviTensor *self)
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  return self->address;
 }
 
 /**

@@ -31,6 +31,7 @@ const guint64 *ovi_tensor_get_logical_shape (OviTensor *self, guint *n_dims);
 char *ovi_tensor_dup_position (OviTensor *self, guint64 index);
 char *ovi_tensor_dup_label (OviTensor *self);
 guint ovi_tensor_get_arg_index (OviTensor *self);
+guint64 ovi_tensor_get_address (OviTensor *self);
 guint ovi_tensor_get_input_type (OviTensor *self);
 int ovi_tensor_get_space_type (OviTensor *self);
 char *ovi_tensor_dup_space_type_label (OviTensor *self);
