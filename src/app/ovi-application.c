@@ -309,7 +309,8 @@ ovi_application_startup (GApplication *app)
     { "win.show-page(3)", { "<Alt>3", NULL } },
     { "win.show-page(4)", { "<Alt>4", NULL } },
     { "win.show-page(5)", { "<Alt>5", NULL } },
-    { "win.show-page(6)", { "<Alt>6", NULL } }, /* with the Diff page */
+    { "win.show-page(6)", { "<Alt>6", NULL } },
+    { "win.show-page(7)", { "<Alt>7", NULL } }, /* with the Diff page */
     { "win.next-page", { "<Control>Page_Down", NULL } },
     { "win.previous-page", { "<Control>Page_Up", NULL } },
   };
