@@ -760,6 +760,12 @@ ovi_graph_build_finish (GAsyncResult *result, GError **error)
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
 /**
  * ovi_graph_find_json:
  *
@@ -784,7 +790,7 @@ ovi_graph_find_json (OviDumpFolder *folder, const char *iteration)
   while ((name = g_dir_read_name (listing)) != NULL)
     if (g_str_has_suffix (name, ".json"))
       g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
