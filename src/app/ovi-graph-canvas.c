@@ -446,7 +446,8 @@ ovi_graph_canvas_set_zoom (OviGraphCanvas *self, double zoom)
 static gboolean
 scrolled (GtkEventControllerScroll *controller, double dx, double dy, OviGraphCanvas *self)
 {
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  GdkModifierType state =
+      gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
 
   if ((state & GDK_CONTROL_MASK) == 0 || dy == 0)
     return FALSE;
@@ -531,9 +532,9 @@ ovi_graph_canvas_class_init (OviGraphCanvasClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A node was clicked, or Return or Space pressed on it. */
-  signals[NODE_ACTIVATED] = g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass),
-                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
-                                          G_TYPE_UINT);
+  signals[NODE_ACTIVATED] =
+      g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                    NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   gtk_widget_class_set_css_name (widget_class, "graphcanvas");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -542,7 +543,8 @@ static void
 ovi_graph_canvas_init (OviGraphCanvas *self)
 {
   GtkEventController *keys = gtk_event_controller_key_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkEventController *scroll =
+      gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
 
   self->zoom = 1.0;
   self->items = g_ptr_array_new ();

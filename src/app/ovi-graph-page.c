@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ovi-chain-line.h"
 #include "ovi-graph-layout.h"
 #include "ovi-graph-page.h"
 
@@ -13,12 +14,12 @@ struct _OviGraphPage
 {
   OviPage parent_instance;
 
-  GtkLabel *chain_label;
   GtkSpinButton *down_spin;
   AdwStatusPage *empty_status;
   AdwStatusPage *error_status;
   GtkLabel *note_label;
   GtkScrolledWindow *scroller;
+  GtkSpinner *spinner;
   GtkStack *stack;
   GtkLabel *title_label;
   GtkSpinButton *up_spin;
@@ -147,7 +148,8 @@ lay_out (OviGraphPage *self, OviGraph *graph, guint center, guint up, guint down
   for (guint i = 0; i < self->members->len; i++)
     {
       guint n = 0;
-      const guint *out = ovi_graph_get_out_edges (graph, g_array_index (self->members, guint, i), &n);
+      const guint *out =
+          ovi_graph_get_out_edges (graph, g_array_index (self->members, guint, i), &n);
 
       /* One line per producer and consumer, however many tensors pass. */
       for (guint k = 0; k < n; k++)
@@ -175,24 +177,14 @@ static void
 update_labels (OviGraphPage *self)
 {
   OviGraph *graph = ovi_graph_state_get_graph (self->state);
-  OviGraphNode *node = ovi_graph_state_get_node (self->state);
   OviDumpFile *op = ovi_graph_state_get_operator (self->state);
   const char *note = graph ? ovi_graph_get_run_order_note (graph) : NULL;
   g_autofree char *title = NULL;
-  g_autofree char *chain = NULL;
 
   if (op != NULL)
     /* Translators: the Graph page's title: an operator's name */
     title = g_strdup_printf (_ ("Around %s"), ovi_dump_file_get_op_name (op));
   gtk_label_set_text (self->title_label, title ? title : "");
-  if (ovi_graph_state_get_chain (self->state) != NULL)
-    /* Translators: the Graph page: how Inf/NaN reached the selected operator,
-     * "origin → … → operator", a line for each origin */
-    chain = g_strdup_printf (_ ("Chain: %s"), ovi_graph_state_get_chain (self->state));
-  else if (node != NULL)
-    chain = g_strdup (_ ("No Inf or NaN reaches this operator."));
-  gtk_label_set_text (self->chain_label, chain ? chain : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->chain_label), chain != NULL);
   gtk_label_set_text (self->note_label, note ? note : "");
   gtk_widget_set_visible (GTK_WIDGET (self->note_label), note != NULL);
 }
@@ -217,6 +209,8 @@ refresh (OviGraphPage *self)
   node = ovi_graph_state_get_node (self->state);
   up = (guint) gtk_spin_button_get_value_as_int (self->up_spin);
   down = (guint) gtk_spin_button_get_value_as_int (self->down_spin);
+  /* Spinning only while shown: a spinner is an animation without end. */
+  gtk_spinner_set_spinning (self->spinner, ovi_graph_state_get_building (self->state));
   if (ovi_graph_state_get_building (self->state))
     gtk_stack_set_visible_child_name (self->stack, "building");
   else if (ovi_graph_state_get_error (self->state) != NULL)
@@ -258,7 +252,8 @@ node_activated (OviGraphPage *self, guint index)
   if (session == NULL || file == NULL)
     return;
   records = ovi_session_get_records (session);
-  for (guint i = 0; records != NULL && i < g_list_model_get_n_items (records) && record == NULL; i++)
+  for (guint i = 0; records != NULL && i < g_list_model_get_n_items (records) && record == NULL;
+       i++)
     {
       g_autoptr (OviOverflowRecord) r = g_list_model_get_item (records, i);
 
@@ -274,7 +269,7 @@ ovi_graph_page_session_changed (OviPage *page, OviSession *old_session)
 {
   OviGraphPage *self = OVI_GRAPH_PAGE (page);
   OviSession *session = ovi_page_get_session (page);
-  const char *signals[] = { "notify::graph", "notify::node", "notify::building",
+  const char *signals[] = { "notify::graph", "notify::node",  "notify::building",
                             "notify::error", "notify::chain", "notify::operator" };
 
   if (self->state != NULL)
@@ -324,8 +319,10 @@ drag_begin (GtkGestureDrag *gesture, double x, double y, OviGraphPage *self)
 static void
 drag_update (GtkGestureDrag *gesture, double dx, double dy, OviGraphPage *self)
 {
-  gtk_adjustment_set_value (gtk_scrolled_window_get_hadjustment (self->scroller), self->drag_x - dx);
-  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller), self->drag_y - dy);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_hadjustment (self->scroller),
+                            self->drag_x - dx);
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scroller),
+                            self->drag_y - dy);
 }
 
 static void
@@ -364,16 +361,17 @@ ovi_graph_page_class_init (OviGraphPageClass *klass)
   widget_class->map = ovi_graph_page_map;
   OVI_PAGE_CLASS (klass)->session_changed = ovi_graph_page_session_changed;
 
+  g_type_ensure (OVI_TYPE_CHAIN_LINE);
   g_type_ensure (OVI_TYPE_GRAPH_CANVAS);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-graph-page.ui");
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, canvas);
-  gtk_widget_class_bind_template_child (widget_class, OviGraphPage, chain_label);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, down_spin);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, empty_status);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, error_status);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, note_label);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, scroller);
+  gtk_widget_class_bind_template_child (widget_class, OviGraphPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, stack);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, title_label);
   gtk_widget_class_bind_template_child (widget_class, OviGraphPage, up_spin);

@@ -147,7 +147,7 @@ update (OviGraphState *self)
   g_autoptr (GTask) task = NULL;
   FindData *data;
 
-  if (self->operator == NULL || folder == NULL || ovi_session_get_loading (self->session))
+  if (self->operator== NULL || folder == NULL || ovi_session_get_loading (self->session))
     {
       update_chain (self);
       return;
@@ -265,7 +265,7 @@ OviGraphNode *
 ovi_graph_state_get_node (OviGraphState *self)
 {
   g_return_val_if_fail (OVI_IS_GRAPH_STATE (self), NULL);
-  if (self->graph == NULL || self->operator == NULL)
+  if (self->graph == NULL || self->operator== NULL)
     return NULL;
   return ovi_graph_lookup_file (self->graph, self->operator);
 }

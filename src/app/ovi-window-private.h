@@ -12,6 +12,7 @@
 #include "ovi-session.h"
 #include "ovi-sidebar.h"
 #include "ovi-start-page.h"
+#include "ovi-chain-line.h"
 #include "ovi-graph-page.h"
 #include "ovi-timeline-page.h"
 #include "ovi-window.h"

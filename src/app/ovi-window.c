@@ -476,6 +476,7 @@ ovi_window_class_init (OviWindowClass *klass)
 
   g_type_ensure (OVI_TYPE_COMPARE_PAGE);
   g_type_ensure (OVI_TYPE_DIFF_PAGE);
+  g_type_ensure (OVI_TYPE_CHAIN_LINE);
   g_type_ensure (OVI_TYPE_DIFF_STATE);
   g_type_ensure (OVI_TYPE_GRAPH_PAGE);
   g_type_ensure (OVI_TYPE_LIVE_BUTTON);
