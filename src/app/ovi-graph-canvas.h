@@ -21,7 +21,7 @@ typedef enum
 } OviGraphCanvasEdgeStyle;
 
 /* One node as drawn: @title on the first line (its op type), @subtitle
- * below (its name's last part), @name read aloud, @style a CSS class
+ * below (its name), @name read aloud, @style a CSS class
  * ("origin", "propagated", "absorbed", "normal", "unknown"), @stub drawn
  * small (an input from outside the dumped operators). */
 typedef struct

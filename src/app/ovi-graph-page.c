@@ -74,7 +74,7 @@ canvas_node (OviGraphNode *node)
 
   out.stub = !dumped;
   out.title = g_strdup (dumped && op_type && *op_type ? op_type : (slash ? slash + 1 : name));
-  out.subtitle = g_strdup (slash ? slash + 1 : name);
+  out.subtitle = g_strdup (name);
   out.name = ovi_graph_node_dup_accessible_name (node);
   out.tooltip = g_strdup (out.name);
   out.style = dumped ? blame_style (ovi_graph_node_get_blame (node)) : "normal";
