@@ -15,6 +15,41 @@ struct _OviChainLine
 
 G_DEFINE_FINAL_TYPE (OviChainLine, ovi_chain_line, OVI_TYPE_PAGE)
 
+/* Links shown at each end of a long chain; the middle is counted. */
+#define ENDS 3
+
+/* @chain with the middle of each long line left out: a chain through
+ * hundreds of operators would be a label pages long (and as long to lay
+ * out); the Graph page draws all of it. */
+static char *
+shorten (const char *chain)
+{
+  g_auto (GStrv) lines = g_strsplit (chain, "\n", -1);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) links = g_strsplit (lines[i], " → ", -1);
+      guint n = g_strv_length (links);
+
+      if (i > 0)
+        g_string_append_c (out, '\n');
+      for (guint k = 0; k < n; k++)
+        {
+          if (n > 2 * ENDS + 1 && k == ENDS)
+            {
+              /* Translators: in a long chain "a → b → … 493 more … → y → z" */
+              g_string_append_printf (
+                  out, ngettext (" → … %u more …", " → … %u more …", n - 2 * ENDS), n - 2 * ENDS);
+              k = n - ENDS - 1;
+              continue;
+            }
+          g_string_append_printf (out, "%s%s", k > 0 ? " → " : "", links[k]);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
 static void
 chain_changed (OviChainLine *self)
 {
@@ -22,10 +57,14 @@ chain_changed (OviChainLine *self)
   g_autofree char *text = NULL;
 
   if (chain != NULL)
-    /* Translators: under the Overflows and Operators tables and on the Graph
-     * page: how Inf/NaN reached the selected operator, "origin → … →
-     * operator", a line for each origin */
-    text = g_strdup_printf (_ ("Chain: %s"), chain);
+    {
+      g_autofree char *shown = shorten (chain);
+
+      /* Translators: under the Overflows and Operators tables and on the Graph
+       * page: how Inf/NaN reached the selected operator, "origin → … →
+       * operator", a line for each origin */
+      text = g_strdup_printf (_ ("Chain: %s"), shown);
+    }
   gtk_label_set_text (self->label, text ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self), text != NULL);
 }

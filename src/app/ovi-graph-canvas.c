@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "ovi-graph-canvas.h"
+#include "ovi-scheduler.h"
 #include "ovi-tooltip.h"
 
 /* The graph page's drawing. Edges are straight segments through the
@@ -36,18 +37,66 @@ struct _OviGraphCanvasItem
 
   guint index;
   gboolean stub;
+  char *markup;
+  PangoLayout *layout; /* made at its first snapshot: most nodes are out of view */
 };
 
 G_DEFINE_FINAL_TYPE (OviGraphCanvasItem, ovi_graph_canvas_item, GTK_TYPE_WIDGET)
 
 static void
-ovi_graph_canvas_item_dispose (GObject *object)
+ovi_graph_canvas_item_measure (GtkWidget *widget,
+                               GtkOrientation orientation,
+                               int for_size,
+                               int *minimum,
+                               int *natural,
+                               int *minimum_baseline,
+                               int *natural_baseline)
 {
-  GtkWidget *child;
+  OviGraphCanvasItem *self = OVI_GRAPH_CANVAS_ITEM (widget);
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
-  G_OBJECT_CLASS (ovi_graph_canvas_item_parent_class)->dispose (object);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = *natural = self->stub ? STUB_WIDTH : NODE_WIDTH;
+  else
+    *minimum = *natural = self->stub ? STUB_HEIGHT : NODE_HEIGHT;
+}
+
+/* The text, drawn by the node itself: a label widget per node would double
+ * the CSS nodes and measurements a frame of 500 nodes needs. */
+static void
+ovi_graph_canvas_item_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  OviGraphCanvasItem *self = OVI_GRAPH_CANVAS_ITEM (widget);
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  PangoRectangle extents;
+  GdkRGBA color;
+
+  if (self->layout == NULL)
+    {
+      self->layout = gtk_widget_create_pango_layout (widget, NULL);
+      pango_layout_set_markup (self->layout, self->markup, -1);
+      pango_layout_set_alignment (self->layout, PANGO_ALIGN_CENTER);
+      pango_layout_set_ellipsize (self->layout, PANGO_ELLIPSIZE_MIDDLE);
+    }
+  pango_layout_set_width (self->layout, MAX (width - 12, 1) * PANGO_SCALE);
+  pango_layout_get_pixel_extents (self->layout, NULL, &extents);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot,
+                          &GRAPHENE_POINT_INIT (6, (height - extents.height) / 2.0f - extents.y));
+  gtk_snapshot_append_layout (snapshot, self->layout, &color);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+ovi_graph_canvas_item_finalize (GObject *object)
+{
+  OviGraphCanvasItem *self = OVI_GRAPH_CANVAS_ITEM (object);
+
+  g_clear_object (&self->layout);
+  g_free (self->markup);
+  G_OBJECT_CLASS (ovi_graph_canvas_item_parent_class)->finalize (object);
 }
 
 static void
@@ -55,9 +104,10 @@ ovi_graph_canvas_item_class_init (OviGraphCanvasItemClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->dispose = ovi_graph_canvas_item_dispose;
+  G_OBJECT_CLASS (klass)->finalize = ovi_graph_canvas_item_finalize;
+  widget_class->measure = ovi_graph_canvas_item_measure;
+  widget_class->snapshot = ovi_graph_canvas_item_snapshot;
   gtk_widget_class_set_css_name (widget_class, "graphnode");
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_BUTTON);
 }
 
@@ -78,12 +128,16 @@ struct _OviGraphCanvas
   guint *edges;     /* 2 per edge: source, target */
   OviGraphCanvasEdgeStyle *edge_styles;
   guint n_edges;
+  GArray *nodes; /* OviGraphCanvasNode of the scene, some not yet added as items */
+  guint selected;
+  guint add_task; /* ovi-scheduler.c's */
   double zoom;
 };
 
 enum
 {
   PROP_0,
+  PROP_COMPLETE,
   PROP_ZOOM,
   N_PROPS
 };
@@ -180,9 +234,15 @@ static void
 ovi_graph_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   OviGraphCanvas *self = OVI_GRAPH_CANVAS (widget);
+  GtkWidget *parent = gtk_widget_get_parent (widget);
+  graphene_rect_t view;
+  gboolean have_view;
 
   if (self->layout == NULL)
     return;
+  /* The part of the canvas its viewport shows, when it is in one. */
+  have_view = parent != NULL && GTK_IS_VIEWPORT (parent) &&
+              gtk_widget_compute_bounds (parent, widget, &view);
   gtk_snapshot_save (snapshot);
   gtk_snapshot_scale (snapshot, (float) self->zoom, (float) self->zoom);
   for (guint e = 0; e < self->n_edges; e++)
@@ -195,9 +255,16 @@ ovi_graph_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                         &edge_colors[self->edge_styles[e]]);
     }
   gtk_snapshot_restore (snapshot);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    gtk_widget_snapshot_child (widget, child, snapshot);
+  /* Only the nodes in view: each draws its text the first time it is. */
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      GtkWidget *child = g_ptr_array_index (self->items, i);
+      graphene_rect_t bounds;
+
+      if (!have_view || (gtk_widget_compute_bounds (child, widget, &bounds) &&
+                         graphene_rect_intersection (&bounds, &view, NULL)))
+        gtk_widget_snapshot_child (widget, child, snapshot);
+    }
 }
 
 static guint
@@ -331,21 +398,15 @@ static GtkWidget *
 item_new (OviGraphCanvas *self, guint index, const OviGraphCanvasNode *node, gboolean selected)
 {
   OviGraphCanvasItem *item = g_object_new (OVI_TYPE_GRAPH_CANVAS_ITEM, NULL);
-  GtkWidget *label = gtk_label_new (NULL);
   GtkGesture *click = gtk_gesture_click_new ();
-  g_autofree char *markup = NULL;
 
   item->index = index;
   item->stub = node->stub;
   if (node->stub || node->subtitle == NULL)
-    markup = g_markup_printf_escaped ("%s", node->title);
+    item->markup = g_markup_printf_escaped ("%s", node->title);
   else
-    markup = g_markup_printf_escaped ("<b>%s</b>\n<small>%s</small>", node->title, node->subtitle);
-  gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 1);
-  gtk_widget_set_parent (label, GTK_WIDGET (item));
+    item->markup =
+        g_markup_printf_escaped ("<b>%s</b>\n<small>%s</small>", node->title, node->subtitle);
   gtk_widget_add_css_class (GTK_WIDGET (item), node->style);
   if (node->stub)
     gtk_widget_add_css_class (GTK_WIDGET (item), "stub");
@@ -360,14 +421,42 @@ item_new (OviGraphCanvas *self, guint index, const OviGraphCanvasNode *node, gbo
   return GTK_WIDGET (item);
 }
 
+/* Adds the scene's nodes a few at a time (ovi-scheduler.c), so that no
+ * turn of the main loop builds and styles hundreds of widgets. */
+static gboolean
+add_items (gint64 deadline, gpointer data)
+{
+  OviGraphCanvas *self = data;
+
+  while (self->items->len < self->nodes->len)
+    {
+      guint i = self->items->len;
+
+      g_ptr_array_add (self->items,
+                       item_new (self, i, &g_array_index (self->nodes, OviGraphCanvasNode, i),
+                                 i == self->selected));
+      if (g_get_monotonic_time () >= deadline)
+        break;
+    }
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+  if (self->items->len < self->nodes->len)
+    return TRUE;
+  self->add_task = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
+  return FALSE;
+}
+
 void
 ovi_graph_canvas_clear (OviGraphCanvas *self)
 {
   g_return_if_fail (OVI_IS_GRAPH_CANVAS (self));
 
+  ovi_scheduler_remove (self->add_task);
+  self->add_task = 0;
   for (guint i = 0; i < self->items->len; i++)
     gtk_widget_unparent (g_ptr_array_index (self->items, i));
   g_ptr_array_set_size (self->items, 0);
+  g_clear_pointer (&self->nodes, g_array_unref);
   g_clear_pointer (&self->layout, ovi_graph_layout_unref);
   g_clear_pointer (&self->edges, g_free);
   g_clear_pointer (&self->edge_styles, g_free);
@@ -402,10 +491,11 @@ ovi_graph_canvas_set_scene (OviGraphCanvas *self,
   self->n_edges = n_edges;
   self->edges = g_memdup2 (edges, MAX (n_edges, 1) * 2 * sizeof (guint));
   self->edge_styles = g_memdup2 (edge_styles, MAX (n_edges, 1) * sizeof (OviGraphCanvasEdgeStyle));
-  for (guint i = 0; i < nodes->len; i++)
-    g_ptr_array_add (self->items, item_new (self, i, &g_array_index (nodes, OviGraphCanvasNode, i),
-                                            i == selected));
+  self->nodes = g_array_ref (nodes);
+  self->selected = selected;
+  self->add_task = ovi_scheduler_add (add_items, self, NULL);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COMPLETE]);
 }
 
 guint
@@ -420,6 +510,14 @@ ovi_graph_canvas_get_node_widget (OviGraphCanvas *self, guint node)
 {
   g_return_val_if_fail (OVI_IS_GRAPH_CANVAS (self) && node < self->items->len, NULL);
   return g_ptr_array_index (self->items, node);
+}
+
+/* Whether every node of the scene is a widget yet. */
+gboolean
+ovi_graph_canvas_get_complete (OviGraphCanvas *self)
+{
+  g_return_val_if_fail (OVI_IS_GRAPH_CANVAS (self), FALSE);
+  return self->add_task == 0;
 }
 
 double
@@ -468,6 +566,9 @@ ovi_graph_canvas_get_property (GObject *object, guint prop_id, GValue *value, GP
 
   switch (prop_id)
     {
+    case PROP_COMPLETE:
+      g_value_set_boolean (value, ovi_graph_canvas_get_complete (self));
+      break;
     case PROP_ZOOM:
       g_value_set_double (value, self->zoom);
       break;
@@ -526,6 +627,9 @@ ovi_graph_canvas_class_init (OviGraphCanvasClass *klass)
   widget_class->size_allocate = ovi_graph_canvas_size_allocate;
   widget_class->snapshot = ovi_graph_canvas_snapshot;
 
+  properties[PROP_COMPLETE] =
+      g_param_spec_boolean ("complete", NULL, NULL, TRUE,
+                            G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ZOOM] =
       g_param_spec_double ("zoom", NULL, NULL, ZOOM_MIN, ZOOM_MAX, 1.0,
                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

@@ -45,6 +45,7 @@ void ovi_graph_canvas_set_scene (OviGraphCanvas *self,
                                  guint selected);
 void ovi_graph_canvas_clear (OviGraphCanvas *self);
 guint ovi_graph_canvas_get_n_nodes (OviGraphCanvas *self);
+gboolean ovi_graph_canvas_get_complete (OviGraphCanvas *self);
 GtkWidget *ovi_graph_canvas_get_node_widget (OviGraphCanvas *self, guint node);
 guint ovi_graph_canvas_get_focus_node (OviGraphCanvas *self);
 gboolean ovi_graph_canvas_focus_node (OviGraphCanvas *self, guint node);

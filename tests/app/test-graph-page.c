@@ -116,11 +116,12 @@ show_around (GraphFixture *f, const char *op_name)
 
   ovi_session_set_selected_file (session_of (f), file);
   ovi_window_show_page (f->window, "graph");
-  WAIT_UNTIL (
-      g_strcmp0 (ovi_graph_page_get_state (f->page), "graph") == 0 &&
-      ovi_graph_page_get_node (f->page, 0) != NULL && ovi_graph_canvas_get_n_nodes (canvas) > 0 &&
-      g_strcmp0 (ovi_dump_file_get_op_name (file),
-                 ovi_dump_file_get_op_name (ovi_graph_state_get_operator (state_of (f)))) == 0);
+  WAIT_UNTIL (g_strcmp0 (ovi_graph_page_get_state (f->page), "graph") == 0 &&
+              ovi_graph_page_get_node (f->page, 0) != NULL &&
+              ovi_graph_canvas_get_n_nodes (canvas) > 0 && ovi_graph_canvas_get_complete (canvas) &&
+              g_strcmp0 (ovi_dump_file_get_op_name (file),
+                         ovi_dump_file_get_op_name (ovi_graph_state_get_operator (state_of (f)))) ==
+                  0);
   ovi_test_wait_still ();
   return canvas;
 }
@@ -134,6 +135,18 @@ canvas_index (GraphFixture *f, const char *op_name)
     if (g_strcmp0 (ovi_graph_node_get_name (ovi_graph_page_get_node (f->page, i)), op_name) == 0)
       return i;
   return G_MAXUINT;
+}
+
+/* Whether the page shows every node around @op_name, @op_name selected. */
+static gboolean
+drawn_around (GraphFixture *f, const char *op_name)
+{
+  OviGraphCanvas *canvas = ovi_graph_page_get_canvas (f->page);
+  guint i;
+
+  if (!ovi_graph_canvas_get_complete (canvas) || (i = canvas_index (f, op_name)) == G_MAXUINT)
+    return FALSE;
+  return gtk_widget_has_css_class (ovi_graph_canvas_get_node_widget (canvas, i), "selected");
 }
 
 static graphene_rect_t
@@ -250,10 +263,7 @@ test_click_selects (GraphFixture *f, gconstpointer data)
   if (!xdotool_click (ovi_graph_canvas_get_node_widget (canvas, softmax), 1))
     return;
   WAIT_UNTIL (ovi_session_get_selected_file (session_of (f)) == file);
-  WAIT_UNTIL (
-      ovi_graph_page_get_node (f->page, 0) != NULL &&
-      gtk_widget_has_css_class (
-          ovi_graph_canvas_get_node_widget (canvas, canvas_index (f, "out/Softmax")), "selected"));
+  WAIT_UNTIL (drawn_around (f, "out/Softmax"));
   ovi_window_show_page (f->window, "operators");
   wait_operators_listed (f->window);
   g_assert_true (ovi_session_get_selected_file (session_of (f)) == file);
