@@ -38,9 +38,9 @@ shorten (const char *chain)
         {
           if (n > 2 * ENDS + 1 && k == ENDS)
             {
-              /* Translators: in a long chain "a → b → … 493 more … → y → z" */
-              g_string_append_printf (
-                  out, ngettext (" → … %u more …", " → … %u more …", n - 2 * ENDS), n - 2 * ENDS);
+              /* Translators: in a long chain, "a → b → c → … 493 more … → x → y →
+               * z"; never fewer than 2 */
+              g_string_append_printf (out, _ (" → … %u more …"), n - 2 * ENDS);
               k = n - ENDS - 1;
               continue;
             }
