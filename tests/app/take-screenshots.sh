@@ -6,7 +6,8 @@
 #   tests/app/take-screenshots.sh [BUILD_DIR]
 #     the README's: /app/window/screenshots goes through the main views and saves
 #     each in data/screenshots; /app/diff-page/screenshot saves the Diff page
-#     of two generated runs as diff.png and diff-zh_CN.png.
+#     of two generated runs as diff.png and diff-zh_CN.png; /app/graph-page/screenshot
+#     the Graph page of a generated iteration as graph.png and graph-zh_CN.png.
 #   tests/app/take-screenshots.sh --sizes [BUILD_DIR]
 #     every page (Overflows, Operators, tensor view, Compare, Timeline,
 #     Problems) at 800x600, 1200x800 and 1920x1080, in English and in
@@ -56,6 +57,8 @@ else
   run_test 1600x1024 "" test-window /app/window/screenshots OVI_SCREENSHOT_DIR="$out"
   for language in "" zh_CN; do
     run_test 1600x1024 "$language" test-diff-page /app/diff-page/screenshot \
+      OVI_SCREENSHOT_DIR="$out"
+    run_test 1600x1024 "$language" test-graph-page /app/graph-page/screenshot \
       OVI_SCREENSHOT_DIR="$out"
   done
 fi

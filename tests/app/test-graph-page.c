@@ -338,6 +338,30 @@ test_run_order_only (GraphFixture *f, gconstpointer data)
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (note)), "run order"));
 }
 
+/* With OVI_SCREENSHOT_DIR set (tests/app/take-screenshots.sh), the page
+ * as the README shows it, around res/Add: graph.png, or
+ * graph-LANGUAGE.png under LANGUAGE. */
+static void
+test_screenshot (GraphFixture *f, gconstpointer data)
+{
+  const char *dir = g_getenv ("OVI_SCREENSHOT_DIR");
+  const char *language = g_getenv ("LANGUAGE");
+  g_autofree char *name = NULL, *path = NULL;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("OVI_SCREENSHOT_DIR is not set");
+      return;
+    }
+  resize_to (f->window, 1400, 900);
+  show_around (f, "res/Add");
+  name = language != NULL && *language != '\0' ? g_strdup_printf ("graph-%s.png", language)
+                                               : g_strdup ("graph.png");
+  path = g_build_filename (dir, name, NULL);
+  ovi_test_wait_still ();
+  save_widget_png (GTK_WIDGET (f->window), path);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -354,5 +378,7 @@ main (int argc, char *argv[])
   ADD ("/app/graph-page/keyboard", test_keyboard, OVI_GRAPH_FIXTURE_ADDRESSES);
   ADD ("/app/graph-page/zoom", test_zoom, OVI_GRAPH_FIXTURE_ADDRESSES);
   ADD ("/app/graph-page/run-order-only", test_run_order_only, 0);
+  ADD ("/app/graph-page/screenshot", test_screenshot,
+       OVI_GRAPH_FIXTURE_ADDRESSES | OVI_GRAPH_FIXTURE_JSON);
   return ovi_test_run ();
 }
