@@ -11,14 +11,15 @@
 
 /* The Graph page on a large neighbourhood:
  *   ovi-bench-graph ROOT OP_NAME
- * ROOT is an iteration written by `ovi-make-graph-iteration ROOT 170`
- * (519 operators, each block's NaN passed on, so the last one's chain runs
- * through all of them). The window opens ROOT on the Graph page; once it
- * is loaded, OP_NAME is selected and the page builds the graph, lays out
- * the operator's neighbourhood and draws it. Reported: the nodes drawn,
- * the seconds until they are painted, the longest main-loop turn until
- * then and over the second after (as ovi-bench-ui.c measures it: a 1 ms
- * timeout notes the gaps between its runs), and the time one layout of
+ * ROOT is an iteration written by `ovi-make-graph-iteration ROOT 500`
+ * (tests/fixtures: 1,509 operators, each block passing its NaN on, so the
+ * chain of block499/Add runs through 500 of them: a neighbourhood of 505).
+ * The window opens ROOT on the Graph page; once it is loaded, OP_NAME is
+ * selected and the page lays out the operator's neighbourhood and draws
+ * it. Reported: the nodes drawn, the seconds until they are painted, the
+ * longest main-loop turn until then and over the second after (as
+ * ovi-bench-ui.c measures it: a 1 ms timeout notes the gaps between its
+ * runs) with the main thread's CPU time in it, and the time one layout of
  * that neighbourhood takes on its own (ovi_graph_layout_compute()). */
 
 static gint64 last, last_cpu, worst, worst_cpu;

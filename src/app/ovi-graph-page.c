@@ -350,6 +350,17 @@ ovi_graph_page_finalize (GObject *object)
   G_OBJECT_CLASS (ovi_graph_page_parent_class)->finalize (object);
 }
 
+/* Ctrl and these keys zoom, as in image viewers and browsers. */
+static const struct
+{
+  guint keyval;
+  const char *action;
+} zoom_keys[] = {
+  { GDK_KEY_plus, "graph.zoom-in" },         { GDK_KEY_equal, "graph.zoom-in" },
+  { GDK_KEY_KP_Add, "graph.zoom-in" },       { GDK_KEY_minus, "graph.zoom-out" },
+  { GDK_KEY_KP_Subtract, "graph.zoom-out" }, { GDK_KEY_0, "graph.zoom-reset" },
+};
+
 static void
 ovi_graph_page_class_init (OviGraphPageClass *klass)
 {
@@ -381,18 +392,9 @@ ovi_graph_page_class_init (OviGraphPageClass *klass)
   gtk_widget_class_install_action (widget_class, "graph.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "graph.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "graph.zoom-reset", NULL, zoom_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK,
-                                       "graph.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK,
-                                       "graph.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK,
-                                       "graph.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK,
-                                       "graph.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK,
-                                       "graph.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK,
-                                       "graph.zoom-reset", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (zoom_keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, zoom_keys[i].keyval, GDK_CONTROL_MASK,
+                                         zoom_keys[i].action, NULL);
 }
 
 static void

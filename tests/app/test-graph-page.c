@@ -7,31 +7,13 @@
  * Operators pages. */
 #include "config.h"
 
-#include "ovi-graph-fixture.h"
 #include "ovi-test-util.h"
 
-#define ITERATION "20260101000000/0/11/0"
-
-/* A network whose l2/MatMul makes NaN that reaches out/Softmax. */
-static const OviGraphFixtureExternal inputs[] = {
-  { "input_ids", "Data", FALSE },
-  { "w1", "Const", FALSE },
-  { "w2", "Const", FALSE },
-};
-
-static const OviGraphFixtureOp ops[] = {
-  { "Cast", "bert/embeddings/Cast", "input_ids", 0, OVI_GRAPH_FIXTURE_PASS },
-  { "MatMul", "l1/MatMul", "bert/embeddings/Cast w1", 0, OVI_GRAPH_FIXTURE_PASS },
-  { "Relu", "l1/Relu", "l1/MatMul", 0, OVI_GRAPH_FIXTURE_PASS },
-  { "MatMul", "l2/MatMul", "l1/Relu w2", 0, OVI_GRAPH_FIXTURE_ORIGIN },
-  { "Relu", "l2/Relu", "l2/MatMul", 0, OVI_GRAPH_FIXTURE_PASS },
-  { "Add", "res/Add", "l2/Relu bert/embeddings/Cast", 0, OVI_GRAPH_FIXTURE_PASS },
-  { "Mul", "out/Mul", "res/Add l1/Relu", 0, OVI_GRAPH_FIXTURE_PASS },
-  { "Softmax", "out/Softmax", "out/Mul", 0, OVI_GRAPH_FIXTURE_ABSORB },
-  { "Cast", "out/Cast", "out/Softmax", 0, OVI_GRAPH_FIXTURE_PASS },
-};
-
-static const OviGraphFixtureNet net = { inputs, G_N_ELEMENTS (inputs), ops, G_N_ELEMENTS (ops) };
+/* The iteration: tests/fixtures/ovi-make-graph-iteration, a small network
+ * whose l2/MatMul makes NaN that reaches out/Softmax, where it is
+ * absorbed. */
+#define WITH_ADDRESSES 1
+#define WITH_JSON 2
 
 typedef struct
 {
@@ -56,15 +38,25 @@ static void
 setup (GraphFixture *f, gconstpointer data)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *dir = NULL;
   g_autoptr (GFile) root = NULL;
-  OviGraphFixtureTruth truth = { 0 };
+  guint flags = GPOINTER_TO_UINT (data);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  int status = 0;
 
   f->tmpdir = g_dir_make_tmp ("ovi-graph-page-XXXXXX", &error);
   g_assert_no_error (error);
-  dir = g_build_filename (f->tmpdir, ITERATION, NULL);
-  ovi_graph_fixture_write (&net, dir, GPOINTER_TO_UINT (data), &truth);
-  ovi_graph_fixture_truth_clear (&truth);
+  g_assert_nonnull (g_getenv ("OVI_MAKE_GRAPH_ITERATION"));
+  g_ptr_array_add (argv, (gpointer) g_getenv ("OVI_MAKE_GRAPH_ITERATION"));
+  if (!(flags & WITH_ADDRESSES))
+    g_ptr_array_add (argv, "--no-addresses");
+  if (flags & WITH_JSON)
+    g_ptr_array_add (argv, "--json");
+  g_ptr_array_add (argv, f->tmpdir);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
 
   f->window = g_object_ref_sink (ovi_window_new (ovi_test_app));
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1280, 900);
@@ -371,14 +363,12 @@ main (int argc, char *argv[])
     return exit_code;
 #define ADD(path, func, flags)                                                                     \
   g_test_add (path, GraphFixture, GUINT_TO_POINTER (flags), setup, func, teardown)
-  ADD ("/app/graph-page/draws-neighbourhood", test_draws_neighbourhood,
-       OVI_GRAPH_FIXTURE_ADDRESSES);
-  ADD ("/app/graph-page/chain-lines", test_chain_lines, OVI_GRAPH_FIXTURE_ADDRESSES);
-  ADD ("/app/graph-page/click-selects", test_click_selects, OVI_GRAPH_FIXTURE_ADDRESSES);
-  ADD ("/app/graph-page/keyboard", test_keyboard, OVI_GRAPH_FIXTURE_ADDRESSES);
-  ADD ("/app/graph-page/zoom", test_zoom, OVI_GRAPH_FIXTURE_ADDRESSES);
+  ADD ("/app/graph-page/draws-neighbourhood", test_draws_neighbourhood, WITH_ADDRESSES);
+  ADD ("/app/graph-page/chain-lines", test_chain_lines, WITH_ADDRESSES);
+  ADD ("/app/graph-page/click-selects", test_click_selects, WITH_ADDRESSES);
+  ADD ("/app/graph-page/keyboard", test_keyboard, WITH_ADDRESSES);
+  ADD ("/app/graph-page/zoom", test_zoom, WITH_ADDRESSES);
   ADD ("/app/graph-page/run-order-only", test_run_order_only, 0);
-  ADD ("/app/graph-page/screenshot", test_screenshot,
-       OVI_GRAPH_FIXTURE_ADDRESSES | OVI_GRAPH_FIXTURE_JSON);
+  ADD ("/app/graph-page/screenshot", test_screenshot, WITH_ADDRESSES | WITH_JSON);
   return ovi_test_run ();
 }

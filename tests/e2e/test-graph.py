@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The Graph page as a person meets it: the real inspector started from the
 build tree as `overflow-inspector --page graph ROOT` on an iteration written
-by tests/e2e/ovi-make-graph-iteration (a small network whose l2/MatMul makes
+by tests/fixtures/ovi-make-graph-iteration (a small network whose l2/MatMul makes
 NaN; the headers carry buffer addresses; the Opdebug record of l2/MatMul's
 overflow), sent no input, read through AT-SPI.
 
@@ -39,7 +39,7 @@ CHAIN = "Chain: l2/MatMul"
 def one(args):
     env = ovi_e2e.app_env(args.display, args.build, "cairo")
     app = os.path.join(args.build, "src", "app", "overflow-inspector")
-    make = os.path.join(args.build, "tests", "e2e", "ovi-make-graph-iteration")
+    make = os.path.join(args.build, "tests", "fixtures", "ovi-make-graph-iteration")
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([make, tmp], check=True)
