@@ -122,7 +122,7 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
       OviWindow *window = new_window (OVI_APPLICATION (app));
 
       ovi_window_open_file (window, files[0]);
-      ovi_window_compare_with (window, files[1]);
+      ovi_window_diff_with (window, files[1]);
       return;
     }
 
@@ -379,7 +379,7 @@ ovi_application_init (OviApplication *self)
   g_application_add_main_option (G_APPLICATION (self), "page", 0, G_OPTION_FLAG_NONE,
                                  G_OPTION_ARG_STRING,
                                  _ ("The page the folders open on: overflows, operators, graph, "
-                                    "compare, timeline or problems"),
+                                    "iterations, timeline or problems"),
                                  _ ("PAGE"));
   g_application_set_option_context_summary (
       G_APPLICATION (self),

@@ -7,7 +7,7 @@
 
 /* The one place that decides how much UI work the main loop does between
  * frames: applying a scan's results, growing the timeline's rows, building
- * the cluster and the compare grid, laying out a page once. Its rule:
+ * the cluster and the Iterations grid, laying out a page once. Its rule:
  *
  * One source on the main context, at G_PRIORITY_HIGH_IDLE: below input
  * events (G_PRIORITY_DEFAULT), above GTK's layout and paint

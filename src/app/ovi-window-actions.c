@@ -21,7 +21,7 @@ _ovi_window_update_actions (OviWindow *self)
   gtk_widget_action_set_enabled (widget, "win.reload",
                                  ovi_session_get_folder (self->session) != NULL);
   gtk_widget_action_set_enabled (widget, "win.cancel", ovi_session_get_busy (self->session));
-  gtk_widget_action_set_enabled (widget, "win.compare-with",
+  gtk_widget_action_set_enabled (widget, "win.diff-with",
                                  ovi_session_get_folder (self->session) != NULL);
   _ovi_window_update_export_actions (self);
 }
@@ -293,7 +293,7 @@ ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
 /* --- the diff ------------------------------------------------------------- */
 
 /**
- * ovi_window_compare_with:
+ * ovi_window_diff_with:
  * @golden: the run to compare the one shown with: a dump folder at any
  *   level, one dump file, or a folder of .npy files
  *
@@ -301,7 +301,7 @@ ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files)
  * Diff page.
  */
 void
-ovi_window_compare_with (OviWindow *self, GFile *golden)
+ovi_window_diff_with (OviWindow *self, GFile *golden)
 {
   OviDumpFolder *folder;
   g_autofree char *golden_path = NULL;
@@ -341,17 +341,17 @@ static void
 golden_chosen (GFile *file, gpointer user_data)
 {
   if (file != NULL)
-    ovi_window_compare_with (OVI_WINDOW (user_data), file);
+    ovi_window_diff_with (OVI_WINDOW (user_data), file);
 }
 
-/* "Compare With Another Run…": the golden run, chosen as a folder. */
+/* "Diff With Another Run…": the golden run, chosen as a folder. */
 static void
-compare_with_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+diff_with_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   /* Translators: the button of the folder chooser that picks the golden
    * run, which the open folder is then compared with */
-  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Compare With"),
-                                  _ ("_Compare"), NULL, golden_chosen, g_object_ref (widget),
+  ovi_file_chooser_select_folder (GTK_WINDOW (widget), _ ("Choose the Golden Run to Diff With"),
+                                  _ ("_Diff"), NULL, golden_chosen, g_object_ref (widget),
                                   g_object_unref);
 }
 
@@ -614,7 +614,7 @@ _ovi_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.next-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.previous-page", NULL, step_page_action);
   gtk_widget_class_install_action (widget_class, "win.show-tensor", "(su)", show_tensor_action);
-  gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
+  gtk_widget_class_install_action (widget_class, "win.diff-with", NULL, diff_with_action);
   gtk_widget_class_install_action (widget_class, "win.show-golden-tensor", "(su)",
                                    show_golden_tensor_action);
   _ovi_window_class_add_export_actions (widget_class);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include "ovi-compare-page.h"
 #include "ovi-diff-page.h"
+#include "ovi-iterations-page.h"
 #include "ovi-live-button.h"
 #include "ovi-notifier.h"
 #include "ovi-operators-page.h"
@@ -37,7 +37,7 @@ struct _OviWindow
 {
   AdwApplicationWindow parent_instance;
 
-  OviComparePage *compare_page;
+  OviIterationsPage *iterations_page;
   GtkMenuButton *export_button;
   GMenu *main_menu;
   GMenu *main_menu_recent_section;
@@ -92,7 +92,7 @@ OviOperatorsPage *ovi_window_get_operators_page (OviWindow *self);
 OviProblemsPage *ovi_window_get_problems_page (OviWindow *self);
 OviTimelinePage *ovi_window_get_timeline_page (OviWindow *self);
 OviDiffPage *ovi_window_get_diff_page (OviWindow *self);
-OviComparePage *ovi_window_get_compare_view (OviWindow *self);
+OviIterationsPage *ovi_window_get_iterations_view (OviWindow *self);
 OviSidebar *ovi_window_get_sidebar (OviWindow *self);
 OviScanBar *ovi_window_get_scan_bar (OviWindow *self);
 GtkColumnView *ovi_window_get_record_view (OviWindow *self);

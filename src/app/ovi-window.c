@@ -474,7 +474,7 @@ ovi_window_class_init (OviWindowClass *klass)
                            G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  g_type_ensure (OVI_TYPE_COMPARE_PAGE);
+  g_type_ensure (OVI_TYPE_ITERATIONS_PAGE);
   g_type_ensure (OVI_TYPE_DIFF_PAGE);
   g_type_ensure (OVI_TYPE_CHAIN_LINE);
   g_type_ensure (OVI_TYPE_DIFF_STATE);
@@ -490,7 +490,7 @@ ovi_window_class_init (OviWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/npu_tools/OverflowInspector/ovi-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, OviWindow, compare_page);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, iterations_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, main_menu);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, main_menu_recent_section);
@@ -696,10 +696,10 @@ ovi_window_get_problems_page (OviWindow *self)
   return self->problems_page;
 }
 
-OviComparePage *
-ovi_window_get_compare_view (OviWindow *self)
+OviIterationsPage *
+ovi_window_get_iterations_view (OviWindow *self)
 {
-  return self->compare_page;
+  return self->iterations_page;
 }
 
 OviSidebar *

@@ -15,7 +15,7 @@ OviWindow *ovi_window_new (OviApplication *application);
 void ovi_window_add_reports (OviWindow *self, GFile *const *files, guint n_files);
 void ovi_window_open_file (OviWindow *self, GFile *file);
 void ovi_window_open_files (OviWindow *self, GFile *const *files, guint n_files);
-void ovi_window_compare_with (OviWindow *self, GFile *golden);
+void ovi_window_diff_with (OviWindow *self, GFile *golden);
 OviDumpFolder *ovi_window_get_folder (OviWindow *self);
 gboolean ovi_window_get_loading (OviWindow *self);
 gboolean ovi_window_get_busy (OviWindow *self);

@@ -49,7 +49,6 @@ ovi_cli_diff (int argc, char **argv)
   g_autoptr (OviDiff) diff = NULL;
   g_autoptr (OviDiffResult) result = NULL;
   double rtol = NAN, atol = NAN;
-  gboolean diverge;
   guint n_problems;
 
   g_option_context_set_summary (
@@ -124,17 +123,14 @@ ovi_cli_diff (int argc, char **argv)
         }
     }
 
-  /* Diverge: an operator differs or is in one run only. */
-  diverge = ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN) +
-                ovi_diff_result_count_class (result, OVI_DIFF_OP_PROPAGATED) +
-                ovi_diff_result_count_class (result, OVI_DIFF_OP_ABSORBED) +
-                ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_MINE) +
-                ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_GOLDEN) >
-            0;
-  if (diverge)
-    return OVI_EXIT_DIVERGE;
-  /* Else what could not be compared is an error, not an agreement. */
-  if (n_problems || ovi_diff_result_count_class (result, OVI_DIFF_OP_NOT_COMPARABLE))
-    return OVI_EXIT_BROKEN_INPUT;
-  return OVI_EXIT_OK;
+  switch (ovi_diff_result_get_verdict (result))
+    {
+    case OVI_DIFF_VERDICT_AGREE:
+      return OVI_EXIT_OK;
+    case OVI_DIFF_VERDICT_DIVERGE:
+      return OVI_EXIT_DIVERGE;
+    case OVI_DIFF_VERDICT_INCOMPLETE:
+    default:
+      return OVI_EXIT_BROKEN_INPUT;
+    }
 }

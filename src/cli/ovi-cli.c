@@ -23,6 +23,9 @@ static const struct
     N_ ("Convert dump files to .npy, .txt or .bin, and overflow files to JSON") },
   { "diff", ovi_cli_diff,
     N_ ("Compare two runs operator by operator and name the first divergence") },
+  { "graph", ovi_cli_graph,
+    N_ ("Write one iteration's dataflow graph with the blame along its edges (JSON, Graphviz, "
+        "Model Explorer)") },
   { "merge", ovi_cli_merge,
     N_ ("Merge the JSON reports of several machines into one cluster report") },
   { "report", ovi_cli_report,

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 
 int ovi_cli_convert (int argc, char **argv);
 int ovi_cli_diff (int argc, char **argv);
+int ovi_cli_graph (int argc, char **argv);
 int ovi_cli_merge (int argc, char **argv);
 int ovi_cli_report (int argc, char **argv);
 int ovi_cli_stats (int argc, char **argv);

@@ -56,6 +56,7 @@
 /* report */
 #include "ovi-atomic-output-stream.h"
 #include "ovi-export.h"
+#include "ovi-graph-writer.h"
 #include "ovi-report-enums.h"
 #include "ovi-report.h"
 /* diff */

@@ -194,7 +194,7 @@ OviDumpFile *find_op (OviWindow *window, const char *op_name, const char *iterat
 guint output_index (OviDumpFile *file);
 
 /* The operator name dumped in the most iterations (the first overflow's
- * operator when there is a tie), for the compare view. */
+ * operator when there is a tie), for the Iterations page. */
 const char *most_repeated_op (OviWindow *window);
 
 /* The value next to @name in the tensor view's information grid, or NULL. */

@@ -344,11 +344,11 @@ menu_has_action (GMenuModel *menu, const char *action)
   return FALSE;
 }
 
-/* From a window showing a run, as the main menu's "Compare With Another
+/* From a window showing a run, as the main menu's "Diff With Another
  * Run…" does once a folder is chosen; opening another folder ends the
  * comparison and hides the page. */
 static void
-test_compare_with (DiffFixture *f, gconstpointer data)
+test_diff_with (DiffFixture *f, gconstpointer data)
 {
   g_autoptr (GFile) mine = g_file_new_for_path (f->mine);
   g_autoptr (GFile) golden = g_file_new_for_path (f->golden);
@@ -356,7 +356,7 @@ test_compare_with (DiffFixture *f, gconstpointer data)
 
   f->window = g_object_ref_sink (ovi_window_new (ovi_test_app));
   resize_to (f->window, 1280, 900);
-  g_assert_true (menu_has_action (ovi_window_get_main_menu (f->window), "win.compare-with"));
+  g_assert_true (menu_has_action (ovi_window_get_main_menu (f->window), "win.diff-with"));
   ovi_window_open_file (f->window, mine);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
   g_assert_false (ovi_diff_state_get_active (diff_state (f->window)));
@@ -364,7 +364,7 @@ test_compare_with (DiffFixture *f, gconstpointer data)
                                   GTK_WIDGET (ovi_window_get_diff_page (f->window)));
   g_assert_false (adw_view_stack_page_get_visible (page));
 
-  ovi_window_compare_with (f->window, golden);
+  ovi_window_diff_with (f->window, golden);
   g_assert_true (ovi_diff_state_get_active (diff_state (f->window)));
   wait_result (f->window);
   g_assert_true (adw_view_stack_page_get_visible (page));
@@ -454,7 +454,7 @@ main (int argc, char *argv[])
   g_test_add ("/app/diff-page/first-divergence", DiffFixture, NULL, diff_setup,
               test_first_divergence, diff_teardown);
   g_test_add ("/app/diff-page/filters", DiffFixture, NULL, diff_setup, test_filters, diff_teardown);
-  g_test_add ("/app/diff-page/compare-with", DiffFixture, NULL, diff_setup, test_compare_with,
+  g_test_add ("/app/diff-page/diff-with", DiffFixture, NULL, diff_setup, test_diff_with,
               diff_teardown);
   g_test_add ("/app/diff-page/show", DiffFixture, NULL, diff_setup, test_show, diff_teardown);
   g_test_add ("/app/diff-page/problems", DiffFixture, NULL, diff_setup, test_problems,

@@ -12,7 +12,7 @@
 /* The histogram view alone, in a window of its own: no made-up bin for an
  * empty tensor, axis labels that never overprint. */
 
-/* A histogram of an empty tensor (as the Compare page may get) has no
+/* A histogram of an empty tensor (as the Iterations page may get) has no
  * range: no bin is made up over ±0.5 for a tooltip to name, while one
  * value gives a bin again. */
 static void

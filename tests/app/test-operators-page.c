@@ -939,7 +939,7 @@ test_operator_column_widths (Fixture *f, gconstpointer data)
 
 /* The tensor view's first-bad-value buttons wrap, so "Abnormal Only", the
  * tensor menu and the buttons stay inside the window at 1200x800 and
- * 800x600; the Compare page shows "Log count axis" and its tensor menu. */
+ * 800x600; the Iterations page shows "Log count axis" and its tensor menu. */
 static void
 test_tensor_view_fits (Fixture *f, gconstpointer data)
 {
@@ -988,16 +988,17 @@ test_tensor_view_fits (Fixture *f, gconstpointer data)
     }
 
   resize_to (window, 1200, 800);
-  ovi_window_show_page (window, "compare");
-  ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
+  ovi_window_show_page (window, "iterations");
+  ovi_iterations_page_select_op (ovi_window_get_iterations_view (window),
+                                 most_repeated_op (window));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (ovi_window_get_iterations_view (window)));
   ovi_test_wait_still ();
   g_assert_true (inside_window (
       GTK_WIDGET (find_label_with_text (GTK_WIDGET (window), "Log count axis")), window));
-  g_assert_true (inside_window (
-      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (ovi_window_get_compare_view (window)),
-                                                 OVI_TYPE_COMPARE_PAGE, "tensor_dropdown")),
-      window));
+  g_assert_true (inside_window (GTK_WIDGET (gtk_widget_get_template_child (
+                                    GTK_WIDGET (ovi_window_get_iterations_view (window)),
+                                    OVI_TYPE_ITERATIONS_PAGE, "tensor_dropdown")),
+                                window));
 }
 
 /* The tensor the user looks at is the session's (what the window exports

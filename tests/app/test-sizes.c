@@ -346,11 +346,12 @@ test_sizes (Fixture *f, gconstpointer data)
       ovi_test_wait_still ();
       n_failed += check_page (window, "tensor", width, height);
 
-      ovi_window_show_page (window, "compare");
-      ovi_compare_page_select_op (ovi_window_get_compare_view (window), most_repeated_op (window));
-      WAIT_UNTIL (!ovi_compare_page_get_busy (ovi_window_get_compare_view (window)));
+      ovi_window_show_page (window, "iterations");
+      ovi_iterations_page_select_op (ovi_window_get_iterations_view (window),
+                                     most_repeated_op (window));
+      WAIT_UNTIL (!ovi_iterations_page_get_busy (ovi_window_get_iterations_view (window)));
       ovi_test_wait_still ();
-      n_failed += check_page (window, "compare", width, height);
+      n_failed += check_page (window, "iterations", width, height);
 
       ovi_window_show_page (window, "problems");
       WAIT_UNTIL (gtk_widget_get_mapped (

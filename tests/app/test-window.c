@@ -278,7 +278,7 @@ test_screenshots (Fixture *f, gconstpointer data)
 {
   GtkWidget *window = GTK_WIDGET (f->window);
   OviTensorView *tensor_view = ovi_window_get_tensor_view (f->window);
-  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviIterationsPage *iterations = ovi_window_get_iterations_view (f->window);
   OviOverflowRecord *first = find_record (f->window, 272);
   OviDumpFile *op = ovi_overflow_record_get_op (first);
   GPtrArray *tensors = ovi_dump_file_get_tensors (op);
@@ -307,10 +307,10 @@ test_screenshots (Fixture *f, gconstpointer data)
   WAIT_UNTIL (!ovi_tensor_view_get_busy (tensor_view));
   save_png (window, "tensor.png");
 
-  ovi_window_show_page (f->window, "compare");
-  ovi_compare_page_select_op (compare, most_repeated_op (f->window));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
-  save_png (window, "compare.png");
+  ovi_window_show_page (f->window, "iterations");
+  ovi_iterations_page_select_op (iterations, most_repeated_op (f->window));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (iterations));
+  save_png (window, "iterations.png");
 
   ovi_window_show_page (f->window, "problems");
   save_png (window, "problems.png");
@@ -559,7 +559,7 @@ test_page_keys (Fixture *f, gconstpointer data)
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.next-page", NULL);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.next-page", NULL);
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "compare");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "iterations");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.previous-page", NULL);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 1);
@@ -1028,7 +1028,7 @@ test_narrow_window (Fixture *f, gconstpointer data)
 {
   OviWindow *window = f->window;
   GtkWidget *bar = GTK_WIDGET (window->switcher_bar);
-  const char *pages[] = { "overflows", "operators", "compare", "timeline", "problems" };
+  const char *pages[] = { "overflows", "operators", "iterations", "timeline", "problems" };
   g_autoptr (OviOverflowRecord) first = NULL;
   int min_width = 0;
 

@@ -33,10 +33,10 @@ write_op (const char *dir,
 
 /* MatMul → Add → Relu; my Add adds 0.5 to element 5. */
 static char *
-write_run (Fixture *f, const char *name, gboolean inject)
+write_run_x (Fixture *f, const char *name, gboolean inject, double x0)
 {
   char *dir = g_build_filename (f->dir, name, "0", "model", "1", NULL);
-  const double x[] = { 1, -2, 3, -4, 5, 6, -7, 8 };
+  const double x[] = { x0, -2, 3, -4, 5, 6, -7, 8 };
   const double a[] = { 2, -1, 4, -3, 6, 7, -6, 9 };
   double b[] = { 3, 0, 5, -2, 7, 8, -5, 10 }, c[8];
 
@@ -48,6 +48,12 @@ write_run (Fixture *f, const char *name, gboolean inject)
   write_op (dir, "Add", "net/Add", 2, OVI_DTYPE_FLOAT32, a, b);
   write_op (dir, "Relu", "net/Relu", 3, OVI_DTYPE_FLOAT32, b, c);
   return dir;
+}
+
+static char *
+write_run (Fixture *f, const char *name, gboolean inject)
+{
+  return write_run_x (f, name, inject, 1);
 }
 
 static void
@@ -81,7 +87,9 @@ test_diverge (Fixture *f, gconstpointer data)
   g_assert_cmpstr (lines[0], ==, "Pairs:");
   g_assert_true (g_str_has_prefix (lines[1], "  device 0, model model/1, iteration") ||
                  strstr (lines[1], "↔") != NULL);
-  g_assert_cmpstr (lines[2], ==, "First divergence: #1 Add net/Add");
+  g_assert_cmpstr (lines[2], ==,
+                   "First divergence: #1 Add net/Add, the origin: its inputs agree and output 0 "
+                   "differs.");
   g_assert_nonnull (strstr (lines[3], "output 0 has 1 of 8 elements out of tolerance, the first "
                                       "at 5 (1, 1): 8.5 against 8"));
   g_assert_nonnull (strstr (out, "propagated"));
@@ -92,9 +100,12 @@ test_diverge (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
   g_assert_false (json_object_get_boolean_member (root, "agree"));
+  g_assert_cmpstr (json_object_get_string_member (root, "verdict"), ==, "diverge");
+  g_assert_cmpstr (json_object_get_string_member (root, "headline"), ==, lines[2]);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "pairs")), ==, 1);
   first = json_object_get_object_member (root, "first_divergence");
   g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "net/Add");
+  g_assert_cmpstr (json_object_get_string_member (first, "form"), ==, "origin");
   g_assert_nonnull (json_object_get_string_member (first, "why"));
   tensor = json_object_get_object_member (first, "tensor");
   g_assert_cmpstr (json_object_get_string_member (tensor, "kind"), ==, "output");
@@ -115,6 +126,35 @@ test_diverge (Fixture *f, gconstpointer data)
                    ==, "propagated");
   g_assert_cmpint (
       json_object_get_int_member (json_object_get_object_member (root, "counts"), "origin"), ==, 1);
+}
+
+/* #36 case 2: my input batch differs: the first operator reading it is the
+ * first divergence, entered through input 0 from outside the dump. */
+static void
+test_entered (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = write_run_x (f, "mine", FALSE, 1.5);
+  g_autofree char *golden = write_run (f, "golden", FALSE);
+  g_autofree char *out = NULL, *json = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *first;
+
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &out, NULL, "diff", mine, golden, NULL), ==, 5);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "\nFirst divergence: #0 MatMul net/MatMul: entered through "
+                                 "input 0, which already differs while no operator dumped before "
+                                 "it produced a differing output; it came from outside this dump "
+                                 "(the input data, a weight, or an operator that was not "
+                                 "dumped).\n  input 0 has 1 of 8 elements out of tolerance, the "
+                                 "first at 0 (0, 0): 1.5 against 1\n"));
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &json, NULL, "diff", "--json", mine, golden, NULL),
+                   ==, 5);
+  g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+  first = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                         "first_divergence");
+  g_assert_cmpstr (json_object_get_string_member (first, "name"), ==, "net/MatMul");
+  g_assert_cmpstr (json_object_get_string_member (first, "form"), ==, "entered");
+  g_assert_cmpint (json_object_get_int_member (first, "input"), ==, 0);
 }
 
 /* The vendor's columns, one row per tensor, six decimals, "\r\n". */
@@ -198,7 +238,8 @@ test_errors (Fixture *f, gconstpointer data)
 }
 
 /* Statistics-mode, nano and broken files are listed as problems and the
- * rest is compared. */
+ * rest is compared; files that failed make the answer incomplete (exit 1),
+ * and the headline says so. */
 static void
 test_problems (Fixture *f, gconstpointer data)
 {
@@ -220,8 +261,10 @@ test_problems (Fixture *f, gconstpointer data)
   /* Paths relative to the working folder, as typed. */
   g_assert_cmpint (ovi_fixture_run_cli_va (f->dir, &out, &err, "diff", "mine/0/model/1",
                                            "golden/0/model/1", NULL),
-                   ==, 5);
+                   ==, 1);
   g_test_message ("%s\n%s", out, err);
+  g_assert_nonnull (strstr (out, "files could not be read (see the problems), so the comparison "
+                                 "is incomplete."));
   /* Each problem on standard error with its path, and in the text. */
   g_assert_nonnull (strstr (err, "mine/0/model/1/Mul.nano.8.3.750: this is a nano"));
   g_assert_nonnull (strstr (err, "golden/0/model/1/Sub.net_Sub.9.7.1764670500000900: truncated"));
@@ -296,6 +339,7 @@ main (int argc, char **argv)
   g_test_add (path, Fixture, NULL, ovi_tmp_dir_setup, func, ovi_tmp_dir_teardown)
   ADD ("/cli/diff/agree", test_agree);
   ADD ("/cli/diff/diverge", test_diverge);
+  ADD ("/cli/diff/entered", test_entered);
   ADD ("/cli/diff/csv", test_csv);
   ADD ("/cli/diff/csv-inside-run", test_csv_inside_run);
   ADD ("/cli/diff/errors", test_errors);

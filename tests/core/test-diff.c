@@ -72,24 +72,36 @@ assert_class (OviDiffResult *result, const char *name, OviDiffOpClass expected)
  * element 5; Relu passes it on; Select masks it (a 0 at element 5 on both
  * sides); Cast writes +Inf and NaN at the same places in both runs. */
 static void
-write_chain (const char *dir, gboolean inject)
+chain_values (gboolean inject, double v[6][8])
 {
   const double x[] = { 1, -2, 3, -4, 5, 6, -7, 8 };
   const double a[] = { 2, -1, 4, -3, 6, 7, -6, 9 };
-  double b[] = { 3, 0, 5, -2, 7, 8, -5, 10 };
-  double c[8];
+  const double b[] = { 3, 0, 5, -2, 7, 8, -5, 10 };
   const double d[] = { 3, 0, 5, 0, 7, 0, 0, 10 };
   const double e[] = { 3, INFINITY, 5, NAN, 7, 0, -INFINITY, 10 };
 
+  memcpy (v[0], x, sizeof x);
+  memcpy (v[1], a, sizeof a);
+  memcpy (v[2], b, sizeof b);
   if (inject)
-    b[5] += 0.5;
+    v[2][5] += 0.5;
   for (guint i = 0; i < 8; i++)
-    c[i] = MAX (b[i], 0);
-  write_op (dir, "MatMul", "net/MatMul", 1, OVI_DTYPE_FLOAT32, x, a);
-  write_op (dir, "Add", "net/Add", 2, OVI_DTYPE_FLOAT32, a, b);
-  write_op (dir, "Relu", "net/Relu", 3, OVI_DTYPE_FLOAT32, b, c);
-  write_op (dir, "Select", "net/Select", 4, OVI_DTYPE_FLOAT32, c, d);
-  write_op (dir, "Cast", "net/Cast", 5, OVI_DTYPE_FLOAT32, d, e);
+    v[3][i] = MAX (v[2][i], 0);
+  memcpy (v[4], d, sizeof d);
+  memcpy (v[5], e, sizeof e);
+}
+
+static void
+write_chain (const char *dir, gboolean inject)
+{
+  double v[6][8];
+
+  chain_values (inject, v);
+  write_op (dir, "MatMul", "net/MatMul", 1, OVI_DTYPE_FLOAT32, v[0], v[1]);
+  write_op (dir, "Add", "net/Add", 2, OVI_DTYPE_FLOAT32, v[1], v[2]);
+  write_op (dir, "Relu", "net/Relu", 3, OVI_DTYPE_FLOAT32, v[2], v[3]);
+  write_op (dir, "Select", "net/Select", 4, OVI_DTYPE_FLOAT32, v[3], v[4]);
+  write_op (dir, "Cast", "net/Cast", 5, OVI_DTYPE_FLOAT32, v[4], v[5]);
 }
 
 static char *
@@ -225,11 +237,12 @@ test_float16_golden_npy (Fixture *f, gconstpointer data)
   g_assert_cmpuint (t->out_of_tolerance, ==, 0);
   g_assert_cmpfloat (t->metrics.max_absolute_error, >, 0);
 
-  /* With a tolerance tighter than float16's, the same pair diverges. */
+  /* With a tolerance tighter than float16's, the same pair diverges; its
+   * inputs were not compared, so it is no origin. */
   ovi_diff_set_tolerance (diff, 1e-7, 0);
   g_clear_object (&result);
   result = run_diff (diff);
-  assert_class (result, "net/Mul", OVI_DIFF_OP_ORIGIN);
+  assert_class (result, "net/Mul", OVI_DIFF_OP_OUTPUT_DIFFERS);
 }
 
 /* A big-endian float64 golden (numpy on another machine, or '>f8' by
@@ -507,6 +520,155 @@ test_folder_pairs (Fixture *f, gconstpointer data)
   assert_class (r2, "net/Add", OVI_DIFF_OP_IDENTICAL);
 }
 
+/* An operator with two inputs and one output of [2, 4], at T0 + 100 · @task. */
+static void
+write_op2 (const char *dir,
+           const char *type,
+           const char *name,
+           guint task,
+           const double *in0,
+           const double *in1,
+           const double *out)
+{
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new (name);
+  g_autofree char *form = ovi_file_name_form (name);
+  g_autofree char *file =
+      g_strdup_printf ("%s.%s.%u.7.%" G_GUINT64_FORMAT, type, form, task, T0 + task * 100);
+
+  ovi_dump_writer_set_dump_time (w, T0 + task * 100);
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape24, 2, in0);
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape24, 2, in1);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape24, 2, out);
+  g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, dir, file));
+}
+
+/* x → Mul(x, w1) → Add(·, bias) → Relu. @batch changes x (a different
+ * input batch), @weight changes the bias Add reads (a different weight). */
+static void
+write_net (const char *dir, double batch, double weight)
+{
+  double x[8], w1[8], a[8], bias[8], b[8], c[8];
+
+  for (guint i = 0; i < 8; i++)
+    {
+      x[i] = (double) i - 3 + (i == 2 ? batch : 0);
+      w1[i] = 0.5 + i;
+      a[i] = x[i] * w1[i];
+      bias[i] = 1 + (i == 6 ? weight : 0);
+      b[i] = a[i] + bias[i];
+      c[i] = MAX (b[i], 0);
+    }
+  write_op2 (dir, "Mul", "net/fc1/Mul", 1, x, w1, a);
+  write_op2 (dir, "Add", "net/fc1/Add", 2, a, bias, b);
+  write_op (dir, "Relu", "net/Relu", 3, OVI_DTYPE_FLOAT32, b, c);
+}
+
+static void
+assert_entered (Fixture *f, double batch, double weight, const char *name, guint input)
+{
+  g_autofree char *mine = side (f, "mine"), *golden = side (f, "golden");
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autofree char *headline = NULL, *expected = NULL;
+  OviDiffOperator *first;
+  const OviDiffTensor *t;
+
+  ovi_fixture_remove_tree (mine);
+  ovi_fixture_remove_tree (golden);
+  write_net (mine, batch, weight);
+  write_net (golden, 0, 0);
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  first = ovi_diff_result_get_first_divergence (result);
+  g_assert_nonnull (first);
+  g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, name);
+  g_assert_true (ovi_diff_operator_get_is_first_divergence (first));
+  g_assert_cmpint (ovi_diff_result_get_first_divergence_form (result), ==,
+                   OVI_DIFF_DIVERGENCE_ENTERED);
+  g_assert_cmpuint (ovi_diff_result_get_first_divergence_input (result), ==, input);
+  t = ovi_diff_result_get_first_divergence_tensor (result);
+  g_assert_cmpint (t->kind, ==, OVI_TENSOR_INPUT);
+  g_assert_cmpuint (t->index, ==, input);
+  g_assert_cmpint (ovi_diff_result_get_verdict (result), ==, OVI_DIFF_VERDICT_DIVERGE);
+  headline = ovi_diff_result_dup_headline (result);
+  g_test_message ("%s", headline);
+  expected = g_strdup_printf ("entered through input %u, which already differs while no operator "
+                              "dumped before it produced a differing output; it came from "
+                              "outside this dump (the input data, a weight, or an operator that "
+                              "was not dumped).",
+                              input);
+  g_assert_true (g_str_has_suffix (headline, expected));
+  g_assert_nonnull (strstr (headline, name));
+  assert_class (result, "net/Relu", OVI_DIFF_OP_PROPAGATED);
+}
+
+/* #36 case 2: a difference entering through an input names the earliest
+ * operator whose input already differs while no operator dumped before it
+ * produced a differing output: a different input batch enters at the first
+ * operator, a different weight where it is read. */
+static void
+test_entered_through_input (Fixture *f, gconstpointer data)
+{
+  assert_entered (f, 0.75, 0, "net/fc1/Mul", 0);
+  assert_entered (f, 0, 0.25, "net/fc1/Add", 1);
+}
+
+/* #36 case 3: a .npy golden of outputs only. The first operator whose
+ * outputs differ is the first divergence, its inputs not compared: never
+ * an origin, never "inputs agree"; no overflow claimed "only in my run"
+ * when the golden has no overflow records to read. */
+static void
+test_outputs_only_golden (Fixture *f, gconstpointer data)
+{
+  g_autofree char *mine = side (f, "mine");
+  g_autofree char *golden = g_build_filename (f->dir, "golden", NULL);
+  g_autoptr (OviDiff) diff = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autofree char *headline = NULL, *text = NULL;
+  double v[6][8];
+  const char *names[] = { "net_MatMul", "net_Add", "net_Relu", "net_Select", "net_Cast" };
+
+  write_chain (mine, TRUE);
+  ovi_fixture_write_overflow_op (mine, "Add", "net/Add", 2, 7, T0 + 250, TRUE);
+  /* The vendor's naming, {op}.{output}.{timestamp}.npy: outputs only. */
+  chain_values (FALSE, v);
+  g_assert_no_errno (g_mkdir_with_parents (golden, 0755));
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autoptr (GBytes) raw = ovi_fixture_encode (OVI_DTYPE_FLOAT32, v[i + 1], 8);
+      g_autofree char *npy = g_strdup_printf ("%s/%s.0.%" G_GUINT64_FORMAT ".npy", golden, names[i],
+                                              T0 + 100 * (i + 1));
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (ovi_export_tensor_data (OVI_DTYPE_FLOAT32, shape24, 2, raw, OVI_EXPORT_NPY,
+                                             npy, 0, &error));
+      g_assert_no_error (error);
+    }
+
+  diff = ovi_diff_new (mine, golden);
+  result = run_diff (diff);
+  assert_class (result, "net/MatMul", OVI_DIFF_OP_IDENTICAL);
+  assert_class (result, "net/Add", OVI_DIFF_OP_OUTPUT_DIFFERS);
+  assert_class (result, "net/Relu", OVI_DIFF_OP_OUTPUT_DIFFERS);
+  g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ORIGIN), ==, 0);
+  g_assert_cmpstr (ovi_diff_operator_get_name (ovi_diff_result_get_first_divergence (result)), ==,
+                   "net/Add");
+  g_assert_cmpint (ovi_diff_result_get_first_divergence_form (result), ==,
+                   OVI_DIFF_DIVERGENCE_INPUTS_NOT_COMPARED);
+  g_assert_cmpuint (ovi_diff_operator_get_mine_overflows (find (result, "net/Add")), ==, 1);
+  headline = ovi_diff_result_dup_headline (result);
+  g_test_message ("%s", headline);
+  g_assert_nonnull (strstr (headline, "#1 Add net/Add"));
+  g_assert_nonnull (strstr (headline, "its inputs were not compared"));
+  text = ovi_diff_result_to_text (result);
+  g_test_message ("%s", text);
+  g_assert_null (strstr (text, "inputs agree"));
+  g_assert_null (strstr (text, "origin"));
+  g_assert_null (strstr (text, "Overflows only in my run"));
+  g_assert_nonnull (strstr (text, "Overflows in my run: net/Add (the golden run has no overflow "
+                                  "records to compare)"));
+}
+
 static void
 ready (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -564,6 +726,8 @@ main (int argc, char **argv)
   ADD ("/core/diff/mapping-and-leftovers", test_mapping_and_leftovers);
   ADD ("/core/diff/folder-pairs", test_folder_pairs);
   ADD ("/core/diff/async", test_async);
+  ADD ("/core/diff/entered-through-input", test_entered_through_input);
+  ADD ("/core/diff/outputs-only-golden", test_outputs_only_golden);
 #undef ADD
   return g_test_run ();
 }

@@ -8,7 +8,9 @@
 G_BEGIN_DECLS
 
 /* What the diff's files share: the runs as read (ovi-diff-pairing.c), one
- * tensor pair compared (ovi-diff-tensor.c). */
+ * tensor pair compared (ovi-diff-tensor.c), the objects' fields
+ * (ovi-diff-operator.c, ovi-diff-result.c), the map file (ovi-diff-map.c)
+ * and the first-divergence rule (ovi-diff-divergence.c). */
 
 /* One tensor of an operator on one side: a tensor of a dump file, the
  * same tensor of every FFTS+ thread slice, or a .npy file. */
@@ -124,5 +126,68 @@ void ovi_diff_compare_sources (OviDiffSource *mine,
                                guint top_n,
                                OviDiffTensor *out);
 void ovi_diff_tensor_clear (OviDiffTensor *tensor);
+
+/* ---- The objects' fields, shared by the files of the diff ---- */
+
+struct _OviDiffOperator
+{
+  GObject parent_instance;
+  guint position;
+  char *name, *golden_name, *op_type, *mine_path, *golden_path, *pair;
+  OviDiffOpClass op_class;
+  char *reason;
+  GArray *tensors;    /* OviDiffTensor */
+  GPtrArray *sources; /* OviDiffSource kept (or NULL): mine, golden of each tensor */
+  guint worst;        /* index into tensors, G_MAXUINT when none */
+  guint mine_overflows, golden_overflows;
+  char *device;  /* NULL when the path names none */
+  guint64 order; /* timestamp: run order, comparable across devices */
+  gboolean inputs_compared;
+  gboolean is_first;
+};
+
+struct _OviDiffResult
+{
+  GObject parent_instance;
+  char *mine_path, *golden_path;
+  GListStore *operators;
+  GListStore *problems;
+  GArray *pairs; /* OviDiffFolderPair */
+  gboolean mine_npy, golden_npy;
+  OviDiffOperator *first;
+  guint first_tensor;
+  OviDiffDivergenceForm form;
+  guint first_input;
+};
+
+gboolean ovi_diff_tensor_agrees (const OviDiffTensor *t);
+void ovi_diff_operator_classify (OviDiffOperator *op);
+
+/* ---- The map file (ovi-diff-map.c) ---- */
+
+gboolean ovi_diff_map_parse (
+    const char *text, gsize length, const char *path, GHashTable *mapping, GError **error);
+
+/* ---- The first divergence (ovi-diff-divergence.c) ---- */
+
+/* Appends to @producers the indices (in @ops, guint) of the operators that
+ * produced input @input of operator @op (G_MAXUINT: any of its inputs);
+ * FALSE when that is not known, and run order decides. */
+typedef gboolean (*OviDiffProducersFunc) (
+    GPtrArray *ops, guint op, guint input, GArray *producers, gpointer user_data);
+
+typedef struct
+{
+  OviDiffOperator *op; /* NULL: no first divergence */
+  OviDiffDivergenceForm form;
+  guint tensor; /* index into the operator's tensors: the differing output, or the input the
+                   difference entered through */
+  guint input;  /* the index of that input (OVI_DIFF_DIVERGENCE_ENTERED), else G_MAXUINT */
+} OviDiffDivergence;
+
+void ovi_diff_find_first_divergence (GPtrArray *ops,
+                                     OviDiffProducersFunc producers,
+                                     gpointer user_data,
+                                     OviDiffDivergence *out);
 
 G_END_DECLS

@@ -33,17 +33,17 @@ number (double v)
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.9g", v));
 }
 
-/* Why an operator is the first divergence, for people. */
+/* What the first divergence's tensor shows, for people: "output 0 has 1
+ * of 8 elements out of tolerance, the first at 5 (1, 1): 8.5 against 8". */
 static char *
 why_text (const OviDiffTensor *t)
 {
   g_autofree char *mine = number (t->first_mine), *golden = number (t->first_golden);
 
   if (t->first_difference < 0)
-    return g_strdup_printf (_ ("inputs agree; %s %u has %" PRIu64 " of %" PRIu64
-                               " elements out of tolerance, the first at %s"),
-                            kind_label (t->kind), t->index, t->out_of_tolerance, t->count, "-");
-  return g_strdup_printf (_ ("inputs agree; %s %u has %" PRIu64 " of %" PRIu64
+    return g_strdup_printf (_ ("%s %u has %" PRIu64 " of %" PRIu64 " elements out of tolerance"),
+                            kind_label (t->kind), t->index, t->out_of_tolerance, t->count);
+  return g_strdup_printf (_ ("%s %u has %" PRIu64 " of %" PRIu64
                              " elements out of tolerance, the first at %s: %s against %s"),
                           kind_label (t->kind), t->index, t->out_of_tolerance, t->count,
                           t->first_position, mine, golden);
@@ -65,6 +65,8 @@ ovi_diff_result_to_text (OviDiffResult *result)
   GListModel *ops = ovi_diff_result_get_operators (result);
   GListModel *problems = ovi_diff_result_get_problems (result);
   OviDiffOperator *first = ovi_diff_result_get_first_divergence (result);
+  const OviDiffTensor *t = ovi_diff_result_get_first_divergence_tensor (result);
+  g_autofree char *headline = ovi_diff_result_dup_headline (result);
   const OviDiffFolderPair *pairs;
   guint n_pairs, n_ops = g_list_model_get_n_items (ops);
   gboolean any_only = FALSE;
@@ -85,33 +87,24 @@ ovi_diff_result_to_text (OviDiffResult *result)
         g_string_append_printf (s, _ ("  %s: %s has no partner in my run\n"), label, golden);
     }
 
-  if (first)
+  g_string_append_printf (s, "%s\n", headline);
+  if (first && t)
     {
-      const OviDiffTensor *t = ovi_diff_result_get_first_divergence_tensor (result);
-      g_autofree char *name = ovi_path_escape (ovi_diff_operator_get_name (first));
-      g_autofree char *why = t ? why_text (t) : NULL;
-      g_autofree char *cos = t ? ovi_diff_format_value (t->metrics.cosine) : NULL;
-      g_autofree char *mae = t ? ovi_diff_format_value (t->metrics.max_absolute_error) : NULL;
+      g_autofree char *why = why_text (t);
+      g_autofree char *cos = ovi_diff_format_value (t->metrics.cosine);
+      g_autofree char *mae = ovi_diff_format_value (t->metrics.max_absolute_error);
 
-      g_string_append_printf (
-          s, _ ("First divergence: #%u %s %s\n"), ovi_diff_operator_get_position (first),
-          ovi_diff_operator_get_op_type (first) ? ovi_diff_operator_get_op_type (first) : "", name);
-      if (why)
-        g_string_append_printf (s, "  %s\n  %s %s, %s %s\n", why, _ ("cosine"), cos,
-                                _ ("max absolute error"), mae);
+      g_string_append_printf (s, "  %s\n  %s %s, %s %s\n", why, _ ("cosine"), cos,
+                              _ ("max absolute error"), mae);
     }
-  else if (ovi_diff_result_get_agree (result))
-    g_string_append_printf (s, "%s\n",
-                            _ ("No divergence: every operator agrees within tolerance."));
-  else
-    g_string_append_printf (s, "%s\n",
-                            _ ("No first divergence: no operator turns agreeing inputs into a "
-                               "differing output; see the operators below."));
 
-  /* Both runs' overflow records side by side. */
+  /* Both runs' overflow records side by side; a run of .npy files has
+   * none to read, and then nothing is "only" in the other. */
   for (guint side = 0; side < 2; side++)
     {
       GString *list = g_string_new (NULL);
+      gboolean other_npy = ovi_diff_result_get_is_npy (result, side == 0);
+
       for (guint i = 0; i < n_ops; i++)
         {
           g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
@@ -123,7 +116,13 @@ ovi_diff_result_to_text (OviDiffResult *result)
               g_string_append_printf (list, "%s%s", list->len ? ", " : "", name);
             }
         }
-      if (list->len)
+      if (list->len && other_npy)
+        g_string_append_printf (
+            s, "%s %s %s\n",
+            side == 0 ? _ ("Overflows in my run:") : _ ("Overflows in the golden run:"), list->str,
+            side == 0 ? _ ("(the golden run has no overflow records to compare)")
+                      : _ ("(my run has no overflow records to compare)"));
+      else if (list->len)
         g_string_append_printf (s, "%s %s\n",
                                 side == 0 ? _ ("Overflows only in my run:")
                                           : _ ("Overflows only in the golden run:"),
@@ -183,7 +182,7 @@ ovi_diff_result_to_text (OviDiffResult *result)
     }
 
   g_string_append_printf (s, "\n%s", _ ("Summary:"));
-  for (OviDiffOpClass c = OVI_DIFF_OP_IDENTICAL; c <= OVI_DIFF_OP_NOT_COMPARABLE; c++)
+  for (OviDiffOpClass c = OVI_DIFF_OP_IDENTICAL; c <= OVI_DIFF_OP_OUTPUT_DIFFERS; c++)
     {
       guint n = ovi_diff_result_count_class (result, c);
       if (n)
@@ -309,6 +308,7 @@ add_operator (JsonBuilder *b, OviDiffOperator *op)
   add_string (b, "class", ovi_diff_op_class_name (ovi_diff_operator_get_op_class (op)));
   add_string (b, "reason", ovi_diff_operator_get_reason (op));
   add_string (b, "pair", ovi_diff_operator_get_pair (op));
+  add_string (b, "device", ovi_diff_operator_get_device (op));
   add_string (b, "mine_file", ovi_diff_operator_get_mine_path (op));
   add_string (b, "golden_file", ovi_diff_operator_get_golden_path (op));
   add_number (b, "cosine", ovi_diff_operator_get_cosine (op));
@@ -342,14 +342,18 @@ ovi_diff_result_to_json (OviDiffResult *result)
   GListModel *ops = ovi_diff_result_get_operators (result);
   GListModel *problems = ovi_diff_result_get_problems (result);
   OviDiffOperator *first = ovi_diff_result_get_first_divergence (result);
+  g_autofree char *headline = ovi_diff_result_dup_headline (result);
   const OviDiffFolderPair *pairs;
   guint n_pairs;
+  static const char *const verdict_names[] = { "agree", "diverge", "incomplete" };
 
   json_builder_begin_object (b);
   add_string (b, "mine", ovi_diff_result_get_mine_path (result));
   add_string (b, "golden", ovi_diff_result_get_golden_path (result));
   json_builder_set_member_name (b, "agree");
   json_builder_add_boolean_value (b, ovi_diff_result_get_agree (result));
+  add_string (b, "verdict", verdict_names[ovi_diff_result_get_verdict (result)]);
+  add_string (b, "headline", headline);
 
   pairs = ovi_diff_result_get_folder_pairs (result, &n_pairs);
   json_builder_set_member_name (b, "pairs");
@@ -376,6 +380,15 @@ ovi_diff_result_to_json (OviDiffResult *result)
       add_string (b, "name", ovi_diff_operator_get_name (first));
       add_string (b, "golden_name", ovi_diff_operator_get_golden_name (first));
       add_string (b, "op_type", ovi_diff_operator_get_op_type (first));
+      add_string (b, "device", ovi_diff_operator_get_device (first));
+      add_string (
+          b, "form",
+          ovi_diff_divergence_form_name (ovi_diff_result_get_first_divergence_form (result)));
+      json_builder_set_member_name (b, "input");
+      if (ovi_diff_result_get_first_divergence_input (result) != G_MAXUINT)
+        json_builder_add_int_value (b, ovi_diff_result_get_first_divergence_input (result));
+      else
+        json_builder_add_null_value (b);
       json_builder_set_member_name (b, "tensor");
       if (t)
         add_tensor (b, t);
@@ -389,7 +402,7 @@ ovi_diff_result_to_json (OviDiffResult *result)
 
   json_builder_set_member_name (b, "counts");
   json_builder_begin_object (b);
-  for (OviDiffOpClass c = OVI_DIFF_OP_IDENTICAL; c <= OVI_DIFF_OP_NOT_COMPARABLE; c++)
+  for (OviDiffOpClass c = OVI_DIFF_OP_IDENTICAL; c <= OVI_DIFF_OP_OUTPUT_DIFFERS; c++)
     {
       json_builder_set_member_name (b, ovi_diff_op_class_name (c));
       json_builder_add_int_value (b, ovi_diff_result_count_class (result, c));

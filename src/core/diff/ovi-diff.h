@@ -26,7 +26,29 @@ typedef enum
   OVI_DIFF_OP_ONLY_MINE,        /* no partner in the golden run */
   OVI_DIFF_OP_ONLY_GOLDEN,      /* no partner in my run */
   OVI_DIFF_OP_NOT_COMPARABLE,   /* see ovi_diff_operator_get_reason() */
+  OVI_DIFF_OP_OUTPUT_DIFFERS,   /* an output differs, the inputs were not compared
+                                   (a golden run of outputs only) */
 } OviDiffOpClass;
+
+/* What a diff says in one word; the command line's exit status. */
+typedef enum
+{
+  OVI_DIFF_VERDICT_AGREE,      /* exit 0: every operator identical or within tolerance */
+  OVI_DIFF_VERDICT_DIVERGE,    /* exit 5: an operator differs or is in one run only */
+  OVI_DIFF_VERDICT_INCOMPLETE, /* exit 1: a file failed, or nothing differs but an
+                                  operator could not be compared */
+} OviDiffVerdict;
+
+/* How the runs start to differ at the first divergence. */
+typedef enum
+{
+  OVI_DIFF_DIVERGENCE_NONE,
+  OVI_DIFF_DIVERGENCE_ORIGIN,  /* its inputs agree, an output does not */
+  OVI_DIFF_DIVERGENCE_ENTERED, /* input k already differs, and no operator dumped before it
+                                  (upstream of it) produced a differing output: the difference
+                                  came from outside the dump */
+  OVI_DIFF_DIVERGENCE_INPUTS_NOT_COMPARED, /* an output differs; the golden run kept no inputs */
+} OviDiffDivergenceForm;
 
 /* What one tensor pair is. */
 typedef enum
@@ -88,6 +110,8 @@ double ovi_diff_operator_get_cosine (OviDiffOperator *self);
 double ovi_diff_operator_get_max_abs_error (OviDiffOperator *self);
 guint ovi_diff_operator_get_mine_overflows (OviDiffOperator *self);
 guint ovi_diff_operator_get_golden_overflows (OviDiffOperator *self);
+const char *ovi_diff_operator_get_device (OviDiffOperator *self);
+gboolean ovi_diff_operator_get_is_first_divergence (OviDiffOperator *self);
 
 /* Two folders (or files) paired, one per side. */
 typedef struct
@@ -110,6 +134,10 @@ gboolean ovi_diff_result_get_agree (OviDiffResult *self);
 const char *ovi_diff_result_get_mine_path (OviDiffResult *self);
 const char *ovi_diff_result_get_golden_path (OviDiffResult *self);
 gboolean ovi_diff_result_get_is_npy (OviDiffResult *self, gboolean golden);
+OviDiffVerdict ovi_diff_result_get_verdict (OviDiffResult *self);
+char *ovi_diff_result_dup_headline (OviDiffResult *self);
+OviDiffDivergenceForm ovi_diff_result_get_first_divergence_form (OviDiffResult *self);
+guint ovi_diff_result_get_first_divergence_input (OviDiffResult *self);
 
 #define OVI_TYPE_DIFF (ovi_diff_get_type ())
 G_DECLARE_FINAL_TYPE (OviDiff, ovi_diff, OVI, DIFF, GObject)
@@ -130,6 +158,7 @@ gboolean ovi_diff_check_output (OviDiff *self, const char *output, GError **erro
 const char *ovi_diff_op_class_name (OviDiffOpClass op_class);
 const char *ovi_diff_op_class_label (OviDiffOpClass op_class);
 const char *ovi_diff_tensor_class_name (OviDiffTensorClass tensor_class);
+const char *ovi_diff_divergence_form_name (OviDiffDivergenceForm form);
 void ovi_diff_default_tolerance (OviDtype mine, OviDtype golden, double *rtol, double *atol);
 
 G_END_DECLS

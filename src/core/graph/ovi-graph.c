@@ -668,11 +668,59 @@ build_data_free (BuildData *d)
 /* The folder keeps each graph built, by iteration, graph JSON and the
  * number of its files (a followed folder's new files make a new graph). */
 static char *
-cache_key (BuildData *d)
+cache_key (OviDumpFolder *folder, const char *iteration, const char *graph_json, gboolean beside)
 {
-  return g_strdup_printf ("ovi-graph\n%u\n%s\n%s",
-                          g_list_model_get_n_items (ovi_dump_folder_get_files (d->folder)),
-                          d->iteration ? d->iteration : "", d->graph_json ? d->graph_json : "");
+  return g_strdup_printf ("ovi-graph\n%u\n%s\n%s\n%d",
+                          g_list_model_get_n_items (ovi_dump_folder_get_files (folder)),
+                          iteration ? iteration : "", graph_json ? graph_json : "", beside);
+}
+
+static gpointer
+ref_graph (gpointer graph, gpointer user_data)
+{
+  return graph ? g_object_ref (graph) : NULL;
+}
+
+static OviGraph *
+dup_cached (OviDumpFolder *folder, const char *key)
+{
+  return g_object_dup_data (G_OBJECT (folder), key, ref_graph, NULL);
+}
+
+static void
+cache (OviDumpFolder *folder, const char *key, OviGraph *graph)
+{
+  g_object_set_data_full (G_OBJECT (folder), g_intern_string (key), g_object_ref (graph),
+                          g_object_unref);
+}
+
+/**
+ * ovi_graph_dup_for_iteration:
+ * @iteration: (nullable): as for ovi_graph_build()
+ *
+ * The graph of @iteration with the fusion-rule JSON beside its dumps when
+ * there is one (ovi_graph_find_json(); one that cannot be read is left
+ * out), built once: the folder keeps it. Any thread.
+ *
+ * Returns: (transfer full): the graph
+ */
+OviGraph *
+ovi_graph_dup_for_iteration (OviDumpFolder *folder,
+                             const char *iteration,
+                             GCancellable *cancellable)
+{
+  g_autofree char *key = cache_key (folder, iteration, NULL, TRUE);
+  g_autofree char *json = NULL;
+  OviGraph *graph;
+
+  if ((graph = dup_cached (folder, key)) != NULL)
+    return graph;
+  json = ovi_graph_find_json (folder, iteration);
+  if (json == NULL ||
+      (graph = ovi_graph_build (folder, iteration, json, cancellable, NULL)) == NULL)
+    graph = ovi_graph_build (folder, iteration, NULL, cancellable, NULL);
+  cache (folder, key, graph);
+  return graph;
 }
 
 static void
@@ -704,8 +752,10 @@ cache_graph (GObject *source, GAsyncResult *result, gpointer user_data)
       g_object_unref (outer);
       return;
     }
-  g_object_set_data_full (G_OBJECT (d->folder), g_intern_string (cache_key (d)),
-                          g_object_ref (graph), g_object_unref);
+  {
+    g_autofree char *key = cache_key (d->folder, d->iteration, d->graph_json, FALSE);
+    cache (d->folder, key, graph);
+  }
   g_task_return_pointer (outer, graph, g_object_unref);
   g_object_unref (outer);
 }
@@ -736,10 +786,10 @@ ovi_graph_build_async (OviDumpFolder *folder,
   d->iteration = g_strdup (iteration);
   d->graph_json = g_strdup (graph_json);
   g_task_set_task_data (outer, d, (GDestroyNotify) build_data_free);
-  key = cache_key (d);
-  if ((cached = g_object_get_data (G_OBJECT (folder), key)) != NULL)
+  key = cache_key (folder, iteration, graph_json, FALSE);
+  if ((cached = dup_cached (folder, key)) != NULL)
     {
-      g_task_return_pointer (outer, g_object_ref (cached), g_object_unref);
+      g_task_return_pointer (outer, cached, g_object_unref);
       g_object_unref (outer);
       return;
     }

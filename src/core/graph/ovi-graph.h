@@ -80,6 +80,9 @@ void ovi_graph_build_async (OviDumpFolder *folder,
                             gpointer user_data);
 OviGraph *ovi_graph_build_finish (GAsyncResult *result, GError **error);
 char *ovi_graph_find_json (OviDumpFolder *folder, const char *iteration);
+OviGraph *ovi_graph_dup_for_iteration (OviDumpFolder *folder,
+                                       const char *iteration,
+                                       GCancellable *cancellable);
 
 /* What it holds. */
 OviDumpFolder *ovi_graph_get_folder (OviGraph *self);

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "ovi-classifier.h"
+#include "ovi-graph-writer.h"
 #include "ovi-path.h"
 #include "ovi-report.h"
 #include "ovi-status.h"
@@ -109,6 +110,22 @@ append_operator_text (GString *s, OviDumpFile *op)
       OviTensor *t = g_ptr_array_index (tensors, j);
       if (ovi_tensor_get_kind (t) <= OVI_TENSOR_OUTPUT)
         append_tensor_text (s, t);
+    }
+}
+
+/* The chains that reach a record's operator: "origin → … → operator". */
+static void
+append_chains_text (GString *s, OviDumpFolder *folder, OviDumpFile *op)
+{
+  gboolean run_order;
+  g_auto (GStrv) chains = ovi_graph_writer_dup_chains (folder, op, &run_order);
+
+  for (guint i = 0; chains && chains[i]; i++)
+    {
+      g_autofree char *chain = ovi_path_escape (chains[i]);
+      g_string_append_printf (
+          s, "    %s %s\n",
+          run_order ? _ ("chain (in run order, no dataflow graph):") : _ ("chain:"), chain);
     }
 }
 
@@ -228,7 +245,10 @@ ovi_report_to_text_full (OviDumpFolder *folder, OviReportFlags flags)
         g_string_append_printf (s, "  %s\n",
                                 _ ("operator: no op dump file matches this task and stream id"));
       else
-        append_operator_text (s, op);
+        {
+          append_operator_text (s, op);
+          append_chains_text (s, folder, op);
+        }
       g_string_append_c (s, '\n');
     }
 

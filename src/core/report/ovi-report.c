@@ -14,6 +14,7 @@
 #include "ovi-dtype.h"
 #include "ovi-error.h"
 #include "ovi-export.h"
+#include "ovi-graph-writer.h"
 #include "ovi-json.h"
 #include "ovi-layout.h"
 #include "ovi-path.h"
@@ -296,6 +297,25 @@ add_op_details (JsonBuilder *b, OviDumpFile *op)
   add_workspaces (b, op);
 }
 
+/* The chains that reach the operator along the dataflow graph's edges,
+ * "origin → … → operator", and whether they follow run order instead. */
+static void
+add_chains (JsonBuilder *b, OviDumpFolder *folder, OviDumpFile *op)
+{
+  gboolean run_order;
+  g_auto (GStrv) chains = ovi_graph_writer_dup_chains (folder, op, &run_order);
+
+  json_builder_set_member_name (b, "chains");
+  json_builder_begin_array (b);
+  for (guint i = 0; chains && chains[i]; i++)
+    {
+      g_autofree char *valid = g_utf8_make_valid (chains[i], -1);
+      json_builder_add_string_value (b, valid);
+    }
+  json_builder_end_array (b);
+  add_string (b, "chains_follow", run_order ? "run order" : "edges");
+}
+
 /**
  * ovi_report_record_json:
  *
@@ -379,7 +399,10 @@ ovi_report_record_json_full (OviDumpFolder *folder, OviOverflowRecord *record, O
       add_string (b, "op_type", ovi_dump_file_get_op_type (op));
       add_string (b, "op_name", ovi_dump_file_get_op_name (op));
       if (!(flags & OVI_REPORT_NO_TENSORS))
-        add_op_details (b, op);
+        {
+          add_op_details (b, op);
+          add_chains (b, folder, op);
+        }
       json_builder_end_object (b);
     }
   json_builder_end_object (b);

@@ -4,8 +4,8 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
-#include "ovi-compare-page.h"
 #include "ovi-format.h"
+#include "ovi-iterations-page.h"
 #include "ovi-scheduler.h"
 #include "ovi-tooltip.h"
 
@@ -19,7 +19,7 @@
 /* More histograms than this are unreadable, stacked or overlaid. */
 #define MAX_SERIES 8
 
-struct _OviComparePage
+struct _OviIterationsPage
 {
   OviPage parent_instance;
 
@@ -52,9 +52,9 @@ struct _OviComparePage
   guint spread_task;     /* builds the grid, ovi-scheduler.c's */
 };
 
-G_DEFINE_FINAL_TYPE (OviComparePage, ovi_compare_page, OVI_TYPE_PAGE)
+G_DEFINE_FINAL_TYPE (OviIterationsPage, ovi_iterations_page, OVI_TYPE_PAGE)
 
-static void update_spread (OviComparePage *self);
+static void update_spread (OviIterationsPage *self);
 
 typedef struct
 {
@@ -69,7 +69,7 @@ typedef struct
  * thread; shown once the last analysis is back. */
 typedef struct _Job
 {
-  OviComparePage *self;
+  OviIterationsPage *self;
   GCancellable *cancellable;
   GPtrArray *items;
   guint pending;
@@ -100,7 +100,7 @@ job_free (gpointer data)
 
 /* The iterations of the session's index, by number; none without one. */
 static GPtrArray *
-iterations_of (OviComparePage *self)
+iterations_of (OviIterationsPage *self)
 {
   static GPtrArray *none;
 
@@ -112,13 +112,13 @@ iterations_of (OviComparePage *self)
 }
 
 static const char *
-shown_name (OviComparePage *self, const char *name)
+shown_name (OviIterationsPage *self, const char *name)
 {
   return self->index ? ovi_op_index_get_shown_name (self->index, name) : name;
 }
 
 static OviDumpFile *
-file_of_op (OviComparePage *self, const char *name, const char *iteration)
+file_of_op (OviIterationsPage *self, const char *name, const char *iteration)
 {
   return self->index && name ? ovi_op_index_lookup (self->index, name, iteration) : NULL;
 }
@@ -197,7 +197,7 @@ format_count_change (guint64 a, guint64 b)
 /* The first and the last iteration of the range that ran the operator,
  * side by side, with how each statistic changed between them. */
 static void
-show_difference (OviComparePage *self, Job *job)
+show_difference (OviIterationsPage *self, Job *job)
 {
   static const char *names[] = {
     N_ ("Minimum"),     N_ ("Maximum"), N_ ("Mean"), N_ ("Std. dev."),
@@ -274,7 +274,7 @@ show_difference (OviComparePage *self, Job *job)
 /* One column per iteration, one row per statistic: as many iterations as
  * the range holds scroll sideways, and the statistics always fit. */
 static void
-show_results (OviComparePage *self, Job *job)
+show_results (OviIterationsPage *self, Job *job)
 {
   enum
   {
@@ -387,7 +387,7 @@ show_results (OviComparePage *self, Job *job)
 static void
 job_finished (Job *job)
 {
-  OviComparePage *self = job->self;
+  OviIterationsPage *self = job->self;
 
   if (!g_cancellable_is_cancelled (job->cancellable))
     {
@@ -432,7 +432,7 @@ find_tensor (OviDumpFile *file, const char *label)
 
 /* The iterations the user chose, as indices into iterations_of(). */
 static gboolean
-get_range (OviComparePage *self, guint *from, guint *to)
+get_range (OviIterationsPage *self, guint *from, guint *to)
 {
   guint n = iterations_of (self)->len;
   guint a = gtk_drop_down_get_selected (self->from_dropdown);
@@ -450,7 +450,7 @@ get_range (OviComparePage *self, guint *from, guint *to)
 }
 
 static const char *
-compared_label (OviComparePage *self)
+compared_label (OviIterationsPage *self)
 {
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->tensor_dropdown);
 
@@ -459,7 +459,7 @@ compared_label (OviComparePage *self)
 
 /* What the statistics leave out of the range, said rather than hidden. */
 static void
-set_stats_note (OviComparePage *self, guint n_range, guint n_ran, guint n_shown)
+set_stats_note (OviIterationsPage *self, guint n_range, guint n_ran, guint n_shown)
 {
   g_autoptr (GString) note = g_string_new (NULL);
 
@@ -487,7 +487,7 @@ set_stats_note (OviComparePage *self, guint n_range, guint n_ran, guint n_shown)
 }
 
 static void
-refresh_stats (OviComparePage *self)
+refresh_stats (OviIterationsPage *self)
 {
   GPtrArray *iterations = iterations_of (self);
   const char *label = compared_label (self);
@@ -563,7 +563,7 @@ refresh_stats (OviComparePage *self)
 }
 
 static void
-op_selected (OviComparePage *self)
+op_selected (OviIterationsPage *self)
 {
   GtkStringObject *item = gtk_drop_down_get_selected_item (self->op_dropdown);
   g_autoptr (GPtrArray) labels = NULL;
@@ -593,7 +593,7 @@ op_selected (OviComparePage *self)
 }
 
 static void
-update_range_note (OviComparePage *self)
+update_range_note (OviIterationsPage *self)
 {
   guint from, to;
   g_autofree char *note = NULL;
@@ -606,7 +606,7 @@ update_range_note (OviComparePage *self)
 }
 
 static void
-range_changed (OviComparePage *self)
+range_changed (OviIterationsPage *self)
 {
   update_range_note (self);
   update_spread (self);
@@ -614,15 +614,15 @@ range_changed (OviComparePage *self)
 }
 
 static void
-spread_op_clicked (GtkButton *button, OviComparePage *self)
+spread_op_clicked (GtkButton *button, OviIterationsPage *self)
 {
-  ovi_compare_page_select_op (self, gtk_button_get_label (button));
+  ovi_iterations_page_select_op (self, gtk_button_get_label (button));
 }
 
 /* A cell of the spread grid opens that operator in that iteration; @what,
  * when given, says what the cell means after the action. */
 static void
-spread_cell_button (OviComparePage *self,
+spread_cell_button (OviIterationsPage *self,
                     int column,
                     int row,
                     OviDumpFile *file,
@@ -643,7 +643,7 @@ spread_cell_button (OviComparePage *self,
   ovi_widget_set_tooltip (button, tooltip ? tooltip : action);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   tooltip ? tooltip : action, -1);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "compare.open");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "iterations.open");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "s", ovi_dump_file_get_path (file));
   gtk_grid_attach (self->spread_grid, button, column, row, 1, 1);
 }
@@ -654,7 +654,7 @@ spread_cell_button (OviComparePage *self,
  * example: 64 +Inf, in a folder whose overflow files name other
  * operators). */
 static void
-spread_unrecorded_cell (OviComparePage *self, int column, int row, OviDumpFile *file)
+spread_unrecorded_cell (OviIterationsPage *self, int column, int row, OviDumpFile *file)
 {
   const OviOpSummary *summary = ovi_dump_file_get_summary (file);
   g_autofree char *bad = NULL, *what = NULL;
@@ -674,7 +674,8 @@ spread_unrecorded_cell (OviComparePage *self, int column, int row, OviDumpFile *
 /* The row of the records of @unit that no op dump file matches: a cell
  * per iteration with one, numbered as the others. */
 static void
-spread_unlinked_row (OviComparePage *self, int row, const char *unit, guint from, guint n_columns)
+spread_unlinked_row (
+    OviIterationsPage *self, int row, const char *unit, guint from, guint n_columns)
 {
   GPtrArray *iterations = iterations_of (self);
   /* Translators: a row of the spread grid for overflow records of a unit
@@ -708,12 +709,12 @@ spread_unlinked_row (OviComparePage *self, int row, const char *unit, guint from
     }
 }
 
-/* compare.open ("s": an op dump file's full path): shows the compared tensor of
+/* iterations.open ("s": an op dump file's full path): shows the compared tensor of
  * that file on the Operators page. */
 static void
 open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  OviComparePage *self = OVI_COMPARE_PAGE (widget);
+  OviIterationsPage *self = OVI_ITERATIONS_PAGE (widget);
   OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   const char *path = g_variant_get_string (parameter, NULL);
   OviDumpFile *file = session ? ovi_session_find_file (session, path) : NULL;
@@ -736,7 +737,7 @@ open_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
  * first, then a row per unit of the records that no op dump file matches;
  * columns: iterations. */
 static void
-build_spread (OviComparePage *self)
+build_spread (OviIterationsPage *self)
 {
   g_autoptr (GPtrArray) ops = ovi_op_index_dup_overflowed_ops (self->index);
   GPtrArray *units = ovi_op_index_get_unlinked_units (self->index);
@@ -813,7 +814,7 @@ build_spread (OviComparePage *self)
 static gboolean
 spread_task_cb (gint64 deadline, gpointer data)
 {
-  OviComparePage *self = data;
+  OviIterationsPage *self = data;
 
   self->spread_task = 0;
   if (self->index != NULL)
@@ -829,7 +830,7 @@ spread_task_cb (gint64 deadline, gpointer data)
  * a 67 ms frame measuring 1 600 labels, on the 101 000-file tree), and in a
  * turn of the scheduler of its own. */
 static void
-update_spread (OviComparePage *self)
+update_spread (OviIterationsPage *self)
 {
   self->spread_stale = !gtk_widget_get_mapped (GTK_WIDGET (self));
   if (!self->spread_stale && self->spread_task == 0)
@@ -837,21 +838,21 @@ update_spread (OviComparePage *self)
 }
 
 static void
-ovi_compare_page_map (GtkWidget *widget)
+ovi_iterations_page_map (GtkWidget *widget)
 {
-  OviComparePage *self = OVI_COMPARE_PAGE (widget);
+  OviIterationsPage *self = OVI_ITERATIONS_PAGE (widget);
 
-  GTK_WIDGET_CLASS (ovi_compare_page_parent_class)->map (widget);
+  GTK_WIDGET_CLASS (ovi_iterations_page_parent_class)->map (widget);
   if (self->spread_stale)
     update_spread (self);
   if (self->stats_stale)
     refresh_stats (self);
 }
 
-static void refresh (OviComparePage *self);
+static void refresh (OviIterationsPage *self);
 
 static void
-session_index_changed (OviComparePage *self)
+session_index_changed (OviIterationsPage *self)
 {
   OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviOpIndex *index = session ? ovi_session_get_op_index (session) : NULL;
@@ -867,7 +868,7 @@ session_index_changed (OviComparePage *self)
 /* The operator the page opens on: the selected record's, or the first
  * overflow's when no record is selected. */
 static const char *
-record_op_name (OviComparePage *self)
+record_op_name (OviIterationsPage *self)
 {
   OviSession *session = ovi_page_get_session (OVI_PAGE (self));
   OviOverflowRecord *record = session ? ovi_session_get_selected_record (session) : NULL;
@@ -888,18 +889,18 @@ record_op_name (OviComparePage *self)
 
 /* The page follows the record the user selects. */
 static void
-session_record_changed (OviComparePage *self)
+session_record_changed (OviIterationsPage *self)
 {
   const char *name = record_op_name (self);
 
   if (name != NULL)
-    ovi_compare_page_select_op (self, name);
+    ovi_iterations_page_select_op (self, name);
 }
 
 static void
-ovi_compare_page_session_changed (OviPage *page, OviSession *old_session)
+ovi_iterations_page_session_changed (OviPage *page, OviSession *old_session)
 {
-  OviComparePage *self = OVI_COMPARE_PAGE (page);
+  OviIterationsPage *self = OVI_ITERATIONS_PAGE (page);
   OviSession *session = ovi_page_get_session (page);
 
   if (old_session != NULL)
@@ -916,66 +917,66 @@ ovi_compare_page_session_changed (OviPage *page, OviSession *old_session)
       g_signal_connect_object (session, "notify::busy", G_CALLBACK (update_spread), self,
                                G_CONNECT_SWAPPED);
       if (self->settings == NULL)
-        ovi_compare_page_bind_settings (self, ovi_session_get_settings (session));
+        ovi_iterations_page_bind_settings (self, ovi_session_get_settings (session));
       session_index_changed (self);
     }
 }
 
 static void
-ovi_compare_page_dispose (GObject *object)
+ovi_iterations_page_dispose (GObject *object)
 {
-  OviComparePage *self = OVI_COMPARE_PAGE (object);
+  OviIterationsPage *self = OVI_ITERATIONS_PAGE (object);
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   ovi_scheduler_remove (self->spread_task);
   self->spread_task = 0;
-  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_COMPARE_PAGE);
+  gtk_widget_dispose_template (GTK_WIDGET (self), OVI_TYPE_ITERATIONS_PAGE);
   if (self->index != NULL)
     g_signal_handlers_disconnect_by_data (self->index, self);
   g_clear_object (&self->index);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->op, g_free);
-  G_OBJECT_CLASS (ovi_compare_page_parent_class)->dispose (object);
+  G_OBJECT_CLASS (ovi_iterations_page_parent_class)->dispose (object);
 }
 
 static void
-ovi_compare_page_class_init (OviComparePageClass *klass)
+ovi_iterations_page_class_init (OviIterationsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   OviPageClass *page_class = OVI_PAGE_CLASS (klass);
 
-  object_class->dispose = ovi_compare_page_dispose;
-  widget_class->map = ovi_compare_page_map;
-  page_class->session_changed = ovi_compare_page_session_changed;
+  object_class->dispose = ovi_iterations_page_dispose;
+  widget_class->map = ovi_iterations_page_map;
+  page_class->session_changed = ovi_iterations_page_session_changed;
 
   g_type_ensure (OVI_TYPE_HISTOGRAM_VIEW);
   gtk_widget_class_set_template_from_resource (
-      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-compare-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, histogram);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, histogram_note);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, diff_grid);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, diff_note);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, from_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, iteration_list);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, range_note);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, spread_note);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, stats_note);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, to_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, log_check);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, op_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, op_list);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, spinner);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, spread_grid);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, stats_grid);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, tensor_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, OviComparePage, tensor_list);
-  gtk_widget_class_install_action (widget_class, "compare.open", "s", open_action);
+      widget_class, "/io/github/npu_tools/OverflowInspector/ovi-iterations-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, histogram);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, histogram_note);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, diff_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, diff_note);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, from_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, iteration_list);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, range_note);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, spread_note);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, stats_note);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, to_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, log_check);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, op_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, op_list);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, spread_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, stats_grid);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, tensor_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OviIterationsPage, tensor_list);
+  gtk_widget_class_install_action (widget_class, "iterations.open", "s", open_action);
 }
 
 static void
-ovi_compare_page_init (OviComparePage *self)
+ovi_iterations_page_init (OviIterationsPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect_swapped (self->op_dropdown, "notify::selected", G_CALLBACK (op_selected), self);
@@ -988,9 +989,9 @@ ovi_compare_page_init (OviComparePage *self)
 }
 
 GtkWidget *
-ovi_compare_page_new (void)
+ovi_iterations_page_new (void)
 {
-  return g_object_new (OVI_TYPE_COMPARE_PAGE, NULL);
+  return g_object_new (OVI_TYPE_ITERATIONS_PAGE, NULL);
 }
 
 static guint
@@ -1005,7 +1006,7 @@ find_string (GtkStringList *list, const char *string)
 }
 
 static gboolean
-select_op_index (OviComparePage *self, const char *name)
+select_op_index (OviIterationsPage *self, const char *name)
 {
   guint i = name ? find_string (self->op_list, shown_name (self, name)) : GTK_INVALID_LIST_POSITION;
 
@@ -1018,7 +1019,7 @@ select_op_index (OviComparePage *self, const char *name)
 /* The range's choices are the iterations indexed; the range the user chose
  * stays, the whole folder otherwise. */
 static void
-refresh_iteration_list (OviComparePage *self)
+refresh_iteration_list (OviIterationsPage *self)
 {
   GtkStringObject *from_item = gtk_drop_down_get_selected_item (self->from_dropdown);
   GtkStringObject *to_item = gtk_drop_down_get_selected_item (self->to_dropdown);
@@ -1053,7 +1054,7 @@ refresh_iteration_list (OviComparePage *self)
 
 /* The operator list and the spread grid, from the index. */
 static void
-refresh (OviComparePage *self)
+refresh (OviIterationsPage *self)
 {
   g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   g_auto (GStrv) names = NULL;
@@ -1077,49 +1078,49 @@ refresh (OviComparePage *self)
 }
 
 gboolean
-ovi_compare_page_select_op (OviComparePage *self, const char *op_name)
+ovi_iterations_page_select_op (OviIterationsPage *self, const char *op_name)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (OVI_IS_ITERATIONS_PAGE (self), FALSE);
 
   return select_op_index (self, op_name);
 }
 
 const char *
-ovi_compare_page_get_op (OviComparePage *self)
+ovi_iterations_page_get_op (OviIterationsPage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (OVI_IS_ITERATIONS_PAGE (self), NULL);
   return self->op;
 }
 
 /**
- * ovi_compare_page_get_busy:
+ * ovi_iterations_page_get_busy:
  * Returns: whether the page is still analysing tensors or building its grid
  */
 gboolean
-ovi_compare_page_get_busy (OviComparePage *self)
+ovi_iterations_page_get_busy (OviIterationsPage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (OVI_IS_ITERATIONS_PAGE (self), FALSE);
   return self->busy || self->spread_task != 0;
 }
 
 guint
-ovi_compare_page_get_n_iterations (OviComparePage *self)
+ovi_iterations_page_get_n_iterations (OviIterationsPage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), 0);
+  g_return_val_if_fail (OVI_IS_ITERATIONS_PAGE (self), 0);
   return iterations_of (self)->len;
 }
 
 OviHistogramView *
-ovi_compare_page_get_histogram (OviComparePage *self)
+ovi_iterations_page_get_histogram (OviIterationsPage *self)
 {
-  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (OVI_IS_ITERATIONS_PAGE (self), NULL);
   return self->histogram;
 }
 
 void
-ovi_compare_page_bind_settings (OviComparePage *self, GSettings *settings)
+ovi_iterations_page_bind_settings (OviIterationsPage *self, GSettings *settings)
 {
-  g_return_if_fail (OVI_IS_COMPARE_PAGE (self));
+  g_return_if_fail (OVI_IS_ITERATIONS_PAGE (self));
 
   g_set_object (&self->settings, settings);
   g_settings_bind (settings, "histogram-log-counts", self->log_check, "active",
@@ -1131,18 +1132,18 @@ ovi_compare_page_bind_settings (OviComparePage *self, GSettings *settings)
 }
 
 /**
- * ovi_compare_page_set_range:
+ * ovi_iterations_page_set_range:
  * @from: the first iteration to compare
  * @to: the last
  *
  * Returns: %FALSE when either is not an iteration of the folder
  */
 gboolean
-ovi_compare_page_set_range (OviComparePage *self, const char *from, const char *to)
+ovi_iterations_page_set_range (OviIterationsPage *self, const char *from, const char *to)
 {
   guint a, b;
 
-  g_return_val_if_fail (OVI_IS_COMPARE_PAGE (self), FALSE);
+  g_return_val_if_fail (OVI_IS_ITERATIONS_PAGE (self), FALSE);
 
   a = find_string (self->iteration_list, from);
   b = find_string (self->iteration_list, to);

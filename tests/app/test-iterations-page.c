@@ -8,14 +8,14 @@
 #include "ovi-format.h"
 #include "ovi-test-util.h"
 
-/* The Compare page: one operator across iterations. */
+/* The Iterations page: one operator across iterations. */
 
-/* The text of a compare-page grid's cell: a label's, or a button's. */
+/* The text of an Iterations page grid's cell: a label's, or a button's. */
 static const char *
-grid_cell (OviComparePage *page, const char *grid_id, int column, int row)
+grid_cell (OviIterationsPage *page, const char *grid_id, int column, int row)
 {
-  GtkGrid *grid =
-      GTK_GRID (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_COMPARE_PAGE, grid_id));
+  GtkGrid *grid = GTK_GRID (
+      gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_ITERATIONS_PAGE, grid_id));
   GtkWidget *child = gtk_grid_get_child_at (grid, column, row);
 
   if (GTK_IS_BUTTON (child))
@@ -24,10 +24,10 @@ grid_cell (OviComparePage *page, const char *grid_id, int column, int row)
 }
 
 static const char *
-compare_label (OviComparePage *page, const char *id)
+page_label (OviIterationsPage *page, const char *id)
 {
   GtkWidget *label =
-      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_COMPARE_PAGE, id));
+      GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_ITERATIONS_PAGE, id));
 
   return gtk_widget_get_visible (label) ? gtk_label_get_text (GTK_LABEL (label)) : "";
 }
@@ -44,18 +44,18 @@ output_stats (OviDumpFile *op, OviAnalysis **analysis)
 }
 
 static void
-test_compare (Fixture *f, gconstpointer data)
+test_select_op (Fixture *f, gconstpointer data)
 {
-  OviComparePage *compare = ovi_window_get_compare_view (f->window);
-  OviHistogramView *histogram = ovi_compare_page_get_histogram (compare);
+  OviIterationsPage *page = ovi_window_get_iterations_view (f->window);
+  OviHistogramView *histogram = ovi_iterations_page_get_histogram (page);
   OviOverflowRecord *record = find_record (f->window, 272);
   OviDumpFile *op = ovi_overflow_record_get_op (record);
 
   g_assert_nonnull (op);
-  ovi_window_show_page (f->window, "compare");
-  g_assert_true (ovi_compare_page_select_op (compare, ovi_dump_file_get_op_name (op)));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
-  g_assert_cmpuint (ovi_compare_page_get_n_iterations (compare), >=, 2);
+  ovi_window_show_page (f->window, "iterations");
+  g_assert_true (ovi_iterations_page_select_op (page, ovi_dump_file_get_op_name (op)));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (page));
+  g_assert_cmpuint (ovi_iterations_page_get_n_iterations (page), >=, 2);
   g_assert_cmpuint (ovi_histogram_view_get_n_series (histogram), >=, 1);
 }
 
@@ -67,7 +67,7 @@ test_compare (Fixture *f, gconstpointer data)
 static void
 test_compare_iterations (Fixture *f, gconstpointer data)
 {
-  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviIterationsPage *page = ovi_window_get_iterations_view (f->window);
   OviSession *session = ovi_window_get_session (f->window);
   OviOverflowRecord *first = find_record (f->window, 272);
   const char *cast = ovi_dump_file_get_op_name (ovi_overflow_record_get_op (first));
@@ -97,10 +97,10 @@ test_compare_iterations (Fixture *f, gconstpointer data)
         matmul = ovi_dump_file_get_op_name (op);
     }
   g_assert_nonnull (matmul);
-  ovi_window_show_page (f->window, "compare");
-  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  ovi_window_show_page (f->window, "iterations");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (page)));
   ovi_test_wait_still ();
-  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==, cast);
+  g_assert_cmpstr (ovi_iterations_page_get_op (page), ==, cast);
 
   /* Selecting another record's row moves the page to its operator. */
   for (guint i = 0; other == NULL && i < g_list_model_get_n_items (records); i++)
@@ -113,61 +113,61 @@ test_compare_iterations (Fixture *f, gconstpointer data)
     }
   g_assert_nonnull (other);
   ovi_session_set_selected_record (session, other);
-  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==,
+  g_assert_cmpstr (ovi_iterations_page_get_op (page), ==,
                    ovi_dump_file_get_op_name (ovi_overflow_record_get_op (other)));
   ovi_session_set_selected_record (session, first);
-  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==, cast);
+  g_assert_cmpstr (ovi_iterations_page_get_op (page), ==, cast);
 
   /* Iterations 3 to 4: two rows, each the tensor's own statistics. */
-  g_assert_true (ovi_compare_page_set_range (compare, "3", "4"));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  g_assert_true (ovi_iterations_page_set_range (page, "3", "4"));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (page));
   ovi_test_wait_still ();
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 0), ==, "3");
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 2, 0), ==, "4");
-  g_assert_null (grid_cell (compare, "stats_grid", 3, 0));
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 0, 4), ==, "Maximum");
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 4), ==, max_3);
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 2, 4), ==, max_4);
-  g_assert_cmpstr (compare_label (compare, "range_note"), ==, "2 of 4 iterations");
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 1, 0), ==, "3");
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 2, 0), ==, "4");
+  g_assert_null (grid_cell (page, "stats_grid", 3, 0));
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 0, 4), ==, "Maximum");
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 1, 4), ==, max_3);
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 2, 4), ==, max_4);
+  g_assert_cmpstr (page_label (page, "range_note"), ==, "2 of 4 iterations");
 
   /* Side by side: 3 and 4, and the change in the NaN count. */
-  g_assert_cmpstr (grid_cell (compare, "diff_grid", 1, 0), ==, "Iteration 3");
-  g_assert_cmpstr (grid_cell (compare, "diff_grid", 2, 0), ==, "Iteration 4");
-  g_assert_cmpstr (grid_cell (compare, "diff_grid", 0, 2), ==, "Maximum");
-  g_assert_cmpstr (grid_cell (compare, "diff_grid", 1, 2), ==, max_3);
-  g_assert_cmpstr (grid_cell (compare, "diff_grid", 2, 2), ==, max_4);
-  g_assert_cmpstr (grid_cell (compare, "diff_grid", 0, 6), ==, "NaN");
+  g_assert_cmpstr (grid_cell (page, "diff_grid", 1, 0), ==, "Iteration 3");
+  g_assert_cmpstr (grid_cell (page, "diff_grid", 2, 0), ==, "Iteration 4");
+  g_assert_cmpstr (grid_cell (page, "diff_grid", 0, 2), ==, "Maximum");
+  g_assert_cmpstr (grid_cell (page, "diff_grid", 1, 2), ==, max_3);
+  g_assert_cmpstr (grid_cell (page, "diff_grid", 2, 2), ==, max_4);
+  g_assert_cmpstr (grid_cell (page, "diff_grid", 0, 6), ==, "NaN");
   nan_change = s4->nan == s3->nan  ? g_strdup ("0")
                : s4->nan > s3->nan ? g_strdup_printf ("+%" G_GUINT64_FORMAT, s4->nan - s3->nan)
                                    : g_strdup_printf ("−%" G_GUINT64_FORMAT, s3->nan - s4->nan);
-  g_assert_cmpstr (grid_cell (compare, "diff_grid", 3, 6), ==, nan_change);
+  g_assert_cmpstr (grid_cell (page, "diff_grid", 3, 6), ==, nan_change);
 
   /* The whole folder, for an operator that ran in two of the four
    * iterations: the others are named, not silently dropped; the grid's
    * columns follow the range. */
-  g_assert_true (ovi_compare_page_set_range (compare, "3", "12"));
-  g_assert_true (ovi_compare_page_select_op (compare, matmul));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  g_assert_true (ovi_iterations_page_set_range (page, "3", "12"));
+  g_assert_true (ovi_iterations_page_select_op (page, matmul));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (page));
   ovi_test_wait_still ();
-  g_assert_cmpstr (compare_label (compare, "range_note"), ==, "4 of 4 iterations");
-  g_assert_cmpstr (compare_label (compare, "stats_note"), ==,
+  g_assert_cmpstr (page_label (page, "range_note"), ==, "4 of 4 iterations");
+  g_assert_cmpstr (page_label (page, "stats_note"), ==,
                    "2 iterations of the range did not run this operator.");
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", 1, 0), ==, "3");
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", 4, 0), ==, "12");
-  g_assert_true (ovi_compare_page_select_op (compare, cast));
-  g_assert_true (ovi_compare_page_set_range (compare, "4", "4"));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  g_assert_cmpstr (grid_cell (page, "spread_grid", 1, 0), ==, "3");
+  g_assert_cmpstr (grid_cell (page, "spread_grid", 4, 0), ==, "12");
+  g_assert_true (ovi_iterations_page_select_op (page, cast));
+  g_assert_true (ovi_iterations_page_set_range (page, "4", "4"));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (page));
   ovi_test_wait_still ();
-  g_assert_cmpstr (compare_label (compare, "range_note"), ==, "1 of 4 iterations");
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", 1, 0), ==, "4");
-  g_assert_null (grid_cell (compare, "spread_grid", 2, 0));
-  g_assert_cmpstr (compare_label (compare, "diff_note"), ==,
+  g_assert_cmpstr (page_label (page, "range_note"), ==, "1 of 4 iterations");
+  g_assert_cmpstr (grid_cell (page, "spread_grid", 1, 0), ==, "4");
+  g_assert_null (grid_cell (page, "spread_grid", 2, 0));
+  g_assert_cmpstr (page_label (page, "diff_note"), ==,
                    "Choose a range with two iterations that ran this operator to see them side "
                    "by side.");
 
   /* A cell of the grid opens that operator in that iteration. */
   spread = GTK_GRID (
-      gtk_widget_get_template_child (GTK_WIDGET (compare), OVI_TYPE_COMPARE_PAGE, "spread_grid"));
+      gtk_widget_get_template_child (GTK_WIDGET (page), OVI_TYPE_ITERATIONS_PAGE, "spread_grid"));
   for (int row = 1; cell == NULL && gtk_grid_get_child_at (spread, 0, row); row++)
     if (g_strcmp0 (gtk_button_get_label (GTK_BUTTON (gtk_grid_get_child_at (spread, 0, row))),
                    cast) == 0)
@@ -181,7 +181,7 @@ test_compare_iterations (Fixture *f, gconstpointer data)
 
 /* The spread grid's row whose first cell reads @name, or -1. */
 static int
-spread_row (OviComparePage *page, const char *name)
+spread_row (OviIterationsPage *page, const char *name)
 {
   for (int row = 1; grid_cell (page, "spread_grid", 0, row) != NULL; row++)
     if (g_strcmp0 (grid_cell (page, "spread_grid", 0, row), name) == 0)
@@ -191,7 +191,7 @@ spread_row (OviComparePage *page, const char *name)
 
 /* The spread grid's column of iteration @iteration, or -1. */
 static int
-spread_column (OviComparePage *page, const char *iteration)
+spread_column (OviIterationsPage *page, const char *iteration)
 {
   for (int column = 1; grid_cell (page, "spread_grid", column, 0) != NULL; column++)
     if (g_strcmp0 (grid_cell (page, "spread_grid", column, 0), iteration) == 0)
@@ -208,8 +208,8 @@ spread_column (OviComparePage *page, const char *iteration)
 static void
 test_spread_every_record (Fixture *f, gconstpointer data)
 {
-  OviComparePage *compare = ovi_window_get_compare_view (f->window);
-  GtkGrid *spread = template_child (compare, OVI_TYPE_COMPARE_PAGE, "spread_grid");
+  OviIterationsPage *page = ovi_window_get_iterations_view (f->window);
+  GtkGrid *spread = template_child (page, OVI_TYPE_ITERATIONS_PAGE, "spread_grid");
   const char *cast = "gradients/Cast_3";
   OviDumpFile *cast_10 = find_op (f->window, cast, "10");
   OviDumpFile *cast_4 = find_op (f->window, cast, "4");
@@ -218,31 +218,31 @@ test_spread_every_record (Fixture *f, gconstpointer data)
   int aicpu, cast_row, it4, it10;
 
   g_assert_nonnull (cast_10);
-  ovi_window_show_page (f->window, "compare");
-  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
-  g_assert_true (ovi_compare_page_set_range (compare, "3", "12"));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare));
+  ovi_window_show_page (f->window, "iterations");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_true (ovi_iterations_page_set_range (page, "3", "12"));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (page));
   ovi_test_wait_still ();
 
-  it4 = spread_column (compare, "4");
-  it10 = spread_column (compare, "10");
+  it4 = spread_column (page, "4");
+  it10 = spread_column (page, "10");
   g_assert_cmpint (it4, >, 0);
   g_assert_cmpint (it10, >, 0);
-  aicpu = spread_row (compare, "AICPU (no operator)");
+  aicpu = spread_row (page, "AICPU (no operator)");
   g_assert_cmpint (aicpu, >, 0);
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", it4, aicpu), ==, "5");
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", it10, aicpu), ==, "");
+  g_assert_cmpstr (grid_cell (page, "spread_grid", it4, aicpu), ==, "5");
+  g_assert_cmpstr (grid_cell (page, "spread_grid", it10, aicpu), ==, "");
 
-  cast_row = spread_row (compare, cast);
+  cast_row = spread_row (page, cast);
   g_assert_cmpint (cast_row, >, 0);
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", 1, cast_row), ==, "1");
+  g_assert_cmpstr (grid_cell (page, "spread_grid", 1, cast_row), ==, "1");
   cell = gtk_grid_get_child_at (spread, it10, cast_row);
   g_assert_true (GTK_IS_BUTTON (cell));
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", it10, cast_row), ==, "!");
+  g_assert_cmpstr (grid_cell (page, "spread_grid", it10, cast_row), ==, "!");
   g_assert_true (gtk_widget_has_css_class (cell, "data-abnormal"));
   /* Iteration 4's Cast ran clean, with no record. */
   g_assert_true (ovi_op_summary_is_abnormal (ovi_dump_file_get_summary (cast_4)) == FALSE);
-  g_assert_cmpstr (grid_cell (compare, "spread_grid", it4, cast_row), ==, "·");
+  g_assert_cmpstr (grid_cell (page, "spread_grid", it4, cast_row), ==, "·");
 
   /* It opens that Cast, whose 64 +Inf the details give. */
   g_signal_emit_by_name (cell, "clicked");
@@ -260,7 +260,7 @@ test_spread_every_record (Fixture *f, gconstpointer data)
 static void
 test_device_layout (Fixture *f, gconstpointer data)
 {
-  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviIterationsPage *page = ovi_window_get_iterations_view (f->window);
   const char *name = "Conv2D.resnet_layer3_conv2.120.5.1764670560000110.4.2.0.0";
   const char *it = "20251202101500/0/resnet50_train/11/4";
   const char *example = g_getenv ("OVI_EXAMPLE_DIR");
@@ -278,18 +278,17 @@ test_device_layout (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (to, contents, length, NULL));
   ovi_window_open_file (f->window, file);
   WAIT_UNTIL (!ovi_window_get_busy (f->window));
-  ovi_window_show_page (f->window, "compare");
-  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
-  g_assert_true (ovi_compare_page_select_op (compare, "resnet/layer3/conv2"));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare) &&
-              grid_cell (compare, "stats_grid", 1, 5) != NULL);
+  ovi_window_show_page (f->window, "iterations");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  g_assert_true (ovi_iterations_page_select_op (page, "resnet/layer3/conv2"));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (page) && grid_cell (page, "stats_grid", 1, 5) != NULL);
   ovi_test_wait_still ();
-  g_test_message ("shape %s, mean %s, std %s", grid_cell (compare, "stats_grid", 1, 2),
-                  grid_cell (compare, "stats_grid", 1, 5), grid_cell (compare, "stats_grid", 1, 6));
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 0, 5), ==, "Mean");
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 5), ==, "15855.4");
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 0, 6), ==, "Std. dev.");
-  g_assert_cmpstr (grid_cell (compare, "stats_grid", 1, 6), ==, "38243.1");
+  g_test_message ("shape %s, mean %s, std %s", grid_cell (page, "stats_grid", 1, 2),
+                  grid_cell (page, "stats_grid", 1, 5), grid_cell (page, "stats_grid", 1, 6));
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 0, 5), ==, "Mean");
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 1, 5), ==, "15855.4");
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 0, 6), ==, "Std. dev.");
+  g_assert_cmpstr (grid_cell (page, "stats_grid", 1, 6), ==, "38243.1");
 }
 
 static guint
@@ -303,21 +302,21 @@ n_children (GtkWidget *widget)
 }
 
 /* A hidden page does no work: selecting records on the Overflows page
- * while Compare is not shown starts no tensor analysis there and builds
- * none of its grids; showing Compare then does, for the last record. */
+ * while Iterations is not shown starts no tensor analysis there and builds
+ * none of its grids; showing Iterations then does, for the last record. */
 static void
 test_hidden_page_does_no_work (Fixture *f, gconstpointer data)
 {
-  OviComparePage *compare = ovi_window_get_compare_view (f->window);
+  OviIterationsPage *page = ovi_window_get_iterations_view (f->window);
   OviSession *session = ovi_window_get_session (f->window);
   GListModel *records = ovi_session_get_records (session);
-  GtkWidget *stats = template_child (compare, OVI_TYPE_COMPARE_PAGE, "stats_grid");
-  GtkWidget *spread = template_child (compare, OVI_TYPE_COMPARE_PAGE, "spread_grid");
+  GtkWidget *stats = template_child (page, OVI_TYPE_ITERATIONS_PAGE, "stats_grid");
+  GtkWidget *spread = template_child (page, OVI_TYPE_ITERATIONS_PAGE, "spread_grid");
   OviDumpFile *last_op = NULL;
   guint n = g_list_model_get_n_items (records);
 
   ovi_window_show_page (f->window, "overflows");
-  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (compare)));
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (page)));
   g_assert_cmpuint (n, ==, 8);
   for (guint i = 0; i < n; i++)
     {
@@ -328,17 +327,17 @@ test_hidden_page_does_no_work (Fixture *f, gconstpointer data)
         last_op = ovi_overflow_record_get_op (record);
       /* Nothing started: no analysis, no grid, and nothing waiting to run. */
       ovi_test_wait_still ();
-      g_assert_false (ovi_compare_page_get_busy (compare));
+      g_assert_false (ovi_iterations_page_get_busy (page));
       g_assert_cmpuint (n_children (stats), ==, 0);
     }
   g_assert_cmpuint (n_children (spread), ==, 0);
 
-  ovi_window_show_page (f->window, "compare");
-  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (compare)));
-  WAIT_UNTIL (!ovi_compare_page_get_busy (compare) && n_children (stats) > 0);
+  ovi_window_show_page (f->window, "iterations");
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (page)));
+  WAIT_UNTIL (!ovi_iterations_page_get_busy (page) && n_children (stats) > 0);
   g_assert_cmpuint (n_children (spread), >, 0);
   g_assert_nonnull (last_op);
-  g_assert_cmpstr (ovi_compare_page_get_op (compare), ==,
+  g_assert_cmpstr (ovi_iterations_page_get_op (page), ==,
                    ovi_op_index_get_shown_name (ovi_session_get_op_index (session),
                                                 ovi_dump_file_get_op_name (last_op)));
 }
@@ -351,10 +350,10 @@ main (int argc, char *argv[])
   if (!ovi_test_init (&argc, &argv, TRUE, &exit_code))
     return exit_code;
 
-  OVI_TEST_ADD ("/app/compare-page/select-op", test_compare);
-  OVI_TEST_ADD ("/app/compare-page/compare-iterations", test_compare_iterations);
-  OVI_TEST_ADD ("/app/compare-page/spread-every-record", test_spread_every_record);
-  OVI_TEST_ADD ("/app/compare-page/device-layout", test_device_layout);
-  OVI_TEST_ADD ("/app/compare-page/hidden-page-does-no-work", test_hidden_page_does_no_work);
+  OVI_TEST_ADD ("/app/iterations-page/select-op", test_select_op);
+  OVI_TEST_ADD ("/app/iterations-page/page-iterations", test_compare_iterations);
+  OVI_TEST_ADD ("/app/iterations-page/spread-every-record", test_spread_every_record);
+  OVI_TEST_ADD ("/app/iterations-page/device-layout", test_device_layout);
+  OVI_TEST_ADD ("/app/iterations-page/hidden-page-does-no-work", test_hidden_page_does_no_work);
   return ovi_test_run ();
 }
