@@ -13,6 +13,7 @@ packages=(
   xvfb xauth dbus imagemagick x11-utils xdotool fonts-wqy-microhei
   at-spi2-core python3-gi gir1.2-atspi-2.0
   python3 python3-numpy python3-protobuf protobuf-compiler
+  libigraph-dev
 )
 
 missing=()

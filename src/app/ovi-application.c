@@ -13,6 +13,7 @@ struct _OviApplication
 {
   AdwApplication parent_instance;
   GSettings *settings;
+  char *page; /* --page: the page the folders' window opens on */
 };
 
 G_DEFINE_FINAL_TYPE (OviApplication, ovi_application, ADW_TYPE_APPLICATION)
@@ -149,6 +150,16 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
   if (first == NULL)
     first = new_window (OVI_APPLICATION (app));
   ovi_window_open_files (first, (GFile *const *) together->pdata, together->len);
+  if (OVI_APPLICATION (app)->page != NULL)
+    ovi_window_show_page (first, OVI_APPLICATION (app)->page);
+}
+
+/* Options this process takes itself rather than passing them on. */
+static int
+ovi_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  g_variant_dict_lookup (options, "page", "s", &OVI_APPLICATION (app)->page);
+  return -1;
 }
 
 /* `--diff MINE GOLDEN` is taken here rather than by GApplication's parser,
@@ -309,7 +320,8 @@ ovi_application_startup (GApplication *app)
     { "win.show-page(3)", { "<Alt>3", NULL } },
     { "win.show-page(4)", { "<Alt>4", NULL } },
     { "win.show-page(5)", { "<Alt>5", NULL } },
-    { "win.show-page(6)", { "<Alt>6", NULL } }, /* with the Diff page */
+    { "win.show-page(6)", { "<Alt>6", NULL } },
+    { "win.show-page(7)", { "<Alt>7", NULL } }, /* with the Diff page */
     { "win.next-page", { "<Control>Page_Down", NULL } },
     { "win.previous-page", { "<Control>Page_Up", NULL } },
   };
@@ -331,6 +343,7 @@ ovi_application_dispose (GObject *object)
   OviApplication *self = OVI_APPLICATION (object);
 
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->page, g_free);
   G_OBJECT_CLASS (ovi_application_parent_class)->dispose (object);
 }
 
@@ -344,6 +357,7 @@ ovi_application_class_init (OviApplicationClass *klass)
   app_class->activate = ovi_application_activate;
   app_class->open = ovi_application_open;
   app_class->local_command_line = ovi_application_local_command_line;
+  app_class->handle_local_options = ovi_application_handle_local_options;
   app_class->startup = ovi_application_startup;
 }
 
@@ -362,6 +376,11 @@ ovi_application_init (OviApplication *self)
                                  _ ("Compare two runs: --diff MINE GOLDEN opens MINE and shows "
                                     "where it starts to differ from GOLDEN"),
                                  NULL);
+  g_application_add_main_option (G_APPLICATION (self), "page", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_STRING,
+                                 _ ("The page the folders open on: overflows, operators, graph, "
+                                    "iterations, timeline or problems"),
+                                 _ ("PAGE"));
   g_application_set_option_context_summary (
       G_APPLICATION (self),
       _ ("Folders given together open in one window, one root each (copies from several "

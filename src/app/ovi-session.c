@@ -28,6 +28,7 @@ struct _OviSession
   char *reselect_record;
   char *reselect_file;
   OviDiffState *diff;     /* the run shown against a golden one: the Diff page */
+  OviGraphState *graph;   /* the selected operator's dataflow graph: the Graph page */
   OviCluster *cluster;    /* the timeline: the folder's devices, and those of report
                            * files from other machines (kept over reloads) */
   GStrv cluster_roots;    /* the folder's roots as the cluster has them */
@@ -50,6 +51,7 @@ enum
   PROP_CLUSTER,
   PROP_DIFF,
   PROP_FOLDER,
+  PROP_GRAPH,
   PROP_FOLDER_GONE,
   PROP_FOLLOWING,
   PROP_LIVE,
@@ -429,6 +431,9 @@ ovi_session_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_FOLDER:
       g_value_set_object (value, self->folder);
       break;
+    case PROP_GRAPH:
+      g_value_set_object (value, self->graph);
+      break;
     case PROP_FOLDER_GONE:
       g_value_set_boolean (value,
                            self->gone_in_scan ||
@@ -554,6 +559,7 @@ ovi_session_dispose (GObject *object)
   if (self->diff != NULL)
     ovi_diff_state_clear (self->diff);
   g_clear_object (&self->diff);
+  g_clear_object (&self->graph);
   g_clear_pointer (&self->cluster_roots, g_strfreev);
   g_clear_object (&self->operators);
   g_clear_object (&self->settings);
@@ -582,6 +588,9 @@ ovi_session_class_init (OviSessionClass *klass)
   /* The diff against a golden run (ovi-diff-state.c): one object for the
    * session's life, cleared when another folder is opened. */
   properties[PROP_DIFF] = g_param_spec_object ("diff", NULL, NULL, OVI_TYPE_DIFF_STATE, ro);
+  /* The selected operator's dataflow graph (ovi-graph-state.c): one object
+   * for the session's life. */
+  properties[PROP_GRAPH] = g_param_spec_object ("graph", NULL, NULL, OVI_TYPE_GRAPH_STATE, ro);
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
   /* How many devices and roots the folder's files come from: the tables
    * say which a row comes from when there is more than one. */
@@ -639,6 +648,7 @@ ovi_session_init (OviSession *self)
   self->devices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->cluster = ovi_cluster_new ();
   self->diff = ovi_diff_state_new ();
+  self->graph = ovi_graph_state_new (self);
   self->operators =
       gtk_filter_list_model_new (NULL, GTK_FILTER (gtk_custom_filter_new (is_op_dump, NULL, NULL)));
 }
@@ -655,6 +665,13 @@ ovi_session_get_diff (OviSession *self)
 {
   g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
   return self->diff;
+}
+
+OviGraphState *
+ovi_session_get_graph (OviSession *self)
+{
+  g_return_val_if_fail (OVI_IS_SESSION (self), NULL);
+  return self->graph;
 }
 
 GSettings *

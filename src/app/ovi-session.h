@@ -5,6 +5,7 @@
 
 #include "ovi-core.h"
 #include "ovi-diff-state.h"
+#include "ovi-graph-state.h"
 #include "ovi-tree-node.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,7 @@ void ovi_session_close (OviSession *self);
 OviDumpFolder *ovi_session_get_folder (OviSession *self);
 OviCluster *ovi_session_get_cluster (OviSession *self);
 OviDiffState *ovi_session_get_diff (OviSession *self);
+OviGraphState *ovi_session_get_graph (OviSession *self);
 void ovi_session_set_cluster_shown (OviSession *self, gboolean shown);
 void ovi_session_add_reports_async (OviSession *self,
                                     GFile *const *files,

@@ -12,6 +12,8 @@
 #include "ovi-session.h"
 #include "ovi-sidebar.h"
 #include "ovi-start-page.h"
+#include "ovi-chain-line.h"
+#include "ovi-graph-page.h"
 #include "ovi-timeline-page.h"
 #include "ovi-window.h"
 
@@ -42,6 +44,7 @@ struct _OviWindow
   GtkStack *main_stack;
   AdwSplitButton *open_button;
   GMenu *open_menu_recent_section;
+  OviGraphPage *graph_page;
   OviOperatorsPage *operators_page;
   OviOverflowsPage *overflows_page;
   GtkButton *problems_button;

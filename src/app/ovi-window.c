@@ -478,7 +478,9 @@ ovi_window_class_init (OviWindowClass *klass)
 
   g_type_ensure (OVI_TYPE_ITERATIONS_PAGE);
   g_type_ensure (OVI_TYPE_DIFF_PAGE);
+  g_type_ensure (OVI_TYPE_CHAIN_LINE);
   g_type_ensure (OVI_TYPE_DIFF_STATE);
+  g_type_ensure (OVI_TYPE_GRAPH_PAGE);
   g_type_ensure (OVI_TYPE_LIVE_BUTTON);
   g_type_ensure (OVI_TYPE_OPERATORS_PAGE);
   g_type_ensure (OVI_TYPE_OVERFLOWS_PAGE);
@@ -497,6 +499,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, open_menu_recent_section);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, operators_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, overflows_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_button);

@@ -7,7 +7,8 @@
 #     the README's and docs/': /app/window/screenshots goes through the main views and saves
 #     each in data/screenshots, and the tensor view again in Chinese as
 #     tensor-zh_CN.png; /app/diff-page/screenshot saves the Diff page of two
-#     generated runs as diff.png and diff-zh_CN.png.
+#     generated runs as diff.png and diff-zh_CN.png; /app/graph-page/screenshot
+#     the Graph page of a generated iteration as graph.png and graph-zh_CN.png.
 #   tests/app/take-screenshots.sh --sizes [BUILD_DIR]
 #     every page (Overflows, Operators, tensor view, Iterations, Timeline,
 #     Problems) at 800x600, 1200x800 and 1920x1080, in English and in
@@ -62,6 +63,8 @@ else
   rm -rf "$zh"
   for language in "" zh_CN; do
     run_test 1600x1024 "$language" test-diff-page /app/diff-page/screenshot \
+      OVI_SCREENSHOT_DIR="$out"
+    run_test 1600x1024 "$language" test-graph-page /app/graph-page/screenshot \
       OVI_SCREENSHOT_DIR="$out"
   done
 fi

@@ -517,7 +517,7 @@ test_cancel_partial (Fixture *f, gconstpointer data)
   g_assert_false (gtk_revealer_get_reveal_child (banner));
 }
 
-/* Alt+1…5 show the pages in the switcher's order, Ctrl+Page Down and Up
+/* Alt+1…7 show the pages in the switcher's order, Ctrl+Page Down and Up
  * step through them (round). */
 static void
 test_page_keys (Fixture *f, gconstpointer data)
@@ -531,6 +531,7 @@ test_page_keys (Fixture *f, gconstpointer data)
     { "win.show-page(1)", "<Alt>1" },
     { "win.show-page(2)", "<Alt>2" },
     { "win.show-page(5)", "<Alt>5" },
+    { "win.show-page(7)", "<Alt>7" },
     { "win.next-page", "<Control>Page_Down" },
     { "win.previous-page", "<Control>Page_Up" },
   };
@@ -546,12 +547,14 @@ test_page_keys (Fixture *f, gconstpointer data)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overflows");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 2);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
-  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 4);
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 3);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "graph");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 5);
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
-  /* No sixth page: nothing changes. */
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "timeline");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 6);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
+  /* No seventh page: nothing changes. */
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 7);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "problems");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 1);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "overflows");
@@ -559,7 +562,7 @@ test_page_keys (Fixture *f, gconstpointer data)
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.next-page", NULL);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.next-page", NULL);
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "iterations");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "graph");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.previous-page", NULL);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "operators");
   gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 1);

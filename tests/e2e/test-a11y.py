@@ -102,7 +102,7 @@ def keyboard(display):
     """Real key presses, checked as a reader sees the result: after each,
     the result a key should bring is waited for (up to ovi_e2e's ceiling)."""
     failures = []
-    for keys, page in (("alt+2", "Operators"), ("ctrl+Page_Down", "Iterations"),
+    for keys, page in (("alt+2", "Operators"), ("ctrl+Page_Down", "Graph"),
                        ("ctrl+Page_Up", "Operators"), ("alt+1", "Overflows")):
         ovi_e2e.press_key(display, keys)
         if not ovi_e2e.wait_for(lambda: shown_page() == page):

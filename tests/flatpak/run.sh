@@ -64,24 +64,24 @@ install_deps () {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# Debian's source of protobuf-c, through a sources list of our own (the
-# machine's apt setup is left alone): prints the orig tarball, its
-# version and its sha256 as Debian's .dsc gives it.
-debian_protobuf_c () {
-  local d=$cache/sources
+# Debian's source of a package (protobuf-c, igraph), through a sources
+# list of our own (the machine's apt setup is left alone): prints the orig
+# tarball, its version and its sha256 as Debian's .dsc gives it.
+debian_source () {
+  local name=$1 d=$cache/sources
   mkdir -p "$d/lists/partial"
   printf 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s bookworm main\n' \
     "${OVI_DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$d/src.list"
   local apt=(apt-get -o "Dir::Etc::SourceList=$d/src.list" -o Dir::Etc::SourceParts=/dev/null
     -o "Dir::State::Lists=$d/lists")
-  if ! ls "$d"/protobuf-c_*.dsc >/dev/null 2>&1; then
-    { "${apt[@]}" update -qq && (cd "$d" && "${apt[@]}" source --download-only protobuf-c); } \
-      >"$work/log/apt-source.log" 2>&1 || { cat "$work/log/apt-source.log" >&2; return 1; }
+  if ! ls "$d/${name}"_*.dsc >/dev/null 2>&1; then
+    { "${apt[@]}" update -qq && (cd "$d" && "${apt[@]}" source --download-only "$name"); } \
+      >"$work/log/apt-source-$name.log" 2>&1 || { cat "$work/log/apt-source-$name.log" >&2; return 1; }
   fi
   local dsc orig version sha
-  dsc=$(ls "$d"/protobuf-c_*.dsc | tail -n 1)
+  dsc=$(ls "$d/${name}"_*.dsc | tail -n 1)
   version=$(sed -n 's/^Version: //p' "$dsc")
-  orig=$(ls "$d"/protobuf-c_*.orig.tar.* | tail -n 1)
+  orig=$(ls "$d/${name}"_*.orig.tar.* | tail -n 1)
   sha=$(awk -v f="$(basename "$orig")" '/^Checksums-Sha256:/ {s=1; next} /^[^ ]/ {s=0} s && $3 == f {print $1}' "$dsc")
   [ -n "$sha" ] && [ "$(sha256sum "$orig" | cut -d' ' -f1)" = "$sha" ] || { echo "$orig does not match $dsc" >&2; return 1; }
   echo "$orig $version $sha"
@@ -123,9 +123,14 @@ echo "installed runtime: $(du -sh "$FLATPAK_USER_DIR/runtime/org.gnome.Platform"
 
 derive () {
   local source
-  source=$(debian_protobuf_c) || return 1
+  local igraph
+  source=$(debian_source protobuf-c) || return 1
+  # igraph: Debian's repack, not upstream's tarball (derive-manifest.py says
+  # what that changes); the libraries it leaves out come from the Sdk.
+  igraph=$(debian_source igraph) || return 1
   # shellcheck disable=SC2086
-  /usr/bin/python3 "$here/derive-manifest.py" "$manifest" "flatpak/$app_id.stand-in.json" "$branch" $source
+  /usr/bin/python3 "$here/derive-manifest.py" "$manifest" "flatpak/$app_id.stand-in.json" "$branch" \
+    $source $igraph
 }
 step derive-manifest derive
 cat "$work/log/derive-manifest.log"
