@@ -512,11 +512,13 @@ visible_pages (OviWindow *self)
 static void
 show_page_focused (OviWindow *self, const char *name)
 {
-  GtkWidget *page;
+  GtkWidget *page, *focus;
 
   ovi_window_show_page (self, name);
   page = adw_view_stack_get_visible_child (self->view_stack);
-  if (page != NULL && !gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (self)), page))
+  /* No widget has the focus while the window is not active. */
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (page != NULL && (focus == NULL || !gtk_widget_is_ancestor (focus, page)))
     gtk_widget_child_focus (page, GTK_DIR_TAB_FORWARD);
 }
 

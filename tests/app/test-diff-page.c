@@ -417,7 +417,7 @@ test_diff_with (DiffFixture *f, gconstpointer data)
   g_assert_false (adw_view_stack_page_get_visible (page));
 }
 
-/* With the Diff page the switcher has six pages: Alt+6 reaches the last. */
+/* With the Diff page the switcher has seven pages: Alt+7 reaches the last. */
 static void
 test_page_keys (DiffFixture *f, gconstpointer data)
 {
@@ -426,11 +426,11 @@ test_page_keys (DiffFixture *f, gconstpointer data)
   f->window = open_diff (f->mine, f->golden);
   wait_result (f->window);
   accels =
-      gtk_application_get_accels_for_action (GTK_APPLICATION (ovi_test_app), "win.show-page(6)");
-  g_assert_true (g_strv_contains ((const char *const *) accels, "<Alt>6"));
-  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 6);
+      gtk_application_get_accels_for_action (GTK_APPLICATION (ovi_test_app), "win.show-page(7)");
+  g_assert_true (g_strv_contains ((const char *const *) accels, "<Alt>7"));
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 7);
   g_assert_true (page_shown (f->window, "problems"));
-  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 5);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 6);
   g_assert_true (page_shown (f->window, "diff"));
   /* The keyboard goes with the page, not to the header's tabs. */
   WAIT_UNTIL (focus_inside (f->window, ovi_window_get_diff_page (f->window)));

@@ -31,6 +31,8 @@ import json
 import re
 import sys
 
+# The vendored folders Debian's igraph repack keeps.
+IGRAPH_VENDOR_KEPT = ("cs", "pcg")
 # What Debian's igraph repack leaves out, and the switches that would ask
 # for the vendored copies.
 IGRAPH_EXTERNAL = ("BLAS", "LAPACK", "ARPACK", "GMP", "PLFIT")
@@ -100,12 +102,20 @@ def main():
         igraph["config-opts"][igraph["config-opts"].index(option)] = option[:-2] + "OFF"
     print("substituted igraph config-opts: IGRAPH_USE_INTERNAL_{%s}=ON -> OFF (Debian's repack "
           "has no vendored copies; the stand-in Sdk has Debian's)" % ",".join(IGRAPH_EXTERNAL))
+    # The repack keeps vendor/CMakeLists.txt, which still adds the folders
+    # it left out; Debian's own build drops those lines the same way.
+    kept = "".join("add_subdirectory(%s)\\n" % d for d in IGRAPH_VENDOR_KEPT)
+    igraph["sources"].append({"type": "shell",
+                              "commands": ["printf '%s' > vendor/CMakeLists.txt" % kept]})
+    print("added to the igraph sources: vendor/CMakeLists.txt adds only %s (what the repack "
+          "keeps)" % ", ".join(IGRAPH_VENDOR_KEPT))
 
     # Nothing else may differ: undo them all and compare.
     undone = copy.deepcopy(derived)
     undone["runtime-version"] = old_branch
     module_named(undone, "protobuf-c")["sources"][pb_index] = pb_old
     module_named(undone, "igraph")["sources"][ig_index] = ig_old
+    module_named(undone, "igraph")["sources"].pop()
     module_named(undone, "igraph")["config-opts"] = old_opts
     if undone != manifest:
         raise SystemExit("the derived manifest differs from the manifest in more than the "
