@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "ovi-chain-line.h"
 #include "ovi-diff-page.h"
+#include "ovi-graph-page.h"
 #include "ovi-iterations-page.h"
 #include "ovi-live-button.h"
 #include "ovi-notifier.h"
@@ -12,8 +14,6 @@
 #include "ovi-session.h"
 #include "ovi-sidebar.h"
 #include "ovi-start-page.h"
-#include "ovi-chain-line.h"
-#include "ovi-graph-page.h"
 #include "ovi-timeline-page.h"
 #include "ovi-window.h"
 

@@ -528,12 +528,9 @@ test_page_keys (Fixture *f, gconstpointer data)
     const char *action;
     const char *accel;
   } expected[] = {
-    { "win.show-page(1)", "<Alt>1" },
-    { "win.show-page(2)", "<Alt>2" },
-    { "win.show-page(5)", "<Alt>5" },
-    { "win.show-page(7)", "<Alt>7" },
-    { "win.next-page", "<Control>Page_Down" },
-    { "win.previous-page", "<Control>Page_Up" },
+    { "win.show-page(1)", "<Alt>1" },          { "win.show-page(2)", "<Alt>2" },
+    { "win.show-page(5)", "<Alt>5" },          { "win.show-page(7)", "<Alt>7" },
+    { "win.next-page", "<Control>Page_Down" }, { "win.previous-page", "<Control>Page_Up" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)

@@ -102,13 +102,17 @@ def main():
         igraph["config-opts"][igraph["config-opts"].index(option)] = option[:-2] + "OFF"
     print("substituted igraph config-opts: IGRAPH_USE_INTERNAL_{%s}=ON -> OFF (Debian's repack "
           "has no vendored copies; the stand-in Sdk has Debian's)" % ",".join(IGRAPH_EXTERNAL))
-    # The repack keeps vendor/CMakeLists.txt, which still adds the folders
-    # it left out; Debian's own build drops those lines the same way.
+    # The repack keeps the CMake files that add and link the folders it
+    # left out; Debian's own build comments those lines out
+    # (debian/patches/debianization.patch), and so does this.
     kept = "".join("add_subdirectory(%s)\\n" % d for d in IGRAPH_VENDOR_KEPT)
     igraph["sources"].append({"type": "shell",
-                              "commands": ["printf '%s' > vendor/CMakeLists.txt" % kept]})
+                              "commands": ["printf '%s' > vendor/CMakeLists.txt" % kept,
+                                           "sed -i '/TARGET_OBJECTS:[a-z0-9]*_vendored/d' "
+                                           "src/CMakeLists.txt"]})
     print("added to the igraph sources: vendor/CMakeLists.txt adds only %s (what the repack "
-          "keeps)" % ", ".join(IGRAPH_VENDOR_KEPT))
+          "keeps), src/CMakeLists.txt links no vendored objects, as Debian's patch does"
+          % ", ".join(IGRAPH_VENDOR_KEPT))
 
     # Nothing else may differ: undo them all and compare.
     undone = copy.deepcopy(derived)

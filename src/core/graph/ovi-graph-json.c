@@ -6,8 +6,8 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "ovi-graph-error.h"
 #include "ovi-graph-json.h"
-#include "ovi-graph.h"
 #include "ovi-regular-file.h"
 
 static void

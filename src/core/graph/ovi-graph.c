@@ -87,7 +87,6 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (OviGraph,
                                ovi_graph,
                                G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, ovi_graph_list_model_init))
-G_DEFINE_QUARK (ovi - graph - error - quark, ovi_graph_error)
 
 static void
 free_arrays (GArray **arrays, guint n)
@@ -189,25 +188,70 @@ compare_run_order (gconstpointer a, gconstpointer b)
 
 /* The op dump files of @iteration (the first folder with any when NULL),
  * in run order. */
+/* The op dump files of every iteration folder, by folder, made once for
+ * each count of the folder's files: a report asks for one iteration's
+ * graph per record, and a walk over every file each time was quadratic. */
+typedef struct
+{
+  guint n_files;
+  char *first;        /* the folder of the first op dump file */
+  GHashTable *by_dir; /* relative folder → GPtrArray of OviDumpFile */
+} IterationIndex;
+
+static GMutex iteration_index_lock;
+
+static void
+iteration_index_free (IterationIndex *index)
+{
+  g_free (index->first);
+  g_hash_table_unref (index->by_dir);
+  g_free (index);
+}
+
 static GPtrArray *
 iteration_files (OviDumpFolder *folder, const char **iteration)
 {
   GListModel *files = ovi_dump_folder_get_files (folder);
+  guint n = g_list_model_get_n_items (files);
   GPtrArray *ops = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&iteration_index_lock);
+  IterationIndex *index = g_object_get_data (G_OBJECT (folder), "ovi-graph-iterations");
+  GPtrArray *list;
 
-  for (guint i = 0, n = g_list_model_get_n_items (files); i < n; i++)
+  if (index == NULL || index->n_files != n)
     {
-      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
-      const char *dir = ovi_dump_file_get_relative_dir (file);
+      index = g_new0 (IterationIndex, 1);
+      index->n_files = n;
+      index->by_dir = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) g_ptr_array_unref);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+          const char *dir = ovi_dump_file_get_relative_dir (file);
 
-      if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
-          ovi_dump_file_get_op_name (file) == NULL)
-        continue;
-      if (*iteration == NULL)
-        *iteration = dir;
-      if (g_str_equal (dir, *iteration))
-        g_ptr_array_add (ops, g_steal_pointer (&file));
+          if (ovi_dump_file_get_kind (file) != OVI_FILE_KIND_OP_DUMP ||
+              ovi_dump_file_get_op_name (file) == NULL)
+            continue;
+          if (index->first == NULL)
+            index->first = g_strdup (dir);
+          if ((list = g_hash_table_lookup (index->by_dir, dir)) == NULL)
+            {
+              list = g_ptr_array_new_with_free_func (g_object_unref);
+              g_hash_table_insert (index->by_dir, g_strdup (dir), list);
+            }
+          g_ptr_array_add (list, g_steal_pointer (&file));
+        }
+      g_object_set_data_full (G_OBJECT (folder), "ovi-graph-iterations", index,
+                              (GDestroyNotify) iteration_index_free);
     }
+  list = g_hash_table_lookup (index->by_dir, *iteration     ? *iteration
+                                             : index->first ? index->first
+                                                            : "");
+  for (guint i = 0; list && i < list->len; i++)
+    g_ptr_array_add (ops, g_object_ref (g_ptr_array_index (list, i)));
+  /* The caller keeps the name as long as it keeps the files. */
+  if (*iteration == NULL && ops->len > 0)
+    *iteration = ovi_dump_file_get_relative_dir (g_ptr_array_index (ops, 0));
   g_ptr_array_sort (ops, compare_run_order);
   return ops;
 }

@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ovi-dump-folder.h"
+#include "ovi-graph-error.h"
 
 G_BEGIN_DECLS
 
@@ -11,14 +12,6 @@ G_BEGIN_DECLS
  * tensor addresses of the dumps (the last writer before the consumer, in
  * run order) or from the ATC fusion-rule graph JSON, and the blame followed
  * along its edges. Built off the main thread, once per iteration. */
-
-#define OVI_GRAPH_ERROR (ovi_graph_error_quark ())
-
-typedef enum
-{
-  OVI_GRAPH_ERROR_JSON,         /* the graph JSON cannot be read or is not a fusion-rule graph */
-  OVI_GRAPH_ERROR_NO_ITERATION, /* the folder has no such iteration */
-} OviGraphError;
 
 typedef enum
 {
@@ -105,7 +98,5 @@ const guint *ovi_graph_get_origins (OviGraph *self, guint node, guint *n_origins
 GPtrArray *ovi_graph_dup_chains (OviGraph *self, guint node);
 char *ovi_graph_dup_chain_text (OviGraph *self, guint node);
 GArray *ovi_graph_dup_neighbourhood (OviGraph *self, guint node, guint up, guint down);
-
-GQuark ovi_graph_error_quark (void);
 
 G_END_DECLS
