@@ -115,7 +115,10 @@ ovi_chain_line_init (OviChainLine *self)
   self->label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->label, 0);
   gtk_label_set_wrap (self->label, TRUE);
-  gtk_label_set_selectable (self->label, TRUE);
+  /* Not selectable: GTK 4.8's selectable label, hidden while the table
+   * it follows is filtered away, asks gtk_widget_is_ancestor() of a NULL
+   * focus (critical in /app/overflows-page/filter-no-match-state).
+   * `report` prints the same chain for copying. */
   gtk_widget_set_margin_start (GTK_WIDGET (self->label), 6);
   gtk_widget_set_margin_end (GTK_WIDGET (self->label), 6);
   gtk_widget_set_margin_top (GTK_WIDGET (self->label), 4);

@@ -609,7 +609,7 @@ test_big_table (DiffFixture *f, gconstpointer data)
   ovi_window_show_page (f->window, "operators");
   WAIT_UNTIL (ovi_diff_state_get_result (diff_state (f->window)) != NULL);
   ovi_test_wait_still ();
-  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 5);
+  gtk_widget_activate_action (GTK_WIDGET (f->window), "win.show-page", "i", 6);
   g_assert_true (page_shown (f->window, "diff"));
   WAIT_UNTIL (first_focused (f->window));
   g_assert_true (in_view (page, first_row (page)));
