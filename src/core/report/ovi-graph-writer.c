@@ -45,7 +45,8 @@ add_class (JsonBuilder *b, OviGraphNode *node)
 static void
 add_ids (JsonBuilder *b, const char *key, const guint *ids, guint n)
 {
-  json_builder_set_member_name (b, key);
+  if (key != NULL) /* NULL: an element of an array */
+    json_builder_set_member_name (b, key);
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
     json_builder_add_int_value (b, ids[i]);
