@@ -882,6 +882,13 @@ test_map_refused (Fixture *f, gconstpointer data)
   assert_map_error (f, "a++b,c\n", -1,
                     "bad.csv, line 1: an empty name; write “my_name,golden_name”, either side may "
                     "be “a+b+c”");
+  /* Found by fuzz-diff-map: a side with no name at all, not even a "+". */
+  assert_map_error (f, "x,y\n,net/Add\n", -1,
+                    "bad.csv, line 2: an empty name; write “my_name,golden_name”, either side may "
+                    "be “a+b+c”");
+  assert_map_error (f, "net/Add,\n", -1,
+                    "bad.csv, line 1: an empty name; write “my_name,golden_name”, either side may "
+                    "be “a+b+c”");
 
   /* A FIFO is refused at once, a huge (sparse) file without reading it. */
   g_assert_no_errno (mkfifo (fifo, 0644));

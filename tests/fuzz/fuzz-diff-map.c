@@ -7,23 +7,28 @@
 #include "ovi-diff-private.h"
 
 /* The diff's map file (--map): parsed from the buffer; whatever it says,
- * every pair it gives names both sides, and an error says which file. */
+ * every entry it keeps names both sides, each my name finds its entry, and
+ * an error says something. */
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  g_autoptr (GHashTable) mapping = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (OviDiffMap) map = ovi_diff_map_new ("map.csv");
   g_autoptr (GError) error = NULL;
-  GHashTableIter iter;
-  gpointer key, value;
 
-  if (!ovi_diff_map_parse ((const char *) data, size, "map.csv", mapping, &error))
+  if (!ovi_diff_map_parse (map, (const char *) data, size, &error))
     {
       g_assert (error != NULL && error->message != NULL);
       return 0;
     }
   g_assert (error == NULL);
-  g_hash_table_iter_init (&iter, mapping);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_assert (*(const char *) key != '\0' && *(const char *) value != '\0');
+  for (guint i = 0; i < map->entries->len; i++)
+    {
+      OviDiffMapEntry *e = g_ptr_array_index (map->entries, i);
+
+      g_assert (e->mine != NULL && e->mine[0] != NULL && *e->mine[0] != '\0');
+      g_assert (e->golden != NULL && e->golden[0] != NULL && *e->golden[0] != '\0');
+      for (guint k = 0; e->mine[k]; k++)
+        g_assert (ovi_diff_map_lookup (map, e->mine[k]) == e);
+    }
   return 0;
 }

@@ -57,6 +57,8 @@ names (const char *text)
 {
   g_auto (GStrv) parts = g_strsplit (text, "+", -1);
 
+  if (parts[0] == NULL) /* g_strsplit() of "" gives no part at all */
+    return NULL;
   for (guint i = 0; parts[i]; i++)
     if (*g_strstrip (parts[i]) == '\0')
       return NULL;
