@@ -480,7 +480,7 @@ index_side (OviGraph *self, gboolean in, guint **start_out, guint **list_out)
   guint n = self->node_array->len;
   guint *start = g_new0 (guint, n + 1);
   guint *list = g_new (guint, MAX (self->edges->len, 1));
-  g_autofree guint *fill = g_new (guint, n);
+  g_autofree guint *fill = g_new (guint, MAX (n, 1)); /* never NULL, for memcpy() */
 
   for (guint e = 0; e < self->edges->len; e++)
     {
