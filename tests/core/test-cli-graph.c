@@ -246,7 +246,7 @@ node_by_id (JsonArray *nodes, const char *id)
 static char *
 write_net (Fixture *f, OviGraphFixtureFlags flags, OviGraphFixtureTruth *truth)
 {
-  char *dir = g_build_filename (f->dir, "dump", ITERATION, NULL);
+  g_autofree char *dir = g_build_filename (f->dir, "dump", ITERATION, NULL);
 
   ovi_graph_fixture_write (&net, dir, flags, truth);
   return g_build_filename (f->dir, "dump", NULL);

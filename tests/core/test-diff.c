@@ -937,6 +937,7 @@ test_mlp_other_batch (Fixture *f, gconstpointer data)
 static void
 test_problem_path_root_gone (Fixture *f, gconstpointer data)
 {
+  g_autofree char *expected = NULL;
   g_autofree char *golden = g_build_filename (f->dir, "b9", "g", NULL);
   g_autofree char *iteration = g_build_filename (golden, "20261207100000", "0", "net", "1", NULL);
   g_autofree char *path = NULL;
@@ -950,8 +951,8 @@ test_problem_path_root_gone (Fixture *f, gconstpointer data)
   g_assert_cmpuint (side->problems->len, ==, 1);
   ovi_fixture_remove_tree (golden);
   path = ovi_diff_side_path (side, ovi_problem_get_file (g_ptr_array_index (side->problems, 0)));
-  g_assert_cmpstr (path, ==,
-                   g_build_filename (iteration, "Sub.net_Sub.9.7.1764670500000900", NULL));
+  expected = g_build_filename (iteration, "Sub.net_Sub.9.7.1764670500000900", NULL);
+  g_assert_cmpstr (path, ==, expected);
 }
 
 static void
