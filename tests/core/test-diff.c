@@ -697,6 +697,7 @@ session_dir (Fixture *f, const char *run, const char *session, const char *devic
 static void
 test_sessions (Fixture *f, gconstpointer data)
 {
+  g_autofree char *expected = NULL;
   g_autofree char *m1 = session_dir (f, "mine", S1, "0"), *m2 = session_dir (f, "mine", S2, "0");
   g_autofree char *g1 = session_dir (f, "golden", S1, "0");
   g_autofree char *g2 = session_dir (f, "golden", S2, "0");
@@ -732,8 +733,8 @@ test_sessions (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ovi_diff_result_count_class (result, OVI_DIFF_OP_ONLY_GOLDEN), ==, 0);
   first = ovi_diff_result_get_first_divergence (result);
   g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, "net/Add");
-  g_assert_cmpstr (ovi_diff_operator_get_mine_path (first), ==,
-                   g_build_filename (m2, "Add.net_Add.12.7.1764670500001200", NULL));
+  expected = g_build_filename (m2, "Add.net_Add.12.7.1764670500001200", NULL);
+  g_assert_cmpstr (ovi_diff_operator_get_mine_path (first), ==, expected);
   text = ovi_diff_result_to_text (result);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "  session " S1 ", device 0, model net/1, iteration 1: "));
