@@ -41,6 +41,7 @@ typedef enum
   COL_TASK,
   COL_STREAM,
   COL_TIMESTAMP,
+  COL_NORM,
   N_COLUMNS
 } Column;
 
@@ -79,6 +80,10 @@ static const struct
   { "taskid", COL_TASK },
   { "streamid", COL_STREAM },
   { "timestamp", COL_TIMESTAMP },
+  { "l2normvalue", COL_NORM },
+  { "l2norm", COL_NORM },
+  { "normvalue", COL_NORM },
+  { "norm", COL_NORM },
 };
 
 typedef struct
@@ -560,6 +565,8 @@ read_row (Parser *parser, GPtrArray *cells, guint line)
                    &error) ||
       !read_value (cells, col[COL_MEAN], "Avg Value", line, OVI_STATISTIC_MEAN, &mean, &row->fields,
                    &error) ||
+      !read_value (cells, col[COL_NORM], "L2Norm Value", line, OVI_STATISTIC_NORM, &row->norm,
+                   &row->fields, &error) ||
       !read_count (cells, col[COL_COUNT], "Count", line, OVI_STATISTIC_COUNT, &row->stats.count,
                    &row->fields, &error) ||
       !read_count (cells, col[COL_NAN], "NaN Count", line, OVI_STATISTIC_NAN, &row->stats.nan,
@@ -576,6 +583,10 @@ read_row (Parser *parser, GPtrArray *cells, guint line)
                    &row->pos_zeros, &row->fields, &error))
     goto fail;
 
+  row->written[0] = max;
+  row->written[1] = min;
+  row->written[2] = mean;
+  row->written[3] = row->norm;
   fill_stats (row, max, min, mean);
   g_ptr_array_add (parser->csv->rows, row);
   return;

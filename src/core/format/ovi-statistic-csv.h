@@ -37,6 +37,7 @@ typedef enum
   OVI_STATISTIC_ZEROS = 1 << 7,
   OVI_STATISTIC_NEG_ZEROS = 1 << 8,
   OVI_STATISTIC_POS_ZEROS = 1 << 9,
+  OVI_STATISTIC_NORM = 1 << 10, /* msprobe's "L2Norm Value" */
 } OviStatisticFields;
 
 /* One tensor of a statistics file. */
@@ -59,6 +60,10 @@ typedef struct
   guint64 neg_zeros;
   guint64 pos_zeros;
   OviStatisticFields fields;
+  double norm; /* the L2 norm, NaN when not given */
+  /* max, min, mean and L2 norm as written, non-finite values kept (stats
+   * holds the finite ones only); NaN where not given (see fields) */
+  double written[4];
 } OviStatisticRow;
 
 typedef struct

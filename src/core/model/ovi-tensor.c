@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
 
 #include "ovi-dtype.h"
 #include "ovi-dump-file-private.h"
@@ -47,6 +49,7 @@ struct _OviTensor
    * are no values to read. */
   gboolean statistics_only;
   OviStatisticFields known;
+  double written[4]; /* max, min, mean, L2 norm as the statistics file wrote them */
   guint64 neg_zeros;
   guint64 pos_zeros;
 };
@@ -808,10 +811,28 @@ ovi_tensor_set_statistics (OviTensor *self, const OviStatisticRow *row)
   g_clear_pointer (&self->layout_map, ovi_layout_map_free);
   self->statistics_only = TRUE;
   self->known = row->fields;
+  memcpy (self->written, row->written, sizeof self->written);
   self->neg_zeros = row->neg_zeros;
   self->pos_zeros = row->pos_zeros;
   if ((row->fields & OVI_STATISTIC_COUNT) || self->shape->len > 0)
     self->count = row->stats.count;
+}
+
+/**
+ * ovi_tensor_get_written_statistics:
+ * @values: (out caller-allocates) (array fixed-size=4): max, min, mean and
+ *   L2 norm as the statistics file wrote them (non-finite values kept; the
+ *   analysis's statistics are over the finite ones), NaN where not given
+ *
+ * Returns: the OviStatisticFields the file gave; 0 for a tensor with values
+ */
+guint
+ovi_tensor_get_written_statistics (OviTensor *self, double values[4])
+{
+  g_return_val_if_fail (OVI_IS_TENSOR (self), 0);
+  for (guint i = 0; i < 4; i++)
+    values[i] = self->statistics_only ? self->written[i] : NAN;
+  return self->statistics_only ? self->known : 0;
 }
 
 /**

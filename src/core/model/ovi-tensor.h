@@ -42,6 +42,7 @@ OviAnalysis *ovi_tensor_analyze_stored (OviTensor *self, GError **error);
 OviAnalysis *ovi_tensor_peek_analysis (OviTensor *self);
 gboolean ovi_tensor_get_statistics_only (OviTensor *self);
 guint ovi_tensor_get_known_statistics (OviTensor *self);
+guint ovi_tensor_get_written_statistics (OviTensor *self, double values[4]);
 gboolean ovi_tensor_get_signed_zeros (OviTensor *self, guint64 *negative, guint64 *positive);
 
 typedef struct _OviTensorResult OviTensorResult;
