@@ -161,3 +161,104 @@ ovi_diff_agreement_tolerance (OviDtype mine,
   *rtol = R * u + B * sqrt (n) * u_acc;
   *atol = scale * (A * u + B * sqrt (n) * u_acc);
 }
+
+/* Statistics mode. A statistics-mode dump keeps each tensor's max, min,
+ * mean (over its finite values) and, from msprobe, its L2 norm; a pair of
+ * such tensors is judged by the same model, carried from the elements to
+ * the statistics: where every element agrees, |mᵢ − gᵢ| ≤ atol + rtol·|gᵢ|,
+ *
+ *   max, min   differ by at most  atol + rtol·M      M = max |gᵢ| (the
+ *                                                    golden's larger end)
+ *   mean       by at most         atol + rtol·S
+ *   L2 norm    by at most         √N·atol + rtol·‖g‖  (triangle inequality)
+ *
+ * so statistics never differ where the values would agree. S, the scale
+ * atol is taken from, is the golden's RMS, ‖g‖/√N, where the norm is
+ * known, else M (an upper bound of the RMS: looser, never stricter).
+ * Statistics printed as text (the runtime's C++ streams, six significant
+ * digits) carry a rounding of up to 5e-6 of each value on each side: it
+ * is added, 5e-6·(|m| + |g|). NaN or ±Inf as a statistic agrees only with
+ * the same on the other side, and NaN, −Inf and +Inf counts known on both
+ * sides must be equal, whatever the tolerance. This is coarser than
+ * comparing values (a change that keeps all four statistics is not seen)
+ * and looser than msprobe's own check of statistics, which warns only
+ * when a statistic moves by half its magnitude (MAGNITUDE = 0.5 in its
+ * compare's get_rela_diff_summary_mode). */
+
+#define PRINT_ROUNDING 5e-6
+
+/**
+ * ovi_diff_statistics_judge:
+ * @s: the statistics of both sides and @s->compared set; fills
+ *   @s->tolerance and @s->differs
+ * @finite: the golden's finite values (N above)
+ * @rtol: NaN for the model's
+ * @atol: NaN for the model's
+ * @printed: a side's statistics were read from text of six digits
+ * @out_rtol: (out): the relative tolerance used
+ * @out_atol: (out): the absolute tolerance used
+ *
+ * Returns: the number of statistics out of tolerance
+ */
+guint
+ovi_diff_statistics_judge (OviDiffStatistics *s,
+                           OviDtype mine,
+                           OviDtype golden,
+                           guint64 reduction_length,
+                           guint64 finite,
+                           double rtol,
+                           double atol,
+                           gboolean printed,
+                           double *out_rtol,
+                           double *out_atol)
+{
+  const double *g = s->golden, *m = s->mine;
+  double big = 0, scale, mrtol, matol;
+  guint n = 0;
+
+  for (guint k = OVI_DIFF_STAT_MAX; k <= OVI_DIFF_STAT_MIN; k++)
+    if (isfinite (g[k]))
+      big = MAX (big, fabs (g[k]));
+  if (isfinite (g[OVI_DIFF_STAT_NORM]) && finite > 0)
+    scale = g[OVI_DIFF_STAT_NORM] / sqrt ((double) finite);
+  else
+    scale = big;
+  ovi_diff_agreement_tolerance (mine, golden, reduction_length, scale, &mrtol, &matol);
+  *out_rtol = isnan (rtol) ? mrtol : rtol;
+  *out_atol = isnan (atol) ? matol : atol;
+  s->differs = 0;
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    {
+      double tol;
+
+      s->tolerance[k] = NAN;
+      if (!(s->compared & (1u << k)))
+        continue;
+      if (!isfinite (m[k]) || !isfinite (g[k]))
+        {
+          /* NaN agrees with NaN, an infinity with the same infinity. */
+          if (!((isnan (m[k]) && isnan (g[k])) || m[k] == g[k]))
+            s->differs |= 1u << k;
+          continue;
+        }
+      switch (k)
+        {
+        case OVI_DIFF_STAT_MEAN:
+          tol = *out_atol + *out_rtol * scale;
+          break;
+        case OVI_DIFF_STAT_NORM:
+          tol = sqrt ((double) finite) * *out_atol + *out_rtol * fabs (g[k]);
+          break;
+        default:
+          tol = *out_atol + *out_rtol * MAX (big, fabs (g[k]));
+        }
+      if (printed)
+        tol += PRINT_ROUNDING * (fabs (m[k]) + fabs (g[k]));
+      s->tolerance[k] = tol;
+      if (!(fabs (m[k] - g[k]) <= tol))
+        s->differs |= 1u << k;
+    }
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    n += (s->differs >> k) & 1;
+  return n;
+}

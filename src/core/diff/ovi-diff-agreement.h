@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "ovi-diff-metrics.h"
 #include "ovi-dtype.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,17 @@ void ovi_diff_agreement_tolerance (OviDtype mine,
                                    double scale,
                                    double *rtol,
                                    double *atol);
+
+guint ovi_diff_statistics_judge (OviDiffStatistics *s,
+                                 OviDtype mine,
+                                 OviDtype golden,
+                                 guint64 reduction_length,
+                                 guint64 finite,
+                                 double rtol,
+                                 double atol,
+                                 gboolean printed,
+                                 double *out_rtol,
+                                 double *out_atol);
 
 /* One element: the tolerance test, NaN and ±Inf by position. */
 static inline gboolean

@@ -89,6 +89,31 @@ void ovi_diff_metrics_compute (const double *mine,
                                gsize n,
                                OviDiffMetrics *metrics);
 
+/* Statistics mode (dump-format.md section 6): a tensor pair compared by
+ * the statistics a statistics-mode dump holds instead of its values, each
+ * with its own tolerance (ovi_diff_statistics_judge(), ovi-diff-agreement.c). */
+typedef enum
+{
+  OVI_DIFF_STAT_MAX,
+  OVI_DIFF_STAT_MIN,
+  OVI_DIFF_STAT_MEAN,
+  OVI_DIFF_STAT_NORM, /* the L2 norm */
+  OVI_DIFF_N_STATS,
+} OviDiffStat;
+
+typedef struct
+{
+  double mine[OVI_DIFF_N_STATS];      /* max, min, mean over the finite values; L2 norm */
+  double golden[OVI_DIFF_N_STATS];    /*   NaN where a side does not have it */
+  double tolerance[OVI_DIFF_N_STATS]; /* |mine − golden| allowed, for each compared */
+  guint compared;                     /* bit per OviDiffStat: both sides have it */
+  guint differs;                      /* bit per OviDiffStat: out of tolerance */
+  /* NaN, −Inf and +Inf counts of each side (G_MAXUINT64: not known) */
+  guint64 mine_nonfinite[3], golden_nonfinite[3];
+} OviDiffStatistics;
+
+const char *ovi_diff_stat_name (OviDiffStat stat);
+
 char *ovi_diff_format_value (double value);
 char *ovi_diff_format_standard_deviation (const OviDiffMetrics *metrics);
 

@@ -419,3 +419,53 @@ ovi_diff_divergence_form_name (OviDiffDivergenceForm form)
   g_return_val_if_fail (form < G_N_ELEMENTS (names), "");
   return names[form];
 }
+
+/* Whether the operator was compared by statistics: a side is a
+ * statistics-mode dump (OviDiffTensor.statistics). */
+gboolean
+ovi_diff_operator_get_statistics (OviDiffOperator *self)
+{
+  g_return_val_if_fail (OVI_IS_DIFF_OPERATOR (self), FALSE);
+
+  for (guint i = 0; i < self->tensors->len; i++)
+    if (g_array_index (self->tensors, OviDiffTensor, i).statistics)
+      return TRUE;
+  return FALSE;
+}
+
+/* The operator's class for people, translated: ovi_diff_op_class_label(),
+ * or, compared by statistics, a label that says so ("agrees
+ * (statistics)"). What the text, the window and the pair view show. */
+const char *
+ovi_diff_operator_get_class_label (OviDiffOperator *self)
+{
+  g_return_val_if_fail (OVI_IS_DIFF_OPERATOR (self), "");
+
+  if (!ovi_diff_operator_get_statistics (self))
+    return ovi_diff_op_class_label (self->op_class);
+  switch (self->op_class)
+    {
+    case OVI_DIFF_OP_IDENTICAL:
+    case OVI_DIFF_OP_WITHIN_TOLERANCE:
+      return _ ("agrees (statistics)");
+    case OVI_DIFF_OP_ORIGIN:
+      return _ ("origin (statistics)");
+    case OVI_DIFF_OP_PROPAGATED:
+      return _ ("propagated (statistics)");
+    case OVI_DIFF_OP_ABSORBED:
+      return _ ("absorbed (statistics)");
+    case OVI_DIFF_OP_OUTPUT_DIFFERS:
+      return _ ("output differs (statistics)");
+    default:
+      return ovi_diff_op_class_label (self->op_class);
+    }
+}
+
+/* The statistic as JSON writes it. */
+const char *
+ovi_diff_stat_name (OviDiffStat stat)
+{
+  static const char *const names[] = { "max", "min", "mean", "l2_norm" };
+  g_return_val_if_fail (stat < G_N_ELEMENTS (names), "");
+  return names[stat];
+}

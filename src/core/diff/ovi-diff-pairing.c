@@ -196,8 +196,8 @@ op_from_dump (OviDumpFile *file)
   op->op_type = g_strdup (ovi_dump_file_get_op_type (file));
   op->path = g_strdup (ovi_dump_file_get_path (file));
   op->order = ovi_dump_file_get_timestamp (file);
-  if (ovi_dump_file_get_statistics_only (file))
-    op->problem = g_strdup (_ ("the dump holds statistics only, no tensor values"));
+  /* A statistics-mode dump is compared by its statistics
+   * (ovi-diff-tensor.c). */
   for (guint i = 0; i < tensors->len; i++)
     {
       OviTensor *t = g_ptr_array_index (tensors, i);
@@ -273,16 +273,6 @@ load_dump_side (OviDiffSide *side, GCancellable *cancellable)
                      ovi_dump_file_get_iteration (file) ?: "", dir);
       op = op_from_dump (file);
       g_ptr_array_add (g->ops, op);
-      /* A statistics-mode dump is listed among the problems too. */
-      if (ovi_dump_file_get_statistics_only (file))
-        {
-          g_autoptr (GError) error = g_error_new_literal (
-              OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
-              _ ("a statistics-mode dump: it keeps no tensor values, so its operator is not "
-                 "compared"));
-          g_ptr_array_add (side->problems,
-                           ovi_problem_new (ovi_dump_file_get_path_in_root (file), error));
-        }
       g_hash_table_insert (by_file, file, op);
     }
   for (guint i = 0; i < g_list_model_get_n_items (records); i++)

@@ -14,6 +14,7 @@
 #include "ovi-layout.h"
 #include "ovi-npy.h"
 #include "ovi-shape.h"
+#include "ovi-statistic-csv.h"
 #include "ovi-tensor-private.h"
 #include "ovi-tensor.h"
 
@@ -536,6 +537,282 @@ pass2_exact (OviDiffValues *a, OviDiffValues *b, OviDiffAccumulator *acc, double
   return TRUE;
 }
 
+/* ---- Statistics mode ---- */
+
+/* One side's statistics: read from a statistics-mode dump, or computed
+ * from a tensor's values. */
+typedef struct
+{
+  double finite[OVI_DIFF_N_STATS]; /* over the finite values (a file: as written) */
+  double all[OVI_DIFF_N_STATS];    /* over every value, Inf and NaN included */
+  guint known;                     /* bit per OviDiffStat */
+  guint64 nonfinite[3];            /* NaN, −Inf, +Inf; G_MAXUINT64: not known */
+  guint64 count, n_finite;
+  gboolean printed; /* read from a file */
+  OviDtype dtype;
+  guint64 *shape;
+  guint n_dims;
+} SideStats;
+
+static gboolean
+is_statistics (const OviDiffSource *s)
+{
+  return s->npy_path == NULL && s->tensors && s->tensors->len > 0 &&
+         ovi_tensor_get_statistics_only (g_ptr_array_index (s->tensors, 0));
+}
+
+/* A statistics-mode dump's tensor, its FFTS+ slices joined: max of the
+ * maxima, min of the minima, the mean weighted by count, the norm from
+ * the sum of squares. */
+static gboolean
+stats_from_file (OviDiffSource *s, SideStats *out, char **reason)
+{
+  const guint stat_fields[] = { OVI_STATISTIC_MAX, OVI_STATISTIC_MIN, OVI_STATISTIC_MEAN,
+                                OVI_STATISTIC_NORM };
+  const guint count_fields[] = { OVI_STATISTIC_NAN, OVI_STATISTIC_NEG_INF, OVI_STATISTIC_POS_INF };
+  double sum_mean = 0, sum_sq = 0;
+
+  out->printed = TRUE;
+  out->known = (1u << OVI_DIFF_N_STATS) - 1;
+  for (guint i = 0; i < 3; i++)
+    out->nonfinite[i] = 0;
+  for (guint i = 0; i < s->tensors->len; i++)
+    {
+      OviTensor *t = g_ptr_array_index (s->tensors, i);
+      OviAnalysis *analysis = ovi_tensor_peek_analysis (t);
+      const OviStats *st = analysis ? ovi_analysis_get_stats (analysis) : NULL;
+      double w[4];
+      guint fields = ovi_tensor_get_written_statistics (t, w);
+      guint64 count = ovi_tensor_get_count (t);
+      const guint64 *shape;
+      guint n_dims;
+
+      if (!ovi_tensor_get_statistics_only (t))
+        {
+          *reason = g_strdup (_ ("the thread slices mix statistics and values"));
+          return FALSE;
+        }
+      if (i == 0)
+        {
+          out->dtype = ovi_tensor_get_dtype (t);
+          shape = ovi_tensor_get_shape (t, &n_dims);
+          out->shape = g_memdup2 (shape, sizeof (guint64) * MAX (1, n_dims));
+          out->n_dims = n_dims;
+          out->finite[OVI_DIFF_STAT_MAX] = w[0];
+          out->finite[OVI_DIFF_STAT_MIN] = w[1];
+        }
+      else
+        {
+          out->finite[OVI_DIFF_STAT_MAX] = fmax (out->finite[OVI_DIFF_STAT_MAX], w[0]);
+          out->finite[OVI_DIFF_STAT_MIN] = fmin (out->finite[OVI_DIFF_STAT_MIN], w[1]);
+          out->n_dims = 1;
+        }
+      for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+        if (!(fields & stat_fields[k]))
+          out->known &= ~(1u << k);
+      for (guint k = 0; k < 3; k++)
+        {
+          guint64 v = st ? (k == 0 ? st->nan : k == 1 ? st->neg_inf : st->pos_inf) : 0;
+          if (!(fields & count_fields[k]) || out->nonfinite[k] == G_MAXUINT64)
+            out->nonfinite[k] = G_MAXUINT64;
+          else
+            out->nonfinite[k] += v;
+        }
+      sum_mean += w[2] * (double) count;
+      sum_sq += w[3] * w[3];
+      out->count += count;
+      out->n_finite += st ? st->finite : count;
+    }
+  out->finite[OVI_DIFF_STAT_MEAN] = out->count ? sum_mean / (double) out->count : NAN;
+  if (s->tensors->len == 1)
+    {
+      double w[4];
+      ovi_tensor_get_written_statistics (g_ptr_array_index (s->tensors, 0), w);
+      out->finite[OVI_DIFF_STAT_MEAN] = w[2];
+      out->finite[OVI_DIFF_STAT_NORM] = w[3];
+    }
+  else
+    out->finite[OVI_DIFF_STAT_NORM] = sqrt (sum_sq);
+  if (s->tensors->len > 1)
+    out->shape[0] = out->count;
+  memcpy (out->all, out->finite, sizeof out->all);
+  return TRUE;
+}
+
+/* A tensor's statistics from its values, both ways: over the finite values
+ * (as the statistics file gives them) and over every value (as a file that
+ * printed inf or nan computed them). */
+static gboolean
+stats_from_values (OviDiffValues *v, SideStats *out)
+{
+  g_autofree double *x = g_new (double, MIN (v->count, OVI_DIFF_CHUNK) + 1);
+  double max = -INFINITY, min = INFINITY, sum = 0, sq = 0, sum_all = 0, sq_all = 0;
+
+  for (guint64 i = 0; i < v->count; i += OVI_DIFF_CHUNK)
+    {
+      guint64 n = MIN (OVI_DIFF_CHUNK, v->count - i);
+
+      if (!ovi_diff_values_widen (v, i, n, x))
+        return FALSE;
+      for (guint64 k = 0; k < n; k++)
+        {
+          double e = x[k];
+
+          sum_all += e;
+          sq_all += e * e;
+          if (isnan (e))
+            out->nonfinite[0]++;
+          else if (isinf (e))
+            out->nonfinite[e < 0 ? 1 : 2]++;
+          else
+            {
+              max = MAX (max, e);
+              min = MIN (min, e);
+              sum += e;
+              sq += e * e;
+              out->n_finite++;
+            }
+        }
+    }
+  out->dtype = v->dtype;
+  out->count = v->count;
+  out->shape = g_memdup2 (v->shape, sizeof (guint64) * MAX (1, v->n_dims));
+  out->n_dims = v->n_dims;
+  out->known = (1u << OVI_DIFF_N_STATS) - 1;
+  out->finite[OVI_DIFF_STAT_MAX] = out->n_finite ? max : NAN;
+  out->finite[OVI_DIFF_STAT_MIN] = out->n_finite ? min : NAN;
+  out->finite[OVI_DIFF_STAT_MEAN] = out->n_finite ? sum / (double) out->n_finite : NAN;
+  out->finite[OVI_DIFF_STAT_NORM] = sqrt (sq);
+  out->all[OVI_DIFF_STAT_MAX] = out->nonfinite[2]   ? INFINITY
+                                : out->nonfinite[0] ? NAN
+                                                    : out->finite[OVI_DIFF_STAT_MAX];
+  out->all[OVI_DIFF_STAT_MIN] = out->nonfinite[1]   ? -INFINITY
+                                : out->nonfinite[0] ? NAN
+                                                    : out->finite[OVI_DIFF_STAT_MIN];
+  out->all[OVI_DIFF_STAT_MEAN] = v->count ? sum_all / (double) v->count : NAN;
+  out->all[OVI_DIFF_STAT_NORM] = sqrt (sq_all);
+  return TRUE;
+}
+
+static gboolean
+side_stats (OviDiffSource *s, SideStats *out, char **reason)
+{
+  OviDiffValues v = OVI_DIFF_VALUES_INIT;
+  gboolean ok;
+
+  if (is_statistics (s))
+    return stats_from_file (s, out, reason);
+  if (!ovi_diff_values_open (&v, s))
+    {
+      *reason = g_steal_pointer (&v.reason);
+      ovi_diff_values_clear (&v);
+      return FALSE;
+    }
+  ok = stats_from_values (&v, out);
+  if (!ok)
+    *reason = g_steal_pointer (&v.reason);
+  ovi_diff_values_clear (&v);
+  return ok;
+}
+
+/* What a side's statistic is compared as: a value computed from a
+ * tensor is taken over every value where the other side's file printed a
+ * non-finite one (a writer that let Inf into its max), else over the
+ * finite values. */
+static double
+stat_as (const SideStats *self, const SideStats *other, guint k)
+{
+  if (!self->printed && other->printed && !isfinite (other->finite[k]))
+    return self->all[k];
+  return self->finite[k];
+}
+
+/* A tensor pair of which a side is a statistics-mode dump: compared by the
+ * statistics both have (ovi_diff_statistics_judge()). */
+static void
+compare_statistics (OviDiffSource *mine,
+                    OviDiffSource *golden,
+                    const OviDiffSideOp *mine_op,
+                    const OviDiffSideOp *golden_op,
+                    double rtol,
+                    double atol,
+                    const char *kind_name,
+                    OviDiffTensor *out)
+{
+  SideStats a = { 0 }, b = { 0 };
+  g_autofree char *reason = NULL;
+  OviDiffStatistics *st = &out->stats;
+  guint64 reduction = 1;
+  guint n_differ;
+
+  out->statistics = TRUE;
+  for (guint k = 0; k < 3; k++)
+    st->mine_nonfinite[k] = st->golden_nonfinite[k] = G_MAXUINT64;
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    st->mine[k] = st->golden[k] = st->tolerance[k] = NAN;
+  if (!side_stats (mine, &a, &reason))
+    {
+      out->reason = g_strdup_printf (_ ("my %s: %s"), kind_name, reason);
+      goto done;
+    }
+  if (!side_stats (golden, &b, &reason))
+    {
+      out->reason = g_strdup_printf (_ ("golden %s: %s"), kind_name, reason);
+      goto done;
+    }
+  out->mine_dtype = a.dtype;
+  out->golden_dtype = b.dtype;
+  out->mine_shape = ovi_shape_dup_string (a.shape, a.n_dims);
+  out->golden_shape = ovi_shape_dup_string (b.shape, b.n_dims);
+  if (a.count != b.count)
+    {
+      out->reason = g_strdup_printf (_ ("%" PRIu64 " elements %s against %" PRIu64 " elements %s"),
+                                     a.count, out->mine_shape, b.count, out->golden_shape);
+      goto done;
+    }
+  st->compared = a.known & b.known;
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    {
+      st->mine[k] = stat_as (&a, &b, k);
+      st->golden[k] = stat_as (&b, &a, k);
+    }
+  memcpy (st->mine_nonfinite, a.nonfinite, sizeof a.nonfinite);
+  memcpy (st->golden_nonfinite, b.nonfinite, sizeof b.nonfinite);
+  if (out->kind == OVI_TENSOR_OUTPUT)
+    reduction = MAX (reduction_length (mine_op, a.count), reduction_length (golden_op, a.count));
+  n_differ = ovi_diff_statistics_judge (st, a.dtype, b.dtype, reduction, b.n_finite, rtol, atol,
+                                        a.printed || b.printed, &out->rtol, &out->atol);
+  /* NaN and ±Inf counts, where both sides know them. */
+  for (guint k = 0; k < 3; k++)
+    if (a.nonfinite[k] != G_MAXUINT64 && b.nonfinite[k] != G_MAXUINT64)
+      out->nonfinite_mismatch += a.nonfinite[k] > b.nonfinite[k] ? a.nonfinite[k] - b.nonfinite[k]
+                                                                 : b.nonfinite[k] - a.nonfinite[k];
+  out->count = 0;
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    out->count += (st->compared >> k) & 1;
+  out->out_of_tolerance = n_differ;
+  if (st->compared == 0 && out->nonfinite_mismatch == 0)
+    {
+      out->reason = g_strdup (_ ("no statistic is given on both sides"));
+      goto done;
+    }
+  /* Statistics never show two tensors identical: at best they agree. */
+  out->tensor_class = n_differ == 0 && out->nonfinite_mismatch == 0
+                          ? OVI_DIFF_TENSOR_WITHIN_TOLERANCE
+                          : OVI_DIFF_TENSOR_DIFFERS;
+  /* The first statistic out of tolerance, for the headline's "why". */
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    if (st->differs & (1u << k))
+      {
+        out->first_mine = st->mine[k];
+        out->first_golden = st->golden[k];
+        break;
+      }
+done:
+  g_free (a.shape);
+  g_free (b.shape);
+}
+
 void
 ovi_diff_tensor_clear (OviDiffTensor *t)
 {
@@ -592,6 +869,11 @@ ovi_diff_compare_sources (OviDiffSource *mine,
       out->reason =
           g_strdup_printf (mine ? _ ("the golden run has no %s %u") : _ ("my run has no %s %u"),
                            kind_name, out->index);
+      return;
+    }
+  if (is_statistics (mine) || is_statistics (golden))
+    {
+      compare_statistics (mine, golden, mine_op, golden_op, rtol, atol, kind_name, out);
       return;
     }
   if (!ovi_diff_values_open (&a, mine))

@@ -215,7 +215,8 @@ add_problems (OviDiffResult *result, OviDiffSide *side)
       g_autofree char *path = ovi_diff_side_path (side, file);
       g_autoptr (GError) error = g_error_new_literal (OVI_DIFF_ERROR, OVI_DIFF_ERROR_NOT_FOUND,
                                                       ovi_problem_get_message (p));
-      g_autoptr (OviProblem) full = ovi_problem_new (path, error);
+      /* A statistics CSV's problem keeps its line. */
+      g_autoptr (OviProblem) full = ovi_problem_new_at_line (path, ovi_problem_get_line (p), error);
 
       g_list_store_append (result->problems, full);
     }

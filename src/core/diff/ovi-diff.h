@@ -89,6 +89,11 @@ typedef struct
   char *first_position;            /* "3 (0, 0, 0, 3)", or NULL */
   OviDiffMetrics metrics;          /* over the positions finite on both sides */
   GArray *top;                     /* OviDiffElement, largest difference first */
+  /* Compared by statistics: a side is a statistics-mode dump. Then count
+   * and out_of_tolerance count statistics, not elements, and the metrics
+   * are NaN (there are no values to compute them from). */
+  gboolean statistics;
+  OviDiffStatistics stats;
 } OviDiffTensor;
 
 #define OVI_TYPE_DIFF_OPERATOR (ovi_diff_operator_get_type ())
@@ -112,6 +117,8 @@ guint ovi_diff_operator_get_mine_overflows (OviDiffOperator *self);
 guint ovi_diff_operator_get_golden_overflows (OviDiffOperator *self);
 const char *ovi_diff_operator_get_device (OviDiffOperator *self);
 gboolean ovi_diff_operator_get_is_first_divergence (OviDiffOperator *self);
+gboolean ovi_diff_operator_get_statistics (OviDiffOperator *self);
+const char *ovi_diff_operator_get_class_label (OviDiffOperator *self);
 
 /* Two folders (or files) paired, one per side. */
 typedef struct
