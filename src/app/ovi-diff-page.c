@@ -135,12 +135,6 @@ device_number (gpointer unused, const char *device)
                                                                                      : G_MAXUINT64;
 }
 
-static char *
-class_text (gpointer unused, int op_class)
-{
-  return g_strdup (ovi_diff_op_class_label (op_class));
-}
-
 static GStrv
 class_classes (gpointer unused, int op_class)
 {
@@ -1000,7 +994,6 @@ ovi_diff_page_class_init (OviDiffPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, class_classes);
   gtk_widget_class_bind_template_callback (widget_class, class_number);
-  gtk_widget_class_bind_template_callback (widget_class, class_text);
   gtk_widget_class_bind_template_callback (widget_class, device_number);
   gtk_widget_class_bind_template_callback (widget_class, double_text);
   gtk_widget_class_bind_template_callback (widget_class, more_than_one);

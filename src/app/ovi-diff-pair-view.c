@@ -318,8 +318,7 @@ update (OviDiffPairView *self)
   title = g_strdup_printf (
       "%s %s — %s",
       ovi_diff_operator_get_op_type (self->op) ? ovi_diff_operator_get_op_type (self->op) : "",
-      ovi_diff_operator_get_name (self->op),
-      ovi_diff_op_class_label (ovi_diff_operator_get_op_class (self->op)));
+      ovi_diff_operator_get_name (self->op), ovi_diff_operator_get_class_label (self->op));
   gtk_label_set_text (self->title_label, g_strstrip (title));
   mine = ovi_diff_operator_get_mine_path (self->op);
   golden = ovi_diff_operator_get_golden_path (self->op);

@@ -311,6 +311,8 @@ test_cli (Fixture *f, gconstpointer data)
   JsonObject *root, *first, *tensor, *stats, *max;
   JsonArray *ops;
   g_auto (GStrv) lines = NULL;
+  g_autofree char *csv_path = g_build_filename (f->dir, "cli", "result.csv", NULL);
+  g_autofree char *csv_arg = g_strconcat ("--csv=", csv_path, NULL);
   gboolean found = FALSE;
 
   ovi_net_run_init (&mine, OVI_NET_MLP, OVI_DTYPE_FLOAT32);
@@ -331,8 +333,7 @@ test_cli (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (out, "agrees (statistics)"));
   g_assert_null (strstr (out, "not comparable"));
 
-  g_assert_cmpint (
-      ovi_fixture_run_cli_va (NULL, &json, NULL, "diff", "--format", "json", a, b, NULL), ==, 5);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, &json, NULL, "diff", "--json", a, b, NULL), ==, 5);
   g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
@@ -354,8 +355,9 @@ test_cli (Fixture *f, gconstpointer data)
       g_assert_cmpstr (json_object_get_string_member (op, "compared_by"), ==, "statistics");
     }
 
-  g_assert_cmpint (
-      ovi_fixture_run_cli_va (NULL, &csv, &err2, "diff", "--format", "csv", a, b, NULL), ==, 5);
+  g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err2, "diff", csv_arg, a, b, NULL), ==, 5);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, &error));
+  g_assert_no_error (error);
   lines = g_strsplit (csv, "\r\n", -1);
   for (char **l = lines; *l; l++)
     {

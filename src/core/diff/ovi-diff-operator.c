@@ -26,6 +26,7 @@ enum
   OP_PROP_GOLDEN_OVERFLOWS,
   OP_PROP_DEVICE,
   OP_PROP_IS_FIRST_DIVERGENCE,
+  OP_PROP_CLASS_LABEL,
   OP_N_PROPS
 };
 
@@ -96,6 +97,9 @@ ovi_diff_operator_get_property (GObject *object, guint id, GValue *value, GParam
     case OP_PROP_IS_FIRST_DIVERGENCE:
       g_value_set_boolean (value, self->is_first);
       break;
+    case OP_PROP_CLASS_LABEL:
+      g_value_set_string (value, ovi_diff_operator_get_class_label (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
     }
@@ -127,6 +131,9 @@ ovi_diff_operator_class_init (OviDiffOperatorClass *klass)
   op_props[OP_PROP_DEVICE] = g_param_spec_string ("device", NULL, NULL, NULL, flags);
   op_props[OP_PROP_IS_FIRST_DIVERGENCE] =
       g_param_spec_boolean ("is-first-divergence", NULL, NULL, FALSE, flags);
+  /* The class for people: "agrees (statistics)" where it was compared by
+   * statistics (ovi_diff_operator_get_class_label()). */
+  op_props[OP_PROP_CLASS_LABEL] = g_param_spec_string ("class-label", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, OP_N_PROPS, op_props);
 }
 

@@ -746,6 +746,15 @@ compare_statistics (OviDiffSource *mine,
   guint n_differ;
 
   out->statistics = TRUE;
+  /* No values: no metrics. */
+  {
+    OviDiffMetrics *m = &out->metrics;
+    m->cosine = m->max_absolute_error = m->accumulated_relative_error = NAN;
+    m->relative_euclidean_distance = m->kl_divergence = NAN;
+    m->mine_mean = m->mine_std = m->golden_mean = m->golden_std = NAN;
+    m->mean_absolute_error = m->root_mean_square_error = NAN;
+    m->max_relative_error = m->mean_relative_error = NAN;
+  }
   for (guint k = 0; k < 3; k++)
     st->mine_nonfinite[k] = st->golden_nonfinite[k] = G_MAXUINT64;
   for (guint k = 0; k < OVI_DIFF_N_STATS; k++)

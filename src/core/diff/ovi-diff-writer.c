@@ -35,10 +35,48 @@ number (double v)
 
 /* What the first divergence's tensor shows, for people: "output 0 has 1
  * of 8 elements out of tolerance, the first at 5 (1, 1): 8.5 against 8". */
+/* A tensor compared by statistics: "max 9.5 against 4, mean 1.2 against
+ * 1.1", the statistics out of tolerance (all compared with @all). */
+static char *
+statistics_text (const OviDiffTensor *t, gboolean all)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    {
+      g_autofree char *mine = NULL, *golden = NULL;
+
+      if (!(t->stats.compared & (1u << k)) || (!all && !(t->stats.differs & (1u << k))))
+        continue;
+      mine = number (t->stats.mine[k]);
+      golden = number (t->stats.golden[k]);
+      /* TRANSLATORS: a statistic (max, min, mean, l2_norm), my value, the golden's */
+      g_string_append_printf (s, _ ("%s%s %s against %s"), s->len ? ", " : "",
+                              ovi_diff_stat_name (k), mine, golden);
+    }
+  if (t->nonfinite_mismatch)
+    g_string_append_printf (s,
+                            _ ("%sNaN/Inf counts %" PRIu64 "/%" PRIu64 "/%" PRIu64
+                               " against %" PRIu64 "/%" PRIu64 "/%" PRIu64),
+                            s->len ? ", " : "", t->stats.mine_nonfinite[0],
+                            t->stats.mine_nonfinite[1], t->stats.mine_nonfinite[2],
+                            t->stats.golden_nonfinite[0], t->stats.golden_nonfinite[1],
+                            t->stats.golden_nonfinite[2]);
+  return g_string_free (s, FALSE);
+}
+
 static char *
 why_text (const OviDiffTensor *t)
 {
   g_autofree char *mine = number (t->first_mine), *golden = number (t->first_golden);
+
+  if (t->statistics)
+    {
+      g_autofree char *stats = statistics_text (t, FALSE);
+      return g_strdup_printf (_ ("%s %u, compared by statistics: %" PRIu64 " of %" PRIu64
+                                 " statistics out of tolerance: %s"),
+                              kind_label (t->kind), t->index, t->out_of_tolerance, t->count, stats);
+    }
 
   if (t->first_difference < 0)
     return g_strdup_printf (_ ("%s %u has %" PRIu64 " of %" PRIu64 " elements out of tolerance"),
@@ -94,8 +132,11 @@ ovi_diff_result_to_text (OviDiffResult *result)
       g_autofree char *cos = ovi_diff_format_value (t->metrics.cosine);
       g_autofree char *mae = ovi_diff_format_value (t->metrics.max_absolute_error);
 
-      g_string_append_printf (s, "  %s\n  %s %s, %s %s\n", why, _ ("cosine"), cos,
-                              _ ("max absolute error"), mae);
+      if (t->statistics)
+        g_string_append_printf (s, "  %s\n", why);
+      else
+        g_string_append_printf (s, "  %s\n  %s %s, %s %s\n", why, _ ("cosine"), cos,
+                                _ ("max absolute error"), mae);
     }
 
   /* Both runs' overflow records side by side; a run of .npy files has
@@ -142,7 +183,8 @@ ovi_diff_result_to_text (OviDiffResult *result)
 
       any_only |= c == OVI_DIFF_OP_ONLY_MINE || c == OVI_DIFF_OP_ONLY_GOLDEN;
       g_string_append_printf (
-          s, "%5u  %-22s %s %s", ovi_diff_operator_get_position (op), ovi_diff_op_class_label (c),
+          s, "%5u  %-22s %s %s", ovi_diff_operator_get_position (op),
+          ovi_diff_operator_get_class_label (op),
           ovi_diff_operator_get_op_type (op) ? ovi_diff_operator_get_op_type (op) : "-", name);
       if (ovi_diff_operator_get_golden_name (op) &&
           g_strcmp0 (ovi_diff_operator_get_golden_name (op), ovi_diff_operator_get_name (op)) != 0)
@@ -154,6 +196,13 @@ ovi_diff_result_to_text (OviDiffResult *result)
         {
           g_autofree char *reason = ovi_path_escape (ovi_diff_operator_get_reason (op));
           g_string_append_printf (s, "  (%s)", reason);
+        }
+      else if (t && t->statistics)
+        {
+          g_autofree char *stats = statistics_text (t, FALSE);
+          g_string_append_printf (s, "  %s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "%s%s",
+                                  _ ("statistics out of tolerance"), t->out_of_tolerance, t->count,
+                                  *stats ? "  " : "", stats);
         }
       else if (t)
         {
@@ -262,6 +311,47 @@ add_element (JsonBuilder *b, const OviDiffElement *e, const char *position)
   json_builder_end_object (b);
 }
 
+/* Statistics mode: each statistic both sides have, and the NaN/Inf
+ * counts (null where a side does not give them). */
+static void
+add_statistics (JsonBuilder *b, const OviDiffTensor *t)
+{
+  static const char *const counts[] = { "nan", "neg_inf", "pos_inf" };
+
+  json_builder_set_member_name (b, "statistics");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+    {
+      if (!(t->stats.compared & (1u << k)))
+        continue;
+      json_builder_set_member_name (b, ovi_diff_stat_name (k));
+      json_builder_begin_object (b);
+      add_number (b, "mine", t->stats.mine[k]);
+      add_number (b, "golden", t->stats.golden[k]);
+      add_number (b, "tolerance", t->stats.tolerance[k]);
+      json_builder_set_member_name (b, "differs");
+      json_builder_add_boolean_value (b, (t->stats.differs >> k) & 1);
+      json_builder_end_object (b);
+    }
+  for (guint side = 0; side < 2; side++)
+    {
+      const guint64 *v = side ? t->stats.golden_nonfinite : t->stats.mine_nonfinite;
+
+      json_builder_set_member_name (b, side ? "golden_nonfinite" : "mine_nonfinite");
+      json_builder_begin_object (b);
+      for (guint k = 0; k < 3; k++)
+        {
+          json_builder_set_member_name (b, counts[k]);
+          if (v[k] == G_MAXUINT64)
+            json_builder_add_null_value (b);
+          else
+            json_builder_add_int_value (b, (gint64) v[k]);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
 static void
 add_tensor (JsonBuilder *b, const OviDiffTensor *t)
 {
@@ -270,6 +360,7 @@ add_tensor (JsonBuilder *b, const OviDiffTensor *t)
   json_builder_set_member_name (b, "index");
   json_builder_add_int_value (b, t->index);
   add_string (b, "class", ovi_diff_tensor_class_name (t->tensor_class));
+  add_string (b, "compared_by", t->statistics ? "statistics" : "values");
   add_string (b, "reason", t->reason);
   add_string (b, "mine_dtype", t->mine_shape ? ovi_dtype_name (t->mine_dtype) : NULL);
   add_string (b, "golden_dtype", t->golden_shape ? ovi_dtype_name (t->golden_dtype) : NULL);
@@ -299,6 +390,8 @@ add_tensor (JsonBuilder *b, const OviDiffTensor *t)
       else
         json_builder_add_null_value (b);
       add_metrics (b, &t->metrics);
+      if (t->statistics)
+        add_statistics (b, t);
       json_builder_set_member_name (b, "top_differences");
       json_builder_begin_array (b);
       for (guint i = 0; i < t->top->len; i++)
@@ -318,6 +411,7 @@ add_operator (JsonBuilder *b, OviDiffOperator *op)
   add_string (b, "golden_name", ovi_diff_operator_get_golden_name (op));
   add_string (b, "op_type", ovi_diff_operator_get_op_type (op));
   add_string (b, "class", ovi_diff_op_class_name (ovi_diff_operator_get_op_class (op)));
+  add_string (b, "compared_by", ovi_diff_operator_get_statistics (op) ? "statistics" : "values");
   add_string (b, "reason", ovi_diff_operator_get_reason (op));
   add_string (b, "pair", ovi_diff_operator_get_pair (op));
   add_string (b, "device", ovi_diff_operator_get_device (op));
@@ -505,7 +599,28 @@ csv_reason (const OviDiffTensor *t)
 
   if (t->reason)
     g_string_append (s, t->reason);
-  if (t->tensor_class != OVI_DIFF_TENSOR_NOT_COMPARABLE)
+  if (t->statistics && t->tensor_class != OVI_DIFF_TENSOR_NOT_COMPARABLE)
+    {
+      /* No values, no metrics: what was compared instead. */
+      g_string_append_printf (s, "%sstatistics:", s->len ? " " : "");
+      for (guint k = 0; k < OVI_DIFF_N_STATS; k++)
+        {
+          g_autofree char *mine = NULL, *golden = NULL;
+
+          if (!(t->stats.compared & (1u << k)))
+            continue;
+          mine = number (t->stats.mine[k]);
+          golden = number (t->stats.golden[k]);
+          g_string_append_printf (s, " %s %s against %s (%s);", ovi_diff_stat_name (k), mine,
+                                  golden, (t->stats.differs >> k) & 1 ? "differs" : "agrees");
+        }
+      if (t->nonfinite_mismatch)
+        g_string_append_printf (s, " NaN/Inf counts not matching: %" G_GUINT64_FORMAT ";",
+                                t->nonfinite_mismatch);
+      s->str[s->len - 1] = s->str[s->len - 1] == ';' ? '\0' : s->str[s->len - 1];
+      g_string_set_size (s, strlen (s->str));
+    }
+  else if (t->tensor_class != OVI_DIFF_TENSOR_NOT_COMPARABLE)
     {
       if (t->metrics.cosine_note && t->metrics.n)
         g_string_append_printf (s, "%sCosineSimilarity: %s", s->len ? " " : "",
@@ -636,7 +751,7 @@ ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
         {
           const OviDiffTensor *t = ovi_diff_operator_get_tensor (op, k);
           const OviDiffMetrics *m = &t->metrics;
-          gboolean values = t->tensor_class != OVI_DIFF_TENSOR_NOT_COMPARABLE;
+          gboolean values = t->tensor_class != OVI_DIFF_TENSOR_NOT_COMPARABLE && !t->statistics;
           g_autofree char *tensor_index = g_strdup_printf (
               "%s:%s:%u", mine, t->kind == OVI_TENSOR_INPUT ? "input" : "output", t->index);
           g_autofree char *shape = csv_shape (t->mine_shape ? t->mine_shape : t->golden_shape);
