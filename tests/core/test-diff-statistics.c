@@ -261,6 +261,51 @@ test_broken_line (Fixture *f, gconstpointer data)
   g_assert_true (agrees (find (result, "net/Exp")));
 }
 
+/* The same in msprobe's statistic.csv of the folder: one problem. */
+static void
+test_broken_line_msprobe (Fixture *f, gconstpointer data)
+{
+  OviNetRun mine, golden;
+  g_autofree char *a = g_build_filename (f->dir, "mine", NULL);
+  g_autofree char *b = g_build_filename (f->dir, "golden", NULL);
+  g_autofree char *csv = g_build_filename (a, "statistic.csv", NULL);
+  g_autoptr (OviDiff) diff = ovi_diff_new (a, b);
+  g_autoptr (OviDiffResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OviProblem) p = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GString) broken = NULL;
+  guint lines = 0;
+  GListModel *problems;
+
+  ovi_net_run_init (&mine, OVI_NET_MLP, OVI_DTYPE_FLOAT32);
+  ovi_net_run_init (&golden, OVI_NET_MLP, OVI_DTYPE_FLOAT32);
+  mine.statistics = golden.statistics = OVI_NET_STATISTICS_MSPROBE;
+  ovi_fixture_write_net (a, &mine);
+  ovi_fixture_write_net (b, &golden);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  broken = g_string_new (text);
+  for (const char *c = text; *c; c++)
+    lines += *c == '\n';
+  g_string_append (broken, "Add,net/extra/Add,99,7,1,output,0,16,float32,\"(4)\",huge,0,0,4,0,0,0,"
+                           "0,0,0,1\n");
+  g_assert_true (g_file_set_contents (csv, broken->str, broken->len, NULL));
+
+  result = ovi_diff_run (diff, NULL, &error);
+  g_assert_no_error (error);
+  problems = ovi_diff_result_get_problems (result);
+  for (guint i = 0; i < g_list_model_get_n_items (problems); i++)
+    {
+      g_autoptr (OviProblem) q = g_list_model_get_item (problems, i);
+      g_test_message ("%s: %s", ovi_problem_get_file (q), ovi_problem_get_message (q));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
+  p = g_list_model_get_item (problems, 0);
+  g_assert_true (g_str_has_suffix (ovi_problem_get_file (p), "statistic.csv"));
+  g_assert_cmpint (ovi_problem_get_line (p), ==, lines + 1);
+  g_assert_cmpint (ovi_diff_result_get_verdict (result), ==, OVI_DIFF_VERDICT_INCOMPLETE);
+}
+
 /* +Inf as a statistic where the other side's is finite: a divergence,
  * whatever the tolerance. */
 static void
@@ -386,6 +431,8 @@ main (int argc, char **argv)
               test_against_tensors, ovi_tmp_dir_teardown);
   g_test_add ("/diff-statistics/broken-line", Fixture, NULL, ovi_tmp_dir_setup, test_broken_line,
               ovi_tmp_dir_teardown);
+  g_test_add ("/diff-statistics/broken-line-msprobe", Fixture, NULL, ovi_tmp_dir_setup,
+              test_broken_line_msprobe, ovi_tmp_dir_teardown);
   g_test_add ("/diff-statistics/nonfinite", Fixture, NULL, ovi_tmp_dir_setup, test_nonfinite,
               ovi_tmp_dir_teardown);
   g_test_add ("/diff-statistics/cli", Fixture, NULL, ovi_tmp_dir_setup, test_cli,
