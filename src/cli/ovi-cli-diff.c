@@ -12,15 +12,22 @@
 
 /* overflow-inspector-cli diff MY GOLDEN: where two runs start to differ. */
 
-static gboolean
-parse_tolerance (const char *text, double *value)
+/* A tolerance option: NULL when @text is absent or a number of at least 0,
+ * else what is wrong with it (translated). */
+static char *
+parse_tolerance (const char *option, const char *text, double *value)
 {
   char *end;
 
   if (text == NULL)
-    return TRUE;
+    return NULL;
   *value = g_ascii_strtod (text, &end);
-  return *text && *end == '\0' && isfinite (*value) && *value >= 0;
+  if (*text && *end == '\0' && isinf (*value) && *value > 0)
+    /* 1e309 overflows to Inf, as does "inf". */
+    return g_strdup_printf (_ ("%s “%s” is not a finite number: it is too large"), option, text);
+  if (*text && *end == '\0' && *value >= 0)
+    return NULL;
+  return g_strdup_printf (_ ("%s takes a number of at least 0"), option);
 }
 
 int
@@ -51,6 +58,7 @@ ovi_cli_diff (int argc, char **argv)
   g_autoptr (OviDiff) diff = NULL;
   g_autoptr (OviDiffResult) result = NULL;
   double rtol = NAN, atol = NAN;
+  g_autofree char *bad = NULL;
   guint n_problems;
 
   g_option_context_set_summary (
@@ -64,10 +72,9 @@ ovi_cli_diff (int argc, char **argv)
     return ovi_cli_usage_error (context, error->message);
   if (argc != 3)
     return ovi_cli_usage_error (context, _ ("diff takes exactly two paths, MY and GOLDEN"));
-  if (!parse_tolerance (rtol_text, &rtol))
-    return ovi_cli_usage_error (context, _ ("--rtol takes a number of at least 0"));
-  if (!parse_tolerance (atol_text, &atol))
-    return ovi_cli_usage_error (context, _ ("--atol takes a number of at least 0"));
+  if ((bad = parse_tolerance ("--rtol", rtol_text, &rtol)) ||
+      (bad = parse_tolerance ("--atol", atol_text, &atol)))
+    return ovi_cli_usage_error (context, bad);
   if (top < 0 || top > 1000)
     return ovi_cli_usage_error (context, _ ("--top takes a number from 0 to 1000"));
   /* JSON is read by programs: its messages stay English in every locale. */

@@ -314,7 +314,7 @@ test_errors (Fixture *f, gconstpointer data)
   g_autofree char *missing = g_build_filename (f->dir, "nowhere", NULL);
   g_autofree char *empty = g_build_filename (f->dir, "empty", NULL);
   g_autofree char *map = g_build_filename (f->dir, "map.txt", NULL);
-  g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL, *err4 = NULL;
+  g_autofree char *err = NULL, *err2 = NULL, *err3 = NULL, *err4 = NULL, *err5 = NULL;
 
   g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, &err, "diff", mine, missing, NULL), ==, 1);
   g_assert_nonnull (strstr (err, missing));
@@ -332,6 +332,12 @@ test_errors (Fixture *f, gconstpointer data)
   g_assert_cmpint (
       ovi_fixture_run_cli_va (NULL, NULL, &err4, "diff", "--rtol", "-1", mine, mine, NULL), ==, 2);
   g_assert_nonnull (strstr (err4, "--rtol"));
+  /* Too large for a double: said so, not "at least 0". */
+  g_assert_cmpint (
+      ovi_fixture_run_cli_va (NULL, NULL, &err5, "diff", "--rtol", "1e309", mine, mine, NULL), ==,
+      2);
+  g_assert_nonnull (strstr (err5, "--rtol “1e309” is not a finite number"));
+  g_assert_null (strstr (err5, "at least 0"));
   g_assert_cmpint (ovi_fixture_run_cli_va (NULL, NULL, NULL, "diff", mine, NULL), ==, 2);
 }
 
