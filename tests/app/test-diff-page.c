@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ovi-diff-fixture.h"
+#include "ovi-fixture-net.h"
 #include "ovi-fixtures.h"
 #include "ovi-test-util.h"
 
@@ -860,6 +861,59 @@ test_devices (DiffFixture *f, gconstpointer data)
   WAIT_UNTIL (n_rows (page) == 14);
 }
 
+/* Statistics-mode runs (issue 36): the MLP, float16 against float32, as
+ * msprobe's statistic.csv. The page shows core's headline and the class
+ * that says statistics decided it (ovi_diff_operator_get_class_label()). */
+static void
+test_statistics (DiffFixture *f, gconstpointer data)
+{
+  g_autofree char *mine = g_build_filename (f->root, "stats", "mine", NULL);
+  g_autofree char *golden = g_build_filename (f->root, "stats", "golden", NULL);
+  g_autoptr (GPtrArray) rows = NULL;
+  OviDiffPage *page;
+  OviNetRun run;
+  gboolean seen_agree = FALSE, seen_origin = FALSE;
+
+  ovi_net_run_init (&run, OVI_NET_MLP, OVI_DTYPE_FLOAT16);
+  run.statistics = OVI_NET_STATISTICS_MSPROBE;
+  ovi_fixture_write_net (mine, &run);
+  ovi_net_run_init (&run, OVI_NET_MLP, OVI_DTYPE_FLOAT32);
+  run.statistics = OVI_NET_STATISTICS_MSPROBE;
+  ovi_fixture_write_net (golden, &run);
+
+  f->window = open_diff (mine, golden);
+  resize_to (f->window, 1280, 900);
+  page = ovi_window_get_diff_page (f->window);
+  /* Thirteen rows: the first seven, up to the origin, on screen. */
+  WAIT_UNTIL (ovi_diff_state_get_result (diff_state (f->window)) != NULL);
+  WAIT_UNTIL (page_shown (f->window, "diff") && gtk_widget_get_mapped (GTK_WIDGET (page)));
+  WAIT_UNTIL (n_visible_rows (ovi_diff_page_get_column_view (page)) >= 7);
+  ovi_test_wait_still ();
+  g_assert_cmpstr (ovi_diff_page_get_first_divergence_text (page), ==,
+                   "First divergence: #6 Mul net/Mul, the origin: its inputs agree and output 0 "
+                   "differs.");
+  rows = visible_rows (ovi_diff_page_get_column_view (page));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autofree char *name = cell (rows, i, 1);
+      g_autofree char *op_class = cell (rows, i, 3);
+
+      g_test_message ("%s", (char *) g_ptr_array_index (rows, i));
+      if (g_str_equal (name, "net/fc1/MatMul"))
+        {
+          g_assert_cmpstr (op_class, ==, "agrees (statistics)");
+          seen_agree = TRUE;
+        }
+      if (g_str_equal (name, OVI_NET_MLP_OVERFLOW))
+        {
+          g_assert_cmpstr (op_class, ==, "origin (statistics)");
+          seen_origin = TRUE;
+        }
+      g_assert_cmpstr (op_class, !=, "not comparable");
+    }
+  g_assert_true (seen_agree && seen_origin);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -888,6 +942,8 @@ main (int argc, char *argv[])
   g_test_add ("/app/diff-page/overflows", DiffFixture, NULL, diff_setup, test_overflows,
               diff_teardown);
   g_test_add ("/app/diff-page/devices", DiffFixture, NULL, diff_setup, test_devices, diff_teardown);
+  g_test_add ("/app/diff-page/statistics", DiffFixture, NULL, diff_setup, test_statistics,
+              diff_teardown);
   g_test_add ("/app/diff-page/screenshot", DiffFixture, NULL, diff_setup, test_screenshot,
               diff_teardown);
   return ovi_test_run ();
