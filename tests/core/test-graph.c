@@ -189,6 +189,104 @@ assert_chain (OviGraph *graph, const char *op_name, const char *expected)
   g_assert_cmpstr (chains, ==, expected);
 }
 
+/* The diff along edges ------------------------------------------------- */
+
+/* @net with its one known change undone: no operator makes NaN from clean
+ * inputs and no external holds it; the golden run to diff against. */
+static OviDiffResult *
+diff_against_clean (Fixture *f, const OviGraphFixtureNet *net)
+{
+  g_autofree OviGraphFixtureExternal *externals =
+      g_memdup2 (net->externals, net->n_externals * sizeof *externals);
+  g_autofree OviGraphFixtureOp *ops = g_memdup2 (net->ops, net->n_ops * sizeof *ops);
+  OviGraphFixtureNet clean = { externals, net->n_externals, ops, net->n_ops };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *golden = g_dir_make_tmp ("ovi-golden-XXXXXX", &error);
+  g_autofree char *dir = NULL;
+  g_autoptr (OviDiff) diff = NULL;
+  OviGraphFixtureTruth truth;
+  OviDiffResult *result;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < net->n_externals; i++)
+    externals[i].bad = FALSE;
+  for (guint i = 0; i < net->n_ops; i++)
+    if (ops[i].role == OVI_GRAPH_FIXTURE_ORIGIN)
+      ops[i].role = OVI_GRAPH_FIXTURE_PASS;
+  dir = g_build_filename (golden, ITERATION, NULL);
+  ovi_graph_fixture_write (&clean, dir, 0, &truth);
+  ovi_graph_fixture_truth_clear (&truth);
+  diff = ovi_diff_new (f->dir, golden);
+  result = ovi_diff_run (diff, NULL, &error);
+  g_assert_no_error (error);
+  ovi_fixture_remove_tree (golden);
+  return result;
+}
+
+static OviDiffOperator *
+diff_op (OviDiffResult *result, const char *name)
+{
+  GListModel *ops = ovi_diff_result_get_operators (result);
+
+  for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
+    {
+      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+      if (g_str_equal (ovi_diff_operator_get_name (op), name))
+        return op; /* the result holds it */
+    }
+  g_assert_not_reached ();
+}
+
+/* The starts @name follows from, space separated; NULL when none. */
+static char *
+follows_text (OviDiffResult *result, const char *name)
+{
+  GPtrArray *follows = ovi_diff_operator_get_follows (diff_op (result, name));
+  g_autoptr (GPtrArray) copy = NULL;
+
+  if (follows == NULL || follows->len == 0)
+    return NULL;
+  copy = g_ptr_array_new ();
+  for (guint i = 0; i < follows->len; i++)
+    g_ptr_array_add (copy, g_ptr_array_index (follows, i));
+  g_ptr_array_sort (copy, compare_names);
+  g_ptr_array_add (copy, NULL);
+  return g_strjoinv (" ", (char **) copy->pdata);
+}
+
+static void
+assert_follows (OviDiffResult *result, const char *name, const char *expected)
+{
+  g_autofree char *follows = follows_text (result, name);
+
+  g_assert_cmpstr (follows, ==, expected);
+}
+
+/* The first divergence: its operator, form, and the external input named. */
+static void
+assert_first (OviDiffResult *result,
+              const char *name,
+              OviDiffDivergenceForm form,
+              const char *through,
+              OviGraphNodeKind through_kind)
+{
+  OviDiffOperator *first = ovi_diff_result_get_first_divergence (result);
+  OviGraphNodeKind kind = OVI_GRAPH_NODE_OPERATOR;
+
+  g_assert_nonnull (first);
+  g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, name);
+  g_assert_cmpint (ovi_diff_result_get_first_divergence_form (result), ==, form);
+  g_assert_cmpint (ovi_diff_operator_get_start (first), ==, form);
+  g_assert_cmpstr (ovi_diff_operator_get_entered_through (first, &kind), ==, through);
+  if (through)
+    {
+      g_autofree char *headline = ovi_diff_result_dup_headline (result);
+
+      g_assert_cmpint (kind, ==, through_kind);
+      g_assert_true (strstr (headline, through) != NULL);
+    }
+}
+
 /* Buffers reused: the last writer before the reader is the producer. */
 static void
 test_reuse (Fixture *f, gconstpointer data)
@@ -216,6 +314,19 @@ test_reuse (Fixture *f, gconstpointer data)
   assert_chain (graph, "out/Softmax", "l2/MatMul → l2/Relu → res/Add → out/Mul → out/Softmax");
   assert_chain (graph, "out/Cast", NULL);
   assert_chain (graph, "l1/Relu", NULL);
+
+  /* Diffed against the same network without the origin. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &bert);
+
+    g_assert_true (ovi_diff_result_get_along_edges (result));
+    assert_first (result, "l2/MatMul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    assert_follows (result, "out/Softmax", "l2/MatMul");
+    assert_follows (result, "res/Add", "l2/MatMul");
+    g_assert_cmpint (ovi_diff_operator_get_op_class (diff_op (result, "out/Cast")), ==,
+                     OVI_DIFF_OP_IDENTICAL);
+    assert_follows (result, "out/Cast", NULL);
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -246,6 +357,69 @@ test_branches (Fixture *f, gconstpointer data)
   near = ovi_graph_dup_neighbourhood (
       graph, ovi_graph_node_get_index (ovi_graph_lookup (graph, "merge/Add")), 1, 1);
   g_assert_cmpuint (near->len, ==, 6); /* the chain's five and b/Out */
+
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &branches);
+
+    assert_first (result, "a/Mul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    assert_follows (result, "a/Out", "a/Mul");
+    assert_follows (result, "merge/Add", "a/Mul");
+    /* Right after the origin, on the clean branch: no difference at all. */
+    assert_follows (result, "b/Mul", NULL);
+    g_assert_cmpint (ovi_diff_operator_get_op_class (diff_op (result, "b/Out")), ==,
+                     OVI_DIFF_OP_IDENTICAL);
+  }
+  ovi_graph_fixture_truth_clear (&truth);
+}
+
+/* The same branches, and the variable of branch b differs too (written by
+ * b/AssignAdd in place, after branch a went bad): along edges that is a
+ * second start, entered through the variable; run order takes it for a
+ * consequence of a/Mul. */
+static const OviGraphFixtureExternal bad_variable_inputs[] = {
+  { "x", "Data", FALSE },
+  { "v", "Const", TRUE },
+  { "w", "Const", FALSE },
+};
+
+static const OviGraphFixtureNet bad_variable = { bad_variable_inputs,
+                                                 G_N_ELEMENTS (bad_variable_inputs), branch_ops,
+                                                 G_N_ELEMENTS (branch_ops) };
+
+static void
+test_branches_diff (Fixture *f, gconstpointer data)
+{
+  OviGraphFixtureTruth truth;
+  g_autoptr (OviGraph) graph = build (f, &bad_variable, GPOINTER_TO_UINT (data), TRUE, &truth);
+  g_autoptr (OviDiffResult) result = diff_against_clean (f, &bad_variable);
+  OviGraphNodeKind kind = OVI_GRAPH_NODE_OPERATOR;
+
+  assert_first (result, "a/Mul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+  if (GPOINTER_TO_UINT (data) == 0)
+    {
+      /* Run order: everything after a/Mul may come from it. */
+      g_assert_false (ovi_diff_result_get_along_edges (result));
+      g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "b/AssignAdd")), ==,
+                       OVI_DIFF_DIVERGENCE_NONE);
+      assert_follows (result, "b/AssignAdd", "a/Mul");
+      assert_follows (result, "b/Out", "a/Mul");
+      assert_follows (result, "merge/Add", "a/Mul");
+      ovi_graph_fixture_truth_clear (&truth);
+      return;
+    }
+  g_assert_true (ovi_diff_result_get_along_edges (result));
+  g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "b/AssignAdd")), ==,
+                   OVI_DIFF_DIVERGENCE_ENTERED);
+  g_assert_cmpstr (
+      ovi_diff_operator_get_entered_through (diff_op (result, "b/AssignAdd"), &kind), ==,
+      GPOINTER_TO_UINT (data) & OVI_GRAPH_FIXTURE_ADDRESSES ? "external 0xe0000100" : "v");
+  g_assert_cmpint (kind, ==,
+                   GPOINTER_TO_UINT (data) & OVI_GRAPH_FIXTURE_ADDRESSES ? OVI_GRAPH_NODE_EXTERNAL
+                                                                         : OVI_GRAPH_NODE_CONSTANT);
+  assert_follows (result, "b/AssignAdd", NULL);
+  assert_follows (result, "b/Out", "b/AssignAdd");
+  assert_follows (result, "a/Out", "a/Mul");
+  assert_follows (result, "merge/Add", "a/Mul b/AssignAdd");
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -268,6 +442,19 @@ test_two_origins (Fixture *f, gconstpointer data)
                 "q/Exp → q/Relu → join/Add → tail/Mul");
   assert_chain (graph, "p/Relu", "p/MatMul → p/Relu");
   assert_chain (graph, "q/Relu", "q/Exp → q/Relu");
+
+  /* Two starts; each later difference follows the ones upstream of it. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &meet);
+
+    assert_first (result, "p/MatMul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "q/Exp")), ==,
+                     OVI_DIFF_DIVERGENCE_ORIGIN);
+    assert_follows (result, "p/Relu", "p/MatMul");
+    assert_follows (result, "q/Relu", "q/Exp");
+    assert_follows (result, "join/Add", "p/MatMul q/Exp");
+    assert_follows (result, "tail/Mul", "p/MatMul q/Exp");
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -284,6 +471,17 @@ test_bad_batch (Fixture *f, gconstpointer data)
   assert_blame (graph, "bert/embeddings/Cast", OVI_BLAME_PROPAGATED);
   assert_chain (graph, "bert/embeddings/Cast", "external 0xe0000000 → bert/embeddings/Cast");
   assert_chain (graph, "res/Add", "external 0xe0000000 → bert/embeddings/Cast → res/Add");
+
+  /* No operator made the difference: it entered through the input's buffer. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &bad_batch);
+
+    assert_first (result, "bert/embeddings/Cast", OVI_DIFF_DIVERGENCE_ENTERED,
+                  "external 0xe0000000", OVI_GRAPH_NODE_EXTERNAL);
+    g_assert_cmpuint (ovi_diff_result_get_first_divergence_input (result), ==, 0);
+    assert_follows (result, "res/Add", "bert/embeddings/Cast");
+    assert_follows (result, "out/Softmax", "bert/embeddings/Cast");
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -307,6 +505,17 @@ test_graph_json (Fixture *f, gconstpointer data)
   /* Dumped operators are not doubled by the JSON's ops. */
   g_assert_cmpuint (ovi_graph_get_n_nodes (graph), ==, 12);
   assert_chain (graph, "res/Add", "input_ids → bert/embeddings/Cast → res/Add");
+
+  /* The graph JSON beside the dumps names the graph input. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &bad_batch);
+
+    g_assert_true (ovi_diff_result_get_along_edges (result));
+    assert_first (result, "bert/embeddings/Cast", OVI_DIFF_DIVERGENCE_ENTERED, "input_ids",
+                  OVI_GRAPH_NODE_INPUT);
+    assert_follows (result, "res/Add", "bert/embeddings/Cast");
+    assert_follows (result, "l2/MatMul", NULL); /* behind l1/Relu, which absorbed it */
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -325,6 +534,16 @@ test_run_order (Fixture *f, gconstpointer data)
   /* The earliest origin, as the analyses without a graph judge. */
   assert_chain (graph, "tail/Mul", "p/MatMul → tail/Mul");
   assert_chain (graph, "q/Relu", "p/MatMul → q/Relu");
+
+  /* The diff too: every start before it, for run order cannot tell. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &meet);
+
+    g_assert_false (ovi_diff_result_get_along_edges (result));
+    assert_first (result, "p/MatMul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    assert_follows (result, "p/Relu", "p/MatMul");
+    assert_follows (result, "q/Relu", "p/MatMul q/Exp");
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -411,6 +630,13 @@ main (int argc, char **argv)
   g_test_add ("/graph/reuse", Fixture, NULL, ovi_tmp_dir_setup, test_reuse, ovi_tmp_dir_teardown);
   g_test_add ("/graph/branches", Fixture, NULL, ovi_tmp_dir_setup, test_branches,
               ovi_tmp_dir_teardown);
+  g_test_add ("/graph/branches-diff/addresses", Fixture,
+              GUINT_TO_POINTER (OVI_GRAPH_FIXTURE_ADDRESSES), ovi_tmp_dir_setup, test_branches_diff,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/graph/branches-diff/graph-json", Fixture, GUINT_TO_POINTER (OVI_GRAPH_FIXTURE_JSON),
+              ovi_tmp_dir_setup, test_branches_diff, ovi_tmp_dir_teardown);
+  g_test_add ("/graph/branches-diff/run-order", Fixture, GUINT_TO_POINTER (0), ovi_tmp_dir_setup,
+              test_branches_diff, ovi_tmp_dir_teardown);
   g_test_add ("/graph/two-origins", Fixture, NULL, ovi_tmp_dir_setup, test_two_origins,
               ovi_tmp_dir_teardown);
   g_test_add ("/graph/bad-batch", Fixture, NULL, ovi_tmp_dir_setup, test_bad_batch,
