@@ -287,6 +287,38 @@ assert_first (OviDiffResult *result,
     }
 }
 
+/* The text and the JSON say it too: the input it entered through, and the
+ * start res/Add follows from. */
+static void
+assert_written (OviDiffResult *result, const char *through, const char *start)
+{
+  g_autofree char *text = ovi_diff_result_to_text (result);
+  g_autofree char *follows = g_strdup_printf ("follows from %s\n", start);
+  g_autoptr (JsonNode) json = ovi_diff_result_to_json (result);
+  JsonObject *root = json_node_get_object (json);
+  JsonObject *first = json_object_get_object_member (root, "first_divergence");
+  JsonArray *ops = json_object_get_array_member (root, "operators");
+  gboolean found = FALSE;
+
+  g_assert_true (strstr (text, follows) != NULL);
+  g_assert_true (json_object_get_boolean_member (root, "along_edges"));
+  g_assert_cmpstr (json_object_get_string_member (first, "entered_through"), ==, through);
+  for (guint i = 0; i < json_array_get_length (ops); i++)
+    {
+      JsonObject *op = json_array_get_object_element (ops, i);
+      JsonArray *list;
+
+      if (g_strcmp0 (json_object_get_string_member (op, "name"), "res/Add") != 0)
+        continue;
+      list = json_object_get_array_member (op, "follows");
+      g_assert_cmpuint (json_array_get_length (list), ==, 1);
+      g_assert_cmpstr (json_array_get_string_element (list, 0), ==, start);
+      g_assert_null (json_object_get_string_member (op, "start"));
+      found = TRUE;
+    }
+  g_assert_true (found);
+}
+
 /* Buffers reused: the last writer before the reader is the producer. */
 static void
 test_reuse (Fixture *f, gconstpointer data)
@@ -515,6 +547,7 @@ test_graph_json (Fixture *f, gconstpointer data)
                   OVI_GRAPH_NODE_INPUT);
     assert_follows (result, "res/Add", "bert/embeddings/Cast");
     assert_follows (result, "l2/MatMul", NULL); /* behind l1/Relu, which absorbed it */
+    assert_written (result, "input_ids", "bert/embeddings/Cast");
   }
   ovi_graph_fixture_truth_clear (&truth);
 }
