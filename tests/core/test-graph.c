@@ -449,6 +449,14 @@ test_branches_diff (Fixture *f, gconstpointer data)
                    GPOINTER_TO_UINT (data) & OVI_GRAPH_FIXTURE_ADDRESSES ? OVI_GRAPH_NODE_EXTERNAL
                                                                          : OVI_GRAPH_NODE_CONSTANT);
   assert_follows (result, "b/AssignAdd", NULL);
+  {
+    g_autofree char *text = ovi_diff_result_to_text (result);
+    g_autofree char *named = g_strdup_printf (
+        "entered through %s\n",
+        ovi_diff_operator_get_entered_through (diff_op (result, "b/AssignAdd"), NULL));
+
+    g_assert_true (strstr (text, named) != NULL);
+  }
   assert_follows (result, "b/Out", "b/AssignAdd");
   assert_follows (result, "a/Out", "a/Mul");
   assert_follows (result, "merge/Add", "a/Mul b/AssignAdd");

@@ -165,7 +165,14 @@ ovi_diff_result_to_text (OviDiffResult *result)
             g_string_append_printf (s, "  %s %" G_GUINT64_FORMAT, _ ("NaN/Inf not matching"),
                                     t->nonfinite_mismatch);
         }
-      /* Along the graph, which start each difference follows from. */
+      /* Along the graph, a start other than the first is named, and which
+       * start each difference follows from. */
+      if (ovi_diff_operator_get_entered_through (op, NULL))
+        {
+          g_autofree char *through =
+              ovi_path_escape (ovi_diff_operator_get_entered_through (op, NULL));
+          g_string_append_printf (s, "  %s %s", _ ("entered through"), through);
+        }
       if (ovi_diff_result_get_along_edges (result) && ovi_diff_operator_get_follows (op) &&
           ovi_diff_operator_get_follows (op)->len > 0)
         {
