@@ -241,9 +241,11 @@ diff_op (OviDiffResult *result, const char *name)
 static char *
 follows_text (OviDiffResult *result, const char *name)
 {
-  GPtrArray *follows = ovi_diff_operator_get_follows (diff_op (result, name));
+  gboolean more = TRUE;
+  GPtrArray *follows = ovi_diff_operator_get_follows (diff_op (result, name), &more);
   g_autoptr (GPtrArray) copy = NULL;
 
+  g_assert_false (more);
   if (follows == NULL || follows->len == 0)
     return NULL;
   copy = g_ptr_array_new ();
@@ -401,6 +403,56 @@ test_branches (Fixture *f, gconstpointer data)
     g_assert_cmpint (ovi_diff_operator_get_op_class (diff_op (result, "b/Out")), ==,
                      OVI_DIFF_OP_IDENTICAL);
   }
+  ovi_graph_fixture_truth_clear (&truth);
+}
+
+/* More starts reach an operator than it lists: the earliest
+ * OVI_DIFF_FOLLOWS_MAX, and it says there are more. Eighteen origins,
+ * summed one after the other. */
+static void
+test_follows_capped (Fixture *f, gconstpointer data)
+{
+  enum
+  {
+    N = OVI_DIFF_FOLLOWS_MAX + 2
+  };
+  static const OviGraphFixtureExternal x[] = { { "x", "Data", FALSE } };
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  OviGraphFixtureOp ops[2 * N - 1];
+  OviGraphFixtureNet net = { x, 1, ops, G_N_ELEMENTS (ops) };
+  OviGraphFixtureTruth truth;
+  g_autoptr (OviGraph) graph = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  gboolean more = FALSE;
+  GPtrArray *follows;
+
+  for (guint i = 0; i < N; i++)
+    {
+      char *name = g_strdup_printf ("o%02u/Exp", i);
+      g_ptr_array_add (strings, name);
+      ops[i] = (OviGraphFixtureOp){ "Exp", name, "x", 0, OVI_GRAPH_FIXTURE_ORIGIN };
+    }
+  for (guint i = 1; i < N; i++)
+    {
+      char *name = g_strdup_printf ("s%02u/Add", i);
+      char *inputs =
+          g_strdup_printf ("%s %s", i == 1 ? ops[0].name : ops[N + i - 2].name, ops[i].name);
+      g_ptr_array_add (strings, name);
+      g_ptr_array_add (strings, inputs);
+      ops[N + i - 1] = (OviGraphFixtureOp){ "Add", name, inputs, 0, OVI_GRAPH_FIXTURE_PASS };
+    }
+  graph = build (f, &net, OVI_GRAPH_FIXTURE_ADDRESSES, FALSE, &truth);
+  result = diff_against_clean (f, &net);
+  g_assert_true (ovi_diff_result_get_along_edges (result));
+  follows = ovi_diff_operator_get_follows (diff_op (result, ops[2 * N - 2].name), &more);
+  g_assert_true (more);
+  g_assert_cmpuint (follows->len, ==, OVI_DIFF_FOLLOWS_MAX);
+  for (guint i = 0; i < OVI_DIFF_FOLLOWS_MAX; i++)
+    g_assert_cmpstr (g_ptr_array_index (follows, i), ==, ops[i].name);
+  /* One step before, exactly as many: all of them, no more. */
+  follows = ovi_diff_operator_get_follows (diff_op (result, ops[2 * N - 4].name), &more);
+  g_assert_false (more);
+  g_assert_cmpuint (follows->len, ==, OVI_DIFF_FOLLOWS_MAX);
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -576,14 +628,17 @@ test_run_order (Fixture *f, gconstpointer data)
   assert_chain (graph, "tail/Mul", "p/MatMul → tail/Mul");
   assert_chain (graph, "q/Relu", "p/MatMul → q/Relu");
 
-  /* The diff too: every start before it, for run order cannot tell. */
+  /* The diff too: the start just before it, all run order can say; where
+   * the branches meet, along edges both (/graph/two-origins). */
   {
     g_autoptr (OviDiffResult) result = diff_against_clean (f, &meet);
 
     g_assert_false (ovi_diff_result_get_along_edges (result));
     assert_first (result, "p/MatMul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
     assert_follows (result, "p/Relu", "p/MatMul");
-    assert_follows (result, "q/Relu", "p/MatMul q/Exp");
+    assert_follows (result, "q/Relu", "q/Exp");
+    assert_follows (result, "join/Add", "q/Exp");
+    assert_follows (result, "tail/Mul", "q/Exp");
   }
   ovi_graph_fixture_truth_clear (&truth);
 }
@@ -678,6 +733,8 @@ main (int argc, char **argv)
               ovi_tmp_dir_setup, test_branches_diff, ovi_tmp_dir_teardown);
   g_test_add ("/graph/branches-diff/run-order", Fixture, GUINT_TO_POINTER (0), ovi_tmp_dir_setup,
               test_branches_diff, ovi_tmp_dir_teardown);
+  g_test_add ("/graph/follows-capped", Fixture, NULL, ovi_tmp_dir_setup, test_follows_capped,
+              ovi_tmp_dir_teardown);
   g_test_add ("/graph/two-origins", Fixture, NULL, ovi_tmp_dir_setup, test_two_origins,
               ovi_tmp_dir_teardown);
   g_test_add ("/graph/bad-batch", Fixture, NULL, ovi_tmp_dir_setup, test_bad_batch,

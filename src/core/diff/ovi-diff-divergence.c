@@ -96,14 +96,17 @@ compare_uint (gconstpointer a, gconstpointer b)
 
 /* The starts @op follows from: those of the producers of its differing
  * inputs (a producer that is a start itself, or the starts it follows);
- * where no producer is known, every start before it in its folder pair
- * (run order cannot tell which). */
+ * where no producer is known, the start last before it in its folder pair
+ * (all that run order can say). The earliest OVI_DIFF_FOLLOWS_MAX are
+ * kept, @more set when there are others: the earliest of a union are
+ * among the earliest of its parts, so the lists stay short and exact. */
 static void
 find_follows (GPtrArray *ops,
               guint i,
               OviDiffProducersFunc producers,
               gpointer user_data,
               GArray **follows,
+              gboolean *more,
               GArray *pair_starts)
 {
   OviDiffOperator *op = g_ptr_array_index (ops, i);
@@ -116,9 +119,8 @@ find_follows (GPtrArray *ops,
       Upstream u = { 0 };
 
       upstream_ask (ops, i, t->index, producers, user_data, &u);
-      if (!u.known)
-        for (guint n = 0; n < pair_starts->len; n++)
-          set_add (set, g_array_index (pair_starts, guint, n));
+      if (!u.known && pair_starts->len > 0)
+        set_add (set, g_array_index (pair_starts, guint, pair_starts->len - 1));
       for (guint n = 0; u.known && n < u.list->len; n++)
         {
           guint p = g_array_index (u.list, guint, n);
@@ -130,10 +132,16 @@ find_follows (GPtrArray *ops,
             set_add (set, p);
           for (guint m = 0; follows[p] && m < follows[p]->len; m++)
             set_add (set, g_array_index (follows[p], guint, m));
+          more[i] |= more[p];
         }
       upstream_clear (&u);
     }
   g_array_sort (set, compare_uint);
+  if (set->len > OVI_DIFF_FOLLOWS_MAX)
+    {
+      g_array_set_size (set, OVI_DIFF_FOLLOWS_MAX);
+      more[i] = TRUE;
+    }
   follows[i] = g_steal_pointer (&set);
 }
 
@@ -161,7 +169,7 @@ find_follows (GPtrArray *ops,
  *
  * Each operator gets its form (start), and each other operator with a
  * differing input the starts it follows from (follows): along the edges
- * of @producers, else every start before it in its folder pair.
+ * of @producers, else the start last before it in its folder pair.
  */
 void
 ovi_diff_find_first_divergence (GPtrArray *ops,
@@ -173,6 +181,7 @@ ovi_diff_find_first_divergence (GPtrArray *ops,
   gboolean pair_differs = FALSE;
   g_autoptr (GArray) pair_starts = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree GArray **follows = g_new0 (GArray *, MAX (ops->len, 1));
+  g_autofree gboolean *more = g_new0 (gboolean, MAX (ops->len, 1));
 
   *out = (OviDiffDivergence){ NULL, OVI_DIFF_DIVERGENCE_NONE, G_MAXUINT, G_MAXUINT };
   for (guint i = 0; i < ops->len; i++)
@@ -241,7 +250,7 @@ ovi_diff_find_first_divergence (GPtrArray *ops,
       op->start_input = here.input;
       if (here.form != OVI_DIFF_DIVERGENCE_ORIGIN &&
           first_differing (op, OVI_TENSOR_INPUT, 0) != G_MAXUINT)
-        find_follows (ops, i, producers, user_data, follows, pair_starts);
+        find_follows (ops, i, producers, user_data, follows, more, pair_starts);
       if (here.form != OVI_DIFF_DIVERGENCE_NONE)
         g_array_append_val (pair_starts, i);
       if (here.form != OVI_DIFF_DIVERGENCE_NONE && (out->op == NULL || op->order < out->op->order))
@@ -255,6 +264,7 @@ ovi_diff_find_first_divergence (GPtrArray *ops,
       OviDiffOperator *op = g_ptr_array_index (ops, i);
 
       g_clear_pointer (&op->follows, g_ptr_array_unref);
+      op->follows_more = more[i];
       if (follows[i] == NULL)
         continue;
       op->follows = g_ptr_array_new_with_free_func (g_free);
@@ -301,15 +311,21 @@ ovi_diff_operator_get_entered_through (OviDiffOperator *self, OviGraphNodeKind *
 /**
  * ovi_diff_operator_get_follows:
  *
+ * @more: (out) (optional): whether more starts reach it than the list
+ *   holds (OVI_DIFF_FOLLOWS_MAX, the earliest kept)
+ *
  * Returns: (nullable) (element-type utf8): the names of the starts (see
  *   ovi_diff_operator_get_start()) whose difference reaches this
- *   operator's differing inputs: upstream along the dataflow graph when
- *   the diff had one (ovi_diff_result_get_along_edges()), else every start
- *   before it in run order; %NULL when no input of it differs
+ *   operator's differing inputs, in run order: upstream along the dataflow
+ *   graph when the diff had one (ovi_diff_result_get_along_edges()), else
+ *   the start last before it in run order; %NULL when no input of it
+ *   differs
  */
 GPtrArray *
-ovi_diff_operator_get_follows (OviDiffOperator *self)
+ovi_diff_operator_get_follows (OviDiffOperator *self, gboolean *more)
 {
   g_return_val_if_fail (OVI_IS_DIFF_OPERATOR (self), NULL);
+  if (more)
+    *more = self->follows_more;
   return self->follows;
 }

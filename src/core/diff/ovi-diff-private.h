@@ -161,7 +161,8 @@ struct _OviDiffOperator
   guint start_input;           /* ENTERED: the input, else G_MAXUINT */
   char *through;               /* ENTERED: the external input named by the graph, or NULL */
   OviGraphNodeKind through_kind;
-  GPtrArray *follows; /* char *: the starts its differing inputs follow from, or NULL */
+  GPtrArray *follows;    /* char *: the starts its differing inputs follow from, or NULL */
+  gboolean follows_more; /* more than OVI_DIFF_FOLLOWS_MAX do */
 };
 
 struct _OviDiffResult

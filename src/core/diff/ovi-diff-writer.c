@@ -173,10 +173,11 @@ ovi_diff_result_to_text (OviDiffResult *result)
               ovi_path_escape (ovi_diff_operator_get_entered_through (op, NULL));
           g_string_append_printf (s, "  %s %s", _ ("entered through"), through);
         }
-      if (ovi_diff_result_get_along_edges (result) && ovi_diff_operator_get_follows (op) &&
-          ovi_diff_operator_get_follows (op)->len > 0)
+      if (ovi_diff_result_get_along_edges (result) && ovi_diff_operator_get_follows (op, NULL) &&
+          ovi_diff_operator_get_follows (op, NULL)->len > 0)
         {
-          GPtrArray *follows = ovi_diff_operator_get_follows (op);
+          gboolean more = FALSE;
+          GPtrArray *follows = ovi_diff_operator_get_follows (op, &more);
           GString *list = g_string_new (NULL);
 
           for (guint k = 0; k < follows->len; k++)
@@ -184,6 +185,8 @@ ovi_diff_result_to_text (OviDiffResult *result)
               g_autofree char *from = ovi_path_escape (g_ptr_array_index (follows, k));
               g_string_append_printf (list, "%s%s", k ? ", " : "", from);
             }
+          if (more)
+            g_string_append (list, ", …");
           g_string_append_printf (s, "  %s %s", _ ("follows from"), list->str);
           g_string_free (list, TRUE);
         }
@@ -336,7 +339,8 @@ static void
 add_divergence (JsonBuilder *b, OviDiffOperator *op)
 {
   OviDiffDivergenceForm start = ovi_diff_operator_get_start (op);
-  GPtrArray *follows = ovi_diff_operator_get_follows (op);
+  gboolean more = FALSE;
+  GPtrArray *follows = ovi_diff_operator_get_follows (op, &more);
 
   add_string (b, "start",
               start != OVI_DIFF_DIVERGENCE_NONE ? ovi_diff_divergence_form_name (start) : NULL);
@@ -351,6 +355,8 @@ add_divergence (JsonBuilder *b, OviDiffOperator *op)
   for (guint i = 0; i < follows->len; i++)
     json_builder_add_string_value (b, g_ptr_array_index (follows, i));
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "follows_more");
+  json_builder_add_boolean_value (b, more);
 }
 
 static void

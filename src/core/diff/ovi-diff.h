@@ -115,7 +115,9 @@ const char *ovi_diff_operator_get_device (OviDiffOperator *self);
 gboolean ovi_diff_operator_get_is_first_divergence (OviDiffOperator *self);
 OviDiffDivergenceForm ovi_diff_operator_get_start (OviDiffOperator *self);
 const char *ovi_diff_operator_get_entered_through (OviDiffOperator *self, OviGraphNodeKind *kind);
-GPtrArray *ovi_diff_operator_get_follows (OviDiffOperator *self);
+/* The most starts an operator lists as those it follows from. */
+#define OVI_DIFF_FOLLOWS_MAX 16
+GPtrArray *ovi_diff_operator_get_follows (OviDiffOperator *self, gboolean *more);
 
 /* Two folders (or files) paired, one per side. */
 typedef struct
