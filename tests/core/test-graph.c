@@ -456,6 +456,40 @@ test_follows_capped (Fixture *f, gconstpointer data)
   ovi_graph_fixture_truth_clear (&truth);
 }
 
+/* An operator whose file cannot be read wrote a buffer that its consumer
+ * reads: the graph cannot see the writer, but the difference did not come
+ * from outside the dump, so that input falls back to run order. */
+static void
+test_unreadable_producer (Fixture *f, gconstpointer data)
+{
+  OviGraphFixtureTruth truth;
+  g_autoptr (OviGraph) graph = build (f, &branches, OVI_GRAPH_FIXTURE_ADDRESSES, FALSE, &truth);
+  g_autofree char *dir = g_build_filename (f->dir, ITERATION, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (OviDiffResult) result = NULL;
+  const char *name;
+  gboolean spoilt = FALSE;
+
+  while ((name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_prefix (name, "Relu.a_Relu."))
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+        g_assert_true (g_file_set_contents (path, "\xff\xff\xff\xff not a dump", -1, NULL));
+        spoilt = TRUE;
+      }
+  g_assert_true (spoilt);
+  result = diff_against_clean (f, &branches);
+  g_assert_true (ovi_diff_result_get_along_edges (result));
+  assert_first (result, "a/Mul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+  /* Named as its file names it: the header could not be read. */
+  g_assert_cmpint (ovi_diff_operator_get_op_class (diff_op (result, "a_Relu")), ==,
+                   OVI_DIFF_OP_NOT_COMPARABLE);
+  g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "a/AddInplace")), ==,
+                   OVI_DIFF_DIVERGENCE_NONE);
+  g_assert_null (ovi_diff_operator_get_entered_through (diff_op (result, "a/AddInplace"), NULL));
+  ovi_graph_fixture_truth_clear (&truth);
+}
+
 /* The same branches, and the variable of branch b differs too (written by
  * b/AssignAdd in place, after branch a went bad): along edges that is a
  * second start, entered through the variable; run order takes it for a
@@ -733,6 +767,8 @@ main (int argc, char **argv)
               ovi_tmp_dir_setup, test_branches_diff, ovi_tmp_dir_teardown);
   g_test_add ("/graph/branches-diff/run-order", Fixture, GUINT_TO_POINTER (0), ovi_tmp_dir_setup,
               test_branches_diff, ovi_tmp_dir_teardown);
+  g_test_add ("/graph/unreadable-producer", Fixture, NULL, ovi_tmp_dir_setup,
+              test_unreadable_producer, ovi_tmp_dir_teardown);
   g_test_add ("/graph/follows-capped", Fixture, NULL, ovi_tmp_dir_setup, test_follows_capped,
               ovi_tmp_dir_teardown);
   g_test_add ("/graph/two-origins", Fixture, NULL, ovi_tmp_dir_setup, test_two_origins,

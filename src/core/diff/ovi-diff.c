@@ -238,7 +238,9 @@ same_path (const char *a, const char *b)
 typedef struct
 {
   OviGraph *graph;
-  guint *op_of_node; /* node → index in the operators, G_MAXUINT: none */
+  guint *op_of_node;    /* node → index in the operators, G_MAXUINT: none */
+  guint64 first_unseen; /* the run order of the first operator of mine the graph lacks (its
+                           file unreadable), G_MAXUINT64: none */
 } GraphOps;
 
 typedef struct
@@ -270,6 +272,7 @@ producers_init (Producers *p, OviDiffSide *mine, GPtrArray *operators, GCancella
 {
   g_autoptr (GHashTable) by_path = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) by_dir = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) by_pair = g_hash_table_new (g_str_hash, g_str_equal);
   GListModel *files;
   gboolean any = FALSE;
 
@@ -309,6 +312,7 @@ producers_init (Producers *p, OviDiffSide *mine, GPtrArray *operators, GCancella
 
               g = g_new0 (GraphOps, 1);
               g->graph = g_steal_pointer (&graph);
+              g->first_unseen = G_MAXUINT64;
               g->op_of_node = g_new (guint, MAX (n, 1));
               for (guint k = 0; k < n; k++)
                 g->op_of_node[k] = G_MAXUINT;
@@ -322,6 +326,17 @@ producers_init (Producers *p, OviDiffSide *mine, GPtrArray *operators, GCancella
       p->graph_of[i] = g;
       p->node_of[i] = ovi_graph_node_get_index (node);
       g->op_of_node[p->node_of[i]] = i;
+      g_hash_table_insert (by_pair, op->pair, g);
+    }
+  /* Operators of mine the graph lacks: what they wrote looks like a buffer
+   * nobody wrote. */
+  for (guint i = 0; any && i < operators->len; i++)
+    {
+      OviDiffOperator *op = g_ptr_array_index (operators, i);
+      GraphOps *g = g_hash_table_lookup (by_pair, op->pair);
+
+      if (g && p->graph_of[i] == NULL && op->mine_path)
+        g->first_unseen = MIN (g->first_unseen, op->order);
     }
   return any;
 }
@@ -378,6 +393,12 @@ graph_producers (GPtrArray *ops,
     return FALSE;
   seen = g_hash_table_new (NULL, NULL);
   walk_up (g, p->node_of[op], input, producers, externals, seen);
+  /* A buffer no operator of the graph wrote, read after one whose file
+   * could not be read: that one may have written it; run order decides. */
+  for (guint i = 0; i < externals->len; i++)
+    if (ovi_graph_node_get_kind (g_ptr_array_index (externals, i)) == OVI_GRAPH_NODE_EXTERNAL &&
+        ((OviDiffOperator *) g_ptr_array_index (ops, op))->order > g->first_unseen)
+      return FALSE;
   /* An input the graph has no edge for: not known, run order decides. */
   return producers->len > 0 || externals->len > 0;
 }
