@@ -4,13 +4,17 @@
 #include <glib/gi18n.h>
 
 #include "ovi-graph-state.h"
+#include "ovi-scheduler.h"
 #include "ovi-session.h"
 
 /* Follows the session's selection: the operator is the one last selected,
  * as a record (Overflows) or as a file (Operators, Graph). A graph is
  * built when that operator's iteration has none, never while the folder is
  * still loading (it would miss operators); core keeps each graph it built
- * with the folder, so going back to an iteration costs nothing. */
+ * with the folder, so going back to an iteration costs nothing. A followed
+ * folder's new files make the graph stale: it is built again in a turn of
+ * the scheduler (ovi-scheduler.c), once for all the files of that turn, and
+ * again after a build that files arrived during. */
 struct _OviGraphState
 {
   GObject parent_instance;
@@ -22,6 +26,9 @@ struct _OviGraphState
   char *error;
   GCancellable *cancellable; /* the build under way */
   char *building_iteration;
+  guint n_files;      /* the folder's files when the graph shown (or building) was asked for */
+  GListModel *files;  /* the folder's files, followed */
+  guint rebuild_task; /* ovi-scheduler.c's, while new files wait */
 };
 
 enum
@@ -80,6 +87,14 @@ cancel (OviGraphState *self)
   set_building (self, NULL);
 }
 
+static guint
+n_files_of (OviDumpFolder *folder)
+{
+  return g_list_model_get_n_items (ovi_dump_folder_get_files (folder));
+}
+
+static void files_changed (OviGraphState *self);
+
 static void
 built (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -100,6 +115,9 @@ built (GObject *source, GAsyncResult *result, gpointer user_data)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NODE]);
     }
   update_chain (self);
+  /* Files that arrived while it was built: once more. */
+  if (graph != NULL && self->n_files != n_files_of (ovi_graph_get_folder (graph)))
+    files_changed (self);
 }
 
 typedef struct
@@ -154,7 +172,8 @@ update (OviGraphState *self)
     }
   iteration = ovi_dump_file_get_relative_dir (self->operator);
   if (self->graph != NULL && ovi_graph_get_folder (self->graph) == folder &&
-      g_strcmp0 (ovi_graph_get_iteration (self->graph), iteration) == 0)
+      g_strcmp0 (ovi_graph_get_iteration (self->graph), iteration) == 0 &&
+      self->n_files == n_files_of (folder))
     {
       update_chain (self);
       return;
@@ -163,6 +182,7 @@ update (OviGraphState *self)
     return;
   cancel (self);
   self->cancellable = g_cancellable_new ();
+  self->n_files = n_files_of (folder);
   set_building (self, iteration);
   update_chain (self);
   task = g_task_new (NULL, self->cancellable, found_json, g_object_ref (self));
@@ -207,11 +227,46 @@ file_selected (OviGraphState *self)
     set_operator (self, NULL);
 }
 
+static gboolean
+rebuild_cb (gint64 deadline, gpointer user_data)
+{
+  OviGraphState *self = user_data;
+
+  self->rebuild_task = 0;
+  update (self);
+  return FALSE;
+}
+
+/* New files in the followed folder: the graph is built again in the
+ * scheduler's next turn, unless one is being built (built() asks again). */
+static void
+files_changed (OviGraphState *self)
+{
+  if (self->rebuild_task == 0 && self->building_iteration == NULL && self->graph != NULL)
+    self->rebuild_task = ovi_scheduler_add (rebuild_cb, self, NULL);
+}
+
+static void
+follow_files (OviGraphState *self)
+{
+  OviDumpFolder *folder = ovi_session_get_folder (self->session);
+  GListModel *files = folder ? ovi_dump_folder_get_files (folder) : NULL;
+
+  if (files == self->files)
+    return;
+  if (self->files)
+    g_signal_handlers_disconnect_by_func (self->files, files_changed, self);
+  g_set_object (&self->files, files);
+  if (files)
+    g_signal_connect_swapped (files, "items-changed", G_CALLBACK (files_changed), self);
+}
+
 /* Another folder, or the same read again: the graphs built are of the
  * folder as it was. */
 static void
 folder_changed (OviGraphState *self)
 {
+  follow_files (self);
   cancel (self);
   if (g_set_object (&self->graph, NULL))
     {
@@ -334,6 +389,11 @@ ovi_graph_state_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  ovi_scheduler_remove (self->rebuild_task);
+  self->rebuild_task = 0;
+  if (self->files)
+    g_signal_handlers_disconnect_by_func (self->files, files_changed, self);
+  g_clear_object (&self->files);
   g_clear_object (&self->graph);
   g_clear_object (&self->operator);
   G_OBJECT_CLASS (ovi_graph_state_parent_class)->dispose (object);

@@ -7,6 +7,7 @@
  * Operators pages. */
 #include "config.h"
 
+#include "ovi-fixtures.h"
 #include "ovi-test-util.h"
 
 /* The iteration: tests/fixtures/ovi-make-graph-iteration, a small network
@@ -330,6 +331,53 @@ test_run_order_only (GraphFixture *f, gconstpointer data)
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (note)), "run order"));
 }
 
+/* A followed folder gets one more operator, reading out/Cast's output:
+ * the graph is built again (in a scheduler turn, once the new file is in
+ * the session) and the page draws the new node below out/Cast. */
+static void
+test_follows_new_operator (GraphFixture *f, gconstpointer data)
+{
+  OviSession *session = session_of (f);
+  OviDumpFile *last = NULL;
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("tail/Neg");
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  const guint64 shape[] = { 2 };
+  const double values[] = { 1.0, 3.0 };
+  guint64 address = 0;
+  GPtrArray *tensors;
+  OviGraph *before;
+
+  WAIT_UNTIL (ovi_session_get_watch (session) != NULL &&
+              !ovi_folder_watch_get_busy (ovi_session_get_watch (session)));
+  show_around (f, "out/Cast");
+  before = ovi_graph_state_get_graph (state_of (f));
+  g_assert_null (ovi_graph_lookup (before, "tail/Neg"));
+  last = op_file (f, "out/Cast");
+  tensors = ovi_dump_file_get_tensors (last);
+  for (guint i = 0; i < tensors->len; i++)
+    if (ovi_tensor_get_kind (g_ptr_array_index (tensors, i)) == OVI_TENSOR_OUTPUT)
+      address = ovi_tensor_get_address (g_ptr_array_index (tensors, i));
+  g_assert_cmpuint (address, !=, 0);
+
+  /* After every operator of the iteration, in its folder. */
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, values);
+  ovi_dump_writer_set_address (w, OVI_TENSOR_INPUT, 0, address);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, values);
+  ovi_dump_writer_set_address (w, OVI_TENSOR_OUTPUT, 0, 0x12c0900000);
+  dir = g_path_get_dirname (ovi_dump_file_get_path (last));
+  path = ovi_fixture_write (w, OVI_LAYOUT_NEW, dir, "Neg.tail_Neg.99.1.1700000000009990");
+
+  WAIT_UNTIL (ovi_graph_state_get_graph (state_of (f)) != before &&
+              ovi_graph_state_get_graph (state_of (f)) != NULL &&
+              ovi_graph_lookup (ovi_graph_state_get_graph (state_of (f)), "tail/Neg") != NULL);
+  g_assert_cmpstr (ovi_dump_file_get_op_name (ovi_graph_state_get_operator (state_of (f))), ==,
+                   "out/Cast");
+  WAIT_UNTIL (ovi_graph_canvas_get_complete (ovi_graph_page_get_canvas (f->page)) &&
+              canvas_index (f, "tail/Neg") != G_MAXUINT);
+  g_assert_true (drawn_around (f, "out/Cast"));
+}
+
 /* With OVI_SCREENSHOT_DIR set (tests/app/take-screenshots.sh), the page
  * as the README shows it, around res/Add: graph.png, or
  * graph-LANGUAGE.png under LANGUAGE. */
@@ -369,6 +417,7 @@ main (int argc, char *argv[])
   ADD ("/app/graph-page/keyboard", test_keyboard, WITH_ADDRESSES);
   ADD ("/app/graph-page/zoom", test_zoom, WITH_ADDRESSES);
   ADD ("/app/graph-page/run-order-only", test_run_order_only, 0);
+  ADD ("/app/graph-page/follows-new-operator", test_follows_new_operator, WITH_ADDRESSES);
   ADD ("/app/graph-page/screenshot", test_screenshot, WITH_ADDRESSES | WITH_JSON);
   return ovi_test_run ();
 }

@@ -189,6 +189,138 @@ assert_chain (OviGraph *graph, const char *op_name, const char *expected)
   g_assert_cmpstr (chains, ==, expected);
 }
 
+/* The diff along edges ------------------------------------------------- */
+
+/* @net with its one known change undone: no operator makes NaN from clean
+ * inputs and no external holds it; the golden run to diff against. */
+static OviDiffResult *
+diff_against_clean (Fixture *f, const OviGraphFixtureNet *net)
+{
+  g_autofree OviGraphFixtureExternal *externals =
+      g_memdup2 (net->externals, net->n_externals * sizeof *externals);
+  g_autofree OviGraphFixtureOp *ops = g_memdup2 (net->ops, net->n_ops * sizeof *ops);
+  OviGraphFixtureNet clean = { externals, net->n_externals, ops, net->n_ops };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *golden = g_dir_make_tmp ("ovi-golden-XXXXXX", &error);
+  g_autofree char *dir = NULL;
+  g_autoptr (OviDiff) diff = NULL;
+  OviGraphFixtureTruth truth;
+  OviDiffResult *result;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < net->n_externals; i++)
+    externals[i].bad = FALSE;
+  for (guint i = 0; i < net->n_ops; i++)
+    if (ops[i].role == OVI_GRAPH_FIXTURE_ORIGIN)
+      ops[i].role = OVI_GRAPH_FIXTURE_PASS;
+  dir = g_build_filename (golden, ITERATION, NULL);
+  ovi_graph_fixture_write (&clean, dir, 0, &truth);
+  ovi_graph_fixture_truth_clear (&truth);
+  diff = ovi_diff_new (f->dir, golden);
+  result = ovi_diff_run (diff, NULL, &error);
+  g_assert_no_error (error);
+  ovi_fixture_remove_tree (golden);
+  return result;
+}
+
+static OviDiffOperator *
+diff_op (OviDiffResult *result, const char *name)
+{
+  GListModel *ops = ovi_diff_result_get_operators (result);
+
+  for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
+    {
+      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+      if (g_str_equal (ovi_diff_operator_get_name (op), name))
+        return op; /* the result holds it */
+    }
+  g_assert_not_reached ();
+}
+
+/* The starts @name follows from, space separated; NULL when none. */
+static char *
+follows_text (OviDiffResult *result, const char *name)
+{
+  gboolean more = TRUE;
+  GPtrArray *follows = ovi_diff_operator_get_follows (diff_op (result, name), &more);
+  g_autoptr (GPtrArray) copy = NULL;
+
+  g_assert_false (more);
+  if (follows == NULL || follows->len == 0)
+    return NULL;
+  copy = g_ptr_array_new ();
+  for (guint i = 0; i < follows->len; i++)
+    g_ptr_array_add (copy, g_ptr_array_index (follows, i));
+  g_ptr_array_sort (copy, compare_names);
+  g_ptr_array_add (copy, NULL);
+  return g_strjoinv (" ", (char **) copy->pdata);
+}
+
+static void
+assert_follows (OviDiffResult *result, const char *name, const char *expected)
+{
+  g_autofree char *follows = follows_text (result, name);
+
+  g_assert_cmpstr (follows, ==, expected);
+}
+
+/* The first divergence: its operator, form, and the external input named. */
+static void
+assert_first (OviDiffResult *result,
+              const char *name,
+              OviDiffDivergenceForm form,
+              const char *through,
+              OviGraphNodeKind through_kind)
+{
+  OviDiffOperator *first = ovi_diff_result_get_first_divergence (result);
+  OviGraphNodeKind kind = OVI_GRAPH_NODE_OPERATOR;
+
+  g_assert_nonnull (first);
+  g_assert_cmpstr (ovi_diff_operator_get_name (first), ==, name);
+  g_assert_cmpint (ovi_diff_result_get_first_divergence_form (result), ==, form);
+  g_assert_cmpint (ovi_diff_operator_get_start (first), ==, form);
+  g_assert_cmpstr (ovi_diff_operator_get_entered_through (first, &kind), ==, through);
+  if (through)
+    {
+      g_autofree char *headline = ovi_diff_result_dup_headline (result);
+
+      g_assert_cmpint (kind, ==, through_kind);
+      g_assert_true (strstr (headline, through) != NULL);
+    }
+}
+
+/* The text and the JSON say it too: the input it entered through, and the
+ * start res/Add follows from. */
+static void
+assert_written (OviDiffResult *result, const char *through, const char *start)
+{
+  g_autofree char *text = ovi_diff_result_to_text (result);
+  g_autofree char *follows = g_strdup_printf ("follows from %s\n", start);
+  g_autoptr (JsonNode) json = ovi_diff_result_to_json (result);
+  JsonObject *root = json_node_get_object (json);
+  JsonObject *first = json_object_get_object_member (root, "first_divergence");
+  JsonArray *ops = json_object_get_array_member (root, "operators");
+  gboolean found = FALSE;
+
+  g_assert_true (strstr (text, follows) != NULL);
+  g_assert_true (json_object_get_boolean_member (root, "along_edges"));
+  g_assert_cmpstr (json_object_get_string_member (first, "entered_through"), ==, through);
+  for (guint i = 0; i < json_array_get_length (ops); i++)
+    {
+      JsonObject *op = json_array_get_object_element (ops, i);
+      JsonArray *list;
+
+      if (g_strcmp0 (json_object_get_string_member (op, "name"), "res/Add") != 0)
+        continue;
+      list = json_object_get_array_member (op, "follows");
+      g_assert_cmpuint (json_array_get_length (list), ==, 1);
+      g_assert_cmpstr (json_array_get_string_element (list, 0), ==, start);
+      g_assert_null (json_object_get_string_member (op, "start"));
+      found = TRUE;
+    }
+  g_assert_true (found);
+}
+
 /* Buffers reused: the last writer before the reader is the producer. */
 static void
 test_reuse (Fixture *f, gconstpointer data)
@@ -216,6 +348,19 @@ test_reuse (Fixture *f, gconstpointer data)
   assert_chain (graph, "out/Softmax", "l2/MatMul → l2/Relu → res/Add → out/Mul → out/Softmax");
   assert_chain (graph, "out/Cast", NULL);
   assert_chain (graph, "l1/Relu", NULL);
+
+  /* Diffed against the same network without the origin. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &bert);
+
+    g_assert_true (ovi_diff_result_get_along_edges (result));
+    assert_first (result, "l2/MatMul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    assert_follows (result, "out/Softmax", "l2/MatMul");
+    assert_follows (result, "res/Add", "l2/MatMul");
+    g_assert_cmpint (ovi_diff_operator_get_op_class (diff_op (result, "out/Cast")), ==,
+                     OVI_DIFF_OP_IDENTICAL);
+    assert_follows (result, "out/Cast", NULL);
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -246,6 +391,161 @@ test_branches (Fixture *f, gconstpointer data)
   near = ovi_graph_dup_neighbourhood (
       graph, ovi_graph_node_get_index (ovi_graph_lookup (graph, "merge/Add")), 1, 1);
   g_assert_cmpuint (near->len, ==, 6); /* the chain's five and b/Out */
+
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &branches);
+
+    assert_first (result, "a/Mul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    assert_follows (result, "a/Out", "a/Mul");
+    assert_follows (result, "merge/Add", "a/Mul");
+    /* Right after the origin, on the clean branch: no difference at all. */
+    assert_follows (result, "b/Mul", NULL);
+    g_assert_cmpint (ovi_diff_operator_get_op_class (diff_op (result, "b/Out")), ==,
+                     OVI_DIFF_OP_IDENTICAL);
+  }
+  ovi_graph_fixture_truth_clear (&truth);
+}
+
+/* More starts reach an operator than it lists: the earliest
+ * OVI_DIFF_FOLLOWS_MAX, and it says there are more. Eighteen origins,
+ * summed one after the other. */
+static void
+test_follows_capped (Fixture *f, gconstpointer data)
+{
+  enum
+  {
+    N = OVI_DIFF_FOLLOWS_MAX + 2
+  };
+  static const OviGraphFixtureExternal x[] = { { "x", "Data", FALSE } };
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  OviGraphFixtureOp ops[2 * N - 1];
+  OviGraphFixtureNet net = { x, 1, ops, G_N_ELEMENTS (ops) };
+  OviGraphFixtureTruth truth;
+  g_autoptr (OviGraph) graph = NULL;
+  g_autoptr (OviDiffResult) result = NULL;
+  gboolean more = FALSE;
+  GPtrArray *follows;
+
+  for (guint i = 0; i < N; i++)
+    {
+      char *name = g_strdup_printf ("o%02u/Exp", i);
+      g_ptr_array_add (strings, name);
+      ops[i] = (OviGraphFixtureOp){ "Exp", name, "x", 0, OVI_GRAPH_FIXTURE_ORIGIN };
+    }
+  for (guint i = 1; i < N; i++)
+    {
+      char *name = g_strdup_printf ("s%02u/Add", i);
+      char *inputs =
+          g_strdup_printf ("%s %s", i == 1 ? ops[0].name : ops[N + i - 2].name, ops[i].name);
+      g_ptr_array_add (strings, name);
+      g_ptr_array_add (strings, inputs);
+      ops[N + i - 1] = (OviGraphFixtureOp){ "Add", name, inputs, 0, OVI_GRAPH_FIXTURE_PASS };
+    }
+  graph = build (f, &net, OVI_GRAPH_FIXTURE_ADDRESSES, FALSE, &truth);
+  result = diff_against_clean (f, &net);
+  g_assert_true (ovi_diff_result_get_along_edges (result));
+  follows = ovi_diff_operator_get_follows (diff_op (result, ops[2 * N - 2].name), &more);
+  g_assert_true (more);
+  g_assert_cmpuint (follows->len, ==, OVI_DIFF_FOLLOWS_MAX);
+  for (guint i = 0; i < OVI_DIFF_FOLLOWS_MAX; i++)
+    g_assert_cmpstr (g_ptr_array_index (follows, i), ==, ops[i].name);
+  /* One step before, exactly as many: all of them, no more. */
+  follows = ovi_diff_operator_get_follows (diff_op (result, ops[2 * N - 4].name), &more);
+  g_assert_false (more);
+  g_assert_cmpuint (follows->len, ==, OVI_DIFF_FOLLOWS_MAX);
+  ovi_graph_fixture_truth_clear (&truth);
+}
+
+/* An operator whose file cannot be read wrote a buffer that its consumer
+ * reads: the graph cannot see the writer, but the difference did not come
+ * from outside the dump, so that input falls back to run order. */
+static void
+test_unreadable_producer (Fixture *f, gconstpointer data)
+{
+  OviGraphFixtureTruth truth;
+  g_autoptr (OviGraph) graph = build (f, &branches, OVI_GRAPH_FIXTURE_ADDRESSES, FALSE, &truth);
+  g_autofree char *dir = g_build_filename (f->dir, ITERATION, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (OviDiffResult) result = NULL;
+  const char *name;
+  gboolean spoilt = FALSE;
+
+  while ((name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_prefix (name, "Relu.a_Relu."))
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+        g_assert_true (g_file_set_contents (path, "\xff\xff\xff\xff not a dump", -1, NULL));
+        spoilt = TRUE;
+      }
+  g_assert_true (spoilt);
+  result = diff_against_clean (f, &branches);
+  g_assert_true (ovi_diff_result_get_along_edges (result));
+  assert_first (result, "a/Mul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+  /* Named as its file names it: the header could not be read. */
+  g_assert_cmpint (ovi_diff_operator_get_op_class (diff_op (result, "a_Relu")), ==,
+                   OVI_DIFF_OP_NOT_COMPARABLE);
+  g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "a/AddInplace")), ==,
+                   OVI_DIFF_DIVERGENCE_NONE);
+  g_assert_null (ovi_diff_operator_get_entered_through (diff_op (result, "a/AddInplace"), NULL));
+  ovi_graph_fixture_truth_clear (&truth);
+}
+
+/* The same branches, and the variable of branch b differs too (written by
+ * b/AssignAdd in place, after branch a went bad): along edges that is a
+ * second start, entered through the variable; run order takes it for a
+ * consequence of a/Mul. */
+static const OviGraphFixtureExternal bad_variable_inputs[] = {
+  { "x", "Data", FALSE },
+  { "v", "Const", TRUE },
+  { "w", "Const", FALSE },
+};
+
+static const OviGraphFixtureNet bad_variable = { bad_variable_inputs,
+                                                 G_N_ELEMENTS (bad_variable_inputs), branch_ops,
+                                                 G_N_ELEMENTS (branch_ops) };
+
+static void
+test_branches_diff (Fixture *f, gconstpointer data)
+{
+  OviGraphFixtureTruth truth;
+  g_autoptr (OviGraph) graph = build (f, &bad_variable, GPOINTER_TO_UINT (data), TRUE, &truth);
+  g_autoptr (OviDiffResult) result = diff_against_clean (f, &bad_variable);
+  OviGraphNodeKind kind = OVI_GRAPH_NODE_OPERATOR;
+
+  assert_first (result, "a/Mul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+  if (GPOINTER_TO_UINT (data) == 0)
+    {
+      /* Run order: everything after a/Mul may come from it. */
+      g_assert_false (ovi_diff_result_get_along_edges (result));
+      g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "b/AssignAdd")), ==,
+                       OVI_DIFF_DIVERGENCE_NONE);
+      assert_follows (result, "b/AssignAdd", "a/Mul");
+      assert_follows (result, "b/Out", "a/Mul");
+      assert_follows (result, "merge/Add", "a/Mul");
+      ovi_graph_fixture_truth_clear (&truth);
+      return;
+    }
+  g_assert_true (ovi_diff_result_get_along_edges (result));
+  g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "b/AssignAdd")), ==,
+                   OVI_DIFF_DIVERGENCE_ENTERED);
+  g_assert_cmpstr (
+      ovi_diff_operator_get_entered_through (diff_op (result, "b/AssignAdd"), &kind), ==,
+      GPOINTER_TO_UINT (data) & OVI_GRAPH_FIXTURE_ADDRESSES ? "external 0xe0000100" : "v");
+  g_assert_cmpint (kind, ==,
+                   GPOINTER_TO_UINT (data) & OVI_GRAPH_FIXTURE_ADDRESSES ? OVI_GRAPH_NODE_EXTERNAL
+                                                                         : OVI_GRAPH_NODE_CONSTANT);
+  assert_follows (result, "b/AssignAdd", NULL);
+  {
+    g_autofree char *text = ovi_diff_result_to_text (result);
+    g_autofree char *named = g_strdup_printf (
+        "entered through %s\n",
+        ovi_diff_operator_get_entered_through (diff_op (result, "b/AssignAdd"), NULL));
+
+    g_assert_true (strstr (text, named) != NULL);
+  }
+  assert_follows (result, "b/Out", "b/AssignAdd");
+  assert_follows (result, "a/Out", "a/Mul");
+  assert_follows (result, "merge/Add", "a/Mul b/AssignAdd");
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -268,6 +568,19 @@ test_two_origins (Fixture *f, gconstpointer data)
                 "q/Exp → q/Relu → join/Add → tail/Mul");
   assert_chain (graph, "p/Relu", "p/MatMul → p/Relu");
   assert_chain (graph, "q/Relu", "q/Exp → q/Relu");
+
+  /* Two starts; each later difference follows the ones upstream of it. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &meet);
+
+    assert_first (result, "p/MatMul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    g_assert_cmpint (ovi_diff_operator_get_start (diff_op (result, "q/Exp")), ==,
+                     OVI_DIFF_DIVERGENCE_ORIGIN);
+    assert_follows (result, "p/Relu", "p/MatMul");
+    assert_follows (result, "q/Relu", "q/Exp");
+    assert_follows (result, "join/Add", "p/MatMul q/Exp");
+    assert_follows (result, "tail/Mul", "p/MatMul q/Exp");
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -284,6 +597,17 @@ test_bad_batch (Fixture *f, gconstpointer data)
   assert_blame (graph, "bert/embeddings/Cast", OVI_BLAME_PROPAGATED);
   assert_chain (graph, "bert/embeddings/Cast", "external 0xe0000000 → bert/embeddings/Cast");
   assert_chain (graph, "res/Add", "external 0xe0000000 → bert/embeddings/Cast → res/Add");
+
+  /* No operator made the difference: it entered through the input's buffer. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &bad_batch);
+
+    assert_first (result, "bert/embeddings/Cast", OVI_DIFF_DIVERGENCE_ENTERED,
+                  "external 0xe0000000", OVI_GRAPH_NODE_EXTERNAL);
+    g_assert_cmpuint (ovi_diff_result_get_first_divergence_input (result), ==, 0);
+    assert_follows (result, "res/Add", "bert/embeddings/Cast");
+    assert_follows (result, "out/Softmax", "bert/embeddings/Cast");
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -307,6 +631,18 @@ test_graph_json (Fixture *f, gconstpointer data)
   /* Dumped operators are not doubled by the JSON's ops. */
   g_assert_cmpuint (ovi_graph_get_n_nodes (graph), ==, 12);
   assert_chain (graph, "res/Add", "input_ids → bert/embeddings/Cast → res/Add");
+
+  /* The graph JSON beside the dumps names the graph input. */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &bad_batch);
+
+    g_assert_true (ovi_diff_result_get_along_edges (result));
+    assert_first (result, "bert/embeddings/Cast", OVI_DIFF_DIVERGENCE_ENTERED, "input_ids",
+                  OVI_GRAPH_NODE_INPUT);
+    assert_follows (result, "res/Add", "bert/embeddings/Cast");
+    assert_follows (result, "l2/MatMul", NULL); /* behind l1/Relu, which absorbed it */
+    assert_written (result, "input_ids", "bert/embeddings/Cast");
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -325,6 +661,19 @@ test_run_order (Fixture *f, gconstpointer data)
   /* The earliest origin, as the analyses without a graph judge. */
   assert_chain (graph, "tail/Mul", "p/MatMul → tail/Mul");
   assert_chain (graph, "q/Relu", "p/MatMul → q/Relu");
+
+  /* The diff too: the start just before it, all run order can say; where
+   * the branches meet, along edges both (/graph/two-origins). */
+  {
+    g_autoptr (OviDiffResult) result = diff_against_clean (f, &meet);
+
+    g_assert_false (ovi_diff_result_get_along_edges (result));
+    assert_first (result, "p/MatMul", OVI_DIFF_DIVERGENCE_ORIGIN, NULL, 0);
+    assert_follows (result, "p/Relu", "p/MatMul");
+    assert_follows (result, "q/Relu", "q/Exp");
+    assert_follows (result, "join/Add", "q/Exp");
+    assert_follows (result, "tail/Mul", "q/Exp");
+  }
   ovi_graph_fixture_truth_clear (&truth);
 }
 
@@ -410,6 +759,17 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/graph/reuse", Fixture, NULL, ovi_tmp_dir_setup, test_reuse, ovi_tmp_dir_teardown);
   g_test_add ("/graph/branches", Fixture, NULL, ovi_tmp_dir_setup, test_branches,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/graph/branches-diff/addresses", Fixture,
+              GUINT_TO_POINTER (OVI_GRAPH_FIXTURE_ADDRESSES), ovi_tmp_dir_setup, test_branches_diff,
+              ovi_tmp_dir_teardown);
+  g_test_add ("/graph/branches-diff/graph-json", Fixture, GUINT_TO_POINTER (OVI_GRAPH_FIXTURE_JSON),
+              ovi_tmp_dir_setup, test_branches_diff, ovi_tmp_dir_teardown);
+  g_test_add ("/graph/branches-diff/run-order", Fixture, GUINT_TO_POINTER (0), ovi_tmp_dir_setup,
+              test_branches_diff, ovi_tmp_dir_teardown);
+  g_test_add ("/graph/unreadable-producer", Fixture, NULL, ovi_tmp_dir_setup,
+              test_unreadable_producer, ovi_tmp_dir_teardown);
+  g_test_add ("/graph/follows-capped", Fixture, NULL, ovi_tmp_dir_setup, test_follows_capped,
               ovi_tmp_dir_teardown);
   g_test_add ("/graph/two-origins", Fixture, NULL, ovi_tmp_dir_setup, test_two_origins,
               ovi_tmp_dir_teardown);

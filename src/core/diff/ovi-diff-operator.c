@@ -47,6 +47,8 @@ ovi_diff_operator_finalize (GObject *object)
   g_free (self->pair);
   g_free (self->reason);
   g_free (self->device);
+  g_free (self->through);
+  g_clear_pointer (&self->follows, g_ptr_array_unref);
   for (guint i = 0; i < self->tensors->len; i++)
     ovi_diff_tensor_clear (&g_array_index (self->tensors, OviDiffTensor, i));
   g_array_unref (self->tensors);

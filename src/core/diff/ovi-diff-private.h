@@ -3,6 +3,7 @@
 
 #include "ovi-diff.h"
 #include "ovi-dump-folder.h"
+#include "ovi-graph.h"
 #include "ovi-npy.h"
 
 G_BEGIN_DECLS
@@ -156,6 +157,12 @@ struct _OviDiffOperator
   guint64 order; /* timestamp: run order, comparable across devices */
   gboolean inputs_compared;
   gboolean is_first;
+  OviDiffDivergenceForm start; /* where a difference starts (ovi-diff-divergence.c), or NONE */
+  guint start_input;           /* ENTERED: the input, else G_MAXUINT */
+  char *through;               /* ENTERED: the external input named by the graph, or NULL */
+  OviGraphNodeKind through_kind;
+  GPtrArray *follows;    /* char *: the starts its differing inputs follow from, or NULL */
+  gboolean follows_more; /* more than OVI_DIFF_FOLLOWS_MAX do */
 };
 
 struct _OviDiffResult
@@ -170,8 +177,9 @@ struct _OviDiffResult
   guint first_tensor;
   OviDiffDivergenceForm form;
   guint first_input;
-  gboolean same_path;  /* both sides are one folder or file */
-  GPtrArray *warnings; /* strings: map names that matched nothing */
+  gboolean same_path;   /* both sides are one folder or file */
+  GPtrArray *warnings;  /* strings: map names that matched nothing */
+  gboolean along_edges; /* the first divergence was found along a dataflow graph */
 };
 
 gboolean ovi_diff_tensor_agrees (const OviDiffTensor *t);
@@ -209,10 +217,15 @@ GPtrArray *ovi_diff_map_warnings (OviDiffMap *map);
 /* ---- The first divergence (ovi-diff-divergence.c) ---- */
 
 /* Appends to @producers the indices (in @ops, guint) of the operators that
- * produced input @input of operator @op (G_MAXUINT: any of its inputs);
- * FALSE when that is not known, and run order decides. */
-typedef gboolean (*OviDiffProducersFunc) (
-    GPtrArray *ops, guint op, guint input, GArray *producers, gpointer user_data);
+ * produced input @input of operator @op (G_MAXUINT: any of its inputs),
+ * and to @externals the graph's external inputs (OviGraphNode) it came
+ * through; FALSE when that is not known, and run order decides. */
+typedef gboolean (*OviDiffProducersFunc) (GPtrArray *ops,
+                                          guint op,
+                                          guint input,
+                                          GArray *producers,
+                                          GPtrArray *externals,
+                                          gpointer user_data);
 
 typedef struct
 {

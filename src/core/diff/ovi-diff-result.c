@@ -218,6 +218,20 @@ ovi_diff_result_get_first_divergence_input (OviDiffResult *self)
   return self->first_input;
 }
 
+/**
+ * ovi_diff_result_get_along_edges:
+ *
+ * Whether the first divergence and what each operator follows from were
+ * found along my run's dataflow graph (tensor addresses, or a graph JSON
+ * beside the dumps); else in run order.
+ */
+gboolean
+ovi_diff_result_get_along_edges (OviDiffResult *self)
+{
+  g_return_val_if_fail (OVI_IS_DIFF_RESULT (self), FALSE);
+  return self->along_edges;
+}
+
 /* "#1 Add net/Add on device 0" */
 static char *
 operator_text (OviDiffOperator *op)
@@ -242,6 +256,18 @@ divergence_text (OviDiffResult *self)
   switch (self->form)
     {
     case OVI_DIFF_DIVERGENCE_ENTERED:
+      if (self->first->through && self->first->through_kind == OVI_GRAPH_NODE_INPUT)
+        return g_strdup_printf (
+            _ ("First divergence: %s: entered through graph input “%s” (its input %u), which no "
+               "upstream operator produced; the difference came from outside this dump (the "
+               "input data)."),
+            op, self->first->through, self->first_input);
+      if (self->first->through)
+        return g_strdup_printf (
+            _ ("First divergence: %s: entered through input %u, read from “%s”, which no dumped "
+               "operator upstream produced; the difference came from outside this dump (a "
+               "weight, a constant or the input data)."),
+            op, self->first_input, self->first->through);
       return g_strdup_printf (
           _ ("First divergence: %s: entered through input %u, which already differs while no "
              "operator dumped before it produced a differing output; it came from outside this "

@@ -214,6 +214,31 @@ ovi_diff_result_to_text (OviDiffResult *result)
             g_string_append_printf (s, "  %s %" G_GUINT64_FORMAT, _ ("NaN/Inf not matching"),
                                     t->nonfinite_mismatch);
         }
+      /* Along the graph, a start other than the first is named, and which
+       * start each difference follows from. */
+      if (ovi_diff_operator_get_entered_through (op, NULL))
+        {
+          g_autofree char *through =
+              ovi_path_escape (ovi_diff_operator_get_entered_through (op, NULL));
+          g_string_append_printf (s, "  %s %s", _ ("entered through"), through);
+        }
+      if (ovi_diff_result_get_along_edges (result) && ovi_diff_operator_get_follows (op, NULL) &&
+          ovi_diff_operator_get_follows (op, NULL)->len > 0)
+        {
+          gboolean more = FALSE;
+          GPtrArray *follows = ovi_diff_operator_get_follows (op, &more);
+          GString *list = g_string_new (NULL);
+
+          for (guint k = 0; k < follows->len; k++)
+            {
+              g_autofree char *from = ovi_path_escape (g_ptr_array_index (follows, k));
+              g_string_append_printf (list, "%s%s", k ? ", " : "", from);
+            }
+          if (more)
+            g_string_append (list, ", …");
+          g_string_append_printf (s, "  %s %s", _ ("follows from"), list->str);
+          g_string_free (list, TRUE);
+        }
       g_string_append_c (s, '\n');
     }
   (void) any_only;
@@ -401,6 +426,32 @@ add_tensor (JsonBuilder *b, const OviDiffTensor *t)
   json_builder_end_object (b);
 }
 
+/* Where a difference starts at @op (its form, the external input it
+ * entered through) and the starts its differing inputs follow from. */
+static void
+add_divergence (JsonBuilder *b, OviDiffOperator *op)
+{
+  OviDiffDivergenceForm start = ovi_diff_operator_get_start (op);
+  gboolean more = FALSE;
+  GPtrArray *follows = ovi_diff_operator_get_follows (op, &more);
+
+  add_string (b, "start",
+              start != OVI_DIFF_DIVERGENCE_NONE ? ovi_diff_divergence_form_name (start) : NULL);
+  add_string (b, "entered_through", ovi_diff_operator_get_entered_through (op, NULL));
+  json_builder_set_member_name (b, "follows");
+  if (follows == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  for (guint i = 0; i < follows->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (follows, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "follows_more");
+  json_builder_add_boolean_value (b, more);
+}
+
 static void
 add_operator (JsonBuilder *b, OviDiffOperator *op)
 {
@@ -426,6 +477,7 @@ add_operator (JsonBuilder *b, OviDiffOperator *op)
   json_builder_set_member_name (b, "golden");
   json_builder_add_int_value (b, ovi_diff_operator_get_golden_overflows (op));
   json_builder_end_object (b);
+  add_divergence (b, op);
   json_builder_set_member_name (b, "tensors");
   json_builder_begin_array (b);
   for (guint i = 0; i < ovi_diff_operator_get_n_tensors (op); i++)
@@ -460,6 +512,8 @@ ovi_diff_result_to_json (OviDiffResult *result)
   json_builder_add_boolean_value (b, ovi_diff_result_get_agree (result));
   add_string (b, "verdict", verdict_names[ovi_diff_result_get_verdict (result)]);
   add_string (b, "headline", headline);
+  json_builder_set_member_name (b, "along_edges");
+  json_builder_add_boolean_value (b, ovi_diff_result_get_along_edges (result));
 
   pairs = ovi_diff_result_get_folder_pairs (result, &n_pairs);
   json_builder_set_member_name (b, "pairs");
@@ -490,6 +544,7 @@ ovi_diff_result_to_json (OviDiffResult *result)
       add_string (
           b, "form",
           ovi_diff_divergence_form_name (ovi_diff_result_get_first_divergence_form (result)));
+      add_string (b, "entered_through", ovi_diff_operator_get_entered_through (first, NULL));
       json_builder_set_member_name (b, "input");
       if (ovi_diff_result_get_first_divergence_input (result) != G_MAXUINT)
         json_builder_add_int_value (b, ovi_diff_result_get_first_divergence_input (result));

@@ -232,6 +232,178 @@ same_path (const char *a, const char *b)
          sa.st_ino == sb.st_ino;
 }
 
+/* The diff along edges: the dataflow graph of each iteration of my run
+ * (ovi_graph_dup_edges_for_iteration(): tensor addresses, or the graph
+ * JSON beside the dumps), and which of the compared operators each of its
+ * nodes is. Operators of an iteration without edges keep run order. */
+typedef struct
+{
+  OviGraph *graph;
+  guint *op_of_node;    /* node → index in the operators, G_MAXUINT: none */
+  guint64 first_unseen; /* the run order of the first operator of mine the graph lacks (its
+                           file unreadable), G_MAXUINT64: none */
+} GraphOps;
+
+typedef struct
+{
+  GPtrArray *graphs;   /* GraphOps */
+  GraphOps **graph_of; /* by operator: its graph, or NULL */
+  guint *node_of;      /* by operator: its node */
+} Producers;
+
+static void
+graph_ops_free (GraphOps *g)
+{
+  g_object_unref (g->graph);
+  g_free (g->op_of_node);
+  g_free (g);
+}
+
+static void
+producers_clear (Producers *p)
+{
+  g_clear_pointer (&p->graphs, g_ptr_array_unref);
+  g_clear_pointer (&p->graph_of, g_free);
+  g_clear_pointer (&p->node_of, g_free);
+}
+
+/* Builds @p for @operators; FALSE when no iteration of my run has edges. */
+static gboolean
+producers_init (Producers *p, OviDiffSide *mine, GPtrArray *operators, GCancellable *cancellable)
+{
+  g_autoptr (GHashTable) by_path = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) by_dir = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) by_pair = g_hash_table_new (g_str_hash, g_str_equal);
+  GListModel *files;
+  gboolean any = FALSE;
+
+  *p = (Producers){ 0 };
+  if (mine->folder == NULL)
+    return FALSE;
+  files = ovi_dump_folder_get_files (mine->folder);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
+      if (ovi_dump_file_get_kind (file) == OVI_FILE_KIND_OP_DUMP)
+        g_hash_table_insert (by_path, (gpointer) ovi_dump_file_get_path (file), file);
+    }
+  p->graphs = g_ptr_array_new_with_free_func ((GDestroyNotify) graph_ops_free);
+  p->graph_of = g_new0 (GraphOps *, MAX (operators->len, 1));
+  p->node_of = g_new0 (guint, MAX (operators->len, 1));
+  for (guint i = 0; i < operators->len; i++)
+    {
+      OviDiffOperator *op = g_ptr_array_index (operators, i);
+      OviDumpFile *file = op->mine_path ? g_hash_table_lookup (by_path, op->mine_path) : NULL;
+      const char *dir;
+      GraphOps *g;
+      OviGraphNode *node;
+
+      if (file == NULL)
+        continue;
+      dir = ovi_dump_file_get_relative_dir (file);
+      if (!g_hash_table_lookup_extended (by_dir, dir, NULL, (gpointer *) &g))
+        {
+          g_autoptr (OviGraph) graph =
+              ovi_graph_dup_edges_for_iteration (mine->folder, dir, cancellable);
+
+          g = NULL;
+          if (ovi_graph_has_edges (graph))
+            {
+              guint n = ovi_graph_get_n_nodes (graph);
+
+              g = g_new0 (GraphOps, 1);
+              g->graph = g_steal_pointer (&graph);
+              g->first_unseen = G_MAXUINT64;
+              g->op_of_node = g_new (guint, MAX (n, 1));
+              for (guint k = 0; k < n; k++)
+                g->op_of_node[k] = G_MAXUINT;
+              g_ptr_array_add (p->graphs, g);
+              any = TRUE;
+            }
+          g_hash_table_insert (by_dir, (gpointer) dir, g);
+        }
+      if (g == NULL || (node = ovi_graph_lookup_file (g->graph, file)) == NULL)
+        continue;
+      p->graph_of[i] = g;
+      p->node_of[i] = ovi_graph_node_get_index (node);
+      g->op_of_node[p->node_of[i]] = i;
+      g_hash_table_insert (by_pair, op->pair, g);
+    }
+  /* Operators of mine the graph lacks: what they wrote looks like a buffer
+   * nobody wrote. */
+  for (guint i = 0; any && i < operators->len; i++)
+    {
+      OviDiffOperator *op = g_ptr_array_index (operators, i);
+      GraphOps *g = g_hash_table_lookup (by_pair, op->pair);
+
+      if (g && p->graph_of[i] == NULL && op->mine_path)
+        g->first_unseen = MIN (g->first_unseen, op->order);
+    }
+  return any;
+}
+
+/* The producers of input @input of @node (G_MAXUINT: of every input): the
+ * compared operators, looking through nodes no dump ran; an external input
+ * or a dumped operator not compared ends the walk. */
+static void
+walk_up (
+    GraphOps *g, guint node, guint input, GArray *producers, GPtrArray *externals, GHashTable *seen)
+{
+  const guint *in;
+  guint n;
+
+  if (!g_hash_table_add (seen, GUINT_TO_POINTER (node)) && input == G_MAXUINT)
+    return;
+  in = ovi_graph_get_in_edges (g->graph, node, &n);
+  for (guint e = 0; e < n; e++)
+    {
+      const OviGraphEdge *edge = ovi_graph_get_edge (g->graph, in[e]);
+      OviGraphNode *from = ovi_graph_get_node (g->graph, edge->producer);
+
+      if (input != G_MAXUINT && edge->input != input)
+        continue;
+      switch (ovi_graph_node_get_kind (from))
+        {
+        case OVI_GRAPH_NODE_OPERATOR:
+          if (g->op_of_node[edge->producer] != G_MAXUINT)
+            g_array_append_val (producers, g->op_of_node[edge->producer]);
+          break;
+        case OVI_GRAPH_NODE_NOT_DUMPED:
+          walk_up (g, edge->producer, G_MAXUINT, producers, externals, seen);
+          break;
+        default:
+          g_ptr_array_add (externals, from);
+          break;
+        }
+    }
+}
+
+static gboolean
+graph_producers (GPtrArray *ops,
+                 guint op,
+                 guint input,
+                 GArray *producers,
+                 GPtrArray *externals,
+                 gpointer user_data)
+{
+  Producers *p = user_data;
+  GraphOps *g = p->graph_of[op];
+  g_autoptr (GHashTable) seen = NULL;
+
+  if (g == NULL)
+    return FALSE;
+  seen = g_hash_table_new (NULL, NULL);
+  walk_up (g, p->node_of[op], input, producers, externals, seen);
+  /* A buffer no operator of the graph wrote, read after one whose file
+   * could not be read: that one may have written it; run order decides. */
+  for (guint i = 0; i < externals->len; i++)
+    if (ovi_graph_node_get_kind (g_ptr_array_index (externals, i)) == OVI_GRAPH_NODE_EXTERNAL &&
+        ((OviDiffOperator *) g_ptr_array_index (ops, op))->order > g->first_unseen)
+      return FALSE;
+  /* An input the graph has no edge for: not known, run order decides. */
+  return producers->len > 0 || externals->len > 0;
+}
+
 static OviDiffResult *
 run (OviDiff *self, GCancellable *cancellable, GError **error)
 {
@@ -242,6 +414,7 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
   g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) operators = NULL;
   OviDiffDivergence first = { 0 };
+  Producers producers = { 0 };
 
   result->mine_path = g_strdup (self->mine);
   result->golden_path = g_strdup (self->golden);
@@ -298,7 +471,14 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
       op->position = i;
       g_ptr_array_add (operators, op);
     }
-  ovi_diff_find_first_divergence (operators, NULL, NULL, &first);
+  if (producers_init (&producers, mine, operators, cancellable))
+    {
+      result->along_edges = TRUE;
+      ovi_diff_find_first_divergence (operators, graph_producers, &producers, &first);
+    }
+  else
+    ovi_diff_find_first_divergence (operators, NULL, NULL, &first);
+  producers_clear (&producers);
   if (first.op)
     {
       result->first = g_object_ref (first.op);

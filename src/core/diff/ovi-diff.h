@@ -5,6 +5,7 @@
 
 #include "ovi-diff-metrics.h"
 #include "ovi-dtype.h"
+#include "ovi-graph.h"
 #include "ovi-types.h"
 
 G_BEGIN_DECLS
@@ -119,6 +120,11 @@ const char *ovi_diff_operator_get_device (OviDiffOperator *self);
 gboolean ovi_diff_operator_get_is_first_divergence (OviDiffOperator *self);
 gboolean ovi_diff_operator_get_statistics (OviDiffOperator *self);
 const char *ovi_diff_operator_get_class_label (OviDiffOperator *self);
+OviDiffDivergenceForm ovi_diff_operator_get_start (OviDiffOperator *self);
+const char *ovi_diff_operator_get_entered_through (OviDiffOperator *self, OviGraphNodeKind *kind);
+/* The most starts an operator lists as those it follows from. */
+#define OVI_DIFF_FOLLOWS_MAX 16
+GPtrArray *ovi_diff_operator_get_follows (OviDiffOperator *self, gboolean *more);
 
 /* Two folders (or files) paired, one per side. */
 typedef struct
@@ -145,6 +151,7 @@ OviDiffVerdict ovi_diff_result_get_verdict (OviDiffResult *self);
 char *ovi_diff_result_dup_headline (OviDiffResult *self);
 OviDiffDivergenceForm ovi_diff_result_get_first_divergence_form (OviDiffResult *self);
 guint ovi_diff_result_get_first_divergence_input (OviDiffResult *self);
+gboolean ovi_diff_result_get_along_edges (OviDiffResult *self);
 GPtrArray *ovi_diff_result_get_warnings (OviDiffResult *self);
 
 #define OVI_TYPE_DIFF (ovi_diff_get_type ())

@@ -729,12 +729,32 @@ find_origins (OviGraph *self, guint n_ops)
  * Returns: (transfer full): the graph, or %NULL with @error set when the
  *   graph JSON cannot be read
  */
+static OviGraph *build (OviDumpFolder *folder,
+                        const char *iteration,
+                        const char *graph_json,
+                        gboolean summarize,
+                        GCancellable *cancellable,
+                        GError **error);
+
 OviGraph *
 ovi_graph_build (OviDumpFolder *folder,
                  const char *iteration,
                  const char *graph_json,
                  GCancellable *cancellable,
                  GError **error)
+{
+  return build (folder, iteration, graph_json, TRUE, cancellable, error);
+}
+
+/* @summarize: FALSE for the edges alone (the diff): no tensor is read, and
+ * the classes and origins are unknown. */
+static OviGraph *
+build (OviDumpFolder *folder,
+       const char *iteration,
+       const char *graph_json,
+       gboolean summarize,
+       GCancellable *cancellable,
+       GError **error)
 {
   g_autoptr (OviGraph) self = NULL;
   g_autoptr (GPtrArray) files = NULL;
@@ -752,7 +772,7 @@ ovi_graph_build (OviDumpFolder *folder,
   files = iteration_files (folder, &iteration);
   self->iteration = g_strdup (iteration ? iteration : "");
   self->graph_json = g_strdup (graph_json);
-  for (guint i = 0; i < files->len; i++)
+  for (guint i = 0; summarize && i < files->len; i++)
     if (ovi_dump_file_get_summary (g_ptr_array_index (files, i)) == NULL)
       {
         ovi_parallel_for (files->len, summarize_one, files, cancellable);
@@ -853,6 +873,36 @@ ovi_graph_dup_for_iteration (OviDumpFolder *folder,
   if (json == NULL ||
       (graph = ovi_graph_build (folder, iteration, json, cancellable, NULL)) == NULL)
     graph = ovi_graph_build (folder, iteration, NULL, cancellable, NULL);
+  cache (folder, key, graph);
+  return graph;
+}
+
+/**
+ * ovi_graph_dup_edges_for_iteration:
+ * @iteration: (nullable): as for ovi_graph_build()
+ *
+ * The edges of @iteration, for a caller that needs no classes (the diff):
+ * the graph ovi_graph_dup_for_iteration() keeps when it was built, else one
+ * built without reading any tensor, with the fusion-rule JSON beside the
+ * dumps when there is one, kept by the folder in its turn. Any thread.
+ *
+ * Returns: (transfer full): the graph
+ */
+OviGraph *
+ovi_graph_dup_edges_for_iteration (OviDumpFolder *folder,
+                                   const char *iteration,
+                                   GCancellable *cancellable)
+{
+  g_autofree char *full_key = cache_key (folder, iteration, NULL, TRUE);
+  g_autofree char *key = g_strconcat (full_key, "\nedges", NULL);
+  g_autofree char *json = NULL;
+  OviGraph *graph;
+
+  if ((graph = dup_cached (folder, full_key)) != NULL || (graph = dup_cached (folder, key)) != NULL)
+    return graph;
+  json = ovi_graph_find_json (folder, iteration);
+  if (json == NULL || (graph = build (folder, iteration, json, FALSE, cancellable, NULL)) == NULL)
+    graph = build (folder, iteration, NULL, FALSE, cancellable, NULL);
   cache (folder, key, graph);
   return graph;
 }

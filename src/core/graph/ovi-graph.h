@@ -72,6 +72,9 @@ void ovi_graph_build_async (OviDumpFolder *folder,
                             GAsyncReadyCallback callback,
                             gpointer user_data);
 OviGraph *ovi_graph_build_finish (GAsyncResult *result, GError **error);
+OviGraph *ovi_graph_dup_edges_for_iteration (OviDumpFolder *folder,
+                                             const char *iteration,
+                                             GCancellable *cancellable);
 char *ovi_graph_find_json (OviDumpFolder *folder, const char *iteration);
 OviGraph *ovi_graph_dup_for_iteration (OviDumpFolder *folder,
                                        const char *iteration,
