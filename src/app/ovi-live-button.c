@@ -129,6 +129,8 @@ set_shown (OviLiveButton *self, gboolean shown)
   self->shown = shown;
   /* Measured still, not drawn, not focused, not read aloud. */
   gtk_widget_set_child_visible (self->button, shown);
+  /* Its place is the same; what it draws is not. */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_STATE_HIDDEN, !shown,
                                -1);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWN]);
