@@ -41,6 +41,7 @@ run_test() {
         GDK_DEBUG=gl-disable \
         GTK_A11Y=none \
         NO_AT_BRIDGE=1 \
+        OVI_MAKE_GRAPH_ITERATION="$build/tests/fixtures/ovi-make-graph-iteration" \
         LC_ALL=C.UTF-8 \
     "$build/tests/app/$executable" -p "$path"
 }
