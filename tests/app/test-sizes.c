@@ -419,6 +419,8 @@ test_sizes (Fixture *f, gconstpointer data)
       n_failed += check_page (diff_window, "diff", width, height);
       n_failed += check_pair_view (diff_window, "diff", width, height);
 
+      /* In front again, so that it is drawn (its grab has something to show). */
+      gtk_window_present (GTK_WINDOW (cluster_window));
       ovi_window_show_page (cluster_window, "overflows");
       WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (cluster_window->overflows_page)));
       ovi_test_wait_still ();
