@@ -232,3 +232,116 @@ ovi_columns_focus_selected_row (GtkColumnView *view)
       return TRUE;
   return FALSE;
 }
+
+/* --- the selected row brought to the keyboard ------------------------------ */
+
+/* The frames the table is given to lay the selected row out in view: past
+ * them (a row a filter hides), the focus stays where it is. */
+#define FOCUS_FRAMES 30
+
+typedef struct
+{
+  guint tick;
+  guint frames;
+  gboolean by_adjustment;
+  gboolean scrolled;
+} FocusSoon;
+
+static void
+scroll_by_adjustment (GtkWidget *list, FocusSoon *soon, guint position, guint n)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+  double upper = gtk_adjustment_get_upper (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+  double row, value, target;
+
+  /* Scrolled by its adjustment once the table knows its height: on GTK
+   * 4.8, a table given its model while hidden lays out only its first row
+   * until it scrolls, and "list.scroll-to-item" does not count as one. So
+   * it always scrolls, by one pixel if the row is where it should be
+   * already, after one layout with the model. */
+  if (soon->scrolled || soon->frames == 0 || upper <= 0 || n == 0)
+    return;
+  row = upper / n;
+  value = gtk_adjustment_get_value (adjustment);
+  target = value;
+  if (position * row < value || (position + 1) * row > value + page)
+    target = CLAMP (position * row - page / 3, 0, upper - page);
+  if (target == value)
+    gtk_adjustment_set_value (adjustment, value > 0 ? value - 1 : value + 1);
+  gtk_adjustment_set_value (adjustment, target);
+  soon->scrolled = TRUE;
+}
+
+/* Once the table has laid the selected row out in view, the row takes the
+ * keyboard. Runs per frame, only while the table is shown (a tick callback
+ * of a mapped widget), and ends with the row found. */
+static gboolean
+focus_soon_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (widget);
+  FocusSoon *soon = data;
+  GtkSelectionModel *model = gtk_column_view_get_model (view);
+  GtkWidget *list = ovi_columns_get_list (view);
+  guint position = GTK_IS_SINGLE_SELECTION (model)
+                       ? gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model))
+                       : GTK_INVALID_LIST_POSITION;
+
+  if (list != NULL && position != GTK_INVALID_LIST_POSITION)
+    {
+      if (soon->by_adjustment)
+        scroll_by_adjustment (list, soon, position,
+                              g_list_model_get_n_items (G_LIST_MODEL (model)));
+      else if (soon->frames == 0)
+        gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+      if (ovi_columns_focus_selected_row (view))
+        {
+          soon->tick = 0;
+          return G_SOURCE_REMOVE;
+        }
+    }
+  if (++soon->frames < FOCUS_FRAMES)
+    return G_SOURCE_CONTINUE;
+  soon->tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * ovi_columns_focus_selected_row_soon:
+ * @view: a table whose model is a #GtkSingleSelection
+ * @by_adjustment: scroll by the table's adjustment (a table given its
+ *   model while hidden, see scroll_by_adjustment()), else by
+ *   "list.scroll-to-item"
+ *
+ * Scrolls the selected row into view and gives it the keyboard once the
+ * table has laid it out, within a few frames; the Operators and Diff
+ * pages' row shown from elsewhere. Called again, it starts over.
+ */
+void
+ovi_columns_focus_selected_row_soon (GtkColumnView *view, gboolean by_adjustment)
+{
+  FocusSoon *soon = g_object_get_data (G_OBJECT (view), "ovi-focus-soon");
+
+  if (soon == NULL)
+    {
+      soon = g_new0 (FocusSoon, 1);
+      g_object_set_data_full (G_OBJECT (view), "ovi-focus-soon", soon, g_free);
+    }
+  soon->frames = 0;
+  soon->scrolled = FALSE;
+  soon->by_adjustment = by_adjustment;
+  if (soon->tick == 0)
+    soon->tick = gtk_widget_add_tick_callback (GTK_WIDGET (view), focus_soon_tick, soon, NULL);
+}
+
+/* Stops bringing the selected row to the keyboard (the page goes). */
+void
+ovi_columns_cancel_focus_soon (GtkColumnView *view)
+{
+  FocusSoon *soon = g_object_get_data (G_OBJECT (view), "ovi-focus-soon");
+
+  if (soon != NULL && soon->tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (view), soon->tick);
+  if (soon != NULL)
+    soon->tick = 0;
+}

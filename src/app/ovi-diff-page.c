@@ -60,10 +60,7 @@ struct _OviDiffPage
   OviDiffState *state;
   OviDiffResult *result; /* the one the table shows */
   GHashTable *my_files;  /* path → my run's OviDumpFile, for the sidebar's filter */
-  guint focus_tick;      /* brings the first divergence to the keyboard */
-  guint focus_frames;
-  gboolean scrolled;
-  guint fit_task; /* fits the columns to the table's width */
+  guint fit_task;        /* fits the columns to the table's width */
   int fitted_width;
 };
 
@@ -590,70 +587,13 @@ overflow_link_activated (OviDiffPage *self, const char *uri)
 
 /* --- the keyboard on the selected row ---------------------------------------- */
 
-static GtkWidget *
-list_view (OviDiffPage *self)
-{
-  return ovi_columns_get_list (self->op_view);
-}
-
-/* The frames the table is given to lay the selected row out in view. */
-#define FOCUS_FRAMES 30
-
-/* Once the table has laid the selected row out in view, the row takes the
- * keyboard. Runs per frame, only while the page is shown (a tick callback
- * of a mapped widget), and ends with the row found. */
-static gboolean
-focus_selected_row_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
-{
-  OviDiffPage *self = OVI_DIFF_PAGE (data);
-  GtkWidget *list = list_view (self);
-  guint position = gtk_single_selection_get_selected (self->op_selection);
-
-  if (list != NULL && position != GTK_INVALID_LIST_POSITION)
-    {
-      GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->op_selection));
-      double upper = gtk_adjustment_get_upper (adjustment);
-      double page = gtk_adjustment_get_page_size (adjustment);
-
-      /* Scrolled by its adjustment once the table knows its height: on
-       * GTK 4.8, a table given its model while hidden lays out only its
-       * first row until it scrolls, and "list.scroll-to-item" does not
-       * count as one. So it always scrolls, by one pixel if the row is
-       * where it should be already, after one layout with the model. */
-      if (!self->scrolled && self->focus_frames > 0 && upper > 0 && n > 0)
-        {
-          double row = upper / n;
-          double value = gtk_adjustment_get_value (adjustment);
-          double target = value;
-
-          if (position * row < value || (position + 1) * row > value + page)
-            target = CLAMP (position * row - page / 3, 0, upper - page);
-          if (target == value)
-            gtk_adjustment_set_value (adjustment, value > 0 ? value - 1 : value + 1);
-          gtk_adjustment_set_value (adjustment, target);
-          self->scrolled = TRUE;
-        }
-      if (ovi_columns_focus_selected_row (self->op_view))
-        {
-          self->focus_tick = 0;
-          return G_SOURCE_REMOVE;
-        }
-    }
-  if (++self->focus_frames < FOCUS_FRAMES)
-    return G_SOURCE_CONTINUE;
-  self->focus_tick = 0;
-  return G_SOURCE_REMOVE;
-}
-
+/* The first divergence (or a row shown from elsewhere) scrolled into view
+ * and given the keyboard: the table got its model while hidden, hence by
+ * its adjustment. */
 static void
 focus_selected_row (OviDiffPage *self)
 {
-  self->focus_frames = 0;
-  self->scrolled = FALSE;
-  if (self->focus_tick == 0)
-    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->op_view),
-                                                     focus_selected_row_tick, self, NULL);
+  ovi_columns_focus_selected_row_soon (self->op_view, TRUE);
 }
 
 /* --- export ---------------------------------------------------------------- */
@@ -922,9 +862,7 @@ ovi_diff_page_dispose (GObject *object)
 {
   OviDiffPage *self = OVI_DIFF_PAGE (object);
 
-  if (self->focus_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->op_view), self->focus_tick);
-  self->focus_tick = 0;
+  ovi_columns_cancel_focus_soon (self->op_view);
   if (self->fit_task != 0)
     ovi_scheduler_remove (self->fit_task);
   self->fit_task = 0;

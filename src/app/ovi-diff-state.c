@@ -22,6 +22,9 @@ struct _OviDiffState
   char *mine, *golden;
   double rtol, atol; /* NAN: by dtype, as the CLI's default */
   char *map;
+  OviDumpFolder *mine_folder; /* mine as the window loaded it, or NULL */
+  gulong loaded_handler;      /* while the run waits for it to load */
+  gboolean mine_partial;      /* its load was cancelled: mine is scanned */
 };
 
 G_DEFINE_FINAL_TYPE (OviDiffState, ovi_diff_state, G_TYPE_OBJECT)
@@ -62,10 +65,17 @@ set_result (OviDiffState *self, OviDiffResult *result)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RESULT]);
 }
 
+static void
+stop_waiting (OviDiffState *self)
+{
+  g_clear_signal_handler (&self->loaded_handler, self->mine_folder);
+}
+
 /* Forgets the run (cancelled) and what it gave. */
 static void
 stop (OviDiffState *self)
 {
+  stop_waiting (self);
   if (self->cancellable != NULL)
     {
       g_cancellable_cancel (self->cancellable);
@@ -107,28 +117,102 @@ run_done (GObject *source, GAsyncResult *res, gpointer user_data)
   g_free (data);
 }
 
-/* Runs mine against golden with the settings, in place of any run. */
+/* Whether mine is read from the folder the window loaded rather than
+ * scanned again: the folder is mine's, and its load went to the end. */
+static gboolean
+mine_from_folder (OviDiffState *self)
+{
+  return self->mine_folder != NULL && !self->mine_partial &&
+         g_strcmp0 (ovi_dump_folder_get_root_path (self->mine_folder), self->mine) == 0;
+}
+
+/* Starts the diff itself; the run may be waiting already (its cancellable
+ * set, "running" notified). */
 static void
-run (OviDiffState *self)
+start_diff (OviDiffState *self)
 {
   g_autoptr (OviDiff) diff = ovi_diff_new (self->mine, self->golden);
   g_autoptr (GError) error = NULL;
+  gboolean waited = self->cancellable != NULL;
   RunData *data;
 
-  stop (self);
   ovi_diff_set_tolerance (diff, self->rtol, self->atol);
   if (self->map != NULL && !ovi_diff_set_mapping_file (diff, self->map, &error))
     {
+      if (waited)
+        {
+          g_clear_object (&self->cancellable);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+        }
       set_string (self, &self->error, error->message, PROP_ERROR);
       return;
     }
-  self->cancellable = g_cancellable_new ();
+  if (mine_from_folder (self))
+    ovi_diff_set_mine_folder (diff, self->mine_folder);
+  if (!waited)
+    self->cancellable = g_cancellable_new ();
   data = g_new0 (RunData, 1);
   data->self = self;
   data->cancellable = g_object_ref (self->cancellable);
   g_object_add_weak_pointer (G_OBJECT (self), (gpointer *) &data->self);
   ovi_diff_run_async (diff, self->cancellable, run_done, data);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+  if (!waited)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+}
+
+/* The folder's load ended, or was cancelled (it then lists only part of
+ * mine, which is scanned instead). */
+static void
+mine_folder_changed (OviDiffState *self)
+{
+  if (ovi_dump_folder_get_cancelled (self->mine_folder))
+    self->mine_partial = TRUE;
+  if (ovi_dump_folder_get_loading (self->mine_folder))
+    return;
+  stop_waiting (self);
+  g_object_freeze_notify (G_OBJECT (self));
+  start_diff (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* Runs mine against golden with the settings, in place of any run: once
+ * the window's folder of mine has loaded, when it is loading. */
+static void
+run (OviDiffState *self)
+{
+  stop (self);
+  if (mine_from_folder (self) && ovi_dump_folder_get_loading (self->mine_folder))
+    {
+      self->cancellable = g_cancellable_new ();
+      self->loaded_handler = g_signal_connect_swapped (self->mine_folder, "notify",
+                                                       G_CALLBACK (mine_folder_changed), self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+      return;
+    }
+  start_diff (self);
+}
+
+/**
+ * ovi_diff_state_set_mine_folder:
+ * @folder: (nullable): the run the window shows, as it loaded it
+ *
+ * The diffs to come read mine from @folder, when it is mine (its root is
+ * the path given as mine) and its load is not cancelled, instead of
+ * scanning it again; a run started while it loads waits for the load to
+ * end. %NULL: mine is scanned. Given before ovi_diff_state_start() or
+ * ovi_diff_state_rerun(); the run under way is left as it is.
+ */
+void
+ovi_diff_state_set_mine_folder (OviDiffState *self, OviDumpFolder *folder)
+{
+  g_return_if_fail (OVI_IS_DIFF_STATE (self));
+  g_return_if_fail (folder == NULL || OVI_IS_DUMP_FOLDER (folder));
+
+  if (folder == self->mine_folder)
+    return;
+  stop_waiting (self);
+  g_set_object (&self->mine_folder, folder);
+  self->mine_partial = folder != NULL && ovi_dump_folder_get_cancelled (folder);
 }
 
 /**
@@ -227,6 +311,7 @@ ovi_diff_state_clear (OviDiffState *self)
 
   g_object_freeze_notify (G_OBJECT (self));
   stop (self);
+  g_clear_object (&self->mine_folder);
   set_string (self, &self->mine, NULL, PROP_MINE);
   set_string (self, &self->golden, NULL, PROP_GOLDEN);
   g_object_thaw_notify (G_OBJECT (self));
@@ -339,6 +424,8 @@ ovi_diff_state_dispose (GObject *object)
 {
   OviDiffState *self = OVI_DIFF_STATE (object);
 
+  stop_waiting (self);
+  g_clear_object (&self->mine_folder);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->result);

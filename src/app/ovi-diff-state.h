@@ -17,6 +17,7 @@ G_DECLARE_FINAL_TYPE (OviDiffState, ovi_diff_state, OVI, DIFF_STATE, GObject)
 
 OviDiffState *ovi_diff_state_new (void);
 void ovi_diff_state_start (OviDiffState *self, const char *mine, const char *golden);
+void ovi_diff_state_set_mine_folder (OviDiffState *self, OviDumpFolder *folder);
 void ovi_diff_state_rerun (OviDiffState *self);
 void ovi_diff_state_set_settings (OviDiffState *self, double rtol, double atol, const char *map);
 void ovi_diff_state_cancel (OviDiffState *self);

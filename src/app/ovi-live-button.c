@@ -15,12 +15,14 @@ struct _OviLiveButton
   GtkSwitch *live_switch;
   GtkWidget *mode_label;
   GtkWidget *state_label;
+  gboolean shown; /* the folder is followed: the button shows in its place */
 };
 
 enum
 {
   PROP_0,
   PROP_SESSION,
+  PROP_SHOWN,
   N_PROPS
 };
 
@@ -104,6 +106,45 @@ ovi_live_button_set_session (OviLiveButton *self, OviSession *session)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
+/**
+ * ovi_live_button_get_shown:
+ *
+ * Whether the button shows (the folder is followed). While it does not,
+ * it keeps its place in the header, empty: the header's page tabs, centred
+ * between the buttons, would move by half its width when a scan ends and
+ * the folder starts being followed, under a pointer on its way to a tab.
+ */
+gboolean
+ovi_live_button_get_shown (OviLiveButton *self)
+{
+  g_return_val_if_fail (OVI_IS_LIVE_BUTTON (self), FALSE);
+  return self->shown;
+}
+
+static void
+set_shown (OviLiveButton *self, gboolean shown)
+{
+  if (self->shown == shown)
+    return;
+  self->shown = shown;
+  /* Measured still, not drawn, not focused, not read aloud. */
+  gtk_widget_set_child_visible (self->button, shown);
+  /* Its place is the same; what it draws is not. */
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_STATE_HIDDEN, !shown,
+                               -1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOWN]);
+}
+
+/* Its place is kept while a folder is open: followed or not, scanned or
+ * not. */
+static gboolean
+folder_to_visible (GBinding *binding, const GValue *from, GValue *to, gpointer unused)
+{
+  g_value_set_boolean (to, g_value_get_object (from) != NULL);
+  return TRUE;
+}
+
 static void
 ovi_live_button_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -111,6 +152,9 @@ ovi_live_button_get_property (GObject *object, guint prop_id, GValue *value, GPa
     {
     case PROP_SESSION:
       g_value_set_object (value, OVI_LIVE_BUTTON (object)->session);
+      break;
+    case PROP_SHOWN:
+      g_value_set_boolean (value, OVI_LIVE_BUTTON (object)->shown);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -127,6 +171,9 @@ ovi_live_button_set_property (GObject *object,
     {
     case PROP_SESSION:
       ovi_live_button_set_session (OVI_LIVE_BUTTON (object), g_value_get_object (value));
+      break;
+    case PROP_SHOWN:
+      set_shown (OVI_LIVE_BUTTON (object), g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -159,6 +206,10 @@ ovi_live_button_class_init (OviLiveButtonClass *klass)
   properties[PROP_SESSION] =
       g_param_spec_object ("session", NULL, NULL, OVI_TYPE_SESSION,
                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Written only by the session's "following" (a binding). */
+  properties[PROP_SHOWN] =
+      g_param_spec_boolean ("shown", NULL, NULL, FALSE,
+                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (
@@ -191,7 +242,12 @@ ovi_live_button_init (OviLiveButton *self)
   self->session_bindings = g_binding_group_new ();
   g_binding_group_bind (self->session_bindings, "live", self->live_switch, "active",
                         G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  /* Shown while the folder is followed. */
-  g_binding_group_bind (self->session_bindings, "following", self, "visible",
-                        G_BINDING_SYNC_CREATE);
+  /* Shown while the folder is followed, in a place kept while a folder
+   * is open (ovi_live_button_get_shown()). */
+  gtk_widget_set_child_visible (self->button, FALSE);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE,
+                               -1);
+  g_binding_group_bind (self->session_bindings, "following", self, "shown", G_BINDING_SYNC_CREATE);
+  g_binding_group_bind_full (self->session_bindings, "folder", self, "visible",
+                             G_BINDING_SYNC_CREATE, folder_to_visible, NULL, NULL, NULL);
 }

@@ -14,5 +14,6 @@ G_DECLARE_FINAL_TYPE (OviLiveButton, ovi_live_button, OVI, LIVE_BUTTON, GtkWidge
 
 OviSession *ovi_live_button_get_session (OviLiveButton *self);
 void ovi_live_button_set_session (OviLiveButton *self, OviSession *session);
+gboolean ovi_live_button_get_shown (OviLiveButton *self);
 
 G_END_DECLS

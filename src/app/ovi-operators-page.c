@@ -44,9 +44,7 @@ struct _OviOperatorsPage
   GSettings *settings; /* operator-column-widths */
   guint save_widths_source;
   gboolean restoring_widths;
-  gboolean resorting; /* after summaries, not a click on a header */
-  guint focus_tick;   /* brings the selected row to the keyboard, once laid out */
-  guint focus_frames;
+  gboolean resorting;             /* after summaries, not a click on a header */
   GtkCustomFilter *custom_filter; /* abnormal and node, owned by op_filter */
 };
 
@@ -270,49 +268,12 @@ row_activated (OviOperatorsPage *self, guint position)
 
 /* --- a row shown from elsewhere ----------------------------------------- */
 
-static GtkWidget *
-list_view (OviOperatorsPage *self)
-{
-  return ovi_columns_get_list (self->op_view);
-}
-
-/* The frames a row shown from elsewhere is given to be laid out in view:
- * past them (a row a filter hides), the focus stays where it is. */
-#define FOCUS_FRAMES 30
-
-/* Once the table has laid the selected row out in view, the row takes the
- * keyboard: Tab goes on to its tensors, arrows to the next rows. Runs per
- * frame, only while the table is shown, and ends with the row found. */
-static gboolean
-focus_selected_row_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
-{
-  OviOperatorsPage *self = OVI_OPERATORS_PAGE (data);
-  GtkWidget *list = list_view (self);
-  guint position = gtk_single_selection_get_selected (self->op_selection);
-
-  if (list != NULL && position != GTK_INVALID_LIST_POSITION)
-    {
-      if (self->focus_frames == 0)
-        gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
-      if (ovi_columns_focus_selected_row (self->op_view))
-        {
-          self->focus_tick = 0;
-          return G_SOURCE_REMOVE;
-        }
-    }
-  if (++self->focus_frames < FOCUS_FRAMES)
-    return G_SOURCE_CONTINUE;
-  self->focus_tick = 0;
-  return G_SOURCE_REMOVE;
-}
-
+/* The row shown from elsewhere takes the keyboard once laid out in view:
+ * Tab goes on to its tensors, arrows to the next rows. */
 static void
 focus_selected_row (OviOperatorsPage *self)
 {
-  self->focus_frames = 0;
-  if (self->focus_tick == 0)
-    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->op_view),
-                                                     focus_selected_row_tick, self, NULL);
+  ovi_columns_focus_selected_row_soon (self->op_view, FALSE);
 }
 
 /* --- the user's column widths ------------------------------------------ */
@@ -480,9 +441,7 @@ ovi_operators_page_dispose (GObject *object)
       save_widths_cb (self);
     }
   g_clear_object (&self->settings);
-  if (self->focus_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->op_view), self->focus_tick);
-  self->focus_tick = 0;
+  ovi_columns_cancel_focus_soon (self->op_view);
   if (self->fit_task != 0)
     ovi_scheduler_remove (self->fit_task);
   self->fit_task = 0;

@@ -195,8 +195,12 @@ open_folder_action (GtkWidget *widget, const char *action_name, GVariant *parame
 static void
 reload_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
-  ovi_session_reload (OVI_WINDOW (widget)->session);
-  ovi_diff_state_rerun (ovi_session_get_diff (OVI_WINDOW (widget)->session));
+  OviSession *session = OVI_WINDOW (widget)->session;
+
+  ovi_session_reload (session);
+  /* Mine is the folder read again: the diff waits for it. */
+  ovi_diff_state_set_mine_folder (ovi_session_get_diff (session), ovi_session_get_folder (session));
+  ovi_diff_state_rerun (ovi_session_get_diff (session));
 }
 
 static void
@@ -341,6 +345,10 @@ ovi_window_diff_with (OviWindow *self, GFile *golden)
       _ovi_window_show_open_error (self, message);
       return;
     }
+  /* Mine is read from the folder shown, once it has loaded, not scanned
+   * again; unless its scan was cancelled, and it holds only part of mine. */
+  ovi_diff_state_set_mine_folder (ovi_session_get_diff (self->session),
+                                  ovi_session_get_cancelled (self->session) ? NULL : folder);
   ovi_diff_state_start (ovi_session_get_diff (self->session),
                         ovi_dump_folder_get_root_path (folder), golden_path);
   ovi_window_show_page (self, "diff");

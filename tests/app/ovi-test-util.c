@@ -238,7 +238,8 @@ ovi_test_wait_frames (guint n)
   WAIT_UNTIL (all_painted (counts));
 }
 
-/* Whether a revealer or a stack below @widget is in a transition. */
+/* Whether a revealer, a stack or a squeezer below @widget is in a
+ * transition. */
 static gboolean
 in_transition (GtkWidget *widget)
 {
@@ -248,6 +249,9 @@ in_transition (GtkWidget *widget)
                                       gtk_revealer_get_reveal_child (GTK_REVEALER (widget)))
     return TRUE;
   if (GTK_IS_STACK (widget) && gtk_stack_get_transition_running (GTK_STACK (widget)))
+    return TRUE;
+  /* The header's switcher fading from its wide to its narrow form. */
+  if (ADW_IS_SQUEEZER (widget) && adw_squeezer_get_transition_running (ADW_SQUEEZER (widget)))
     return TRUE;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
        child = gtk_widget_get_next_sibling (child))

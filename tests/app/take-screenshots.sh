@@ -11,7 +11,7 @@
 #     the Graph page of a generated iteration as graph.png and graph-zh_CN.png.
 #   tests/app/take-screenshots.sh --sizes [BUILD_DIR]
 #     every page (Overflows, Operators, tensor view, Iterations, Timeline,
-#     Problems) at 800x600, 1200x800 and 1920x1080, in English and in
+#     Problems, Diff) at 800x600, 1200x800 and 1920x1080, in English and in
 #     Chinese, as data/screenshots/sizes/PAGE-WxH[-zh_CN].png. The test
 #     test-sizes also fails if a label is cut or a column ends past the edge.
 #
@@ -41,6 +41,7 @@ run_test() {
         GDK_DEBUG=gl-disable \
         GTK_A11Y=none \
         NO_AT_BRIDGE=1 \
+        OVI_MAKE_GRAPH_ITERATION="$build/tests/fixtures/ovi-make-graph-iteration" \
         LC_ALL=C.UTF-8 \
     "$build/tests/app/$executable" -p "$path"
 }

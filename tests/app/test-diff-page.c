@@ -914,6 +914,53 @@ test_statistics (DiffFixture *f, gconstpointer data)
   g_assert_true (seen_agree && seen_origin);
 }
 
+/* The page reads mine from the folder the window loaded, not from a scan
+ * of its own: the result is the CLI's on the same pair, byte for byte;
+ * then, with following paused, an operator written into mine after the
+ * window read it is not in the diff run again (F5's diff, Retry), which a
+ * scan of mine would find (as an operator of my run only). */
+static void
+test_reuses_mine (DiffFixture *f, gconstpointer data)
+{
+  g_autofree char *json = g_build_filename (f->root, "page.json", NULL);
+  g_autofree char *dir = g_build_filename (f->mine, "0", "model", "1", NULL);
+  g_autofree char *out = NULL, *page_json = NULL;
+  g_autoptr (GError) error = NULL;
+  OviSession *session;
+  OviDiffState *state;
+  GListModel *ops;
+  guint n_ops;
+
+  ovi_fixture_write_diff_overflow (f->root);
+  f->window = open_diff (f->mine, f->golden);
+  session = ovi_window_get_session (f->window);
+  state = diff_state (f->window);
+  wait_result (f->window);
+  g_assert_true (ovi_diff_page_export (ovi_window_get_diff_page (f->window), FALSE, json, &error));
+  g_assert_no_error (error);
+  ovi_fixture_run_cli_va (NULL, &out, NULL, "diff", "--json", f->mine, f->golden, NULL);
+  page_json = read_file (json);
+  g_assert_cmpstr (page_json, ==, out);
+  n_ops =
+      g_list_model_get_n_items (ovi_diff_result_get_operators (ovi_diff_state_get_result (state)));
+
+  ovi_session_set_live (session, FALSE);
+  ovi_fixture_write_overflow_op (dir, "Cast", "net/Written_Later", 7, 2,
+                                 OVI_DIFF_FIXTURE_T0 + 999999, FALSE);
+  ovi_diff_state_rerun (state);
+  g_assert_true (ovi_diff_state_get_running (state));
+  WAIT_UNTIL (!ovi_diff_state_get_running (state));
+  g_assert_nonnull (ovi_diff_state_get_result (state));
+  ops = ovi_diff_result_get_operators (ovi_diff_state_get_result (state));
+  g_assert_cmpuint (g_list_model_get_n_items (ops), ==, n_ops);
+  for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
+    {
+      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+
+      g_assert_cmpstr (ovi_diff_operator_get_name (op), !=, "net/Written_Later");
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -943,6 +990,8 @@ main (int argc, char *argv[])
               diff_teardown);
   g_test_add ("/app/diff-page/devices", DiffFixture, NULL, diff_setup, test_devices, diff_teardown);
   g_test_add ("/app/diff-page/statistics", DiffFixture, NULL, diff_setup, test_statistics,
+              diff_teardown);
+  g_test_add ("/app/diff-page/reuses-mine", DiffFixture, NULL, diff_setup, test_reuses_mine,
               diff_teardown);
   g_test_add ("/app/diff-page/screenshot", DiffFixture, NULL, diff_setup, test_screenshot,
               diff_teardown);

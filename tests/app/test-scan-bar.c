@@ -58,7 +58,8 @@ test_deleted_during_scan (Fixture *f, gconstpointer data)
   guint n_files, n_records;
 
   g_assert_nonnull (live_button);
-  g_assert_true (gtk_widget_get_visible (live_button)); /* the example, followed */
+  g_assert_true (
+      ovi_live_button_get_shown (OVI_LIVE_BUTTON (live_button))); /* the example, followed */
   ovi_window_open_file (f->window, file);
   g_assert_true (ovi_session_get_loading (session));
   files = ovi_dump_folder_get_files (ovi_session_get_folder (session));
@@ -77,7 +78,7 @@ test_deleted_during_scan (Fixture *f, gconstpointer data)
   ovi_test_wait_still ();
   g_assert_nonnull (find_label_with_text (GTK_WIDGET (f->window), GONE_TEXT));
   /* As after the load: not followed, the scan over and not "cancelled". */
-  g_assert_false (gtk_widget_get_visible (live_button));
+  g_assert_false (ovi_live_button_get_shown (OVI_LIVE_BUTTON (live_button)));
   g_assert_false (gtk_revealer_get_reveal_child (progress));
   g_assert_false (ovi_session_get_cancelled (session));
   g_assert_cmpuint (g_list_model_get_n_items (files), >=, n_files);

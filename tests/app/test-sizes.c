@@ -419,6 +419,8 @@ test_sizes (Fixture *f, gconstpointer data)
       n_failed += check_page (diff_window, "diff", width, height);
       n_failed += check_pair_view (diff_window, "diff", width, height);
 
+      /* In front again, so that it is drawn (its grab has something to show). */
+      gtk_window_present (GTK_WINDOW (cluster_window));
       ovi_window_show_page (cluster_window, "overflows");
       WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (cluster_window->overflows_page)));
       ovi_test_wait_still ();
@@ -446,6 +448,114 @@ test_sizes (Fixture *f, gconstpointer data)
   g_assert_cmpuint (n_failed, ==, 0);
 }
 
+/* --- the header's page tabs ------------------------------------------------ */
+
+/* The mapped page tab of the header (not of the bottom bar) labelled
+ * @label, or NULL when the header shows none. */
+static GtkWidget *
+header_tab (OviWindow *window, const char *label)
+{
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+  GtkWidget *header = find_descendant (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR);
+
+  /* libadwaita's tab type is private: found by name, read by property. */
+  find_by_type_name (header, "AdwViewSwitcherButton", found);
+  for (guint i = 0; i < found->len; i++)
+    {
+      GtkWidget *button = g_ptr_array_index (found, i);
+      g_autofree char *text = NULL;
+
+      g_object_get (button, "label", &text, NULL);
+      if (gtk_widget_get_mapped (button) && g_strcmp0 (text, label) == 0)
+        return button;
+    }
+  return NULL;
+}
+
+/* Where @window's header shows its Diff tab, as "x,y WxH", or "none". */
+static char *
+diff_tab_place (OviWindow *window)
+{
+  GtkWidget *tab = header_tab (window, _ ("Diff"));
+  graphene_rect_t b;
+
+  if (tab == NULL || !gtk_widget_compute_bounds (tab, GTK_WIDGET (window), &b))
+    return g_strdup ("none");
+  return g_strdup_printf ("%g,%g %gx%g", b.origin.x, b.origin.y, b.size.width, b.size.height);
+}
+
+/* The header's tabs never move under the pointer: in a window comparing
+ * two runs, as `--diff MINE GOLDEN` opens it, the Diff tab is where it was
+ * while mine was scanned once the scan and the diff are over (or in the
+ * bottom bar both times), at every size, in the test's language. Mine
+ * holds 600 more iterations, which the window takes in a few files a
+ * frame: the scan is still running when the test measures, which it
+ * checks. */
+static void
+test_tabs_still (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("ovi-sizes-tabs-XXXXXX", &error);
+  g_autofree char *mine = NULL, *golden = NULL;
+  guint n_failed = 0;
+
+  g_assert_no_error (error);
+  ovi_fixture_write_diff_runs (root);
+  ovi_fixture_write_diff_overflow (root);
+  for (guint i = 2; i < 602; i++)
+    {
+      g_autofree char *iteration = g_strdup_printf ("%u", i);
+      g_autofree char *dir = g_build_filename (root, "mine", "0", "model", iteration, NULL);
+
+      g_assert_no_errno (g_mkdir_with_parents (dir, 0755));
+      ovi_fixture_write_overflow_op (dir, "Cast", "extra/Cast", 7, 2, 1764670600000000 + i, FALSE);
+    }
+  mine = g_build_filename (root, "mine", NULL);
+  golden = g_build_filename (root, "golden", NULL);
+
+  for (guint s = 0; s < G_N_ELEMENTS (window_sizes); s++)
+    {
+      int width = window_sizes[s].width, height = window_sizes[s].height;
+      g_autoptr (OviWindow) window = g_object_ref_sink (ovi_window_new (ovi_test_app));
+      g_autoptr (GFile) mine_file = g_file_new_for_path (mine);
+      g_autoptr (GFile) golden_file = g_file_new_for_path (golden);
+      OviSession *session = ovi_window_get_session (window);
+      g_autofree char *scanning = NULL, *done = NULL;
+      GtkWidget *squeezer;
+
+      resize_to (window, width, height);
+      /* What the application does for `--diff MINE GOLDEN`. */
+      ovi_window_open_file (window, mine_file);
+      ovi_window_diff_with (window, golden_file);
+      /* Once the header has settled on a switcher (the squeezer fades
+       * from one to the other) and laid it out. */
+      squeezer = find_descendant (find_descendant (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR),
+                                  ADW_TYPE_SQUEEZER);
+      ovi_test_wait_frames (1);
+      WAIT_UNTIL (!adw_squeezer_get_transition_running (ADW_SQUEEZER (squeezer)));
+      ovi_test_wait_frames (2);
+      scanning = diff_tab_place (window);
+      g_assert_true (ovi_session_get_loading (session));
+
+      WAIT_UNTIL (!ovi_session_get_busy (session) &&
+                  ovi_diff_state_get_result (ovi_session_get_diff (session)) != NULL);
+      ovi_test_wait_still ();
+      done = diff_tab_place (window);
+      g_test_message ("%dx%d: Diff tab at %s while scanning, at %s after", width, height, scanning,
+                      done);
+      if (g_strcmp0 (scanning, done) != 0)
+        {
+          g_printerr ("%dx%d: the Diff tab moved from %s while scanning to %s after\n", width,
+                      height, scanning, done);
+          n_failed++;
+        }
+      gtk_window_destroy (GTK_WINDOW (window));
+      ovi_test_wait_finalized (g_steal_pointer (&window), TRUE);
+    }
+  ovi_fixture_remove_tree (root);
+  g_assert_cmpuint (n_failed, ==, 0);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -455,5 +565,6 @@ main (int argc, char *argv[])
     return exit_code;
 
   OVI_TEST_ADD ("/app/sizes/every-page", test_sizes);
+  OVI_TEST_ADD ("/app/sizes/tabs-still", test_tabs_still);
   return ovi_test_run ();
 }

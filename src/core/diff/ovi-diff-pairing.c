@@ -249,12 +249,12 @@ add_unreadable_op (OviDiffSide *side, GHashTable *groups, OviProblem *problem)
   ovi_file_name_clear (&fn);
 }
 
+/* A scanned run's operators, from its folder's @files, @records and
+ * @problems (the side's own scan, or a snapshot of a folder loaded
+ * before: ovi_diff_side_new_for_folder()). */
 static void
-load_dump_side (OviDiffSide *side, GCancellable *cancellable)
+load_dump_side (OviDiffSide *side, GListModel *files, GListModel *records, GListModel *problems)
 {
-  GListModel *files = ovi_dump_folder_get_files (side->folder);
-  GListModel *records = ovi_dump_folder_get_records (side->folder);
-  GListModel *problems = ovi_dump_folder_get_problems (side->folder);
   g_autoptr (GHashTable) groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) by_file = g_hash_table_new (NULL, NULL);
 
@@ -589,6 +589,9 @@ holds_npy (const char *path)
   return find_npy (path, 0) == 1;
 }
 
+static OviDiffSide *
+finish_side (OviDiffSide *side, const char *path, GCancellable *cancellable, GError **error);
+
 /**
  * ovi_diff_side_load:
  * @path: a dump folder at any level, one op dump file, or a folder of .npy
@@ -601,7 +604,6 @@ OviDiffSide *
 ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
 {
   g_autoptr (OviDiffSide) side = g_new0 (OviDiffSide, 1);
-  guint n_ops = 0;
 
   side->root = g_strdup (path);
   side->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
@@ -645,8 +647,51 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
       ovi_dump_folder_set_data_records (side->folder, FALSE);
       if (!ovi_dump_folder_load (side->folder, cancellable, error))
         return NULL;
-      load_dump_side (side, cancellable);
+      load_dump_side (side, ovi_dump_folder_get_files (side->folder),
+                      ovi_dump_folder_get_records (side->folder),
+                      ovi_dump_folder_get_problems (side->folder));
     }
+  return finish_side (g_steal_pointer (&side), path, cancellable, error);
+}
+
+/**
+ * ovi_diff_side_new_for_folder:
+ * @path: the root of the folder the lists come from
+ * @files: its files (#OviDumpFile), as its scan listed them
+ * @records: its overflow records of overflow files (not those found in
+ *   the data, which the side's own scan does not look for)
+ * @problems: its problems (#OviProblem)
+ *
+ * One run from a folder scanned before, as ovi_diff_side_load() reads it
+ * without scanning it again: the lists are a copy, which nothing changes
+ * while the diff reads them.
+ */
+OviDiffSide *
+ovi_diff_side_new_for_folder (const char *path,
+                              GListModel *files,
+                              GListModel *records,
+                              GListModel *problems,
+                              GCancellable *cancellable,
+                              GError **error)
+{
+  g_autoptr (OviDiffSide) side = g_new0 (OviDiffSide, 1);
+
+  side->root = g_strdup (path);
+  side->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
+  side->problems = g_ptr_array_new_with_free_func (g_object_unref);
+  side->base = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
+  load_dump_side (side, files, records, problems);
+  return finish_side (g_steal_pointer (&side), path, cancellable, error);
+}
+
+/* What every side ends with: its operators in run order, or an error
+ * when it holds none. */
+static OviDiffSide *
+finish_side (OviDiffSide *side_in, const char *path, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (OviDiffSide) side = side_in;
+  guint n_ops = 0;
+
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   for (guint i = 0; i < side->groups->len; i++)

@@ -77,6 +77,12 @@ typedef struct
 } OviDiffSide;
 
 OviDiffSide *ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error);
+OviDiffSide *ovi_diff_side_new_for_folder (const char *path,
+                                           GListModel *files,
+                                           GListModel *records,
+                                           GListModel *problems,
+                                           GCancellable *cancellable,
+                                           GError **error);
 char *ovi_diff_side_path (OviDiffSide *side, const char *file);
 void ovi_diff_side_free (OviDiffSide *side);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OviDiffSide, ovi_diff_side_free)

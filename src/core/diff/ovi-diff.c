@@ -24,6 +24,9 @@ struct _OviDiff
   double rtol, atol; /* NaN: the dtype's default */
   guint top_n;
   OviDiffMap *map; /* NULL: none */
+  /* Mine as a folder loaded before (ovi_diff_set_mine_folder()): copies of
+   * its lists, or NULL to scan mine. */
+  GListStore *mine_files, *mine_records, *mine_problems;
 };
 
 G_DEFINE_FINAL_TYPE (OviDiff, ovi_diff, G_TYPE_OBJECT)
@@ -36,6 +39,9 @@ ovi_diff_finalize (GObject *object)
   g_free (self->mine);
   g_free (self->golden);
   ovi_diff_map_free (self->map);
+  g_clear_object (&self->mine_files);
+  g_clear_object (&self->mine_records);
+  g_clear_object (&self->mine_problems);
   G_OBJECT_CLASS (ovi_diff_parent_class)->finalize (object);
 }
 
@@ -80,6 +86,62 @@ void
 ovi_diff_set_top_n (OviDiff *self, guint top_n)
 {
   self->top_n = top_n;
+}
+
+/* A copy of @model's items, those @keep takes when it is given. */
+static GListStore *
+copy_items (GListModel *model, GType type, gboolean (*keep) (gpointer item))
+{
+  GListStore *copy = g_list_store_new (type);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
+
+      if (keep == NULL || keep (item))
+        g_list_store_append (copy, item);
+    }
+  return copy;
+}
+
+/* The records a scan of mine with the diff's own settings would find: not
+ * those found in the data, which it does not look for (ovi_diff_side_load()). */
+static gboolean
+from_overflow_file (gpointer item)
+{
+  return ovi_overflow_record_get_source (item) != OVI_RECORD_SOURCE_DATA;
+}
+
+/**
+ * ovi_diff_set_mine_folder:
+ * @folder: (nullable): my run, loaded already (its scan over and not
+ *   cancelled), whose root is the @mine given to ovi_diff_new(); %NULL to
+ *   scan mine
+ *
+ * Reads my run from @folder instead of scanning it again: a window that
+ * shows the run has read it once. The result is the one a scan of @mine
+ * gives (`diff MINE GOLDEN`) as long as the folder has not changed since it
+ * was read. Call it on the thread that owns @folder (the main thread): it
+ * copies the folder's lists of files, overflow records and problems then,
+ * so that the run, on the worker pool, reads what nothing changes.
+ */
+void
+ovi_diff_set_mine_folder (OviDiff *self, OviDumpFolder *folder)
+{
+  g_return_if_fail (OVI_IS_DIFF (self));
+  g_return_if_fail (folder == NULL || OVI_IS_DUMP_FOLDER (folder));
+  g_return_if_fail (folder == NULL || !ovi_dump_folder_get_loading (folder));
+
+  g_clear_object (&self->mine_files);
+  g_clear_object (&self->mine_records);
+  g_clear_object (&self->mine_problems);
+  if (folder == NULL)
+    return;
+  self->mine_files = copy_items (ovi_dump_folder_get_files (folder), OVI_TYPE_DUMP_FILE, NULL);
+  self->mine_records = copy_items (ovi_dump_folder_get_records (folder), OVI_TYPE_OVERFLOW_RECORD,
+                                   from_overflow_file);
+  self->mine_problems = copy_items (ovi_dump_folder_get_problems (folder), OVI_TYPE_PROBLEM, NULL);
 }
 
 /**
@@ -418,7 +480,11 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
 
   result->mine_path = g_strdup (self->mine);
   result->golden_path = g_strdup (self->golden);
-  if (!(mine = ovi_diff_side_load (self->mine, cancellable, error)) ||
+  if (!(mine = self->mine_files ? ovi_diff_side_new_for_folder (
+                                      self->mine, G_LIST_MODEL (self->mine_files),
+                                      G_LIST_MODEL (self->mine_records),
+                                      G_LIST_MODEL (self->mine_problems), cancellable, error)
+                                : ovi_diff_side_load (self->mine, cancellable, error)) ||
       !(golden = ovi_diff_side_load (self->golden, cancellable, error)))
     return NULL;
   result->same_path = same_path (self->mine, self->golden);

@@ -5,6 +5,7 @@
 
 #include "ovi-diff-metrics.h"
 #include "ovi-dtype.h"
+#include "ovi-dump-folder.h"
 #include "ovi-graph.h"
 #include "ovi-types.h"
 
@@ -165,6 +166,7 @@ gboolean ovi_diff_add_mapping (OviDiff *self,
                                const char *golden_name,
                                GError **error);
 void ovi_diff_set_top_n (OviDiff *self, guint top_n);
+void ovi_diff_set_mine_folder (OviDiff *self, OviDumpFolder *folder);
 void ovi_diff_run_async (OviDiff *self,
                          GCancellable *cancellable,
                          GAsyncReadyCallback callback,
