@@ -48,6 +48,7 @@ struct _OviWindow
   OviOperatorsPage *operators_page;
   OviOverflowsPage *overflows_page;
   GtkButton *problems_button;
+  GtkRevealer *problems_revealer;
   AdwButtonContent *problems_content;
   OviProblemsPage *problems_page;
   OviTimelinePage *timeline_page;

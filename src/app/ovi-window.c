@@ -58,7 +58,7 @@ update_problems (OviWindow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
   gtk_accessible_reset_relation (GTK_ACCESSIBLE (self->problems_button),
                                  GTK_ACCESSIBLE_RELATION_LABELLED_BY);
-  gtk_widget_set_visible (GTK_WIDGET (self->problems_button), n > 0);
+  gtk_revealer_set_reveal_child (self->problems_revealer, n > 0);
   adw_view_stack_page_set_badge_number (self->problems_stack_page, n);
   adw_view_stack_page_set_needs_attention (self->problems_stack_page, n > 0);
 }
@@ -503,6 +503,7 @@ ovi_window_class_init (OviWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OviWindow, operators_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, overflows_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_button);
+  gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_revealer);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_content);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, problems_page);
   gtk_widget_class_bind_template_child (widget_class, OviWindow, timeline_page);

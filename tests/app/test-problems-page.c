@@ -33,7 +33,10 @@ test_problems (Fixture *f, gconstpointer data)
                          g_list_model_get_n_items (problems) == 1 ? "" : "s");
 
     g_assert_cmpuint (g_list_model_get_n_items (problems), >, 0);
-    g_assert_true (gtk_widget_get_visible (button));
+    /* Said below the header, in a banner that opens when a file fails. */
+    WAIT_UNTIL (gtk_revealer_get_child_revealed (
+        GTK_REVEALER (gtk_widget_get_ancestor (button, GTK_TYPE_REVEALER))));
+    g_assert_true (gtk_widget_get_mapped (button));
     g_assert_cmpstr (adw_button_content_get_label (content), ==, expected);
   }
   rows = visible_rows (view);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "ovi-diff-fixture.h"
@@ -520,7 +521,7 @@ test_tabs_still (Fixture *f, gconstpointer data)
       g_autoptr (GFile) mine_file = g_file_new_for_path (mine);
       g_autoptr (GFile) golden_file = g_file_new_for_path (golden);
       OviSession *session = ovi_window_get_session (window);
-      g_autofree char *scanning = NULL, *done = NULL;
+      g_autofree char *scanning = NULL, *done = NULL, *problems = NULL;
       GtkWidget *squeezer;
 
       resize_to (window, width, height);
@@ -541,12 +542,25 @@ test_tabs_still (Fixture *f, gconstpointer data)
                   ovi_diff_state_get_result (ovi_session_get_diff (session)) != NULL);
       ovi_test_wait_still ();
       done = diff_tab_place (window);
-      g_test_message ("%dx%d: Diff tab at %s while scanning, at %s after", width, height, scanning,
-                      done);
-      if (g_strcmp0 (scanning, done) != 0)
+      /* Then a file the followed folder cannot read arrives: what says so
+       * must not push the tabs either. */
+      {
+        g_autofree char *name = g_strdup ("Add.broken.1.2.1764670600000000");
+        g_autofree char *broken = g_build_filename (mine, "0", "model", "1", name, NULL);
+
+        g_assert_true (g_file_set_contents (broken, "not a dump file", -1, NULL));
+        WAIT_UNTIL (ovi_session_get_n_problems (session) > 0);
+        ovi_test_wait_still ();
+        problems = diff_tab_place (window);
+        g_assert_no_errno (g_unlink (broken));
+      }
+      g_test_message ("%dx%d: Diff tab at %s while scanning, at %s after, at %s with a problem",
+                      width, height, scanning, done, problems);
+      if (g_strcmp0 (scanning, done) != 0 || g_strcmp0 (scanning, problems) != 0)
         {
-          g_printerr ("%dx%d: the Diff tab moved from %s while scanning to %s after\n", width,
-                      height, scanning, done);
+          g_printerr ("%dx%d: the Diff tab moved from %s while scanning to %s after and %s with "
+                      "a problem\n",
+                      width, height, scanning, done, problems);
           n_failed++;
         }
       gtk_window_destroy (GTK_WINDOW (window));
