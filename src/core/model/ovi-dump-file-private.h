@@ -18,6 +18,7 @@ OviDumpFile *ovi_dump_file_new_statistics (
 OviDumpFile *ovi_dump_file_new_group (GPtrArray *slices);
 void ovi_dump_file_set_blame (OviDumpFile *self, OviBlame blame);
 void ovi_dump_file_set_summary (OviDumpFile *self, OviOpSummary *summary);
+GBytes *ovi_dump_file_take_contents (OviDumpFile *self);
 void ovi_dump_file_notify_summary (OviDumpFile *self);
 gint64 ovi_dump_file_get_mtime_us (OviDumpFile *self);
 int ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);

@@ -53,6 +53,12 @@ struct _OviDumpFile
 
 G_DEFINE_FINAL_TYPE (OviDumpFile, ovi_dump_file, G_TYPE_OBJECT)
 
+/* A file of at most this many bytes is kept whole from the read of its
+ * header until it is summarised (ovi_dump_file_take_contents()): a folder of
+ * small op dumps is then read once, not twice, and keeps at most this much
+ * a file. */
+#define KEEP_WHOLE 512
+
 enum
 {
   PROP_0,
@@ -326,6 +332,7 @@ ovi_dump_file_load_at (
   self->mtime = (guint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
   self->header.file_size = self->file_size;
   self->header.named_as_dump = self->file_name.kind != OVI_FILE_KIND_NONE;
+  self->header.keep_at_most = KEEP_WHOLE;
   ok = ovi_dump_header_read (&self->header, fd, error);
   close (fd);
   if (!ok)
@@ -812,6 +819,22 @@ ovi_dump_file_set_summary (OviDumpFile *self, OviOpSummary *summary)
 {
   if (!g_atomic_pointer_compare_and_exchange (&self->summary, NULL, summary))
     g_free (summary);
+}
+
+/**
+ * ovi_dump_file_take_contents:
+ *
+ * The whole file as the read of its header found it, when it was small
+ * enough to be kept (new layout only); any thread, once: the first caller
+ * takes it.
+ *
+ * Returns: (transfer full) (nullable): the file's bytes, or %NULL
+ */
+GBytes *
+ovi_dump_file_take_contents (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), NULL);
+  return g_atomic_pointer_exchange (&self->header.whole, NULL);
 }
 
 /**
