@@ -301,8 +301,13 @@ ovi_dump_file_init (OviDumpFile *self)
  * entry's base name. @listed: the scan has just seen a regular file there
  * (ovi_regular_file_open_listed()). */
 OviDumpFile *
-ovi_dump_file_load_at (
-    int dirfd, const char *entry, char *path, const char *name, gboolean listed, GError **error)
+ovi_dump_file_load_at (int dirfd,
+                       const char *entry,
+                       char *path,
+                       const char *name,
+                       OviFileName *parsed,
+                       gboolean listed,
+                       GError **error)
 {
   g_autoptr (OviDumpFile) self = NULL;
   g_autoptr (GError) local_error = NULL;
@@ -313,7 +318,13 @@ ovi_dump_file_load_at (
   self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
   self->path = path;
   self->name = name ? g_strdup (name) : g_path_get_basename (path);
-  if (!ovi_file_name_parse (self->name, &self->file_name))
+  if (parsed)
+    {
+      /* The caller parsed @name already, as it listed the folder. */
+      self->file_name = *parsed;
+      memset (parsed, 0, sizeof *parsed);
+    }
+  else if (!ovi_file_name_parse (self->name, &self->file_name))
     {
       /* A renamed file can still be read; it just has no name fields. */
       self->file_name.op_type = g_strdup ("");
@@ -357,7 +368,7 @@ ovi_dump_file_load (const char *path, const char *name, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, g_strdup (path), name, FALSE, error)))
+  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, g_strdup (path), name, NULL, FALSE, error)))
     ovi_dump_file_set_location (self, base);
   return self;
 }
