@@ -850,6 +850,42 @@ test_first_abnormal_tensor (Fixture *f, gconstpointer data)
   g_assert_cmpint (ovi_classifier_first_abnormal_tensor (find_file (folder, normal)), ==, -1);
 }
 
+/* A small dump file is read once: its summary takes the bytes the read of
+ * its header found, so it is summed up even when the file is gone since;
+ * a larger one reads its data then, and finds nothing. */
+static void
+test_small_file_read_once (Fixture *f, gconstpointer data)
+{
+  g_autofree char *iter = g_build_filename (f->dir, MODEL, "4", NULL);
+  g_autofree char *small = write_op (iter, "Cast", "net/Cast", 1, 100, OVI_DTYPE_FLOAT32, clean,
+                                     OVI_DTYPE_FLOAT32, with_inf);
+  g_autofree char *small_path = g_build_filename (iter, small, NULL);
+  g_autofree char *large_path = g_build_filename (iter, "Add.net_Add.2.7.200", NULL);
+  g_autoptr (OviDumpWriter) w = ovi_dump_writer_new ("net/Add");
+  g_autoptr (OviDumpFile) small_file = NULL;
+  g_autoptr (OviDumpFile) large_file = NULL;
+  double values[256];
+  const guint64 shape[] = { 256 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = i == 7 ? INFINITY : i;
+  ovi_fixture_add (w, OVI_TENSOR_INPUT, OVI_DTYPE_FLOAT32, shape, 1, values);
+  ovi_fixture_add (w, OVI_TENSOR_OUTPUT, OVI_DTYPE_FLOAT32, shape, 1, values);
+  g_free (ovi_fixture_write (w, OVI_LAYOUT_NEW, iter, "Add.net_Add.2.7.200"));
+
+  small_file = ovi_dump_file_load (small_path, NULL, NULL);
+  large_file = ovi_dump_file_load (large_path, NULL, NULL);
+  g_assert_nonnull (small_file);
+  g_assert_nonnull (large_file);
+  g_assert_no_errno (g_unlink (small_path));
+  g_assert_no_errno (g_unlink (large_path));
+
+  g_assert_true (ovi_classifier_summarize (small_file, NULL));
+  g_assert_cmpuint (ovi_dump_file_get_summary (small_file)->inf, ==, 1);
+  g_assert_true (ovi_classifier_summarize (large_file, NULL));
+  g_assert_cmpuint (ovi_dump_file_get_summary (large_file)->inf, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -868,6 +904,7 @@ main (int argc, char **argv)
   ADD ("/core/blame/example-cli", test_example_cli);
   ADD ("/core/blame/unsupported-dtype-only", test_unsupported_only);
   ADD ("/core/blame/first-abnormal-tensor", test_first_abnormal_tensor);
+  ADD ("/core/blame/small-file-read-once", test_small_file_read_once);
 
   return g_test_run ();
 }

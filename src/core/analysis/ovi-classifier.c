@@ -133,7 +133,9 @@ ovi_classifier_summarize (OviDumpFile *file, GCancellable *cancellable)
 
   if (ovi_dump_file_get_summary (file) != NULL)
     return TRUE;
-  contents = read_small_file (file);
+  /* A small file was kept whole when its header was read. */
+  if (!(contents = ovi_dump_file_take_contents (file)))
+    contents = read_small_file (file);
   summary = g_new0 (OviOpSummary, 1);
   summary->max_abs = NAN;
   tensors = ovi_dump_file_get_tensors (file);

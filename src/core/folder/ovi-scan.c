@@ -178,8 +178,9 @@ typedef struct
   const char *original; /* from mapping.csv, owned by the mapping */
   OviDumpFile *file;
   GError *error;
-  char *shown;   /* the file on disk when it is not @entry (statistic.csv) */
-  gboolean kept; /* @file is the one loaded before (a followed folder) */
+  char *shown;        /* the file on disk when it is not @entry (statistic.csv) */
+  gboolean kept;      /* @file is the one loaded before (a followed folder) */
+  OviFileName parsed; /* the name's fields, until the file takes them */
 } Candidate;
 
 static void
@@ -189,6 +190,7 @@ candidate_clear (Candidate *c)
   g_free (c->shown);
   g_clear_object (&c->file);
   g_clear_error (&c->error);
+  ovi_file_name_clear (&c->parsed);
 }
 
 typedef struct
@@ -208,7 +210,8 @@ load_candidate (guint i, gpointer data)
     return;
   /* Every candidate was a regular file when the folder was listed. */
   c->file = ovi_dump_file_load_at (job->dirfd, c->entry, join_path (job->path, c->entry),
-                                   c->original, job->dirfd != AT_FDCWD, &c->error);
+                                   c->original, c->parsed.op_type ? &c->parsed : NULL,
+                                   job->dirfd != AT_FDCWD, &c->error);
   if (c->file)
     g_atomic_pointer_add (&job->scan->self->dump_files, 1);
 }
@@ -264,14 +267,15 @@ collect (OviScan *scan, OviBatch *batch, GArray *candidates, const char *relativ
 /* Whether @name (or what mapping.csv says it stands for) is a dump name;
  * anything else in a folder is ignored. */
 static gboolean
-is_candidate (const char *name, GHashTable *mapping, const char **original)
+is_candidate (const char *name, GHashTable *mapping, const char **original, OviFileName *parsed)
 {
-  OviFileName parsed;
+  OviFileName fields;
 
   *original = mapping ? g_hash_table_lookup (mapping, name) : NULL;
-  if (!ovi_file_name_parse (*original ? *original : name, &parsed))
+  if (!ovi_file_name_parse (*original ? *original : name, parsed ? parsed : &fields))
     return FALSE;
-  ovi_file_name_clear (&parsed);
+  if (!parsed)
+    ovi_file_name_clear (&fields);
   return TRUE;
 }
 
@@ -281,7 +285,7 @@ names_dump_data (const char *name, GHashTable *mapping)
 {
   const char *original;
 
-  return is_candidate (name, mapping, &original) || ovi_statistic_is_csv_name (name, NULL) ||
+  return is_candidate (name, mapping, &original, NULL) || ovi_statistic_is_csv_name (name, NULL) ||
          g_ascii_strcasecmp (name, "statistic.csv") == 0;
 }
 
@@ -782,6 +786,7 @@ read_folder (OviScan *scan, Folder *f)
     {
       const char *name = ent->d_name;
       const char *original;
+      OviFileName parsed;
       gboolean is_dir = ent->d_type == DT_DIR, is_file = ent->d_type == DT_REG;
 
       if (g_str_equal (name, ".") || g_str_equal (name, ".."))
@@ -825,13 +830,14 @@ read_folder (OviScan *scan, Folder *f)
         }
       if ((g_atomic_pointer_add (&scan->self->files_seen, 1) & 1023) == 0 && f->alone)
         ovi_scan_post_progress (scan);
-      if (is_candidate (name, mapping, &original))
+      if (is_candidate (name, mapping, &original, &parsed))
         {
-          Candidate c = { g_strdup (name), original, NULL, NULL, NULL, FALSE };
+          Candidate c = { g_strdup (name), original, NULL, NULL, NULL, FALSE, parsed };
 
           if (scan->level && !ovi_level_admits (scan->level, dirfd (dir), name, &c.file))
             {
               g_free (c.entry);
+              ovi_file_name_clear (&c.parsed);
               continue;
             }
           c.kept = c.file != NULL;

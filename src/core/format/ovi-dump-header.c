@@ -465,7 +465,13 @@ ovi_dump_header_read (OviDumpHeader *self, int fd, GError **error)
   if (header_length <= self->file_size - 8)
     {
       if (load_new_layout (self, fd, head, head_length, header_length, &new_error))
-        return TRUE;
+        {
+          /* A small file was read whole by that one read: its data need not
+           * be read again. */
+          if (self->file_size <= self->keep_at_most && head_length == self->file_size)
+            self->whole = g_bytes_new (head, head_length);
+          return TRUE;
+        }
       /* A header that parsed is this layout's verdict; only an unparsable one
        * may still be an old-layout file. */
       if (!g_error_matches (new_error, OVI_DUMP_FILE_ERROR, OVI_DUMP_FILE_ERROR_BAD_MESSAGE) &&
@@ -523,6 +529,7 @@ ovi_dump_header_clear (OviDumpHeader *self)
   g_clear_pointer (&self->attrs, g_strfreev);
   g_clear_pointer (&self->infos, g_array_unref);
   g_clear_pointer (&self->dims, g_array_unref);
+  g_clear_pointer (&self->whole, g_bytes_unref);
 }
 
 /**

@@ -38,6 +38,7 @@ typedef struct
   /* Given by the caller before reading. */
   guint64 file_size;
   gboolean named_as_dump; /* its name follows the dump naming */
+  guint64 keep_at_most;   /* keep the whole file in @whole when it is this small */
 
   OviLayout layout;
   char *version;
@@ -47,6 +48,9 @@ typedef struct
   GStrv attrs;       /* name, value, name, value...; NULL when none */
   GArray *infos;     /* OviTensorInfo: the tensors, described compactly */
   GArray *dims;      /* guint64: every shape of @infos, one after the other */
+  /* New layout only: the whole file as the first read found it, when it is
+   * at most @keep_at_most bytes; NULL otherwise. */
+  GBytes *whole;
 } OviDumpHeader;
 
 gboolean ovi_dump_header_read (OviDumpHeader *self, int fd, GError **error);

@@ -7,8 +7,15 @@ G_BEGIN_DECLS
 
 GBytes *ovi_dump_file_dup_overflow_payload (OviDumpFile *self, GError **error);
 
-OviDumpFile *ovi_dump_file_load_at (
-    int dirfd, const char *entry, char *path, const char *name, gboolean listed, GError **error);
+/* @parsed: (nullable) (inout): @name (or the entry) parsed already, whose
+ * fields the file takes when it is a dump name */
+OviDumpFile *ovi_dump_file_load_at (int dirfd,
+                                    const char *entry,
+                                    char *path,
+                                    const char *name,
+                                    OviFileName *parsed,
+                                    gboolean listed,
+                                    GError **error);
 void ovi_dump_file_set_location_like (OviDumpFile *self,
                                       const char *relative_path,
                                       OviDumpFile *sibling);
@@ -18,6 +25,7 @@ OviDumpFile *ovi_dump_file_new_statistics (
 OviDumpFile *ovi_dump_file_new_group (GPtrArray *slices);
 void ovi_dump_file_set_blame (OviDumpFile *self, OviBlame blame);
 void ovi_dump_file_set_summary (OviDumpFile *self, OviOpSummary *summary);
+GBytes *ovi_dump_file_take_contents (OviDumpFile *self);
 void ovi_dump_file_notify_summary (OviDumpFile *self);
 gint64 ovi_dump_file_get_mtime_us (OviDumpFile *self);
 int ovi_dump_file_open_range (OviDumpFile *self, guint64 offset, guint64 size, GError **error);

@@ -53,6 +53,12 @@ struct _OviDumpFile
 
 G_DEFINE_FINAL_TYPE (OviDumpFile, ovi_dump_file, G_TYPE_OBJECT)
 
+/* A file of at most this many bytes is kept whole from the read of its
+ * header until it is summarised (ovi_dump_file_take_contents()): a folder of
+ * small op dumps is then read once, not twice, and keeps at most this much
+ * a file. */
+#define KEEP_WHOLE 512
+
 enum
 {
   PROP_0,
@@ -295,8 +301,13 @@ ovi_dump_file_init (OviDumpFile *self)
  * entry's base name. @listed: the scan has just seen a regular file there
  * (ovi_regular_file_open_listed()). */
 OviDumpFile *
-ovi_dump_file_load_at (
-    int dirfd, const char *entry, char *path, const char *name, gboolean listed, GError **error)
+ovi_dump_file_load_at (int dirfd,
+                       const char *entry,
+                       char *path,
+                       const char *name,
+                       OviFileName *parsed,
+                       gboolean listed,
+                       GError **error)
 {
   g_autoptr (OviDumpFile) self = NULL;
   g_autoptr (GError) local_error = NULL;
@@ -307,7 +318,13 @@ ovi_dump_file_load_at (
   self = g_object_new (OVI_TYPE_DUMP_FILE, NULL);
   self->path = path;
   self->name = name ? g_strdup (name) : g_path_get_basename (path);
-  if (!ovi_file_name_parse (self->name, &self->file_name))
+  if (parsed)
+    {
+      /* The caller parsed @name already, as it listed the folder. */
+      self->file_name = *parsed;
+      memset (parsed, 0, sizeof *parsed);
+    }
+  else if (!ovi_file_name_parse (self->name, &self->file_name))
     {
       /* A renamed file can still be read; it just has no name fields. */
       self->file_name.op_type = g_strdup ("");
@@ -326,6 +343,7 @@ ovi_dump_file_load_at (
   self->mtime = (guint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
   self->header.file_size = self->file_size;
   self->header.named_as_dump = self->file_name.kind != OVI_FILE_KIND_NONE;
+  self->header.keep_at_most = KEEP_WHOLE;
   ok = ovi_dump_header_read (&self->header, fd, error);
   close (fd);
   if (!ok)
@@ -350,7 +368,7 @@ ovi_dump_file_load (const char *path, const char *name, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, g_strdup (path), name, FALSE, error)))
+  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, g_strdup (path), name, NULL, FALSE, error)))
     ovi_dump_file_set_location (self, base);
   return self;
 }
@@ -812,6 +830,22 @@ ovi_dump_file_set_summary (OviDumpFile *self, OviOpSummary *summary)
 {
   if (!g_atomic_pointer_compare_and_exchange (&self->summary, NULL, summary))
     g_free (summary);
+}
+
+/**
+ * ovi_dump_file_take_contents:
+ *
+ * The whole file as the read of its header found it, when it was small
+ * enough to be kept (new layout only); any thread, once: the first caller
+ * takes it.
+ *
+ * Returns: (transfer full) (nullable): the file's bytes, or %NULL
+ */
+GBytes *
+ovi_dump_file_take_contents (OviDumpFile *self)
+{
+  g_return_val_if_fail (OVI_IS_DUMP_FILE (self), NULL);
+  return g_atomic_pointer_exchange (&self->header.whole, NULL);
 }
 
 /**
