@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 read_end, write_end = os.pipe()
-xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x1024x24",
+xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "2000x1200x24",
                          "-noreset", "-nolisten", "tcp"],
                         pass_fds=(write_end,), stderr=subprocess.DEVNULL)
 os.close(write_end)
