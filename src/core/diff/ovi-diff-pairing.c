@@ -79,9 +79,29 @@ side_op_free (OviDiffSideOp *op)
   g_free (op->op_type);
   g_free (op->path);
   g_free (op->problem);
-  g_ptr_array_unref (op->inputs);
-  g_ptr_array_unref (op->outputs);
+  g_clear_pointer (&op->inputs, g_ptr_array_unref);
+  g_clear_pointer (&op->outputs, g_ptr_array_unref);
+  g_clear_object (&op->file);
+  g_clear_object (&op->last_file);
   g_free (op);
+}
+
+/**
+ * ovi_diff_side_op_release:
+ *
+ * Called once @op was compared: when no other comparison reads it, its
+ * tensors and dump files go, so that a diff holds both runs' files only
+ * for the operators not yet compared (#39).
+ */
+void
+ovi_diff_side_op_release (OviDiffSideOp *op)
+{
+  if (op == NULL || !g_atomic_int_dec_and_test (&op->uses))
+    return;
+  g_clear_pointer (&op->inputs, g_ptr_array_unref);
+  g_clear_pointer (&op->outputs, g_ptr_array_unref);
+  g_clear_object (&op->file);
+  g_clear_object (&op->last_file);
 }
 
 static OviDiffSideOp *
@@ -195,6 +215,7 @@ op_from_dump (OviDumpFile *file)
   op = side_op_new (name);
   op->op_type = g_strdup (ovi_dump_file_get_op_type (file));
   op->path = g_strdup (ovi_dump_file_get_path (file));
+  op->file = g_object_ref (file);
   op->order = ovi_dump_file_get_timestamp (file);
   if (ovi_dump_file_get_statistics_only (file))
     op->problem = g_strdup (_ ("the dump holds statistics only, no tensor values"));
@@ -656,6 +677,8 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
       if (!ovi_dump_folder_load (side->folder, cancellable, error))
         return NULL;
       load_dump_side (side, cancellable);
+      /* Its lists, records and indexes go before the other side is read. */
+      g_clear_object (&side->folder);
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
@@ -932,6 +955,8 @@ join_ops (OviDiffGroup *group, OviDiffSideOp **ops, guint n)
   op->no_inputs_kept = first->no_inputs_kept;
   op->inputs = g_ptr_array_ref (first->inputs);
   op->outputs = g_ptr_array_ref (last->outputs);
+  op->file = first->file ? g_object_ref (first->file) : NULL;
+  op->last_file = last->file ? g_object_ref (last->file) : NULL;
   if (group->joined == NULL)
     group->joined = g_ptr_array_new_with_free_func ((GDestroyNotify) side_op_free);
   g_ptr_array_add (group->joined, op);

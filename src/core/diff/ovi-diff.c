@@ -223,6 +223,16 @@ run_work (guint index, gpointer data)
   ovi_diff_operator_classify (op);
 }
 
+static void
+compare_and_release (guint index, gpointer data)
+{
+  Work *w = &((Work *) data)[index];
+
+  run_work (index, data);
+  ovi_diff_side_op_release (w->pair.mine);
+  ovi_diff_side_op_release (w->pair.golden);
+}
+
 /* A side's problems, each named by its path as the user can open it (the
  * folder's are relative to the run's root). */
 static void
@@ -302,7 +312,15 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
       g_ptr_array_unref (result->warnings);
       result->warnings = ovi_diff_map_warnings (self->map);
     }
-  ovi_parallel_for (work->len, run_work, work->data, cancellable);
+  for (guint i = 0; i < work->len; i++)
+    {
+      OviDiffOpPair *p = &g_array_index (work, Work, i).pair;
+      if (p->mine)
+        g_atomic_int_inc (&p->mine->uses);
+      if (p->golden)
+        g_atomic_int_inc (&p->golden->uses);
+    }
+  ovi_parallel_for (work->len, compare_and_release, work->data, cancellable);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       for (guint i = 0; i < work->len; i++)
