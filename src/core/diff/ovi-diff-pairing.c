@@ -207,7 +207,6 @@ op_from_dump (OviDumpFile *file)
   const char *name = ovi_dump_file_get_op_name (file);
   const OviFileName *fn = ovi_dump_file_get_file_name (file);
   OviDiffSideOp *op;
-  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
   /* The header's name, the file name's where the header has none. */
   if (name == NULL || *name == '\0')
@@ -219,6 +218,31 @@ op_from_dump (OviDumpFile *file)
   op->order = ovi_dump_file_get_timestamp (file);
   if (ovi_dump_file_get_statistics_only (file))
     op->problem = g_strdup (_ ("the dump holds statistics only, no tensor values"));
+  /* Its tensors are made when it is compared (ovi_diff_side_op_fill()):
+   * both runs' tensors at once were a third of a diff's peak (#39). */
+  op->unfilled = TRUE;
+  return op;
+}
+
+/**
+ * ovi_diff_side_op_fill:
+ *
+ * Makes the sources of an op read from a dump file, once, on any thread.
+ */
+void
+ovi_diff_side_op_fill (OviDiffSideOp *op)
+{
+  static GMutex lock;
+  GPtrArray *tensors;
+
+  g_mutex_lock (&lock);
+  if (!op->unfilled)
+    {
+      g_mutex_unlock (&lock);
+      return;
+    }
+  op->unfilled = FALSE;
+  tensors = ovi_dump_file_get_tensors (op->file);
   for (guint i = 0; i < tensors->len; i++)
     {
       OviTensor *t = g_ptr_array_index (tensors, i);
@@ -232,7 +256,7 @@ op_from_dump (OviDumpFile *file)
                       ovi_tensor_get_index (t));
       g_ptr_array_add (s->tensors, g_object_ref (t));
     }
-  return op;
+  g_mutex_unlock (&lock);
 }
 
 /* An op dump file that could not be read is still its operator: not
@@ -953,6 +977,9 @@ join_ops (OviDiffGroup *group, OviDiffSideOp **ops, guint n)
   op->path = g_strdup (first->path);
   op->order = first->order;
   op->no_inputs_kept = first->no_inputs_kept;
+  /* Filled before they are shared. */
+  ovi_diff_side_op_fill (first);
+  ovi_diff_side_op_fill (last);
   op->inputs = g_ptr_array_ref (first->inputs);
   op->outputs = g_ptr_array_ref (last->outputs);
   op->file = first->file ? g_object_ref (first->file) : NULL;

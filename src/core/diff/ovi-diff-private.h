@@ -56,9 +56,11 @@ typedef struct
    * its last's), held past the folder until it is compared; then
    * ovi_diff_side_op_release() lets them go with the tensors (#39). */
   OviDumpFile *file, *last_file;
-  int uses; /* the comparisons still to come that read it */
+  int uses;          /* the comparisons still to come that read it */
+  gboolean unfilled; /* @file's tensors are not yet in @inputs and @outputs */
 } OviDiffSideOp;
 
+void ovi_diff_side_op_fill (OviDiffSideOp *op);
 void ovi_diff_side_op_release (OviDiffSideOp *op);
 
 /* The operators of one device / model / iteration folder. */

@@ -215,6 +215,8 @@ run_work (guint index, gpointer data)
       ovi_diff_operator_classify (op);
       return;
     }
+  ovi_diff_side_op_fill (a);
+  ovi_diff_side_op_fill (b);
   /* A .npy golden of outputs only: the inputs are not compared. */
   op->inputs_compared = !a->no_inputs_kept && !b->no_inputs_kept;
   if (op->inputs_compared)
