@@ -649,10 +649,24 @@ csv_name (OviDiffOperator *op, const char *name, gboolean devices)
  * operator of one run only is one row with "*" for the other side. With
  * several devices, each name starts with its device folder.
  */
+static gboolean build_csv (OviDiffResult *result, GString *s, OviAtomicFile *out, GError **error);
+
 char *
 ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
 {
   GString *s = g_string_new (NULL);
+
+  build_csv (result, s, NULL, NULL);
+  if (length)
+    *length = s->len;
+  return g_string_free (s, FALSE);
+}
+
+/* The text into @s; with @out, written into it as it grows, a few rows at
+ * a time, rather than all of it kept (#39). */
+static gboolean
+build_csv (OviDiffResult *result, GString *s, OviAtomicFile *out, GError **error)
+{
   GListModel *ops = ovi_diff_result_get_operators (result);
   gboolean mine_address = !ovi_diff_result_get_is_npy (result, FALSE);
   gboolean golden_address = !ovi_diff_result_get_is_npy (result, TRUE);
@@ -682,8 +696,17 @@ ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
 
   for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
     {
-      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
-      OviDiffOpClass c = ovi_diff_operator_get_op_class (op);
+      g_autoptr (OviDiffOperator) op = NULL;
+      OviDiffOpClass c;
+
+      if (out && s->len >= 65536)
+        {
+          if (!ovi_atomic_file_write (out, s->str, s->len, error))
+            return FALSE;
+          g_string_truncate (s, 0);
+        }
+      op = g_list_model_get_item (ops, i);
+      c = ovi_diff_operator_get_op_class (op);
       g_autofree char *index = g_strdup_printf ("%u", ovi_diff_operator_get_position (op));
       g_autofree char *mine = csv_name (op, ovi_diff_operator_get_name (op), devices);
       g_autofree char *golden = ovi_diff_operator_get_golden_name (op)
@@ -767,9 +790,7 @@ ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
           csv_field (s, reason, TRUE);
         }
     }
-  if (length)
-    *length = s->len;
-  return g_string_free (s, FALSE);
+  return TRUE;
 }
 
 /* Written whole or not at all (OviAtomicFile). */
@@ -779,10 +800,9 @@ ovi_diff_result_write_csv (OviDiffResult *result,
                            gboolean overwrite,
                            GError **error)
 {
-  gsize length;
-  g_autofree char *text = ovi_diff_result_to_csv (result, &length);
+  g_autoptr (GString) s = g_string_new (NULL);
   g_autoptr (OviAtomicFile) out = ovi_atomic_file_new (path, overwrite, error);
 
-  return out && ovi_atomic_file_write (out, text, length, error) &&
-         ovi_atomic_file_commit (out, error);
+  return out && build_csv (result, s, out, error) &&
+         ovi_atomic_file_write (out, s->str, s->len, error) && ovi_atomic_file_commit (out, error);
 }
