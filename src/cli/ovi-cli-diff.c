@@ -30,6 +30,12 @@ parse_tolerance (const char *option, const char *text, double *value)
   return g_strdup_printf (_ ("%s takes a number of at least 0"), option);
 }
 
+static void
+print_text (const char *text, gpointer unused)
+{
+  g_print ("%s", text);
+}
+
 int
 ovi_cli_diff (int argc, char **argv)
 {
@@ -84,6 +90,7 @@ ovi_cli_diff (int argc, char **argv)
   diff = ovi_diff_new (argv[1], argv[2]);
   ovi_diff_set_tolerance (diff, rtol, atol);
   ovi_diff_set_top_n (diff, top);
+  ovi_diff_set_keep_sources (diff, FALSE); /* no tensor is read twice here */
   if (map && !ovi_diff_set_mapping_file (diff, map, &error))
     {
       ovi_cli_complain (NULL, error->message);
@@ -103,12 +110,8 @@ ovi_cli_diff (int argc, char **argv)
     }
 
   if (json)
-    {
-      g_autoptr (JsonNode) root = ovi_diff_result_to_json (result);
-      g_autofree char *text = ovi_json_to_text (root); /* as report --json writes it */
-
-      g_print ("%s", text);
-    }
+    /* As report --json writes it (ovi_json_to_text()), an operator at a time. */
+    ovi_diff_result_write_json (result, print_text, NULL);
   else
     {
       g_autofree char *text = ovi_diff_result_to_text (result);

@@ -947,7 +947,7 @@ test_problem_path_root_gone (Fixture *f, gconstpointer data)
 
   write_chain (iteration, FALSE);
   g_free (ovi_fixture_write_bytes (iteration, "Sub.net_Sub.9.7.1764670500000900", "\x01\x02", 2));
-  side = ovi_diff_side_load (golden, NULL, &error);
+  side = ovi_diff_side_load (golden, FALSE, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (side->problems->len, ==, 1);
   ovi_fixture_remove_tree (golden);

@@ -163,7 +163,8 @@ ovi_diff_operator_get_sources (OviDiffOperator *self,
 {
   g_return_val_if_fail (OVI_IS_DIFF_OPERATOR (self), FALSE);
 
-  if (tensor >= self->tensors->len)
+  /* None kept: ovi_diff_set_keep_sources(). */
+  if (tensor >= self->tensors->len || 2 * tensor + 1 >= self->sources->len)
     return FALSE;
   *mine = g_ptr_array_index (self->sources, 2 * tensor);
   *golden = g_ptr_array_index (self->sources, 2 * tensor + 1);

@@ -79,9 +79,29 @@ side_op_free (OviDiffSideOp *op)
   g_free (op->op_type);
   g_free (op->path);
   g_free (op->problem);
-  g_ptr_array_unref (op->inputs);
-  g_ptr_array_unref (op->outputs);
+  g_clear_pointer (&op->inputs, g_ptr_array_unref);
+  g_clear_pointer (&op->outputs, g_ptr_array_unref);
+  g_clear_object (&op->file);
+  g_clear_object (&op->last_file);
   g_free (op);
+}
+
+/**
+ * ovi_diff_side_op_release:
+ *
+ * Called once @op was compared: when no other comparison reads it, its
+ * tensors and dump files go, so that a diff holds both runs' files only
+ * for the operators not yet compared (#39).
+ */
+void
+ovi_diff_side_op_release (OviDiffSideOp *op)
+{
+  if (op == NULL || !g_atomic_int_dec_and_test (&op->uses))
+    return;
+  g_clear_pointer (&op->inputs, g_ptr_array_unref);
+  g_clear_pointer (&op->outputs, g_ptr_array_unref);
+  g_clear_object (&op->file);
+  g_clear_object (&op->last_file);
 }
 
 static OviDiffSideOp *
@@ -187,7 +207,6 @@ op_from_dump (OviDumpFile *file)
   const char *name = ovi_dump_file_get_op_name (file);
   const OviFileName *fn = ovi_dump_file_get_file_name (file);
   OviDiffSideOp *op;
-  GPtrArray *tensors = ovi_dump_file_get_tensors (file);
 
   /* The header's name, the file name's where the header has none. */
   if (name == NULL || *name == '\0')
@@ -195,9 +214,35 @@ op_from_dump (OviDumpFile *file)
   op = side_op_new (name);
   op->op_type = g_strdup (ovi_dump_file_get_op_type (file));
   op->path = g_strdup (ovi_dump_file_get_path (file));
+  op->file = g_object_ref (file);
   op->order = ovi_dump_file_get_timestamp (file);
   /* A statistics-mode dump is compared by its statistics
    * (ovi-diff-tensor.c). */
+  /* Its tensors are made when it is compared (ovi_diff_side_op_fill()):
+   * both runs' tensors at once were a third of a diff's peak (#39). */
+  op->unfilled = TRUE;
+  return op;
+}
+
+/**
+ * ovi_diff_side_op_fill:
+ *
+ * Makes the sources of an op read from a dump file, once, on any thread.
+ */
+void
+ovi_diff_side_op_fill (OviDiffSideOp *op)
+{
+  static GMutex lock;
+  GPtrArray *tensors;
+
+  g_mutex_lock (&lock);
+  if (!op->unfilled)
+    {
+      g_mutex_unlock (&lock);
+      return;
+    }
+  op->unfilled = FALSE;
+  tensors = ovi_dump_file_get_tensors (op->file);
   for (guint i = 0; i < tensors->len; i++)
     {
       OviTensor *t = g_ptr_array_index (tensors, i);
@@ -211,7 +256,7 @@ op_from_dump (OviDumpFile *file)
                       ovi_tensor_get_index (t));
       g_ptr_array_add (s->tensors, g_object_ref (t));
     }
-  return op;
+  g_mutex_unlock (&lock);
 }
 
 /* An op dump file that could not be read is still its operator: not
@@ -596,12 +641,17 @@ finish_side (OviDiffSide *side, const char *path, GCancellable *cancellable, GEr
  * ovi_diff_side_load:
  * @path: a dump folder at any level, one op dump file, or a folder of .npy
  *   files
+ * @keep_folder: keep the folder read (my run's: the diff along edges
+ *   builds its graphs from it); else it goes once read
  *
  * Reads one run: its operators grouped and in run order, and the files
  * that could not be read as problems.
  */
 OviDiffSide *
-ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
+ovi_diff_side_load (const char *path,
+                    gboolean keep_folder,
+                    GCancellable *cancellable,
+                    GError **error)
 {
   g_autoptr (OviDiffSide) side = g_new0 (OviDiffSide, 1);
 
@@ -650,6 +700,10 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
       load_dump_side (side, ovi_dump_folder_get_files (side->folder),
                       ovi_dump_folder_get_records (side->folder),
                       ovi_dump_folder_get_problems (side->folder));
+      /* Its lists, records and indexes go before the other side is read,
+       * unless the graphs of my run are built from it. */
+      if (!keep_folder)
+        g_clear_object (&side->folder);
     }
   return finish_side (g_steal_pointer (&side), path, cancellable, error);
 }
@@ -661,6 +715,8 @@ ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error)
  * @records: its overflow records of overflow files (not those found in
  *   the data, which the side's own scan does not look for)
  * @problems: its problems (#OviProblem)
+ * @folder: (nullable): the folder itself, for the graphs of the diff
+ *   along edges (ovi_graph_dup_edges_for_iteration())
  *
  * One run from a folder scanned before, as ovi_diff_side_load() reads it
  * without scanning it again: the lists are a copy, which nothing changes
@@ -671,6 +727,7 @@ ovi_diff_side_new_for_folder (const char *path,
                               GListModel *files,
                               GListModel *records,
                               GListModel *problems,
+                              OviDumpFolder *folder,
                               GCancellable *cancellable,
                               GError **error)
 {
@@ -680,6 +737,7 @@ ovi_diff_side_new_for_folder (const char *path,
   side->groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
   side->problems = g_ptr_array_new_with_free_func (g_object_unref);
   side->base = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
+  side->folder = folder ? g_object_ref (folder) : NULL;
   load_dump_side (side, files, records, problems);
   return finish_side (g_steal_pointer (&side), path, cancellable, error);
 }
@@ -965,8 +1023,13 @@ join_ops (OviDiffGroup *group, OviDiffSideOp **ops, guint n)
   op->path = g_strdup (first->path);
   op->order = first->order;
   op->no_inputs_kept = first->no_inputs_kept;
+  /* Filled before they are shared. */
+  ovi_diff_side_op_fill (first);
+  ovi_diff_side_op_fill (last);
   op->inputs = g_ptr_array_ref (first->inputs);
   op->outputs = g_ptr_array_ref (last->outputs);
+  op->file = first->file ? g_object_ref (first->file) : NULL;
+  op->last_file = last->file ? g_object_ref (last->file) : NULL;
   if (group->joined == NULL)
     group->joined = g_ptr_array_new_with_free_func ((GDestroyNotify) side_op_free);
   g_ptr_array_add (group->joined, op);

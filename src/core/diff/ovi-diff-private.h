@@ -53,7 +53,16 @@ typedef struct
   guint overflows;             /* overflow records naming this execution */
   gboolean taken;
   gboolean unreadable; /* its file could not be read (problem says why) */
+  /* The dump files its tensors are read from (a joined op: its first's and
+   * its last's), held past the folder until it is compared; then
+   * ovi_diff_side_op_release() lets them go with the tensors (#39). */
+  OviDumpFile *file, *last_file;
+  int uses;          /* the comparisons still to come that read it */
+  gboolean unfilled; /* @file's tensors are not yet in @inputs and @outputs */
 } OviDiffSideOp;
+
+void ovi_diff_side_op_fill (OviDiffSideOp *op);
+void ovi_diff_side_op_release (OviDiffSideOp *op);
 
 /* The operators of one device / model / iteration folder. */
 typedef struct
@@ -71,16 +80,21 @@ typedef struct
   char *root;
   char *base; /* the folder problems are relative to: root, or the folder of a root file */
   gboolean npy;
-  GPtrArray *groups;   /* OviDiffGroup */
-  GPtrArray *problems; /* OviProblem */
-  OviDumpFolder *folder;
+  GPtrArray *groups;     /* OviDiffGroup */
+  GPtrArray *problems;   /* OviProblem */
+  OviDumpFolder *folder; /* while the side is read, then NULL but for my run's: the ops hold
+                          * their files */
 } OviDiffSide;
 
-OviDiffSide *ovi_diff_side_load (const char *path, GCancellable *cancellable, GError **error);
+OviDiffSide *ovi_diff_side_load (const char *path,
+                                 gboolean keep_folder,
+                                 GCancellable *cancellable,
+                                 GError **error);
 OviDiffSide *ovi_diff_side_new_for_folder (const char *path,
                                            GListModel *files,
                                            GListModel *records,
                                            GListModel *problems,
+                                           OviDumpFolder *folder,
                                            GCancellable *cancellable,
                                            GError **error);
 char *ovi_diff_side_path (OviDiffSide *side, const char *file);

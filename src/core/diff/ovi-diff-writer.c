@@ -10,10 +10,13 @@
 #include "ovi-diff-writer.h"
 #include "ovi-dtype.h"
 #include "ovi-file-name.h"
+#include "ovi-json.h"
 #include "ovi-path.h"
 #include "ovi-problem.h"
 
 /* ---- shared ---- */
+
+static JsonNode *build_json (OviDiffResult *result, gboolean mark_operators);
 
 static const char *
 kind_label (OviTensorKind kind)
@@ -496,6 +499,17 @@ add_operator (JsonBuilder *b, OviDiffOperator *op)
 JsonNode *
 ovi_diff_result_to_json (OviDiffResult *result)
 {
+  return build_json (result, FALSE);
+}
+
+/* Stands for the operators in the tree ovi_diff_result_write_json() writes
+ * around them; the generator escapes its first byte as "\u0001". */
+#define OPERATORS_MARK "\001ovi-diff-operators"
+#define OPERATORS_LINE "\n  \"operators\" : [\n    \"\\u0001ovi-diff-operators\"\n"
+
+static JsonNode *
+build_json (OviDiffResult *result, gboolean mark_operators)
+{
   g_autoptr (JsonBuilder) b = json_builder_new ();
   GListModel *ops = ovi_diff_result_get_operators (result);
   GListModel *problems = ovi_diff_result_get_problems (result);
@@ -572,11 +586,14 @@ ovi_diff_result_to_json (OviDiffResult *result)
 
   json_builder_set_member_name (b, "operators");
   json_builder_begin_array (b);
-  for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
-    {
-      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
-      add_operator (b, op);
-    }
+  if (mark_operators)
+    json_builder_add_string_value (b, OPERATORS_MARK);
+  else
+    for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
+      {
+        g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+        add_operator (b, op);
+      }
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "warnings");
@@ -598,6 +615,78 @@ ovi_diff_result_to_json (OviDiffResult *result)
   json_builder_end_array (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);
+}
+
+static void
+flush_some (GString *s, OviDiffWriteFunc write, gpointer data, gboolean all)
+{
+  if (s->len && (all || s->len >= 65536))
+    {
+      write (s->str, data);
+      g_string_truncate (s, 0);
+    }
+}
+
+/**
+ * ovi_diff_result_write_json:
+ * @write: called with each piece of the text, whole lines, in order
+ *
+ * The text of ovi_json_to_text (ovi_diff_result_to_json (@result)), byte
+ * for byte, written an operator at a time: the tree of every operator at
+ * once cost 20 KB an operator (2.7 GB for 100,000), a tree of one costs
+ * nothing that stays.
+ */
+void
+ovi_diff_result_write_json (OviDiffResult *result, OviDiffWriteFunc write, gpointer data)
+{
+  GListModel *ops = ovi_diff_result_get_operators (result);
+  guint n_ops = g_list_model_get_n_items (ops);
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  const char *at;
+
+  /* No operator: "[ ]", as the generator writes an empty array. */
+  root = build_json (result, n_ops > 0);
+  text = ovi_json_to_text (root);
+  at = n_ops ? strstr (text, OPERATORS_LINE) : NULL;
+  if (at == NULL)
+    {
+      write (text, data);
+      return;
+    }
+  /* Up to the array's "[\n", the operators, then from its "  ]". */
+  g_string_append_len (out, text, at + strlen ("\n  \"operators\" : [\n") - text);
+  for (guint i = 0; i < n_ops; i++)
+    {
+      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
+      g_autoptr (JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonNode) node = NULL;
+      g_autofree char *op_text = NULL;
+      const char *line;
+
+      add_operator (b, op);
+      node = json_builder_get_root (b);
+      op_text = ovi_json_to_text (node);
+      /* Two levels down: each line four spaces further in. */
+      for (line = op_text; *line;)
+        {
+          const char *eol = strchr (line, '\n');
+          gsize len = eol ? (gsize) (eol - line) : strlen (line);
+
+          g_string_append (out, "    ");
+          g_string_append_len (out, line, len);
+          line += len;
+          if (*line == '\n')
+            line++;
+          if (*line)
+            g_string_append_c (out, '\n');
+        }
+      g_string_append (out, i + 1 < n_ops ? ",\n" : "\n");
+      flush_some (out, write, data, FALSE);
+    }
+  g_string_append (out, at + strlen (OPERATORS_LINE));
+  flush_some (out, write, data, TRUE);
 }
 
 /* ---- CSV ---- */
@@ -730,10 +819,24 @@ csv_name (OviDiffOperator *op, const char *name, gboolean devices)
  * operator of one run only is one row with "*" for the other side. With
  * several devices, each name starts with its device folder.
  */
+static gboolean build_csv (OviDiffResult *result, GString *s, OviAtomicFile *out, GError **error);
+
 char *
 ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
 {
   GString *s = g_string_new (NULL);
+
+  build_csv (result, s, NULL, NULL);
+  if (length)
+    *length = s->len;
+  return g_string_free (s, FALSE);
+}
+
+/* The text into @s; with @out, written into it as it grows, a few rows at
+ * a time, rather than all of it kept (#39). */
+static gboolean
+build_csv (OviDiffResult *result, GString *s, OviAtomicFile *out, GError **error)
+{
   GListModel *ops = ovi_diff_result_get_operators (result);
   gboolean mine_address = !ovi_diff_result_get_is_npy (result, FALSE);
   gboolean golden_address = !ovi_diff_result_get_is_npy (result, TRUE);
@@ -763,8 +866,17 @@ ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
 
   for (guint i = 0; i < g_list_model_get_n_items (ops); i++)
     {
-      g_autoptr (OviDiffOperator) op = g_list_model_get_item (ops, i);
-      OviDiffOpClass c = ovi_diff_operator_get_op_class (op);
+      g_autoptr (OviDiffOperator) op = NULL;
+      OviDiffOpClass c;
+
+      if (out && s->len >= 65536)
+        {
+          if (!ovi_atomic_file_write (out, s->str, s->len, error))
+            return FALSE;
+          g_string_truncate (s, 0);
+        }
+      op = g_list_model_get_item (ops, i);
+      c = ovi_diff_operator_get_op_class (op);
       g_autofree char *index = g_strdup_printf ("%u", ovi_diff_operator_get_position (op));
       g_autofree char *mine = csv_name (op, ovi_diff_operator_get_name (op), devices);
       g_autofree char *golden = ovi_diff_operator_get_golden_name (op)
@@ -848,9 +960,7 @@ ovi_diff_result_to_csv (OviDiffResult *result, gsize *length)
           csv_field (s, reason, TRUE);
         }
     }
-  if (length)
-    *length = s->len;
-  return g_string_free (s, FALSE);
+  return TRUE;
 }
 
 /* Written whole or not at all (OviAtomicFile). */
@@ -860,10 +970,9 @@ ovi_diff_result_write_csv (OviDiffResult *result,
                            gboolean overwrite,
                            GError **error)
 {
-  gsize length;
-  g_autofree char *text = ovi_diff_result_to_csv (result, &length);
+  g_autoptr (GString) s = g_string_new (NULL);
   g_autoptr (OviAtomicFile) out = ovi_atomic_file_new (path, overwrite, error);
 
-  return out && ovi_atomic_file_write (out, text, length, error) &&
-         ovi_atomic_file_commit (out, error);
+  return out && build_csv (result, s, out, error) &&
+         ovi_atomic_file_write (out, s->str, s->len, error) && ovi_atomic_file_commit (out, error);
 }

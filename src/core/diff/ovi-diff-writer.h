@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 
 char *ovi_diff_result_to_text (OviDiffResult *result);
 JsonNode *ovi_diff_result_to_json (OviDiffResult *result);
+typedef void (*OviDiffWriteFunc) (const char *text, gpointer data);
+void ovi_diff_result_write_json (OviDiffResult *result, OviDiffWriteFunc write, gpointer data);
 char *ovi_diff_result_to_csv (OviDiffResult *result, gsize *length);
 gboolean ovi_diff_result_write_csv (OviDiffResult *result,
                                     const char *path,

@@ -167,6 +167,7 @@ gboolean ovi_diff_add_mapping (OviDiff *self,
                                GError **error);
 void ovi_diff_set_top_n (OviDiff *self, guint top_n);
 void ovi_diff_set_mine_folder (OviDiff *self, OviDumpFolder *folder);
+void ovi_diff_set_keep_sources (OviDiff *self, gboolean keep);
 void ovi_diff_run_async (OviDiff *self,
                          GCancellable *cancellable,
                          GAsyncReadyCallback callback,

@@ -42,12 +42,13 @@ ovi_shape_index_to_coords (guint64 index, const guint64 *shape, guint n_dims, gu
 char *
 ovi_shape_dup_string (const guint64 *shape, guint n_dims)
 {
-  GString *s = g_string_new ("[");
+  g_autoptr (GString) s = g_string_new ("[");
 
   for (guint i = 0; i < n_dims; i++)
     g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", shape[i]);
   g_string_append_c (s, ']');
-  return g_string_free (s, FALSE);
+  /* Exactly as long as it is: a diff keeps two for each tensor pair. */
+  return g_strndup (s->str, s->len);
 }
 
 /**
