@@ -365,6 +365,36 @@ producers_clear (Producers *p)
   g_clear_pointer (&p->node_of, g_free);
 }
 
+/* Whether my run may give the diff edges to follow: the first dump file
+ * of an iteration carries tensor addresses (a run either records them or
+ * not), or a graph JSON lies beside its dumps. Read for one file an
+ * iteration, so that a run without them does not keep its folder, whose
+ * lists weigh as much again as its operators (#39). */
+static gboolean
+may_have_edges (OviDiffSide *mine)
+{
+  for (guint i = 0; i < mine->groups->len; i++)
+    {
+      OviDiffGroup *g = g_ptr_array_index (mine->groups, i);
+      OviDumpFile *file = NULL;
+      g_autofree char *json = NULL;
+      GPtrArray *tensors;
+
+      for (guint j = 0; j < g->ops->len && file == NULL; j++)
+        file = ((OviDiffSideOp *) g_ptr_array_index (g->ops, j))->file;
+      if (file == NULL)
+        continue;
+      tensors = ovi_dump_file_get_tensors (file);
+      for (guint t = 0; tensors && t < tensors->len; t++)
+        if (ovi_tensor_get_address (g_ptr_array_index (tensors, t)) != 0)
+          return TRUE;
+      json = ovi_graph_find_json (mine->folder, ovi_dump_file_get_relative_dir (file));
+      if (json)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Builds @p for @operators; FALSE when no iteration of my run has edges. */
 static gboolean
 producers_init (Producers *p, OviDiffSide *mine, GPtrArray *operators, GCancellable *cancellable)
@@ -516,13 +546,18 @@ run (OviDiff *self, GCancellable *cancellable, GError **error)
 
   result->mine_path = g_strdup (self->mine);
   result->golden_path = g_strdup (self->golden);
-  if (!(mine = self->mine_files
-                   ? ovi_diff_side_new_for_folder (self->mine, G_LIST_MODEL (self->mine_files),
-                                                   G_LIST_MODEL (self->mine_records),
-                                                   G_LIST_MODEL (self->mine_problems),
-                                                   self->mine_folder, cancellable, error)
-                   : ovi_diff_side_load (self->mine, TRUE, cancellable, error)) ||
-      !(golden = ovi_diff_side_load (self->golden, FALSE, cancellable, error)))
+  mine = self->mine_files
+             ? ovi_diff_side_new_for_folder (
+                   self->mine, G_LIST_MODEL (self->mine_files), G_LIST_MODEL (self->mine_records),
+                   G_LIST_MODEL (self->mine_problems), self->mine_folder, cancellable, error)
+             : ovi_diff_side_load (self->mine, TRUE, cancellable, error);
+  if (mine == NULL)
+    return NULL;
+  /* Kept for the graphs of the diff along edges only where there are edges,
+   * and let go before the golden is read. */
+  if (self->mine_files == NULL && mine->folder && !may_have_edges (mine))
+    g_clear_object (&mine->folder);
+  if (!(golden = ovi_diff_side_load (self->golden, FALSE, cancellable, error)))
     return NULL;
   result->same_path = same_path (self->mine, self->golden);
   result->mine_npy = mine->npy;
