@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "ovi-diff-private.h"
-#include "ovi-dump-file-private.h"
 #include "ovi-dump-file.h"
 #include "ovi-error.h"
 #include "ovi-file-name.h"
@@ -638,19 +637,6 @@ holds_npy (const char *path)
 static OviDiffSide *
 finish_side (OviDiffSide *side, const char *path, GCancellable *cancellable, GError **error);
 
-/* The bytes of small files, kept whole by the scan for summaries the diff
- * does not make: it reads the tensors itself when it compares them, and
- * both runs' bytes at once were a tenth of its peak (#39). */
-static void
-drop_small_contents (GListModel *files)
-{
-  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-    {
-      g_autoptr (OviDumpFile) file = g_list_model_get_item (files, i);
-      g_autoptr (GBytes) unused = ovi_dump_file_take_contents (file);
-    }
-}
-
 /**
  * ovi_diff_side_load:
  * @path: a dump folder at any level, one op dump file, or a folder of .npy
@@ -711,7 +697,6 @@ ovi_diff_side_load (const char *path,
       ovi_dump_folder_set_data_records (side->folder, FALSE);
       if (!ovi_dump_folder_load (side->folder, cancellable, error))
         return NULL;
-      drop_small_contents (ovi_dump_folder_get_files (side->folder));
       load_dump_side (side, ovi_dump_folder_get_files (side->folder),
                       ovi_dump_folder_get_records (side->folder),
                       ovi_dump_folder_get_problems (side->folder));

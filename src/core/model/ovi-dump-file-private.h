@@ -8,13 +8,16 @@ G_BEGIN_DECLS
 GBytes *ovi_dump_file_dup_overflow_payload (OviDumpFile *self, GError **error);
 
 /* @parsed: (nullable) (inout): @name (or the entry) parsed already, whose
- * fields the file takes when it is a dump name */
+ * fields the file takes when it is a dump name; @keep_small: keep a small
+ * file's bytes for its summary (ovi_dump_file_take_contents()), for a
+ * caller that will summarize it */
 OviDumpFile *ovi_dump_file_load_at (int dirfd,
                                     const char *entry,
                                     char *path,
                                     const char *name,
                                     OviFileName *parsed,
                                     gboolean listed,
+                                    gboolean keep_small,
                                     GError **error);
 void ovi_dump_file_set_location_like (OviDumpFile *self,
                                       const char *relative_path,

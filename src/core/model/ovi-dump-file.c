@@ -307,6 +307,7 @@ ovi_dump_file_load_at (int dirfd,
                        const char *name,
                        OviFileName *parsed,
                        gboolean listed,
+                       gboolean keep_small,
                        GError **error)
 {
   g_autoptr (OviDumpFile) self = NULL;
@@ -343,7 +344,7 @@ ovi_dump_file_load_at (int dirfd,
   self->mtime = (guint64) st.st_mtim.tv_sec * G_USEC_PER_SEC + st.st_mtim.tv_nsec / 1000;
   self->header.file_size = self->file_size;
   self->header.named_as_dump = self->file_name.kind != OVI_FILE_KIND_NONE;
-  self->header.keep_at_most = KEEP_WHOLE;
+  self->header.keep_at_most = keep_small ? KEEP_WHOLE : 0;
   ok = ovi_dump_header_read (&self->header, fd, error);
   close (fd);
   if (!ok)
@@ -368,7 +369,8 @@ ovi_dump_file_load (const char *path, const char *name, GError **error)
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if ((self = ovi_dump_file_load_at (AT_FDCWD, path, g_strdup (path), name, NULL, FALSE, error)))
+  if ((self =
+           ovi_dump_file_load_at (AT_FDCWD, path, g_strdup (path), name, NULL, FALSE, TRUE, error)))
     ovi_dump_file_set_location (self, base);
   return self;
 }
