@@ -158,7 +158,21 @@ ovi_application_open (GApplication *app, GFile **files, int n_files, const char 
 static int
 ovi_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
-  g_variant_dict_lookup (options, "page", "s", &OVI_APPLICATION (app)->page);
+  static const char *const pages[] = { "overflows", "operators", "graph",    "iterations",
+                                       "timeline",  "diff",      "problems", NULL };
+  char *page = NULL;
+
+  if (g_variant_dict_lookup (options, "page", "s", &page) && !g_strv_contains (pages, page))
+    {
+      g_autofree char *names = g_strjoinv (", ", (char **) pages);
+
+      /* Said before a window opens on a page that is not there. */
+      g_printerr (_ ("overflow-inspector: --page: no page is named “%s”; the pages are %s\n"), page,
+                  names);
+      g_free (page);
+      return 1;
+    }
+  OVI_APPLICATION (app)->page = page;
   return -1;
 }
 
