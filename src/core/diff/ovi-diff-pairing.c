@@ -691,6 +691,7 @@ ovi_diff_side_load (const char *path,
 
       side->folder = ovi_dump_folder_new (root);
       ovi_dump_folder_set_analyze (side->folder, FALSE);
+      ovi_dump_folder_set_keep_small_files (side->folder, FALSE);
       /* Records found in the data (no Opdebug file) would read every
        * tensor once more before the comparison reads them: the diff
        * compares NaN and Inf itself. */

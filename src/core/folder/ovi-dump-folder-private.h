@@ -59,6 +59,7 @@ struct _OviDumpFolder
   guint64 summarized; /* summaries applied; main context */
   gboolean loading;
   gboolean analyze;      /* summarize every operator after listing */
+  gboolean keep_small;   /* keep small files' bytes for their summaries */
   gboolean data_records; /* look for records in the data of iterations without overflow file */
   gboolean analyzing;    /* summaries still to come */
   gboolean cancelled;    /* the last load was cancelled: what is shown is partial */

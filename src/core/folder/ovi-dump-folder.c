@@ -271,6 +271,7 @@ ovi_dump_folder_init (OviDumpFolder *self)
   g_signal_connect_swapped (self->problems, "items-changed", G_CALLBACK (forget_dir_problems),
                             self);
   self->data_records = TRUE;
+  self->keep_small = TRUE;
   g_mutex_init (&self->read_lock);
 }
 
@@ -1050,6 +1051,21 @@ ovi_dump_folder_set_data_records (OviDumpFolder *self, gboolean data_records)
 {
   g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
   set_flag (self, &self->data_records, !!data_records, PROP_DATA_RECORDS);
+}
+
+/**
+ * ovi_dump_folder_set_keep_small_files:
+ *
+ * Whether a load keeps each small dump file's bytes from the read of its
+ * header, for its summary to take without opening it again (set by
+ * default). The diff makes no summaries, and unsets it: both runs' bytes
+ * raised its peak memory (#39).
+ */
+void
+ovi_dump_folder_set_keep_small_files (OviDumpFolder *self, gboolean keep)
+{
+  g_return_if_fail (OVI_IS_DUMP_FOLDER (self));
+  self->keep_small = !!keep;
 }
 
 gboolean

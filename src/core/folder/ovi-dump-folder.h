@@ -57,6 +57,7 @@ GListModel *ovi_dump_folder_get_problems (OviDumpFolder *self);
 void ovi_dump_folder_get_progress (OviDumpFolder *self, OviScanProgress *progress);
 gboolean ovi_dump_folder_get_loading (OviDumpFolder *self);
 void ovi_dump_folder_set_analyze (OviDumpFolder *self, gboolean analyze);
+void ovi_dump_folder_set_keep_small_files (OviDumpFolder *self, gboolean keep);
 void ovi_dump_folder_set_data_records (OviDumpFolder *self, gboolean data_records);
 void ovi_dump_folder_set_paced (OviDumpFolder *self, gboolean paced);
 gboolean ovi_dump_folder_apply_results (OviDumpFolder *self, guint max_items);

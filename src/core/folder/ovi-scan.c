@@ -209,10 +209,9 @@ load_candidate (guint i, gpointer data)
   if (c->file || c->error) /* read already, as statistics */
     return;
   /* Every candidate was a regular file when the folder was listed. */
-  c->file =
-      ovi_dump_file_load_at (job->dirfd, c->entry, join_path (job->path, c->entry), c->original,
-                             c->parsed.op_type ? &c->parsed : NULL, job->dirfd != AT_FDCWD,
-                             g_atomic_int_get (&job->scan->self->analyze), &c->error);
+  c->file = ovi_dump_file_load_at (job->dirfd, c->entry, join_path (job->path, c->entry),
+                                   c->original, c->parsed.op_type ? &c->parsed : NULL,
+                                   job->dirfd != AT_FDCWD, job->scan->self->keep_small, &c->error);
   if (c->file)
     g_atomic_pointer_add (&job->scan->self->dump_files, 1);
 }
